@@ -1,0 +1,19 @@
+// Bundles the extension and the CLI with esbuild, then validates and compiles the corpus.
+// Type checking is separate: `npm run typecheck`.
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { chmodSync } from 'node:fs';
+
+const common = { bundle: true, platform: 'node', target: 'node18', format: 'cjs', sourcemap: true, logLevel: 'warning' };
+await Promise.all([
+  build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], minify: true }),
+  build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
+  build({ ...common, entryPoints: ['bench/search.bench.ts'], outfile: 'dist-test/bench.js' }),
+]);
+chmodSync('dist/cli.js', 0o755);
+try {
+  execFileSync(process.execPath, ['dist/cli.js', 'build-corpus', 'corpus', 'dist/corpus.json'], { stdio: 'inherit' });
+} catch {
+  console.error('build: the corpus is invalid (problems above)');
+  process.exit(1);
+}

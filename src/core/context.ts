@@ -1,0 +1,138 @@
+/**
+ * Where in a document a citation key may go: inside the key list of a LaTeX citation command, or
+ * in a Pandoc citation in Markdown. Pure functions over text and a cursor offset (UTF-16 code units,
+ * as VS Code's `document.offsetAt` gives them).
+ */
+
+/** Citation commands of LaTeX, natbib and biblatex: any command whose name contains `cite` (`\cite`,
+ * `\citep`, `\citet*`, `\parencite`, `\textcite`, `\autocite`, `\footcite`, `\citeauthor`, `\cites`, …) and `\nocite`. */
+const LATEX_CITE_BEFORE_BRACE =
+  /\\([a-zA-Z]*cite[a-zA-Z]*)\*?(?:\s*\[[^\]]*\]){0,2}(?:\s*\{[^{}]*\}(?:\s*\[[^\]]*\]){0,2})*\s*$/;
+
+/** A citation context found at the cursor. */
+export interface CiteContext {
+  /** `latex`: inside `\cite{…}`; `pandoc`: after `@` or inside `[@…]` in Markdown. */
+  kind: 'latex' | 'pandoc';
+  /** The citation command, for LaTeX (`citep`); '' for Pandoc. */
+  command: string;
+  /** Offset where the partial key under the cursor starts (for completion's replace range). */
+  keyStart: number;
+  /** Offset where the partial key under the cursor ends. */
+  keyEnd: number;
+  /** The partial key typed so far (from keyStart to the cursor). */
+  prefix: string;
+  /** Keys already in this citation (all of the list, excluding the partial one). */
+  existing: string[];
+  /** Start and end of the whole key list (LaTeX: inside the braces; Pandoc: inside the brackets, or the bare `@key`). */
+  listStart: number;
+  listEnd: number;
+  /** Pandoc only: whether the cursor is inside a bracketed citation `[…]`. */
+  bracketed: boolean;
+}
+
+const LATEX_KEY_CHAR = /[^\s,{}%\\]/;
+const PANDOC_KEY_CHAR = /[\p{L}\p{N}_:.#$%&+?<>~/-]/u;
+
+/**
+ * Detects a LaTeX citation key list around `offset`.
+ *
+ * @param text - the whole document (or enough of it around the cursor)
+ * @param offset - cursor offset in `text`
+ * @returns the context, or undefined when the cursor is not inside the braces of a citation command
+ * @example latexCiteContext('\\cite{a,|}', 8) // { command: 'cite', existing: ['a'], prefix: '' … }
+ */
+export function latexCiteContext(text: string, offset: number): CiteContext | undefined {
+  const windowStart = Math.max(0, offset - 2000);
+  let open = -1;
+  for (let i = offset - 1; i >= windowStart; i--) {
+    const c = text[i];
+    if (c === '}') return undefined;
+    if (c === '{') { open = i; break; }
+  }
+  if (open < 0) return undefined;
+  const m = LATEX_CITE_BEFORE_BRACE.exec(text.slice(windowStart, open));
+  if (!m) return undefined;
+  let close = text.indexOf('}', offset);
+  const nextOpen = text.indexOf('{', offset);
+  if (close < 0 || (nextOpen >= 0 && nextOpen < close)) close = offset;
+  let keyStart = offset;
+  while (keyStart > open + 1 && LATEX_KEY_CHAR.test(text[keyStart - 1]!)) keyStart--;
+  let keyEnd = offset;
+  while (keyEnd < close && LATEX_KEY_CHAR.test(text[keyEnd]!)) keyEnd++;
+  const list = text.slice(open + 1, close);
+  const partial = text.slice(keyStart, keyEnd);
+  const existing = list.split(',').map((k) => k.replace(/%.*$/gm, '').trim()).filter((k) => k && k !== partial);
+  return {
+    kind: 'latex', command: m[1]!, keyStart, keyEnd, prefix: text.slice(keyStart, offset), existing,
+    listStart: open + 1, listEnd: close, bracketed: true,
+  };
+}
+
+/**
+ * Detects a Pandoc citation around `offset` in Markdown: after `@` (`@key`, `[@a; @b]`, `[-@a]`,
+ * `@a [p. 3]`), but not in an e-mail address (`me@example.org`) or inside a word.
+ *
+ * @returns the context, or undefined. `prefix` is the key typed after `@` so far. When the cursor
+ *   is inside a bracketed citation but not right after an `@`, `prefix` is '' and keyStart = offset.
+ */
+export function pandocCiteContext(text: string, offset: number): CiteContext | undefined {
+  // The key under the cursor, if any.
+  let keyStart = offset;
+  while (keyStart > 0 && PANDOC_KEY_CHAR.test(text[keyStart - 1]!)) keyStart--;
+  // Pandoc keys may end in punctuation that is not part of the key, but while typing we keep it.
+  const at = keyStart > 0 && text[keyStart - 1] === '@';
+  const beforeAt = keyStart >= 2 ? text[keyStart - 2]! : '';
+  const atOk = at && (beforeAt === '' || /[\s[;(-]/.test(beforeAt));
+  const bracket = enclosingBracket(text, offset);
+  if (!atOk && !bracket) return undefined;
+  if (!atOk && bracket && !text.slice(bracket.start, bracket.end).includes('@')) return undefined;
+  let keyEnd = offset;
+  if (atOk) while (keyEnd < text.length && PANDOC_KEY_CHAR.test(text[keyEnd]!)) keyEnd++;
+  const prefix = atOk ? text.slice(keyStart, offset) : '';
+  const listStart = bracket ? bracket.start : keyStart - 1;
+  const listEnd = bracket ? bracket.end : keyEnd;
+  const partial = atOk ? text.slice(keyStart, keyEnd) : '';
+  const existing = [...text.slice(listStart, listEnd).matchAll(/(?:^|[\s[;-])@([\p{L}\p{N}_][\p{L}\p{N}_:.#$%&+?<>~/-]*)/gu)]
+    .map((m) => m[1]!.replace(/[.:,;?]+$/, ''))
+    .filter((k) => k !== partial);
+  return {
+    kind: 'pandoc', command: '', keyStart: atOk ? keyStart : offset, keyEnd: atOk ? keyEnd : offset, prefix,
+    existing, listStart, listEnd, bracketed: !!bracket,
+  };
+}
+
+/** The `[…]` that encloses `offset` on the same paragraph, if any (offsets of its inside). */
+function enclosingBracket(text: string, offset: number): { start: number; end: number } | undefined {
+  let start = -1;
+  for (let i = offset - 1; i >= Math.max(0, offset - 1000); i--) {
+    const c = text[i];
+    if (c === ']' || (c === '\n' && text[i - 1] === '\n')) return undefined;
+    if (c === '[') { start = i + 1; break; }
+  }
+  if (start < 0) return undefined;
+  let end = -1;
+  for (let i = offset; i < Math.min(text.length, offset + 1000); i++) {
+    const c = text[i];
+    if (c === '[' || (c === '\n' && text[i + 1] === '\n')) return undefined;
+    if (c === ']') { end = i; break; }
+  }
+  if (end < 0) return undefined;
+  // A Markdown link's text `[text](url)` is not a citation.
+  if (text[end + 1] === '(') return undefined;
+  return { start, end };
+}
+
+/** The languages we treat as LaTeX and as Markdown (VS Code language ids). */
+export const LATEX_LANGUAGES: ReadonlySet<string> = new Set(['latex', 'tex', 'latex-expl3', 'bibtex-style', 'context']);
+export const MARKDOWN_LANGUAGES: ReadonlySet<string> = new Set(['markdown', 'quarto', 'rmd', 'pandoc', 'mdx']);
+
+/**
+ * Detects the citation context for a document of the given language.
+ *
+ * @param languageId - VS Code language id (`latex`, `markdown`, …)
+ */
+export function citeContextAt(text: string, offset: number, languageId: string): CiteContext | undefined {
+  if (LATEX_LANGUAGES.has(languageId)) return latexCiteContext(text, offset);
+  if (MARKDOWN_LANGUAGES.has(languageId)) return pandocCiteContext(text, offset);
+  return undefined;
+}

@@ -1,0 +1,297 @@
+/**
+ * Loading, validating and merging corpora into a read-only model.
+ *
+ * Validation happens once, at the edge: YAML text → {@link parseEntriesFile} / {@link parseTopicsFile}
+ * (with file:line:column problems) → {@link buildCorpus} (cross-file checks) → {@link Corpus}.
+ * Inside the extension the types are trusted.
+ */
+import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import type * as z from 'zod/mini';
+import type { Problem } from './diagnostics.js';
+import { EntrySchema, TopicsFileSchema, type Entry, type TopicInput } from './schema.js';
+
+/** A topic in the model, with its place in the tree. */
+export interface Topic {
+  readonly id: string;
+  readonly label: string;
+  readonly zh: string;
+  readonly description?: string;
+  readonly description_zh?: string;
+  readonly parent?: string;
+  readonly children: readonly string[];
+  /** Labels from the root to this topic, e.g. `['LLM inference serving', 'GPU memory management']`. */
+  readonly path: readonly string[];
+}
+
+/** The serialised corpus that the build writes to `dist/corpus.json`. */
+export interface CorpusData {
+  topics: TopicInput[];
+  entries: Entry[];
+}
+
+/** The read-only corpus model that every feature works on. */
+export interface Corpus {
+  /** Topics in tree order (depth first). */
+  readonly topics: readonly Topic[];
+  /** Root topic ids in tree order. */
+  readonly roots: readonly string[];
+  readonly entries: readonly Entry[];
+  topic(id: string): Topic | undefined;
+  /** Looks an entry up by citation key, ignoring case. */
+  entry(key: string): Entry | undefined;
+  /** Entries filed directly under a topic, in corpus order (reading order). */
+  entriesOf(topicId: string): readonly Entry[];
+  /** Entries under a topic or any of its descendants, each once. */
+  entriesUnder(topicId: string): readonly Entry[];
+}
+
+interface Located {
+  doc: Document;
+  lines: LineCounter;
+}
+
+function parseYaml(text: string, file: string, problems: Problem[]): Located | undefined {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  for (const err of [...doc.errors, ...doc.warnings]) {
+    const pos = lines.linePos(err.pos[0]);
+    problems.push({
+      file, line: pos.line, column: pos.col, field: '',
+      message: `YAML: ${err.message.split('\n')[0]}`,
+      severity: doc.errors.includes(err as never) ? 'error' : 'warning',
+    });
+  }
+  return doc.errors.length ? undefined : { doc, lines };
+}
+
+function pathToString(path: readonly PropertyKey[]): string {
+  return path
+    .map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
+    .join('');
+}
+
+/** Finds the YAML node for a path, falling back to the nearest ancestor that exists. */
+function positionOf(loc: Located, path: readonly PropertyKey[]): { line: number; column: number } {
+  for (let n = path.length; n >= 0; n--) {
+    const node = loc.doc.getIn(path.slice(0, n) as (string | number)[], true) as YamlNode | undefined;
+    if (node && typeof node === 'object' && 'range' in node && node.range) {
+      const p = loc.lines.linePos(node.range[0]);
+      return { line: p.line, column: p.col };
+    }
+  }
+  return { line: 1, column: 1 };
+}
+
+function zodProblems(
+  loc: Located, file: string, base: readonly PropertyKey[], error: { issues: z.core.$ZodIssue[] }, problems: Problem[],
+): void {
+  for (const issue of error.issues) {
+    const path = [...base, ...issue.path];
+    problems.push({
+      file, ...positionOf(loc, path), field: pathToString(path), message: issueMessage(issue), severity: 'error',
+    });
+  }
+}
+
+/**
+ * A readable message for a zod issue. Checks carry our own messages; the rest (types, enums,
+ * unknown keys, unions) are phrased here, since zod/mini ships no locale.
+ */
+function issueMessage(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'is required' : `must be ${issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}`;
+    case 'invalid_value':
+      return `must be one of: ${issue.values.map(String).join(', ')}`;
+    case 'unrecognized_keys':
+      return `unknown field(s): ${issue.keys.join(', ')}`;
+    case 'invalid_union':
+      return 'must be a person {given, family} or an organisation {literal}';
+    default:
+      return issue.message && issue.message !== 'Invalid input' ? issue.message : `invalid (${issue.code})`;
+  }
+}
+
+/** Result of parsing one file: what was valid, and every problem found. */
+export interface ParseResult<T> {
+  items: T[];
+  problems: Problem[];
+}
+
+/**
+ * Parses and validates one entries file (a YAML list of entries).
+ *
+ * Each entry is validated on its own, so one bad entry is reported and skipped while the others load.
+ *
+ * @param text - the file's text (UTF-8)
+ * @param file - the name used in problems (a path relative to the workspace or repo)
+ * @returns the valid entries in file order, and a problem per invalid field (1-based line and column)
+ * @example
+ * const { items, problems } = parseEntriesFile(fs.readFileSync(f, 'utf8'), 'corpus/entries/x.yaml');
+ */
+export function parseEntriesFile(text: string, file: string): ParseResult<Entry> {
+  const problems: Problem[] = [];
+  const loc = parseYaml(text, file, problems);
+  if (!loc) return { items: [], problems };
+  const root = loc.doc.contents;
+  if (root === null || root === undefined) return { items: [], problems };
+  if (!isSeq(root)) {
+    problems.push({ file, ...positionOf(loc, []), field: '', message: 'must be a YAML list of entries', severity: 'error' });
+    return { items: [], problems };
+  }
+  const raw = loc.doc.toJS() as unknown[];
+  const items: Entry[] = [];
+  raw.forEach((value, i) => {
+    const res = EntrySchema.safeParse(value);
+    if (res.success) items.push(res.data);
+    else zodProblems(loc, file, [i], res.error, problems);
+  });
+  return { items, problems };
+}
+
+/**
+ * Parses and validates a topics file (a YAML list of topics with nested `children`).
+ *
+ * @param text - the file's text
+ * @param file - the name used in problems
+ * @returns the topics (empty when any problem was found: a half-valid taxonomy is not used)
+ */
+export function parseTopicsFile(text: string, file: string): ParseResult<TopicInput> {
+  const problems: Problem[] = [];
+  const loc = parseYaml(text, file, problems);
+  if (!loc) return { items: [], problems };
+  const res = TopicsFileSchema.safeParse(loc.doc.toJS());
+  if (!res.success) {
+    zodProblems(loc, file, [], res.error, problems);
+    return { items: [], problems };
+  }
+  return { items: res.data, problems };
+}
+
+/** Where an entry came from, to point cross-file problems at it. */
+export interface EntrySource {
+  entry: Entry;
+  file: string;
+  /** 1-based line of the entry's `key:`; 1 when unknown. */
+  line: number;
+}
+
+/**
+ * Finds the 1-based line of each entry's `key:` field in an entries file, for cross-file problems.
+ *
+ * @returns a map from citation key to line
+ */
+export function keyLines(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines });
+  if (!isSeq(doc.contents)) return out;
+  for (const item of doc.contents.items) {
+    if (!isMap(item)) continue;
+    const pair = item.items.find((p) => (p.key as { value?: unknown })?.value === 'key');
+    const v = pair?.value as { value?: unknown; range?: [number, number, number] } | undefined;
+    if (typeof v?.value === 'string' && v.range) out.set(v.value, lines.linePos(v.range[0]).line);
+  }
+  return out;
+}
+
+function normaliseTitle(t: string): string {
+  return t.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+/**
+ * Checks entries across files: unknown topics, duplicate keys (ignoring case), and the same work
+ * twice (same DOI, arXiv id or normalised title).
+ *
+ * @param topics - the taxonomy
+ * @param sources - the entries with their file and line
+ * @returns problems (errors), one per offending entry
+ */
+export function crossCheck(topics: readonly TopicInput[], sources: readonly EntrySource[]): Problem[] {
+  const ids = new Set<string>();
+  const walk = (ts: readonly TopicInput[]) => ts.forEach((t) => { ids.add(t.id); walk(t.children ?? []); });
+  walk(topics);
+  const problems: Problem[] = [];
+  const seen = new Map<string, EntrySource>();
+  const err = (s: EntrySource, field: string, message: string) =>
+    problems.push({ file: s.file, line: s.line, column: 1, field: `${s.entry.key}.${field}`, message, severity: 'error' });
+  for (const s of sources) {
+    for (const t of s.entry.topics) if (!ids.has(t)) err(s, 'topics', `unknown topic "${t}"`);
+    const ident: [string, string | undefined][] = [
+      ['key', s.entry.key.toLowerCase()],
+      ['doi', s.entry.doi?.toLowerCase()],
+      ['arxiv', s.entry.arxiv],
+      ['title', normaliseTitle(s.entry.title)],
+    ];
+    for (const [field, value] of ident) {
+      if (!value) continue;
+      const prev = seen.get(`${field}:${value}`);
+      if (prev) err(s, field, `same ${field} as "${prev.entry.key}" (${prev.file}:${prev.line})`);
+      else seen.set(`${field}:${value}`, s);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Builds the read-only model from a taxonomy and entries that have already been validated.
+ *
+ * Entries whose topics are unknown are still listed (under the topics that exist); nothing throws.
+ *
+ * @param data - topics in tree order and entries in reading order
+ */
+export function buildCorpus(data: CorpusData): Corpus {
+  const topics: Topic[] = [];
+  const byId = new Map<string, Topic>();
+  const walk = (ts: readonly TopicInput[], parent: Topic | undefined) => {
+    for (const t of ts) {
+      const topic: Topic = {
+        id: t.id, label: t.label, zh: t.zh, description: t.description, description_zh: t.description_zh,
+        parent: parent?.id, children: (t.children ?? []).map((c) => c.id), path: [...(parent?.path ?? []), t.label],
+      };
+      topics.push(topic);
+      byId.set(t.id, topic);
+      walk(t.children ?? [], topic);
+    }
+  };
+  walk(data.topics, undefined);
+
+  const byKey = new Map<string, Entry>();
+  const direct = new Map<string, Entry[]>();
+  for (const e of data.entries) {
+    if (!byKey.has(e.key.toLowerCase())) byKey.set(e.key.toLowerCase(), e);
+    for (const t of e.topics) {
+      if (!direct.has(t)) direct.set(t, []);
+      direct.get(t)!.push(e);
+    }
+  }
+  const under = new Map<string, Entry[]>();
+  const collect = (id: string): Entry[] => {
+    const cached = under.get(id);
+    if (cached) return cached;
+    const set = new Set<Entry>(direct.get(id) ?? []);
+    for (const c of byId.get(id)?.children ?? []) for (const e of collect(c)) set.add(e);
+    const list = [...set];
+    under.set(id, list);
+    return list;
+  };
+  const entries = Object.freeze([...data.entries]);
+  return {
+    topics,
+    roots: data.topics.map((t) => t.id),
+    entries,
+    topic: (id) => byId.get(id),
+    entry: (key) => byKey.get(key.toLowerCase()),
+    entriesOf: (id) => direct.get(id) ?? [],
+    entriesUnder: collect,
+  };
+}
+
+/**
+ * Merges the bundled corpus with user corpora: user entries are appended; a user entry whose key
+ * (ignoring case) is already taken replaces nothing and is reported by the caller via {@link crossCheck}.
+ */
+export function mergeCorpusData(base: CorpusData, extra: readonly Entry[]): CorpusData {
+  const taken = new Set(base.entries.map((e) => e.key.toLowerCase()));
+  return { topics: base.topics, entries: [...base.entries, ...extra.filter((e) => !taken.has(e.key.toLowerCase()))] };
+}

@@ -1,0 +1,114 @@
+/**
+ * The corpus schema: zod schemas for topics and entries, and the TypeScript types derived from them.
+ *
+ * The field list and its meaning are documented in `corpus/README.md`; the BibTeX field names follow
+ * the BibTeX manual (Patashnik, "BibTeXing", 1988) and the entry types are the standard BibTeX ones.
+ */
+import * as z from 'zod/mini';
+
+/** Levels of seed 003's legend: ⚡ must-read, 💎 optional, 💡 advanced. */
+export const LEVELS = ['must-read', 'optional', 'advanced'] as const;
+export type Level = (typeof LEVELS)[number];
+
+/** What an entry is to a reader; drives its icon. */
+export const KINDS = [
+  'paper', 'survey', 'framework', 'course', 'book', 'blog', 'video', 'tutorial', 'talk', 'docs', 'report',
+] as const;
+export type Kind = (typeof KINDS)[number];
+
+/** Standard BibTeX entry types we emit. */
+export const ENTRY_TYPES = [
+  'article', 'inproceedings', 'book', 'incollection', 'techreport', 'phdthesis', 'misc',
+] as const;
+export type EntryType = (typeof ENTRY_TYPES)[number];
+
+/** Which seed list an entry comes from (see `corpus/README.md`), or `curated`. */
+export const SOURCES = ['seed-000', 'seed-001', 'seed-003', 'seed-004', 'curated'] as const;
+export type Source = (typeof SOURCES)[number];
+
+// zod/mini: the tree-shakable build (the full build adds ~450 kB to the bundle). Messages are ours;
+// see `issueMessage` in corpus.ts for the ones zod produces by code.
+const nonEmpty = () => z.string().check(z.trim(), z.minLength(1, 'must not be empty'));
+const httpUrl = () => z.string().check(z.regex(/^https?:\/\/[^\s]+$/, 'must be an http(s) URL with no spaces'));
+const opt = z.optional;
+const list = <T extends z.ZodMiniType>(t: T, min?: string) =>
+  min ? z.array(t).check(z.minLength(1, min)) : z._default(z.array(t), []);
+
+/** A person (`given` may be empty for mononyms) or an organisation (`literal`). */
+export const PersonSchema = z.union([
+  z.strictObject({ given: z.string(), family: nonEmpty(), zh: opt(z.string()) }),
+  z.strictObject({ literal: nonEmpty() }),
+]);
+export type Person = z.infer<typeof PersonSchema>;
+
+/** Citation keys: ASCII letters, digits and `-_:.`; see `corpus/README.md` for the scheme. */
+export const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_:.-]*$/;
+
+const stringish = z.pipe(z.union([z.string(), z.number()]), z.transform((v) => String(v)));
+
+/**
+ * One corpus entry, as written in `corpus/entries/*.yaml`.
+ * Unknown fields are rejected so that a typo (`venu:`) is an error, not silently dropped data.
+ */
+export const EntrySchema = z.strictObject({
+  key: z.string().check(z.regex(KEY_PATTERN, 'must start with a letter and hold only ASCII letters, digits and - _ : .')),
+  type: z.enum(ENTRY_TYPES),
+  kind: z.enum(KINDS),
+  title: nonEmpty(),
+  title_en: opt(nonEmpty()),
+  authors: list(PersonSchema, 'needs at least one author'),
+  year: opt(z.number().check(z.int(), z.minimum(1900, 'must be a year from 1900'), z.maximum(2100, 'must be a year up to 2100'))),
+  venue: opt(nonEmpty()),
+  venue_full: opt(nonEmpty()),
+  booktitle: opt(nonEmpty()),
+  journal: opt(nonEmpty()),
+  volume: opt(stringish),
+  number: opt(stringish),
+  pages: opt(z.string().check(z.regex(/^[0-9A-Za-z:]+(--[0-9A-Za-z:]+)?$/, 'must look like 611--626 (or 65:1--65:43 for article numbers)'))),
+  publisher: opt(nonEmpty()),
+  institution: opt(nonEmpty()),
+  howpublished: opt(nonEmpty()),
+  edition: opt(nonEmpty()),
+  series: opt(nonEmpty()),
+  doi: opt(z.string().check(z.regex(/^10\.\d{4,9}\/\S+$/, 'must be a bare DOI such as 10.1145/3600006.3613165'))),
+  arxiv: opt(z.string().check(z.regex(/^(\d{4}\.\d{4,5}|[a-z-]+(\.[A-Z]{2})?\/\d{7})$/, 'must be an arXiv id such as 2309.06180 (no version)'))),
+  url: opt(httpUrl()),
+  pdf: opt(httpUrl()),
+  code: opt(httpUrl()),
+  topics: list(nonEmpty(), 'needs at least one topic'),
+  level: opt(z.enum(LEVELS)),
+  aliases: list(nonEmpty()),
+  summary: nonEmpty(),
+  sources: list(z.enum(SOURCES), 'needs at least one source'),
+  seed_urls: list(z.string()),
+  verified: list(httpUrl(), 'needs at least one primary-source URL'),
+  unverified: list(nonEmpty()),
+  note: opt(nonEmpty()),
+});
+/** An entry as written in YAML (defaults not yet applied). */
+export type EntryInput = z.input<typeof EntrySchema>;
+/** A validated entry. */
+export type Entry = z.output<typeof EntrySchema>;
+
+/** One topic of `corpus/topics.yaml`, possibly with subtopics. */
+export interface TopicInput {
+  id: string;
+  label: string;
+  zh: string;
+  description?: string;
+  description_zh?: string;
+  children?: TopicInput[];
+}
+
+export const TopicSchema: z.ZodMiniType<TopicInput> = z.strictObject({
+  id: z.string().check(z.regex(/^[a-z0-9-]+(\.[a-z0-9-]+)*$/, 'must be dotted lower-case words such as training.moe')),
+  label: nonEmpty(),
+  zh: nonEmpty(),
+  description: opt(nonEmpty()),
+  description_zh: opt(nonEmpty()),
+  get children() {
+    return opt(z.array(TopicSchema));
+  },
+});
+
+export const TopicsFileSchema = z.array(TopicSchema).check(z.minLength(1, 'needs at least one topic'));

@@ -1,0 +1,214 @@
+/**
+ * Full-text search over the corpus: a MiniSearch index (BM25+) with field boosts, prefix and fuzzy
+ * matching, query filters (`author:`, `year:`, `venue:`, `topic:`) and our ranking on top.
+ */
+import MiniSearch, { type SearchResult as MsResult } from 'minisearch';
+import type { Corpus } from './corpus.js';
+import { foldAscii } from './cite/key.js';
+import { displayName } from './cite/names.js';
+import type { Entry } from './schema.js';
+
+/** A ranked search hit. */
+export interface SearchHit {
+  entry: Entry;
+  /** MiniSearch's BM25+ score times our document boost; only comparable within one query. */
+  score: number;
+}
+
+/** Filters parsed out of a query string. */
+export interface QueryFilters {
+  author?: string[];
+  venue?: string[];
+  topic?: string[];
+  /** Inclusive year range. */
+  yearFrom?: number;
+  yearTo?: number;
+}
+
+/** A query split into free text and filters. */
+export interface ParsedQuery {
+  text: string;
+  filters: QueryFilters;
+  /** Filter tokens that could not be understood (e.g. `year:abc`), to show the user. */
+  invalid: string[];
+}
+
+const FILTER = /(^|\s)(author|year|venue|topic):(?:"([^"]*)"|(\S*))/gi;
+
+/**
+ * Splits a query into free text and filters.
+ *
+ * Syntax: `author:kwon`, `author:"Woosuk Kwon"`, `year:2023`, `year:2022..2024` (also `2022..` and
+ * `..2024`), `venue:osdi`, `topic:serving` (a topic id or label, matching its subtopics too).
+ * Filters of the same name are OR-ed; different names are AND-ed.
+ *
+ * @example parseQuery('paged attention year:2023') // { text: 'paged attention', filters: { yearFrom: 2023, yearTo: 2023 } }
+ */
+export function parseQuery(query: string): ParsedQuery {
+  const filters: QueryFilters = {};
+  const invalid: string[] = [];
+  const text = query.replace(FILTER, (_m, lead: string, name: string, quoted?: string, bare?: string) => {
+    const value = (quoted ?? bare ?? '').trim();
+    const key = name.toLowerCase() as 'author' | 'year' | 'venue' | 'topic';
+    if (!value) return lead; // still typing: `author:` alone filters nothing
+    if (key === 'year') {
+      const m = /^(\d{4})?(?:(\.\.)(\d{4})?)?$/.exec(value);
+      if (!m || (!m[1] && !m[3])) { invalid.push(`${name}:${value}`); return lead; }
+      filters.yearFrom = m[1] ? Number(m[1]) : undefined;
+      filters.yearTo = m[2] ? (m[3] ? Number(m[3]) : undefined) : Number(m[1]);
+      return lead;
+    }
+    (filters[key] ??= []).push(fold(value));
+    return lead;
+  });
+  return { text: text.replace(/\s+/g, ' ').trim(), filters, invalid };
+}
+
+function fold(s: string): string {
+  return foldAscii(s);
+}
+
+const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/;
+
+/**
+ * Splits text into search terms. Besides whole words it emits the parts of compound names
+ * (`PagedAttention` → `pagedattention`, `paged`, `attention`; `FlashAttention-2` → `flashattention`,
+ * `flash`, `attention`, `2`; `1F1B` → `1f1b`, `1`, `f`, `1`, `b`) and, for Chinese and Japanese text, every character bigram of a run
+ * (a whitespace tokenizer would leave a whole Chinese phrase as one term).
+ */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.split(/[\s,;:!?()[\]{}"'“”‘’/|·、，。：；！？（）《》]+/u)) {
+    if (!raw) continue;
+    if (CJK.test(raw)) {
+      for (const run of raw.match(/[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+|[^\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+/g) ?? []) {
+        if (CJK.test(run)) {
+          out.push(run);
+          const chars = [...run];
+          for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+          if (chars.length === 1) out.push(run);
+        } else out.push(...tokenize(run));
+      }
+      continue;
+    }
+    const word = raw.replace(/^[-.+_]+|[-.+_]+$/g, '');
+    if (!word) continue;
+    // Hyphenated and dotted names index by their pieces; compound names also by their parts.
+    for (const piece of word.split(/[-_.+]+/).filter(Boolean)) {
+      out.push(piece);
+      const parts = piece.split(/(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])/);
+      if (parts.length > 1) out.push(...parts.filter((p) => p.length > 1 || /\d/.test(p)));
+    }
+  }
+  return out;
+}
+
+/** Field weights: a title or system-name hit outranks an author or summary hit. */
+export const FIELD_BOOSTS = {
+  title: 4, aliases: 4, key: 3, authors: 2, venue: 1.5, year: 1, topics: 1, summary: 0.6,
+} as const;
+
+/** Document boosts by level: among equally good matches, foundations first. */
+const LEVEL_BOOST: Record<string, number> = { 'must-read': 1.1, optional: 1.05, advanced: 1 };
+
+interface Doc {
+  id: number;
+  title: string;
+  aliases: string;
+  key: string;
+  authors: string;
+  venue: string;
+  year: string;
+  topics: string;
+  summary: string;
+}
+
+/** The search index and its query methods. Build once per corpus with {@link createSearchIndex}. */
+export interface SearchIndex {
+  /**
+   * Runs a query. Free text is matched with prefix search on every term and fuzzy matching on
+   * terms of four letters or more; entries matching all terms come first, then entries matching
+   * some. An empty free text with filters lists the filtered entries in corpus (reading) order.
+   *
+   * @param query - free text with optional filters (see {@link parseQuery})
+   * @param limit - maximum number of hits (default 50)
+   */
+  search(query: string, limit?: number): SearchHit[];
+}
+
+/**
+ * Builds the search index over a corpus.
+ *
+ * @param corpus - the corpus model; topic labels (English and Chinese) and paths are indexed
+ * @returns an index whose `search` runs in well under a millisecond for corpora of a few hundred entries
+ */
+export function createSearchIndex(corpus: Corpus): SearchIndex {
+  const entries = corpus.entries;
+  const topicText = (e: Entry) =>
+    e.topics.flatMap((id) => {
+      const t = corpus.topic(id);
+      return t ? [id, t.label, t.zh, ...t.path] : [id];
+    }).join(' ');
+  const docs: Doc[] = entries.map((e, id) => ({
+    id,
+    title: [e.title, e.title_en].filter(Boolean).join(' '),
+    aliases: e.aliases.join(' '),
+    key: e.key,
+    authors: e.authors.map((p) => [displayName(p), 'zh' in p ? p.zh : ''].join(' ')).join(' '),
+    venue: [e.venue, e.venue_full].filter(Boolean).join(' '),
+    year: e.year?.toString() ?? '',
+    topics: topicText(e),
+    summary: e.summary,
+  }));
+  const ms = new MiniSearch<Doc>({
+    fields: ['title', 'aliases', 'key', 'authors', 'venue', 'year', 'topics', 'summary'],
+    storeFields: [],
+    tokenize,
+    processTerm: (t) => fold(t),
+    searchOptions: {
+      boost: { ...FIELD_BOOSTS },
+      prefix: (term) => term.length >= 2,
+      fuzzy: (term) => (term.length >= 5 && /^[a-z]+$/.test(term) ? 0.2 : false),
+      boostDocument: (id) => LEVEL_BOOST[entries[id as number]?.level ?? ''] ?? 1,
+    },
+  });
+  ms.addAll(docs);
+
+  // Each entry's topic text: its topics and their ancestors, ids and labels, folded once.
+  const topicHay = entries.map((e) =>
+    e.topics.flatMap((id) => ancestors(corpus, id)).flatMap((id) => {
+      const t = corpus.topic(id);
+      return [id, t?.label ?? '', t?.zh ?? ''];
+    }).map(fold));
+
+  const passes = (i: number, f: QueryFilters): boolean => {
+    const e = entries[i]!;
+    if (f.yearFrom !== undefined && (e.year === undefined || e.year < f.yearFrom)) return false;
+    if (f.yearTo !== undefined && (e.year === undefined || e.year > f.yearTo)) return false;
+    if (f.author && !f.author.some((a) => e.authors.some((p) => fold(displayName(p)).includes(a)))) return false;
+    if (f.venue && !f.venue.some((v) => fold(`${e.venue ?? ''} ${e.venue_full ?? ''}`).includes(v))) return false;
+    if (f.topic && !f.topic.some((n) => topicHay[i]!.some((h) => h.includes(n)))) return false;
+    return true;
+  };
+
+  return {
+    search(query, limit = 50) {
+      const { text, filters } = parseQuery(query);
+      const filter = (r: MsResult) => passes(r.id as number, filters);
+      if (!text) {
+        const anyFilter = Object.keys(filters).length > 0;
+        return anyFilter ? entries.filter((_e, i) => passes(i, filters)).slice(0, limit).map((entry) => ({ entry, score: 0 })) : [];
+      }
+      const all = ms.search(text, { combineWith: 'AND', filter });
+      const seen = new Set(all.map((r) => r.id));
+      const some = ms.search(text, { combineWith: 'OR', filter }).filter((r) => !seen.has(r.id));
+      return [...all, ...some].slice(0, limit).map((r) => ({ entry: entries[r.id as number]!, score: r.score }));
+    },
+  };
+}
+
+function ancestors(corpus: Corpus, id: string): string[] {
+  const out: string[] = [];
+  for (let t = corpus.topic(id); t; t = t.parent ? corpus.topic(t.parent) : undefined) out.push(t.id);
+  return out;
+}

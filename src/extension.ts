@@ -1,0 +1,33 @@
+/**
+ * MLSys Papers: activation is a table of contents; each feature returns the `Disposable` it owns.
+ */
+import * as vscode from 'vscode';
+import { ConfigStore } from './features/config.js';
+import { CorpusService } from './features/corpusService.js';
+import { copyBibtex, openLink, registerEntryCommands } from './features/entryActions.js';
+import { registerCompletion } from './features/completion.js';
+import { paperUrl } from './features/present.js';
+import { ReadState } from './features/readState.js';
+import { registerSearch } from './features/searchCommand.js';
+import { SearchUi } from './features/search.js';
+import { registerTopicTree } from './features/topicTree.js';
+
+export function activate(context: vscode.ExtensionContext): void {
+  const config = new ConfigStore();
+  const corpus = new CorpusService(vscode.Uri.joinPath(context.extensionUri, 'dist', 'corpus.json').fsPath, config);
+  const read = new ReadState(context.globalState);
+  const search = new SearchUi(corpus, { copyBibtex, openPaper: (e) => openLink(paperUrl(e), 'paper', e) });
+  const services = { corpus, read, config, search };
+
+  context.subscriptions.push(
+    config,
+    corpus,
+    read,
+    registerTopicTree(corpus, read, config),
+    registerEntryCommands(services),
+    registerSearch(services),
+    registerCompletion(corpus, read),
+  );
+}
+
+export function deactivate(): void {}

@@ -1,0 +1,60 @@
+/**
+ * Citation-key completion inside LaTeX citation commands and Pandoc citations, ranked by our search.
+ * Context detection is `core/context.ts`; this is the thin provider.
+ */
+import * as vscode from 'vscode';
+import { citeContextAt } from '../core/context.js';
+import type { CorpusService } from './corpusService.js';
+import { entryMarkdown, venueYear } from './present.js';
+import type { ReadState } from './readState.js';
+
+/** How many candidates one completion request returns. */
+const LIMIT = 100;
+
+/** Document selectors: LaTeX and Markdown, files and unsaved documents. */
+export const CITATION_SELECTOR: vscode.DocumentSelector = [
+  { language: 'latex' }, { language: 'tex' }, { language: 'markdown' }, { language: 'quarto' }, { language: 'rmd' },
+];
+
+/** Completion of citation keys from the corpus. */
+export class CitationCompletionProvider implements vscode.CompletionItemProvider {
+  constructor(private readonly corpus: CorpusService, private readonly read: ReadState) {}
+
+  provideCompletionItems(doc: vscode.TextDocument, pos: vscode.Position): vscode.CompletionList | undefined {
+    const offset = doc.offsetAt(pos);
+    const ctx = citeContextAt(doc.getText(), offset, doc.languageId);
+    if (!ctx) return undefined;
+    // In Markdown, only offer keys right after '@' (inside brackets, the user types '@' first).
+    if (ctx.kind === 'pandoc' && doc.getText(new vscode.Range(doc.positionAt(ctx.keyStart - 1), doc.positionAt(ctx.keyStart))) !== '@') return undefined;
+    const c = this.corpus.corpus;
+    const entries = ctx.prefix
+      ? this.corpus.index.search(ctx.prefix, LIMIT).map((h) => h.entry)
+      : c.entries.slice(0, LIMIT);
+    const start = doc.positionAt(ctx.keyStart);
+    const range = {
+      inserting: new vscode.Range(start, pos),
+      replacing: new vscode.Range(start, doc.positionAt(ctx.keyEnd)),
+    };
+    const items = entries
+      .filter((e) => !ctx.existing.includes(e.key))
+      .map((e, rank) => {
+        const item = new vscode.CompletionItem({ label: e.key, description: venueYear(e) }, vscode.CompletionItemKind.Reference);
+        item.detail = e.title;
+        item.documentation = entryMarkdown(c, e, { read: this.read.isRead(e.key) });
+        item.range = range;
+        item.insertText = e.key;
+        // Our rank decides the order, and the typed text decides nothing more: every item's
+        // filter text is exactly what was typed, so VS Code's fuzzy filter keeps them all.
+        item.sortText = rank.toString().padStart(4, '0');
+        item.filterText = ctx.prefix || e.key;
+        return item;
+      });
+    // Re-query on every keystroke so the ranking follows the text.
+    return new vscode.CompletionList(items, true);
+  }
+}
+
+/** Registers the provider for LaTeX (`{` and `,` trigger it) and Markdown (`@` triggers it). */
+export function registerCompletion(corpus: CorpusService, read: ReadState): vscode.Disposable {
+  return vscode.languages.registerCompletionItemProvider(CITATION_SELECTOR, new CitationCompletionProvider(corpus, read), '{', ',', '@');
+}

@@ -1,0 +1,65 @@
+/**
+ * The extension's settings as one typed snapshot, re-read on `onDidChangeConfiguration` in one place.
+ */
+import * as vscode from 'vscode';
+import { LATEX_COMMANDS, MARKDOWN_STYLES, type LatexCommand, type MarkdownStyle } from '../core/cite/insert.js';
+import { LEVELS, type Level } from '../core/schema.js';
+import { Settings } from '../ids.js';
+
+/** A snapshot of `mlsysPapers.*` settings, validated (unknown values fall back to defaults). */
+export interface Config {
+  latexCommand: LatexCommand;
+  markdownStyle: MarkdownStyle;
+  /** Workspace-relative or absolute paths (globs allowed) of user corpus YAML files. */
+  corpusFiles: string[];
+  /** Levels shown in the tree; entries with no level always show. */
+  levels: Level[];
+  showChineseLabels: boolean;
+}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
+  return allowed.includes(value as T) ? (value as T) : fallback;
+}
+
+/** Reads the current settings. */
+export function readConfig(): Config {
+  const c = vscode.workspace.getConfiguration(Settings.section);
+  const levels = c.get<string[]>(Settings.levels, [...LEVELS]).filter((l): l is Level => (LEVELS as readonly string[]).includes(l));
+  return {
+    latexCommand: oneOf(c.get(Settings.latexCommand), LATEX_COMMANDS, 'cite'),
+    markdownStyle: oneOf(c.get(Settings.markdownStyle), MARKDOWN_STYLES, 'pandoc'),
+    corpusFiles: c.get<string[]>(Settings.corpusFiles, []).filter((s) => typeof s === 'string' && s.trim()),
+    levels: levels.length ? levels : [...LEVELS],
+    showChineseLabels: c.get<boolean>(Settings.showChineseLabels, false),
+  };
+}
+
+/** Holds the current {@link Config} and tells listeners when a `mlsysPapers.*` setting changes. */
+export class ConfigStore implements vscode.Disposable {
+  private current = readConfig();
+  private readonly emitter = new vscode.EventEmitter<Config>();
+  private readonly sub: vscode.Disposable;
+  readonly onDidChange = this.emitter.event;
+
+  constructor() {
+    this.sub = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration(Settings.section)) return;
+      this.current = readConfig();
+      this.emitter.fire(this.current);
+    });
+  }
+
+  get value(): Config {
+    return this.current;
+  }
+
+  /** Updates a setting in the user's global settings. */
+  async update<K extends keyof Config>(key: K, value: Config[K]): Promise<void> {
+    await vscode.workspace.getConfiguration(Settings.section).update(key, value, vscode.ConfigurationTarget.Global);
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    this.emitter.dispose();
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The corpus the features see: the bundled compiled corpus plus the user's corpus files
+ * (setting `mlsysPapers.corpusFiles`), with problems in user files shown as diagnostics.
+ */
+import * as vscode from 'vscode';
+import { buildCorpus, crossCheck, mergeCorpusData, type Corpus, type CorpusData } from '../core/corpus.js';
+import type { Problem } from '../core/diagnostics.js';
+import { loadUserEntries } from '../core/load.js';
+import { createSearchIndex, type SearchIndex } from '../core/search.js';
+import type { ConfigStore } from './config.js';
+import { readFileSync } from 'node:fs';
+
+/** Owns the current corpus and its search index; fires when either changes. */
+export class CorpusService implements vscode.Disposable {
+  private readonly bundled: CorpusData;
+  private corpusValue: Corpus;
+  private indexValue: SearchIndex | undefined;
+  private readonly diagnostics = vscode.languages.createDiagnosticCollection('mlsys-papers-corpus');
+  private readonly emitter = new vscode.EventEmitter<void>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private watcher: vscode.FileSystemWatcher | undefined;
+  readonly onDidChange = this.emitter.event;
+
+  /**
+   * @param corpusJson - path of the compiled bundled corpus (`dist/corpus.json`)
+   */
+  constructor(corpusJson: string, private readonly config: ConfigStore) {
+    this.bundled = JSON.parse(readFileSync(corpusJson, 'utf8')) as CorpusData;
+    this.corpusValue = buildCorpus(this.bundled);
+    this.disposables.push(
+      this.diagnostics,
+      this.emitter,
+      config.onDidChange(() => void this.reload()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.reload()),
+    );
+    if (config.value.corpusFiles.length) void this.reload();
+  }
+
+  get corpus(): Corpus {
+    return this.corpusValue;
+  }
+
+  /** The search index, built on first use (not during activation). */
+  get index(): SearchIndex {
+    return (this.indexValue ??= createSearchIndex(this.corpusValue));
+  }
+
+  /** Re-reads the user's corpus files and rebuilds the model. */
+  async reload(): Promise<void> {
+    const patterns = this.config.value.corpusFiles;
+    this.watcher?.dispose();
+    this.watcher = undefined;
+    const uris = await this.resolveFiles(patterns);
+    if (patterns.length) {
+      this.watcher = vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}');
+      const onFile = (u: vscode.Uri) => { if (uris.some((x) => x.fsPath === u.fsPath)) void this.reload(); };
+      this.watcher.onDidChange(onFile);
+      this.watcher.onDidCreate(() => void this.reload());
+      this.watcher.onDidDelete(onFile);
+    }
+    const display = (p: string) => vscode.workspace.asRelativePath(p, false);
+    const user = loadUserEntries(uris.map((u) => u.fsPath), display);
+    const clash = crossCheck(this.bundled.topics, [
+      ...this.bundled.entries.map((entry) => ({ entry, file: '(bundled corpus)', line: 1 })),
+      ...user.sources,
+    ]).filter((p) => p.file !== '(bundled corpus)');
+    this.publish([...user.problems, ...clash], uris);
+    this.corpusValue = buildCorpus(mergeCorpusData(this.bundled, user.entries));
+    this.indexValue = undefined;
+    this.emitter.fire();
+  }
+
+  private async resolveFiles(patterns: readonly string[]): Promise<vscode.Uri[]> {
+    const out = new Map<string, vscode.Uri>();
+    for (const p of patterns) {
+      if (p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p)) { out.set(p, vscode.Uri.file(p)); continue; }
+      if (/[*?{[]/.test(p)) {
+        for (const u of await vscode.workspace.findFiles(p)) out.set(u.fsPath, u);
+        continue;
+      }
+      for (const f of vscode.workspace.workspaceFolders ?? []) {
+        const u = vscode.Uri.joinPath(f.uri, p);
+        out.set(u.fsPath, u);
+      }
+    }
+    return [...out.values()];
+  }
+
+  private publish(problems: readonly Problem[], uris: readonly vscode.Uri[]): void {
+    this.diagnostics.clear();
+    const byFile = new Map<string, vscode.Diagnostic[]>();
+    for (const p of problems) {
+      const d = new vscode.Diagnostic(
+        new vscode.Range(p.line - 1, p.column - 1, p.line - 1, Number.MAX_SAFE_INTEGER),
+        p.field ? `${p.field}: ${p.message}` : p.message,
+        p.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
+      );
+      d.source = 'MLSys Papers';
+      (byFile.get(p.file) ?? byFile.set(p.file, []).get(p.file)!).push(d);
+    }
+    for (const [file, diags] of byFile) {
+      const uri = uris.find((u) => vscode.workspace.asRelativePath(u, false) === file) ?? vscode.Uri.file(file);
+      this.diagnostics.set(uri, diags);
+    }
+  }
+
+  dispose(): void {
+    this.watcher?.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * What can be done with entries: insert, copy the key or BibTeX, open links, mark read.
+ * Each command takes a tree node, an entry, a key, or a multi-selection.
+ */
+import * as vscode from 'vscode';
+import { toBibtexAll } from '../core/cite/bibtex.js';
+import type { Entry } from '../core/schema.js';
+import { Commands } from '../ids.js';
+import type { ConfigStore } from './config.js';
+import type { CorpusService } from './corpusService.js';
+import { entriesFromArgs } from './entryArgs.js';
+import { insertCitations, isCitingEditor } from './insertCitation.js';
+import { paperUrl, pdfUrl } from './present.js';
+import type { ReadState } from './readState.js';
+import type { SearchUi } from './search.js';
+
+/** The services the entry commands need. */
+export interface EntryServices {
+  corpus: CorpusService;
+  read: ReadState;
+  config: ConfigStore;
+  search: SearchUi;
+}
+
+/** Opens an http(s) link in the browser; refuses anything else. */
+export async function openLink(url: string | undefined, what: string, e: Entry): Promise<void> {
+  if (!url || !/^https?:\/\//.test(url)) {
+    void vscode.window.showInformationMessage(`MLSys Papers: "${e.title}" has no ${what} link.`);
+    return;
+  }
+  await vscode.env.openExternal(vscode.Uri.parse(url, true));
+}
+
+export async function copyBibtex(entries: readonly Entry[]): Promise<void> {
+  await vscode.env.clipboard.writeText(toBibtexAll(entries));
+  void vscode.window.setStatusBarMessage(`MLSys Papers: copied BibTeX of ${entries.map((e) => e.key).join(', ')}`, 4000);
+}
+
+/** The editor to insert into: the active one, else the last visible LaTeX/Markdown editor. */
+function targetEditor(): vscode.TextEditor | undefined {
+  const active = vscode.window.activeTextEditor;
+  if (active) return active;
+  return vscode.window.visibleTextEditors.find(isCitingEditor);
+}
+
+interface ActionItem extends vscode.QuickPickItem {
+  run: () => Thenable<unknown> | void;
+}
+
+/** A quick pick of everything that can be done with the given entries. */
+export async function showEntryActions(s: EntryServices, entries: readonly Entry[]): Promise<void> {
+  if (!entries.length) return;
+  const first = entries[0]!;
+  const many = entries.length > 1;
+  const allRead = entries.every((e) => s.read.isRead(e.key));
+  const editor = targetEditor();
+  const items: ActionItem[] = [
+    ...(editor ? [{ label: '$(quote) Insert Citation', description: vscode.workspace.asRelativePath(editor.document.uri), run: () => insertCitations(editor, entries, s.config.value) }] : []),
+    { label: '$(key) Copy Citation Key', description: entries.map((e) => e.key).join(', '), run: () => vscode.env.clipboard.writeText(entries.map((e) => e.key).join(',')) },
+    { label: '$(copy) Copy BibTeX', run: () => copyBibtex(entries) },
+    ...(many ? [] : [
+      { label: '$(link-external) Open Paper', description: paperUrl(first), run: () => openLink(paperUrl(first), 'paper', first) },
+      ...(pdfUrl(first) ? [{ label: '$(file-pdf) Open PDF', description: pdfUrl(first), run: () => openLink(pdfUrl(first), 'PDF', first) }] : []),
+      ...(first.code ? [{ label: '$(github) Open Code', description: first.code, run: () => openLink(first.code, 'code', first) }] : []),
+    ]),
+    allRead
+      ? { label: '$(circle-large-outline) Mark as Unread', run: () => s.read.set(entries.map((e) => e.key), false) }
+      : { label: '$(pass) Mark as Read', run: () => s.read.set(entries.map((e) => e.key), true) },
+  ];
+  const picked = await vscode.window.showQuickPick(items, {
+    title: many ? `${entries.length} entries` : first.title,
+    placeHolder: many ? entries.map((e) => e.key).join(', ') : first.key,
+  });
+  await picked?.run();
+}
+
+/**
+ * Registers the entry commands. Invoked with no argument (palette, keybinding), each first asks
+ * for entries through the search.
+ */
+export function registerEntryCommands(s: EntryServices): vscode.Disposable {
+  const withEntries = (fn: (entries: Entry[]) => unknown) => async (arg?: unknown, selection?: unknown) => {
+    let entries = entriesFromArgs(s.corpus.corpus, arg, selection);
+    if (!entries.length) entries = await s.search.pick();
+    if (entries.length) await fn(entries);
+  };
+  const single = (fn: (e: Entry) => unknown) => withEntries((es) => fn(es[0]!));
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand(Commands.insertCitation, withEntries(async (entries) => {
+      const editor = targetEditor();
+      if (!editor) {
+        void vscode.window.showInformationMessage('MLSys Papers: open a LaTeX or Markdown file to insert a citation; the BibTeX was copied instead.');
+        await copyBibtex(entries);
+        return;
+      }
+      await insertCitations(editor, entries, s.config.value);
+    })),
+    vscode.commands.registerCommand(Commands.copyCitationKey, withEntries(async (entries) => {
+      await vscode.env.clipboard.writeText(entries.map((e) => e.key).join(','));
+      void vscode.window.setStatusBarMessage(`MLSys Papers: copied ${entries.map((e) => e.key).join(',')}`, 4000);
+    })),
+    vscode.commands.registerCommand(Commands.copyBibtex, withEntries(copyBibtex)),
+    vscode.commands.registerCommand(Commands.openPaper, single((e) => openLink(paperUrl(e), 'paper', e))),
+    vscode.commands.registerCommand(Commands.openPdf, single((e) => openLink(pdfUrl(e), 'PDF', e))),
+    vscode.commands.registerCommand(Commands.openCode, single((e) => openLink(e.code, 'code', e))),
+    vscode.commands.registerCommand(Commands.markRead, withEntries((es) => s.read.set(es.map((e) => e.key), true))),
+    vscode.commands.registerCommand(Commands.markUnread, withEntries((es) => s.read.set(es.map((e) => e.key), false))),
+    vscode.commands.registerCommand(Commands.entryActions, withEntries((es) => showEntryActions(s, es))),
+  );
+}

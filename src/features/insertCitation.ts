@@ -1,0 +1,41 @@
+/**
+ * Inserting citations into the active editor as an undoable `WorkspaceEdit`.
+ */
+import * as vscode from 'vscode';
+import { planCitation } from '../core/cite/insert.js';
+import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../core/context.js';
+import type { Entry } from '../core/schema.js';
+import type { Config } from './config.js';
+
+/** Whether citations in this editor are LaTeX or Pandoc citations (rather than plain text). */
+export function isCitingEditor(editor: vscode.TextEditor | undefined): boolean {
+  const id = editor?.document.languageId ?? '';
+  return LATEX_LANGUAGES.has(id) || MARKDOWN_LANGUAGES.has(id);
+}
+
+/**
+ * Inserts citations of `entries` at the editor's cursor (the primary selection's active end).
+ * Keys already in the citation under the cursor are not added twice.
+ *
+ * @returns the keys added (empty when there was nothing to add or the edit was refused)
+ */
+export async function insertCitations(editor: vscode.TextEditor, entries: readonly Entry[], config: Config): Promise<string[]> {
+  const doc = editor.document;
+  const pos = editor.selection.active;
+  const plan = planCitation(doc.getText(), doc.offsetAt(pos), doc.languageId, entries, config);
+  if (!plan.added.length) {
+    void vscode.window.setStatusBarMessage(`MLSys Papers: ${entries.map((e) => e.key).join(', ')} already cited here`, 4000);
+    return [];
+  }
+  const start = doc.positionAt(plan.offset);
+  const range = new vscode.Range(start, doc.positionAt(plan.offset + plan.length));
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(doc.uri, range, plan.text);
+  if (!(await vscode.workspace.applyEdit(edit))) {
+    void vscode.window.showErrorMessage(`MLSys Papers: could not insert the citation into ${vscode.workspace.asRelativePath(doc.uri)}.`);
+    return [];
+  }
+  const end = doc.positionAt(plan.offset + plan.text.length);
+  editor.selection = new vscode.Selection(end, end);
+  return plan.added;
+}

@@ -1,0 +1,73 @@
+/**
+ * How an entry looks in the tree, the search and hovers: shared so they say the same thing.
+ */
+import * as vscode from 'vscode';
+import type { Corpus } from '../core/corpus.js';
+import { allAuthors, shortAuthors } from '../core/cite/names.js';
+import { entryLink } from '../core/cite/insert.js';
+import type { Entry, Kind } from '../core/schema.js';
+
+/** Codicon per kind of entry. */
+export const KIND_ICONS: Record<Kind, string> = {
+  paper: 'file-text', survey: 'library', framework: 'tools', course: 'mortar-board', book: 'book',
+  blog: 'note', video: 'device-camera-video', tutorial: 'lightbulb', talk: 'megaphone', docs: 'file-code',
+  report: 'graph',
+};
+
+export const LEVEL_LABELS: Record<string, string> = {
+  'must-read': '⚡ must-read', optional: '💎 optional', advanced: '💡 advanced',
+};
+
+/** `SOSP 2023` */
+export function venueYear(e: Entry): string {
+  return [e.venue, e.year].filter(Boolean).join(' ');
+}
+
+/** `Kwon, Li, Zhuang et al. · SOSP 2023` */
+export function bylineOf(e: Entry): string {
+  return [shortAuthors(e.authors), venueYear(e)].filter(Boolean).join(' · ');
+}
+
+/** The landing page to open for "Open Paper": the URL, else arXiv, else the DOI. */
+export function paperUrl(e: Entry): string | undefined {
+  return entryLink(e);
+}
+
+/** The PDF to open: the `pdf` field, else arXiv's PDF. */
+export function pdfUrl(e: Entry): string | undefined {
+  return e.pdf ?? (e.arxiv ? `https://arxiv.org/pdf/${e.arxiv}` : undefined);
+}
+
+/** The topic path of an entry's first topic: `LLM inference serving › GPU memory management`. */
+export function topicPathOf(corpus: Corpus, e: Entry): string {
+  return e.topics.map((id) => corpus.topic(id)?.path.join(' › ') ?? id).join('; ');
+}
+
+function esc(s: string): string {
+  return s.replace(/([\\`*_{}[\]()#+\-.!|<>])/g, '\\$1');
+}
+
+/**
+ * A Markdown card for tooltips and completion documentation: title, authors, venue, level, summary, links.
+ * Text from the corpus is escaped; links are only http(s).
+ */
+export function entryMarkdown(corpus: Corpus, e: Entry, opts: { read?: boolean } = {}): vscode.MarkdownString {
+  const md = new vscode.MarkdownString();
+  md.appendMarkdown(`**${esc(e.title)}**`);
+  if (e.title_en && e.title_en !== e.title) md.appendMarkdown(`  \n*${esc(e.title_en)}*`);
+  md.appendMarkdown(`\n\n${esc(allAuthors(e.authors))}`);
+  const venue = e.venue_full && e.venue_full !== e.venue ? `${e.venue_full} (${venueYear(e)})` : venueYear(e);
+  if (venue) md.appendMarkdown(`  \n${esc(venue)}`);
+  const facts = [e.level ? LEVEL_LABELS[e.level] : undefined, e.kind, opts.read ? '✓ read' : undefined, `\`${e.key}\``].filter(Boolean);
+  md.appendMarkdown(`\n\n${facts.join(' · ')}`);
+  md.appendMarkdown(`\n\n${esc(e.summary)}`);
+  md.appendMarkdown(`\n\n*${esc(topicPathOf(corpus, e))}*`);
+  const links: [string, string | undefined][] = [
+    ['Paper', paperUrl(e)], ['PDF', pdfUrl(e)], ['Code', e.code],
+    ['DOI', e.doi ? `https://doi.org/${e.doi}` : undefined], ['arXiv', e.arxiv ? `https://arxiv.org/abs/${e.arxiv}` : undefined],
+  ];
+  const shown = links.filter(([, u]) => u && /^https?:\/\//.test(u)).map(([l, u]) => `[${l}](${u})`);
+  if (shown.length) md.appendMarkdown(`\n\n${shown.join(' · ')}`);
+  if (e.unverified.length) md.appendMarkdown(`\n\n*Not verified, left out: ${esc(e.unverified.join(', '))}*`);
+  return md;
+}

@@ -1,0 +1,36 @@
+/**
+ * Which entries the user has read, kept in the extension's global state so it survives restarts
+ * and follows the user across workspaces.
+ */
+import * as vscode from 'vscode';
+
+const STATE_KEY = 'mlsysPapers.readKeys';
+
+/** The set of read citation keys (lower case), persisted in `Memento` global state. */
+export class ReadState implements vscode.Disposable {
+  private readonly keys: Set<string>;
+  private readonly emitter = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.emitter.event;
+
+  constructor(private readonly memento: vscode.Memento) {
+    this.keys = new Set(memento.get<string[]>(STATE_KEY, []).map((k) => k.toLowerCase()));
+  }
+
+  isRead(key: string): boolean {
+    return this.keys.has(key.toLowerCase());
+  }
+
+  /** Marks keys read or unread and persists the change. */
+  async set(keys: readonly string[], read: boolean): Promise<void> {
+    for (const k of keys) {
+      if (read) this.keys.add(k.toLowerCase());
+      else this.keys.delete(k.toLowerCase());
+    }
+    await this.memento.update(STATE_KEY, [...this.keys].sort());
+    this.emitter.fire();
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * "MLSys Papers: Search": a `QuickPick` over our search index. Our ranking is what the user sees:
+ * VS Code's own filtering and sorting are switched off, every item is `alwaysShow`.
+ */
+import * as vscode from 'vscode';
+import { parseQuery } from '../core/search.js';
+import type { Entry } from '../core/schema.js';
+import type { CorpusService } from './corpusService.js';
+import { bylineOf, paperUrl, topicPathOf } from './present.js';
+
+interface EntryItem extends vscode.QuickPickItem {
+  entry: Entry;
+}
+
+const COPY_BIBTEX: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('copy'), tooltip: 'Copy BibTeX' };
+const OPEN_PAPER: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('link-external'), tooltip: 'Open Paper' };
+
+/** How many results the quick pick shows. */
+const LIMIT = 60;
+
+/** Callbacks for what the item buttons do (kept outside so the search stays a picker). */
+export interface SearchButtons {
+  copyBibtex(entries: readonly Entry[]): Thenable<void> | void;
+  openPaper(entry: Entry): Thenable<void> | void;
+}
+
+/** The search quick pick. */
+export class SearchUi {
+  constructor(private readonly corpus: CorpusService, private readonly buttons: SearchButtons) {}
+
+  /**
+   * Shows the search and resolves with the entries the user accepted: the checked ones, or the
+   * highlighted one when none is checked. Resolves with [] when dismissed.
+   *
+   * @param title - the quick pick's title
+   * @param initial - initial query text
+   */
+  pick(title = 'MLSys Papers: Search', initial = ''): Promise<Entry[]> {
+    const qp = vscode.window.createQuickPick<EntryItem>();
+    qp.title = title;
+    qp.placeholder = 'Title, author, system name (vLLM, ZeRO…), key; filters: author: year:2022..2024 venue: topic:';
+    qp.canSelectMany = true;
+    qp.matchOnDescription = false;
+    qp.matchOnDetail = false;
+    // VS Code re-sorts items by label match unless told not to; the setter exists on the
+    // extension-host QuickPick (API proposal `quickPickSortByLabel`) and is a no-op where it does not.
+    (qp as unknown as { sortByLabel: boolean }).sortByLabel = false;
+    qp.value = initial;
+
+    const itemCache = new Map<string, EntryItem>();
+    const itemOf = (entry: Entry): EntryItem => {
+      let item = itemCache.get(entry.key);
+      if (!item) {
+        item = {
+          entry,
+          label: entry.title,
+          description: bylineOf(entry),
+          detail: `${entry.level === 'must-read' ? '⚡ ' : ''}${topicPathOf(this.corpus.corpus, entry)}`,
+          alwaysShow: true,
+          buttons: [COPY_BIBTEX, OPEN_PAPER],
+        };
+        itemCache.set(entry.key, item);
+      }
+      return item;
+    };
+    const checked = new Map<string, EntryItem>();
+    let updating = false;
+    const update = () => {
+      const query = qp.value;
+      const { invalid } = parseQuery(query);
+      const hits = query.trim() ? this.corpus.index.search(query, LIMIT).map((h) => itemOf(h.entry)) : this.corpus.corpus.entries.slice(0, LIMIT).map(itemOf);
+      // Checked entries stay at the top while the user searches for more.
+      const items = [...checked.values(), ...hits.filter((i) => !checked.has(i.entry.key))];
+      updating = true;
+      qp.items = items;
+      qp.selectedItems = [...checked.values()];
+      updating = false;
+      qp.title = invalid.length ? `${title} (not understood: ${invalid.join(', ')}; try year:2023 or year:2022..2024)` : title;
+    };
+
+    return new Promise<Entry[]>((resolve) => {
+      let done = false;
+      const finish = (entries: Entry[]) => {
+        if (done) return;
+        done = true;
+        resolve(entries);
+        qp.hide();
+      };
+      const subs: vscode.Disposable[] = [
+        qp.onDidChangeValue(update),
+        qp.onDidChangeSelection((sel) => {
+          if (updating) return;
+          const shown = new Set(qp.items.map((i) => i.entry.key));
+          for (const key of [...checked.keys()]) if (shown.has(key) && !sel.some((s) => s.entry.key === key)) checked.delete(key);
+          for (const s of sel) checked.set(s.entry.key, s);
+        }),
+        qp.onDidAccept(() => {
+          const chosen = checked.size ? [...checked.values()] : qp.activeItems.slice(0, 1);
+          if (chosen.length) finish(chosen.map((i) => i.entry));
+        }),
+        qp.onDidTriggerItemButton(async ({ item, button }) => {
+          if (button === COPY_BIBTEX) await this.buttons.copyBibtex([item.entry]);
+          else if (button === OPEN_PAPER && paperUrl(item.entry)) await this.buttons.openPaper(item.entry);
+        }),
+        qp.onDidHide(() => {
+          subs.forEach((d) => d.dispose());
+          qp.dispose();
+          finish([]);
+        }),
+      ];
+      update();
+      qp.show();
+    });
+  }
+}

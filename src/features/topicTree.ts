@@ -1,0 +1,112 @@
+/**
+ * The "Topics" view: topics, subtopics and entries, with read progress and a level filter.
+ */
+import * as vscode from 'vscode';
+import type { Entry, Level } from '../core/schema.js';
+import { LEVELS } from '../core/schema.js';
+import { Commands, ContextKeys, ContextValues, Views } from '../ids.js';
+import type { ConfigStore } from './config.js';
+import type { CorpusService } from './corpusService.js';
+import { entryMarkdown, KIND_ICONS, LEVEL_LABELS, venueYear } from './present.js';
+import type { ReadState } from './readState.js';
+
+/** A node of the tree: a topic, or an entry under a topic. */
+export type TreeNode =
+  | { kind: 'topic'; id: string }
+  | { kind: 'entry'; entry: Entry; topicId: string };
+
+/** `TreeDataProvider` over the corpus. Nodes are plain data; items are made on demand. */
+export class TopicTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<TreeNode | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private readonly subs: vscode.Disposable[];
+
+  constructor(private readonly corpus: CorpusService, private readonly read: ReadState, private readonly config: ConfigStore) {
+    const refresh = () => this.emitter.fire(undefined);
+    this.subs = [corpus.onDidChange(refresh), read.onDidChange(refresh), config.onDidChange(refresh), this.emitter];
+  }
+
+  private visible(e: Entry): boolean {
+    return !e.level || this.config.value.levels.includes(e.level);
+  }
+
+  getChildren(node?: TreeNode): TreeNode[] {
+    const c = this.corpus.corpus;
+    if (!node) return c.roots.map((id) => ({ kind: 'topic', id }));
+    if (node.kind === 'entry') return [];
+    const topic = c.topic(node.id);
+    if (!topic) return [];
+    const subs: TreeNode[] = topic.children
+      .filter((id) => c.entriesUnder(id).some((e) => this.visible(e)) || !c.entriesUnder(id).length)
+      .map((id) => ({ kind: 'topic', id }));
+    const entries: TreeNode[] = c.entriesOf(node.id).filter((e) => this.visible(e)).map((entry) => ({ kind: 'entry', entry, topicId: node.id }));
+    return [...subs, ...entries];
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    const id = node.kind === 'topic' ? this.corpus.corpus.topic(node.id)?.parent : node.topicId;
+    return id ? { kind: 'topic', id } : undefined;
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    const c = this.corpus.corpus;
+    if (node.kind === 'topic') {
+      const t = c.topic(node.id)!;
+      const all = c.entriesUnder(t.id).filter((e) => this.visible(e));
+      const done = all.filter((e) => this.read.isRead(e.key)).length;
+      const label = this.config.value.showChineseLabels ? `${t.label} · ${t.zh}` : t.label;
+      const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `topic:${t.id}`;
+      item.description = `${done}/${all.length}`;
+      item.tooltip = new vscode.MarkdownString(`**${t.label}** · ${t.zh}\n\n${t.description ?? ''}\n\n${done} of ${all.length} read`);
+      item.contextValue = ContextValues.topic;
+      item.iconPath = new vscode.ThemeIcon(t.parent ? 'folder' : 'folder-library');
+      return item;
+    }
+    const e = node.entry;
+    const read = this.read.isRead(e.key);
+    const item = new vscode.TreeItem(e.title, vscode.TreeItemCollapsibleState.None);
+    item.id = `entry:${node.topicId}:${e.key}`;
+    const mark = e.level === 'must-read' ? '⚡ ' : '';
+    item.description = `${mark}${venueYear(e)}${read ? ' · ✓' : ''}`;
+    item.tooltip = entryMarkdown(c, e, { read });
+    item.iconPath = new vscode.ThemeIcon(read ? 'pass' : KIND_ICONS[e.kind]);
+    item.contextValue = read ? ContextValues.entryRead : ContextValues.entry;
+    item.accessibilityInformation = {
+      label: `${e.title}, ${venueYear(e)}${e.level ? `, ${e.level}` : ''}${read ? ', read' : ''}`,
+    };
+    item.command = { command: Commands.entryActions, title: 'Show actions', arguments: [node] };
+    return item;
+  }
+
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+  }
+}
+
+/** Lets the user choose which levels the tree shows (setting `mlsysPapers.levels`). */
+async function filterByLevel(config: ConfigStore): Promise<void> {
+  const current = new Set(config.value.levels);
+  const items = LEVELS.map((l) => ({ label: LEVEL_LABELS[l]!, level: l, picked: current.has(l) }));
+  const picked = await vscode.window.showQuickPick(items, {
+    canPickMany: true, title: 'MLSys Papers: Show levels', placeHolder: 'Levels to show in the Topics view',
+  });
+  if (!picked) return;
+  const levels: Level[] = picked.length ? picked.map((p) => p.level) : [...LEVELS];
+  await config.update('levels', levels);
+}
+
+/** Registers the Topics view and its title-bar Filter by Level command. */
+export function registerTopicTree(corpus: CorpusService, read: ReadState, config: ConfigStore): vscode.Disposable {
+  const provider = new TopicTreeProvider(corpus, read, config);
+  const view = vscode.window.createTreeView(Views.topics, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true });
+  const setContext = () =>
+    void vscode.commands.executeCommand('setContext', ContextKeys.levelFiltered, config.value.levels.length < LEVELS.length);
+  setContext();
+  return vscode.Disposable.from(
+    provider,
+    view,
+    config.onDidChange(setContext),
+    vscode.commands.registerCommand(Commands.filterByLevel, () => filterByLevel(config)),
+  );
+}

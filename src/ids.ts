@@ -1,0 +1,45 @@
+/**
+ * Every id the extension contributes: commands, views, settings, context keys.
+ * A unit test checks these against `package.json`.
+ */
+export const EXTENSION_ID = 'mlsys-papers.mlsys-papers';
+
+export const Commands = {
+  search: 'mlsysPapers.search',
+  insertCitation: 'mlsysPapers.insertCitation',
+  copyCitationKey: 'mlsysPapers.copyCitationKey',
+  copyBibtex: 'mlsysPapers.copyBibtex',
+  openPaper: 'mlsysPapers.openPaper',
+  openPdf: 'mlsysPapers.openPdf',
+  openCode: 'mlsysPapers.openCode',
+  markRead: 'mlsysPapers.markRead',
+  markUnread: 'mlsysPapers.markUnread',
+  filterByLevel: 'mlsysPapers.filterByLevel',
+  entryActions: 'mlsysPapers.entryActions',
+} as const;
+
+export const Views = {
+  container: 'mlsysPapers',
+  topics: 'mlsysPapers.topics',
+} as const;
+
+export const Settings = {
+  section: 'mlsysPapers',
+  latexCommand: 'latexCommand',
+  markdownStyle: 'markdownStyle',
+  corpusFiles: 'corpusFiles',
+  levels: 'levels',
+  showChineseLabels: 'showChineseLabels',
+} as const;
+
+/** Context keys used in `when` clauses. */
+export const ContextKeys = {
+  levelFiltered: 'mlsysPapers.levelFiltered',
+} as const;
+
+/** `TreeItem.contextValue`s that drive the `view/item/context` menus. */
+export const ContextValues = {
+  entry: 'entry',
+  entryRead: 'entry.read',
+  topic: 'topic',
+} as const;
