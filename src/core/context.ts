@@ -7,7 +7,7 @@
 /** Citation commands of LaTeX, natbib and biblatex: any command whose name contains `cite` (`\cite`,
  * `\citep`, `\citet*`, `\parencite`, `\textcite`, `\autocite`, `\footcite`, `\citeauthor`, `\cites`, …) and `\nocite`. */
 const LATEX_CITE_BEFORE_BRACE =
-  /\\([a-zA-Z]*cite[a-zA-Z]*)\*?(?:\s*\[[^\]]*\]){0,2}(?:\s*\{[^{}]*\}(?:\s*\[[^\]]*\]){0,2})*\s*$/;
+  /\\([a-zA-Z]*[cC]ite[a-zA-Z]*)\*?(?:\s*\[[^\]]*\]){0,2}(?:\s*\{[^{}]*\}(?:\s*\[[^\]]*\]){0,2})*\s*$/;
 
 /** A citation context found at the cursor. */
 export interface CiteContext {
@@ -57,8 +57,9 @@ export function latexCiteContext(text: string, offset: number): CiteContext | un
   if (close < 0 || (nextOpen >= 0 && nextOpen < close)) close = offset;
   let keyStart = offset;
   while (keyStart > open + 1 && LATEX_KEY_CHAR.test(text[keyStart - 1]!)) keyStart--;
+  // A cursor at the start of a key inserts before it; inside or after a key, that key is the partial one.
   let keyEnd = offset;
-  while (keyEnd < close && LATEX_KEY_CHAR.test(text[keyEnd]!)) keyEnd++;
+  if (keyStart < offset) while (keyEnd < close && LATEX_KEY_CHAR.test(text[keyEnd]!)) keyEnd++;
   const list = text.slice(open + 1, close);
   const partial = text.slice(keyStart, keyEnd);
   const existing = list.split(',').map((k) => k.replace(/%.*$/gm, '').trim()).filter((k) => k && k !== partial);

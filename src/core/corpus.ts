@@ -87,8 +87,9 @@ function zodProblems(
 ): void {
   for (const issue of error.issues) {
     const path = [...base, ...issue.path];
+    const present = loc.doc.hasIn(path as (string | number)[]);
     problems.push({
-      file, ...positionOf(loc, path), field: pathToString(path), message: issueMessage(issue), severity: 'error',
+      file, ...positionOf(loc, path), field: pathToString(path), message: issueMessage(issue, present), severity: 'error',
     });
   }
 }
@@ -97,10 +98,10 @@ function zodProblems(
  * A readable message for a zod issue. Checks carry our own messages; the rest (types, enums,
  * unknown keys, unions) are phrased here, since zod/mini ships no locale.
  */
-function issueMessage(issue: z.core.$ZodIssue): string {
+function issueMessage(issue: z.core.$ZodIssue, present: boolean): string {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined ? 'is required' : `must be ${issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}`;
+      return !present ? 'is required' : `must be ${issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}`;
     case 'invalid_value':
       return `must be one of: ${issue.values.map(String).join(', ')}`;
     case 'unrecognized_keys':

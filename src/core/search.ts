@@ -108,6 +108,9 @@ export const FIELD_BOOSTS = {
   title: 4, aliases: 4, key: 3, authors: 2, venue: 1.5, year: 1, topics: 1, summary: 0.6,
 } as const;
 
+/** Score factor when the whole query is an entry's name: its key, an alias, or its title's name before ':'. */
+const EXACT_NAME_BOOST = 1.5;
+
 /** Document boosts by level: among equally good matches, foundations first. */
 const LEVEL_BOOST: Record<string, number> = { 'must-read': 1.1, optional: 1.05, advanced: 1 };
 
@@ -174,26 +177,34 @@ export function createSearchIndex(corpus: Corpus): SearchIndex {
   });
   ms.addAll(docs);
 
-  // Each entry's topic text: its topics and their ancestors, ids and labels, folded once.
-  const topicHay = entries.map((e) =>
-    e.topics.flatMap((id) => ancestors(corpus, id)).flatMap((id) => {
-      const t = corpus.topic(id);
-      return [id, t?.label ?? '', t?.zh ?? ''];
-    }).map(fold));
+  // `topic:` matches topic ids (with their subtopics: `serving` → `serving.*`) and, when no id
+  // matches, topic labels in English or Chinese (again with their subtopics).
+  const topicsMatching = (needle: string): Set<string> => {
+    const byId = corpus.topics.filter((t) => t.id === needle || t.id.startsWith(`${needle}.`));
+    const hits = byId.length ? byId : corpus.topics.filter((t) => fold(t.label).includes(needle) || fold(t.zh).includes(needle));
+    const out = new Set<string>();
+    const add = (id: string) => { out.add(id); corpus.topic(id)?.children.forEach(add); };
+    hits.forEach((t) => add(t.id));
+    return out;
+  };
+  // Names an entry is known by: an exact hit on one of these outranks a hit inside a longer name.
+  const names = entries.map((e) => new Set([e.key, ...e.aliases, e.title.split(':')[0]!, e.title_en?.split(':')[0] ?? ''].map((n) => fold(n).trim()).filter(Boolean)));
 
+  let topicSets: Set<string>[] | undefined;
   const passes = (i: number, f: QueryFilters): boolean => {
     const e = entries[i]!;
     if (f.yearFrom !== undefined && (e.year === undefined || e.year < f.yearFrom)) return false;
     if (f.yearTo !== undefined && (e.year === undefined || e.year > f.yearTo)) return false;
     if (f.author && !f.author.some((a) => e.authors.some((p) => fold(displayName(p)).includes(a)))) return false;
     if (f.venue && !f.venue.some((v) => fold(`${e.venue ?? ''} ${e.venue_full ?? ''}`).includes(v))) return false;
-    if (f.topic && !f.topic.some((n) => topicHay[i]!.some((h) => h.includes(n)))) return false;
+    if (topicSets && !topicSets.some((set) => e.topics.some((t) => set.has(t)))) return false;
     return true;
   };
 
   return {
     search(query, limit = 50) {
       const { text, filters } = parseQuery(query);
+      topicSets = filters.topic?.map(topicsMatching);
       const filter = (r: MsResult) => passes(r.id as number, filters);
       if (!text) {
         const anyFilter = Object.keys(filters).length > 0;
@@ -202,7 +213,11 @@ export function createSearchIndex(corpus: Corpus): SearchIndex {
       const all = ms.search(text, { combineWith: 'AND', filter });
       const seen = new Set(all.map((r) => r.id));
       const some = ms.search(text, { combineWith: 'OR', filter }).filter((r) => !seen.has(r.id));
-      return [...all, ...some].slice(0, limit).map((r) => ({ entry: entries[r.id as number]!, score: r.score }));
+      const exact = fold(text).trim();
+      const rescore = (rs: MsResult[]) => rs
+        .map((r) => ({ entry: entries[r.id as number]!, score: names[r.id as number]!.has(exact) ? r.score * EXACT_NAME_BOOST : r.score }))
+        .sort((a, b) => b.score - a.score);
+      return [...rescore(all), ...rescore(some)].slice(0, limit);
     },
   };
 }

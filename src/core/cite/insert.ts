@@ -37,7 +37,7 @@ export function entryLink(e: Entry): string | undefined {
 function markdownLink(e: Entry): string {
   const title = (e.title_en ?? e.title).replace(/([[\]\\])/g, '\\$1');
   const url = entryLink(e);
-  return url ? `[${title}](${url.replace(/[()\s]/g, encodeURIComponent)})` : title;
+  return url ? `[${title}](${url.replace(/[()\s]/g, (c) => ({ '(': '%28', ')': '%29' } as Record<string, string>)[c] ?? '%20')})` : title;
 }
 
 /**
@@ -91,11 +91,14 @@ export function planCitation(
         return { offset: ctx.keyStart, length: partialFull.length, text: `${first}${tail}`, added: fresh };
       }
       if (ctx.bracketed) {
+        // Insert after the last non-blank character before the cursor, replacing the blanks, so
+        // that `[@a |]` becomes `[@a; @key]` and `[@a; |]` becomes `[@a; @key]`.
         const before = text.slice(ctx.listStart, offset).trimEnd();
+        const at = ctx.listStart + before.length;
         const after = text.slice(offset, ctx.listEnd).trimStart();
         const lead = before === '' ? '' : before.endsWith(';') ? ' ' : '; ';
         const trail = after === '' || after.startsWith(';') ? '' : '; ';
-        return { offset, length: 0, text: `${lead}${fresh.map((k) => `@${k}`).join('; ')}${trail}`, added: fresh };
+        return { offset: at, length: offset - at, text: `${lead}${fresh.map((k) => `@${k}`).join('; ')}${trail}`, added: fresh };
       }
     }
     return { offset, length: 0, text: `[${keys.map((k) => `@${k}`).join('; ')}]`, added: keys };

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { bibtexName, protectCapitals, texEscape, toBibtex } from '../../src/core/cite/bibtex.js';
+import { toCslJson } from '../../src/core/cite/format.js';
+import { entry, realCorpus } from './helpers.js';
+
+describe('BibTeX output', () => {
+  it('escapes TeX specials and turns accents into TeX commands', () => {
+    expect(texEscape('50% & $5 #1 a_b {x} ~^')).toBe('50\\% \\& \\$5 \\#1 a\\_b \\{x\\} \\textasciitilde{}\\textasciicircum{}');
+    expect(texEscape('Lamé Ñoño Gödel ı ß')).toBe("Lam{\\'e} {\\~N}o{\\~n}o G{\\\"o}del {\\i} {\\ss}");
+    expect(texEscape('Čech')).toBe('{\\v{C}}ech');
+  });
+
+  it('protects acronyms, camel-case names and aliases from lower-casing', () => {
+    expect(protectCapitals('GPipe: Efficient Training of Giant Neural Networks')).toBe('{GPipe}: Efficient Training of Giant Neural Networks');
+    expect(protectCapitals('Training LLMs with PyTorch FSDP on GPU clusters')).toBe('Training {LLMs} with {PyTorch} {FSDP} on {GPU} clusters');
+    expect(protectCapitals('Megatron-LM: Training', [])).toBe('{Megatron-LM}: Training');
+    expect(protectCapitals('Horovod: fast and easy', ['Horovod'])).toBe('{Horovod}: fast and easy');
+  });
+
+  it('writes names as Family, Given and braces organisations', () => {
+    expect(bibtexName({ given: 'Woosuk', family: 'Kwon' })).toBe('Kwon, Woosuk');
+    expect(bibtexName({ given: 'Ludwig', family: 'van Beethoven' })).toBe('{van Beethoven}, Ludwig');
+    expect(bibtexName({ literal: 'NVIDIA Corporation' })).toBe('{NVIDIA Corporation}');
+  });
+
+  it('formats an inproceedings entry with eprint fields', () => {
+    const bib = toBibtex(entry({
+      key: 'kwon2023efficient', type: 'inproceedings', title: 'Efficient Memory Management with PagedAttention',
+      authors: [{ given: 'Woosuk', family: 'Kwon' }, { given: 'Zhuohan', family: 'Li' }], year: 2023, venue: 'SOSP',
+      booktitle: 'Proceedings of the 29th Symposium on Operating Systems Principles', pages: '611--626',
+      doi: '10.1145/3600006.3613165', arxiv: '2309.06180', aliases: ['vLLM', 'PagedAttention'],
+    }));
+    expect(bib).toBe([
+      '@inproceedings{kwon2023efficient,',
+      '  author        = {Kwon, Woosuk and Li, Zhuohan},',
+      '  title         = {Efficient Memory Management with {PagedAttention}},',
+      '  booktitle     = {Proceedings of the 29th Symposium on Operating Systems Principles},',
+      '  year          = {2023},',
+      '  pages         = {611--626},',
+      '  doi           = {10.1145/3600006.3613165},',
+      '  eprint        = {2309.06180},',
+      '  archiveprefix = {arXiv},',
+      '  eprinttype    = {arxiv},',
+      '  url           = {https://arxiv.org/abs/2309.06180}',
+      '}',
+      '',
+    ].join('\n'));
+  });
+
+  it('uses the English title for a Chinese title and says so', () => {
+    const bib = toBibtex(entry({ key: 'x', title: '动手学深度学习', title_en: 'Dive into Deep Learning' }));
+    expect(bib).toMatch(/title +=\s\{Dive into Deep Learning\}/);
+    expect(bib).toMatch(/note +=\s\{In Chinese\}/);
+  });
+
+  it('every bundled entry exports with balanced braces and its key', () => {
+    for (const e of realCorpus().entries) {
+      const bib = toBibtex(e);
+      expect(bib.startsWith(`@${e.type}{${e.key},`)).toBe(true);
+      let depth = 0;
+      for (const ch of bib.replace(/\\[{}]/g, '')) {
+        if (ch === '{') depth++;
+        if (ch === '}') depth--;
+        expect(depth).toBeGreaterThanOrEqual(0);
+      }
+      expect(depth, e.key).toBe(0);
+    }
+  });
+
+  it('CSL-JSON has id, type, title, authors and issued', () => {
+    const csl = toCslJson(entry({ key: 'a', type: 'inproceedings', year: 2023, booktitle: 'Proc', pages: '1--2', doi: '10.1/x' }));
+    expect(csl).toMatchObject({ id: 'a', type: 'paper-conference', title: 'A Title', author: [{ family: 'Smith', given: 'Ann' }], issued: { 'date-parts': [[2023]] }, 'container-title': 'Proc', page: '1-2', DOI: '10.1/x' });
+  });
+});

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { planCitation, type CitationOptions } from '../../src/core/cite/insert.js';
+import { entry } from './helpers.js';
+
+const A = entry({ key: 'kwon2023efficient', title: 'Efficient Memory Management [vLLM]', url: 'https://example.org/a(b)' });
+const B = entry({ key: 'yu2022orca', title: 'Orca' });
+const opts: CitationOptions = { latexCommand: 'cite', markdownStyle: 'pandoc' };
+
+/** Applies the plan to the marked text and returns the result, with `|` where the cursor ends. */
+function apply(marked: string, lang: string, entries = [A], o = opts): string {
+  const offset = marked.indexOf('|');
+  const text = marked.replace('|', '');
+  const p = planCitation(text, offset, lang, entries, o);
+  const out = text.slice(0, p.offset) + p.text + text.slice(p.offset + p.length);
+  const end = p.offset + p.text.length;
+  return `${out.slice(0, end)}|${out.slice(end)}`;
+}
+
+describe('planCitation: LaTeX', () => {
+  it.each([
+    ['As shown |.', 'As shown \\cite{kwon2023efficient}|.'],
+    ['\\cite{|}', '\\cite{kwon2023efficient|}'],
+    ['\\cite{a|}', '\\cite{kwon2023efficient|}'], // completes the partial key under the cursor
+    ['\\cite{a,|}', '\\cite{a,kwon2023efficient|}'],
+    ['\\cite{a, |}', '\\cite{a, kwon2023efficient|}'],
+    ['\\cite{a|,b}', '\\cite{kwon2023efficient|,b}'],
+    ['\\cite{a,| b}', '\\cite{a,kwon2023efficient,| b}'],
+    ['\\citep[p.~3]{a,|}', '\\citep[p.~3]{a,kwon2023efficient|}'],
+  ])('%j → %j', (marked, expected) => {
+    expect(apply(marked, 'latex')).toBe(expected);
+  });
+
+  it('uses the configured command and cites several keys at once', () => {
+    expect(apply('x |', 'latex', [A, B], { ...opts, latexCommand: 'citep' })).toBe('x \\citep{kwon2023efficient,yu2022orca}|');
+  });
+
+  it('does not cite a key twice in one list', () => {
+    const p = planCitation('\\cite{kwon2023efficient,}', 24, 'latex', [A], opts);
+    expect(p.added).toEqual([]);
+  });
+});
+
+describe('planCitation: Markdown', () => {
+  it.each([
+    ['As shown |.', 'As shown [@kwon2023efficient]|.'],
+    ['[@a; |]', '[@a; @kwon2023efficient|]'],
+    ['[@a|]', '[@kwon2023efficient|]'],
+    ['[@a |]', '[@a; @kwon2023efficient|]'],
+    ['[@|]', '[@kwon2023efficient|]'],
+    ['see @kw|', 'see @kwon2023efficient|'],
+    ['[see @a, p. 3|]', '[see @a, p. 3; @kwon2023efficient|]'],
+  ])('%j → %j', (marked, expected) => {
+    expect(apply(marked, 'markdown')).toBe(expected);
+  });
+
+  it('cites several keys as one Pandoc citation', () => {
+    expect(apply('x |', 'markdown', [A, B])).toBe('x [@kwon2023efficient; @yu2022orca]|');
+  });
+
+  it('writes a link when the style is link, escaping brackets and parentheses', () => {
+    expect(apply('x |', 'markdown', [A], { ...opts, markdownStyle: 'link' }))
+      .toBe('x [Efficient Memory Management \\[vLLM\\]](https://example.org/a%28b%29)|');
+  });
+
+  it('does not treat an e-mail address as a citation', () => {
+    expect(apply('write to me@x.org |', 'markdown')).toBe('write to me@x.org [@kwon2023efficient]|');
+  });
+});
+
+describe('planCitation: other files', () => {
+  it('writes a plain-text reference', () => {
+    expect(apply('|', 'plaintext', [B])).toBe('Ann Smith. Orca|');
+  });
+});

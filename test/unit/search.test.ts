@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { createSearchIndex, parseQuery, tokenize } from '../../src/core/search.js';
+import { realCorpus } from './helpers.js';
+
+const index = createSearchIndex(realCorpus());
+const keys = (q: string, n = 5) => index.search(q, n).map((h) => h.entry.key);
+
+describe('named queries on the real corpus return the expected entry first', () => {
+  it.each([
+    ['paged attention', 'kwon2023efficient'],
+    ['PagedAttention', 'kwon2023efficient'],
+    ['efficient memory management kwon', 'kwon2023efficient'],
+    ['ZeRO', 'rajbhandari2020zero'],
+    ['zero offload', 'ren2021zero'],
+    ['GPipe', 'huang2019gpipe'],
+    ['gpip', 'huang2019gpipe'], // prefix, while typing
+    ['pipedream', 'narayanan2019pipedream'],
+    ['1F1B', 'narayanan2021memory'],
+    ['ring attention', 'liu2024ringattention'],
+    ['striped attention', 'brandon2023striped'],
+    ['flashattention 2', 'dao2024flashattention'],
+    ['FlashAttention-2', 'dao2024flashattention'],
+    ['orca', 'yu2022orca'],
+    ['speculative decoding', 'leviathan2023fast'],
+    ['speculatve decodng', 'leviathan2023fast'], // fuzzy: typos
+    ['sarathi', 'agrawal2024taming'],
+    ['chunked prefill', 'agrawal2024taming'],
+    ['splitwise', 'patel2024splitwise'],
+    ['FSDP', 'zhao2023pytorch'],
+    ['pytorch ddp', 'li2020pytorch'],
+    ['horovod', 'sergeev2018horovod'],
+    ['gshard', 'lepikhin2021gshard'],
+    ['alpa', 'zheng2022alpa'],
+    ['quantization gptq', 'frantar2023optq'],
+    ['smoothquant', 'xiao2023smoothquant'],
+    ['distrifusion', 'li2024distrifusion'],
+    ['sublinear memory', 'chen2016training'],
+    ['activation checkpointing', 'chen2016training'],
+    ['kwon2023', 'kwon2023efficient'],
+    ['深度学习', 'zhangnddive'],
+    ['李宏毅', 'lee2021machine'],
+    ['大规模语言模型', 'zhang2023large'],
+  ])('%j → %s', (q, key) => {
+    expect(keys(q)[0]).toBe(key);
+  });
+
+  it('finds both the vLLM repository and its paper for "vLLM"', () => {
+    expect(keys('vLLM', 2).sort()).toEqual(['kwon2023efficient', 'vllm2023vllm']);
+  });
+
+  it('finds the Megatron papers and repository for "megatron"', () => {
+    expect(keys('megatron', 3).sort()).toEqual(['narayanan2021efficient', 'nvidia2019megatron', 'shoeybi2019megatron']);
+  });
+});
+
+describe('filters', () => {
+  it('author: matches any author, accents and case ignored', () => {
+    const hits = index.search('author:stoica', 50);
+    expect(hits.length).toBeGreaterThan(1);
+    for (const h of hits) expect(h.entry.authors.some((a) => 'family' in a && a.family === 'Stoica')).toBe(true);
+  });
+  it('year: single year and ranges', () => {
+    for (const h of index.search('year:2023', 100)) expect(h.entry.year).toBe(2023);
+    const range = index.search('year:2022..2023 serving', 100);
+    expect(range.length).toBeGreaterThan(0);
+    for (const h of range) expect([2022, 2023]).toContain(h.entry.year);
+    for (const h of index.search('year:..2016', 100)) expect(h.entry.year!).toBeLessThanOrEqual(2016);
+  });
+  it('venue: and topic: (topic ids, labels and subtopics)', () => {
+    const osdi = index.search('venue:osdi', 100);
+    expect(osdi.map((h) => h.entry.key)).toContain('zheng2022alpa');
+    for (const h of osdi) expect(h.entry.venue).toBe('OSDI');
+    const serving = index.search('topic:serving', 100);
+    expect(serving.length).toBe(realCorpus().entriesUnder('serving').length);
+    expect(index.search('topic:"GPU memory management"', 10).map((h) => h.entry.key)).toContain('kwon2023efficient');
+  });
+  it('combines filters and text', () => {
+    expect(keys('attention year:2023..2024 venue:iclr')).toContain('liu2024ringattention');
+    expect(keys('attention year:2023..2024 venue:iclr')).not.toContain('dao2022flashattention');
+  });
+  it('parses filters and reports the ones it cannot read', () => {
+    expect(parseQuery('paged attention year:2023')).toEqual({ text: 'paged attention', filters: { yearFrom: 2023, yearTo: 2023 }, invalid: [] });
+    expect(parseQuery('author:"Woosuk Kwon" x').filters.author).toEqual(['woosuk kwon']);
+    expect(parseQuery('year:abc').invalid).toEqual(['year:abc']);
+    expect(parseQuery('author:').filters).toEqual({});
+  });
+});
+
+describe('tokenize', () => {
+  it('splits compound names into their parts', () => {
+    expect(tokenize('PagedAttention')).toEqual(['PagedAttention', 'Paged', 'Attention']);
+    expect(tokenize('FlashAttention-2')).toEqual(['FlashAttention', 'Flash', 'Attention', '2']);
+    expect(tokenize('Megatron-LM')).toEqual(['Megatron', 'LM']);
+  });
+  it('indexes Chinese by character bigrams', () => {
+    expect(tokenize('动手学深度学习')).toEqual(expect.arrayContaining(['深度', '学习', '动手学深度学习']));
+  });
+});
