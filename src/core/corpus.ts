@@ -8,6 +8,7 @@
 import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import type * as z from 'zod/mini';
 import type { Problem } from './diagnostics.js';
+import { hasCjk } from './cite/bibtex.js';
 import { EntrySchema, TopicsFileSchema, type Entry, type TopicInput } from './schema.js';
 
 /** A topic in the model, with its place in the tree. */
@@ -144,8 +145,13 @@ export function parseEntriesFile(text: string, file: string): ParseResult<Entry>
   const items: Entry[] = [];
   raw.forEach((value, i) => {
     const res = EntrySchema.safeParse(value);
-    if (res.success) items.push(res.data);
-    else zodProblems(loc, file, [i], res.error, problems);
+    if (!res.success) return zodProblems(loc, file, [i], res.error, problems);
+    // A CJK title cannot be typeset by pdflatex; the English title is what BibTeX output uses.
+    if (hasCjk(res.data.title) && !res.data.title_en) {
+      problems.push({ file, ...positionOf(loc, [i, 'title']), field: `[${i}].title_en`, message: 'is required when the title is in Chinese or Japanese', severity: 'error' });
+      return;
+    }
+    items.push(res.data);
   });
   return { items, problems };
 }

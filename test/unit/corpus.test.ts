@@ -28,6 +28,7 @@ describe('entry validation: each rule has a failing fixture and a message naming
     ['bad-year', '[0].year', 6, 'corpus-bad/bad-year.yaml:6:9: error: [0].year: ', /must be a number/],
     ['bad-key', '[0].key', 1, 'corpus-bad/bad-key.yaml:1:8: error: [0].key: ', /ASCII letters, digits/],
     ['no-verified', '[0].verified', 9, 'corpus-bad/no-verified.yaml:9:13: error: [0].verified: ', /primary-source URL/],
+    ['cjk-title', '[0].title_en', 4, 'corpus-bad/cjk-title.yaml:4:10: error: [0].title_en: ', /required when the title is in Chinese/],
     ['bad-type', '[0].type', 2, 'corpus-bad/bad-type.yaml:2:9: error: [0].type: ', /must be one of: article, inproceedings/],
   ];
   for (const [name, field, line, prefix, message] of cases) {

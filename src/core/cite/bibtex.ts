@@ -51,14 +51,14 @@ export function texEscape(s: string): string {
 /**
  * Protects the capitalisation of a title from BibTeX styles that lower-case titles: a word with a
  * capital after its first letter (`GPipe`, `PyTorch`, `LLM`, `Megatron-LM`), a word with a digit
- * and a capital (`FlashAttention-2`), and any of `names` (system names such as the entry's aliases)
+ * and a capital (`FlashAttention-2`), and any one-word name of `names` (system names such as the entry's aliases)
  * is wrapped in braces. Ordinary capitalised words are left for the style to handle.
  *
  * @param title - the escaped title
  * @param names - extra words to protect, matched case-sensitively as whole words
  */
 export function protectCapitals(title: string, names: readonly string[] = []): string {
-  const protect = new Set(names.flatMap((n) => n.split(/\s+/)).filter((w) => /[A-Z]/.test(w)));
+  const protect = new Set(names.filter((n) => !/\s/.test(n) && /[A-Z]/.test(n)));
   return title.replace(/[^\s{}]+/g, (word) => {
     const core = word.replace(/^[("'`]+|[)"'`,.;:!?]+$/g, '');
     if (!core || core.includes('\\')) return word;

@@ -1,0 +1,106 @@
+/**
+ * `npm run bench`: activation and per-keystroke search latency over the real corpus, each beside a
+ * baseline measured in the same run, printed as ratios.
+ *
+ * - Load: our activation path (parse the compiled `dist/corpus.json`, build the model and the
+ *   MiniSearch index) against the baseline of validating the YAML corpus at start-up instead.
+ * - Search: our index against a linear scan (substring match of every query word over each entry's
+ *   text, ranked by hit count), for queries typed one keystroke at a time.
+ *
+ * Timings are wall-clock (`performance.now()`), after a warm-up, on whatever the machine is doing:
+ * read the ratios, not the absolute numbers.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { buildCorpus, type CorpusData } from '../src/core/corpus.js';
+import { loadCorpusDir } from '../src/core/load.js';
+import { createSearchIndex } from '../src/core/search.js';
+import { displayName } from '../src/core/cite/names.js';
+import type { Entry } from '../src/core/schema.js';
+
+const ROOT = join(__dirname, '..');
+const QUERIES = [
+  'paged attention', 'zero offload', 'pipeline parallelism', 'megatron', 'ring attention', 'speculative decoding',
+  'flashattention 2', 'author:stoica', 'mixture of experts training', 'quantization llm', '深度学习', 'kwon2023',
+];
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function time(fn: () => void, repeat: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < repeat; i++) {
+    const t = performance.now();
+    fn();
+    out.push(performance.now() - t);
+  }
+  return out.sort((a, b) => a - b);
+}
+
+/** The baseline search: every word must occur as a substring; more occurrences rank higher. */
+function linearScan(entries: readonly Entry[]) {
+  const texts = entries.map((e) => [e.title, e.title_en, e.key, e.aliases.join(' '), e.authors.map(displayName).join(' '), e.venue, e.year, e.summary, e.topics.join(' ')].join(' ').toLowerCase());
+  return (q: string) => {
+    const words = q.toLowerCase().split(/\s+/).filter(Boolean);
+    const hits: { i: number; n: number }[] = [];
+    texts.forEach((t, i) => {
+      let n = 0;
+      for (const w of words) {
+        const c = t.split(w).length - 1;
+        if (!c) return;
+        n += c;
+      }
+      hits.push({ i, n });
+    });
+    return hits.sort((a, b) => b.n - a.n).slice(0, 50).map((h) => entries[h.i]);
+  };
+}
+
+const ms = (x: number) => `${x.toFixed(3)} ms`;
+const ratio = (ours: number, base: number) =>
+  `ours/baseline = ${(ours / base).toFixed(2)} (${ours <= base ? `${(base / ours).toFixed(1)}× faster` : `${(ours / base).toFixed(1)}× slower`})`;
+
+function main(): void {
+  const jsonPath = join(ROOT, 'dist/corpus.json');
+  const json = readFileSync(jsonPath, 'utf8');
+  const data = JSON.parse(json) as CorpusData;
+  console.log(`MLSys Papers benchmark: ${data.entries.length} entries, ${QUERIES.length} queries typed one keystroke at a time`);
+
+  // Warm up both paths.
+  for (let i = 0; i < 5; i++) { createSearchIndex(buildCorpus(JSON.parse(json) as CorpusData)); loadCorpusDir(join(ROOT, 'corpus')); }
+  const ours = time(() => createSearchIndex(buildCorpus(JSON.parse(json) as CorpusData)).search('x'), 30);
+  const yaml = time(() => { const l = loadCorpusDir(join(ROOT, 'corpus')); createSearchIndex(buildCorpus(l.data)).search('x'); }, 30);
+  console.log('\nload + index (activation path)');
+  console.log(`  ours:     compiled JSON + model + index   p50 ${ms(percentile(ours, 50))}  p95 ${ms(percentile(ours, 95))}`);
+  console.log(`  baseline: validate YAML + model + index   p50 ${ms(percentile(yaml, 50))}  p95 ${ms(percentile(yaml, 95))}`);
+  console.log(`  ratio (p50): ${ratio(percentile(ours, 50), percentile(yaml, 50))}`);
+
+  const corpus = buildCorpus(data);
+  const index = createSearchIndex(corpus);
+  const scan = linearScan(corpus.entries);
+  const prefixes = QUERIES.flatMap((q) => [...q].map((_, i) => q.slice(0, i + 1)));
+  for (const p of prefixes) { index.search(p); scan(p); }
+  const oursQ: number[] = [];
+  const baseQ: number[] = [];
+  for (let round = 0; round < 20; round++) {
+    for (const p of prefixes) {
+      let t = performance.now();
+      index.search(p, 50);
+      oursQ.push(performance.now() - t);
+      t = performance.now();
+      scan(p);
+      baseQ.push(performance.now() - t);
+    }
+  }
+  oursQ.sort((a, b) => a - b);
+  baseQ.sort((a, b) => a - b);
+  console.log(`\nsearch per keystroke (${oursQ.length} samples each)`);
+  console.log(`  ours:     MiniSearch (prefix, fuzzy, filters, boosts)  p50 ${ms(percentile(oursQ, 50))}  p95 ${ms(percentile(oursQ, 95))}`);
+  console.log(`  baseline: linear substring scan                        p50 ${ms(percentile(baseQ, 50))}  p95 ${ms(percentile(baseQ, 95))}`);
+  console.log(`  ratio (p50): ${ratio(percentile(oursQ, 50), percentile(baseQ, 50))}`);
+  console.log(`  ratio (p95): ${ratio(percentile(oursQ, 95), percentile(baseQ, 95))}`);
+}
+
+main();

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Real consumers of our output: the whole corpus exported as BibTeX goes through pdflatex + bibtex
+# (plain style, \nocite{*}) and biblatex + biber; the CSL-JSON export goes through pandoc --citeproc.
+# Fails on any error, and when a consumer renders fewer references than the corpus has entries.
+# Needs: dist/cli.js (npm run build); Debian's texlive-latex-base, texlive-latex-recommended,
+# texlive-bibtex-extra, biber and pandoc.
+set -uo pipefail
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+node "$REPO/dist/cli.js" export --format bibtex > all.bib
+node "$REPO/dist/cli.js" export --format csl-json > all.json
+n=$(grep -c '^@' all.bib)
+passed=0 failed=0
+ok() { echo "  ok: $*"; passed=$((passed + 1)); }
+bad() { echo "  FAILED: $*"; failed=$((failed + 1)); }
+
+echo "consumers: $n entries"
+
+# 1. pdflatex + bibtex, plain style
+cat > plain.tex <<'TEX'
+\documentclass{article}
+\usepackage{url}
+\begin{document}
+\nocite{*}
+\bibliographystyle{plain}
+\bibliography{all}
+\end{document}
+TEX
+pdflatex -interaction=nonstopmode -halt-on-error plain >/dev/null 2>&1
+bibtex plain > bibtex.out 2>&1; bibtex_rc=$?
+pdflatex -interaction=nonstopmode -halt-on-error plain >/dev/null 2>&1
+pdflatex -interaction=nonstopmode -halt-on-error plain > latex.out 2>&1; latex_rc=$?
+items=$(grep -c '\\bibitem' plain.bbl 2>/dev/null || echo 0)
+warnings=$(grep -c '^Warning--' bibtex.out || true)
+if ((bibtex_rc <= 1 && latex_rc == 0)) && ! grep -q '^!' plain.log && ((items == n)); then
+  ok "pdflatex + bibtex: $items references, $warnings bibtex warning(s)"
+  grep '^Warning--' bibtex.out | sed 's/^/      /'
+else
+  bad "pdflatex + bibtex (bibtex exit $bibtex_rc, pdflatex exit $latex_rc, $items of $n references)"
+  grep -E '^!|^Warning--|error message' plain.log bibtex.out | head -20 | sed 's/^/      /'
+fi
+
+# 2. pdflatex + biblatex + biber
+cat > biber.tex <<'TEX'
+\documentclass{article}
+\usepackage[backend=biber]{biblatex}
+\addbibresource{all.bib}
+\begin{document}
+\nocite{*}
+\printbibliography
+\end{document}
+TEX
+pdflatex -interaction=nonstopmode -halt-on-error biber >/dev/null 2>&1
+biber biber > biber.out 2>&1; biber_rc=$?
+pdflatex -interaction=nonstopmode -halt-on-error biber > latex2.out 2>&1; latex2_rc=$?
+entries=$(grep -c '\\entry{' biber.bbl 2>/dev/null || echo 0)
+bwarn=$(grep -c 'WARN' biber.out || true)
+if ((biber_rc == 0 && latex2_rc == 0)) && ! grep -q '^!' biber.log && ((entries == n)); then
+  ok "biblatex + biber: $entries references, $bwarn biber warning(s)"
+  grep 'WARN' biber.out | sed 's/^/      /'
+else
+  bad "biblatex + biber (biber exit $biber_rc, pdflatex exit $latex2_rc, $entries of $n references)"
+  grep -E 'ERROR|WARN|^!' biber.out biber.log | head -20 | sed 's/^/      /'
+fi
+
+# 3. pandoc --citeproc with the CSL-JSON export
+printf -- '---\nnocite: "@*"\n---\n\n# References\n' > refs.md
+if pandoc --citeproc --bibliography=all.json -t plain refs.md -o refs.txt 2> pandoc.err; then
+  # Every title must appear in the rendered bibliography (the style may change its case).
+  missing=$(node -e '
+    const fs = require("fs");
+    const norm = (s) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+    const text = norm(fs.readFileSync("refs.txt", "utf8"));
+    const miss = require("./all.json").filter((e) => !text.includes(norm(e.title).slice(0, 30)));
+    for (const m of miss) console.error("      not rendered: " + m.id);
+    console.log(miss.length);')
+  if ((missing == 0)) && [[ ! -s pandoc.err ]]; then ok "pandoc --citeproc: all $n titles rendered"; else bad "pandoc --citeproc: $missing of $n titles missing"; cat pandoc.err | head | sed 's/^/      /'; fi
+else
+  bad "pandoc --citeproc failed"; head pandoc.err | sed 's/^/      /'
+fi
+
+echo "consumers: $passed passed, $failed failed"
+((failed == 0))
