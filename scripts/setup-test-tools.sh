@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the Debian packages of the real consumers (pdflatex, bibtex, biber, pandoc) when missing,
+# then code-server, Node 24 and chromium (scripts/setup-vscode-test.sh). Idempotent; needs root for apt.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+PACKAGES=(texlive-latex-base texlive-latex-recommended texlive-bibtex-extra biber pandoc)
+missing=()
+for p in "${PACKAGES[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if ((${#missing[@]})); then
+  echo "setup-test-tools: apt-get install ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq </dev/null >/dev/null
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null >/dev/null
+fi
+bash scripts/setup-vscode-test.sh

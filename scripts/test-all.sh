@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# `npm test`: the whole test suite, on a fresh machine too. Installs what the real-VS-Code and
+# real-consumer tests need (Debian packages, Node 24, code-server) when missing, then runs:
+# type check, build (validates the corpus), unit tests, real consumers (pdflatex+bibtex, biber,
+# pandoc), the browser tests in code-server, and the Mocha suite in code-server's extension host.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+status=0
+run() {
+  local name=$1; shift
+  echo "::: $name"
+  if ! "$@"; then echo "::: $name FAILED"; status=1; fi
+}
+
+[[ -d node_modules ]] || run "npm ci" npm ci --no-audit --no-fund
+run "install test tools" bash scripts/setup-test-tools.sh
+run "type check" npx tsc --noEmit -p .
+run "build" node scripts/build.mjs
+run "unit tests" npx vitest run
+run "real consumers" bash test/consumers/run.sh
+run "browser tests in code-server" npx vitest run -c vitest.e2e.config.ts
+run "extension-host suite in code-server" node test/integration/run-code-server.mjs
+((status == 0)) && echo "::: all test steps passed" || echo "::: some test steps FAILED"
+exit $status
