@@ -54,8 +54,8 @@ export class SearchUi {
         item = {
           entry,
           label: entry.title,
-          description: bylineOf(entry),
-          detail: `${entry.level === 'must-read' ? '⚡ ' : ''}${topicPathOf(this.corpus.corpus, entry)}`,
+          // Titles are long: authors, venue and year go on the detail line, where they stay visible.
+          detail: `${entry.level === 'must-read' ? '⚡ ' : ''}${bylineOf(entry)} — ${topicPathOf(this.corpus.corpus, entry)}`,
           alwaysShow: true,
           buttons: [COPY_BIBTEX, OPEN_PAPER],
         };
@@ -74,6 +74,9 @@ export class SearchUi {
       updating = true;
       qp.items = items;
       qp.selectedItems = [...checked.values()];
+      // With canSelectMany no row is focused by default; focus our best hit so Enter takes it.
+      const best = hits.find((i) => !checked.has(i.entry.key)) ?? items[0];
+      qp.activeItems = best ? [best] : [];
       updating = false;
       qp.title = invalid.length ? `${title} (not understood: ${invalid.join(', ')}; try year:2023 or year:2022..2024)` : title;
     };

@@ -1,0 +1,331 @@
+// Page functions (waitForFunction, evaluate) run in the browser, hence the DOM types.
+/// <reference lib="dom" />
+/**
+ * Drives a real VS Code: code-server (VS Code 1.139 server + web workbench, installed by
+ * scripts/setup-vscode-test.sh) and Debian's chromium through playwright-core.
+ * Facts behind the choices: /work/shared/notes/real-vscode.md.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+
+/** The repository root: the first folder above this module holding a package.json (also when bundled into dist-test/). */
+export const repoRoot: string = (() => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    if (dirname(dir) === dir) throw new Error('harness: no package.json above ' + fileURLToPath(import.meta.url));
+    dir = dirname(dir);
+  }
+  return dir;
+})();
+
+const NODE24 = join(repoRoot, '.cache/node24/bin/node');
+const CODE_SERVER = join(repoRoot, '.cache/code-server/node_modules/code-server/out/node/entry.js');
+
+/** User settings that keep the workbench quiet and deterministic: no chat, welcome page, trust prompt, telemetry or updates. */
+const QUIET_SETTINGS: Record<string, unknown> = {
+  'chat.disableAIFeatures': true,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'workbench.startupEditor': 'none',
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'security.workspace.trust.enabled': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'git.enabled': false,
+  // The web workbench auto-saves after a delay by default; tests save explicitly (see save()).
+  'files.autoSave': 'off',
+};
+
+/** The chromium flags that work as root with no network. */
+const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+/** A running code-server; see {@link startCodeServer}. */
+export interface CodeServer {
+  /** Base URL, e.g. `http://127.0.0.1:40123/`. */
+  url: string;
+  userDataDir: string;
+  extensionsDir: string;
+  /** Path of the file that receives code-server's stdout and stderr. */
+  logFile: string;
+  /** Ends code-server's whole process group and deletes its temp folders. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts code-server on a free port of 127.0.0.1 with fresh, temporary user-data and extensions folders.
+ *
+ * Each extension folder is loaded through a symlink named `publisher.name-version` (read from its
+ * package.json) in the extensions folder, because code-server rejects `--extensionDevelopmentPath`.
+ * The server runs under `setsid` in its own process group, so {@link CodeServer.stop} (or the exit of
+ * this process) ends it together with its extension hosts.
+ *
+ * @param opts.workspace - folder code-server opens by default (absolute or relative to the cwd).
+ * @param opts.extensionPaths - extension folders, each with a package.json.
+ * @param opts.settings - user settings merged over the quiet defaults.
+ * @returns once the server answers on `/healthz`.
+ * @throws if code-server is not installed (run `scripts/setup-vscode-test.sh`), exits early, or does
+ *   not listen within 30 s; the message carries the end of its log.
+ * @example
+ * const server = await startCodeServer({ workspace: 'demo', extensionPaths: [repoRoot] });
+ * try { ... } finally { await server.stop(); }
+ */
+export async function startCodeServer(opts: {
+  workspace: string;
+  extensionPaths: string[];
+  settings?: Record<string, unknown>;
+}): Promise<CodeServer> {
+  for (const file of [NODE24, CODE_SERVER]) {
+    if (!existsSync(file)) throw new Error(`harness: ${file} is missing; run scripts/setup-vscode-test.sh`);
+  }
+  const root = await mkdtemp(join(tmpdir(), 'mlsys-code-server-'));
+  const userDataDir = join(root, 'user-data');
+  const extensionsDir = join(root, 'extensions');
+  const logFile = join(root, 'code-server.log');
+  await mkdir(join(userDataDir, 'User'), { recursive: true });
+  await mkdir(extensionsDir);
+  await writeFile(join(userDataDir, 'User/settings.json'),
+    JSON.stringify({ ...QUIET_SETTINGS, ...opts.settings }, null, 2));
+  for (const ext of opts.extensionPaths) {
+    const target = await realpath(ext);
+    const pkg = JSON.parse(await readFile(join(target, 'package.json'), 'utf8'));
+    await symlink(target, join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`), 'dir');
+  }
+
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/`;
+  const log = openSync(logFile, 'a');
+  // Not `detached`: node must not be a group leader for `setsid` to exec in place, so that the
+  // child's pid is also the id of its new process group.
+  const child = spawn('setsid', [NODE24, CODE_SERVER,
+    '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
+    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+    '--disable-getting-started-override', '--ignore-last-opened',
+    // code-server writes a config file (with a password) even when it does not need one; keep it out of $HOME.
+    '--config', join(root, 'config.yaml'),
+    '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir,
+    resolve(opts.workspace),
+  ], {
+    stdio: ['ignore', log, log],
+    // XDG_DATA_HOME: code-server keeps its own logs and a heartbeat file there (default ~/.local/share).
+    env: { ...process.env, PATH: `${dirname(NODE24)}:${process.env.PATH}`, XDG_DATA_HOME: root },
+  });
+  closeSync(log);
+
+  const exited = watchExit(child);
+  const pgid = child.pid ?? 0; // undefined only if setsid could not be spawned (see killGroup)
+  // If this process exits without stop() (a signal, a crash, process.exit), end the group anyway.
+  const onExit = () => {
+    killGroup(pgid, 'SIGKILL');
+    rmSync(root, { recursive: true, force: true, maxRetries: 5 });
+  };
+  process.once('exit', onExit);
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    killGroup(pgid, 'SIGTERM');
+    if (!(await poll(() => !groupAlive(pgid), 5_000))) killGroup(pgid, 'SIGKILL');
+    await poll(() => !groupAlive(pgid), 5_000);
+    await rm(root, { recursive: true, force: true });
+    process.off('exit', onExit);
+  };
+
+  try {
+    const up = await poll(async () => {
+      if (exited.done) throw new Error(`code-server exited with ${exited.done}`);
+      try { return (await fetch(url + 'healthz')).ok; } catch { return false; }
+    }, 30_000);
+    if (!up) throw new Error('code-server did not listen within 30 s');
+  } catch (err) {
+    const tail = readFileSync(logFile, 'utf8').split('\n').slice(-20).join('\n');
+    await stop();
+    throw new Error(`harness: ${(err as Error).message}\n${tail}`);
+  }
+  return { url, userDataDir, extensionsDir, logFile, stop };
+}
+
+/**
+ * Launches Debian's chromium (`/usr/bin/chromium`) headless through playwright-core, with the flags
+ * that work as root without network. (`npx playwright install` cannot download browsers here.)
+ * @returns a Browser; close it with `browser.close()`.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  // Chromium creates $XDG_CONFIG_HOME/chromium/Crash Reports whatever its profile; keep that out of $HOME.
+  const configHome = await mkdtemp(join(tmpdir(), 'mlsys-chromium-'));
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true,
+    env: { ...process.env, XDG_CONFIG_HOME: configHome },
+  });
+  const cleanup = () => rmSync(configHome, { recursive: true, force: true, maxRetries: 5 });
+  process.once('exit', cleanup);
+  browser.on('disconnected', () => { process.off('exit', cleanup); cleanup(); });
+  return browser;
+}
+
+/**
+ * Opens the workbench of `url` on `folder` in a new 1280×800 page and waits until `.monaco-workbench`
+ * and the status bar are rendered. Opening a client is also what starts code-server's extension host.
+ * @param folder - absolute (or cwd-relative) path of the folder to open.
+ * @throws playwright's TimeoutError if the workbench does not render within 60 s.
+ */
+export async function openWorkbench(browser: Browser, url: string, folder: string): Promise<Page> {
+  // Clipboard access lets tests check Copy commands (the web workbench uses navigator.clipboard).
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
+  const page = await context.newPage();
+  await page.goto(`${url}?folder=${encodeURIComponent(resolve(folder))}`);
+  await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
+  return page;
+}
+
+const QUICK_INPUT = '.quick-input-widget';
+const ACTIVE_EDITOR = '.editor-group-container.active .monaco-editor';
+
+/** Helpers for the quick input (command palette, quick open, an extension's quick pick). */
+export const quickInput = {
+  /** Waits for the quick input to be visible and replaces the text of its box with `text`, typed key by key. */
+  async type(page: Page, text: string): Promise<void> {
+    const box = page.locator(`${QUICK_INPUT} .quick-input-box input`);
+    await box.waitFor({ state: 'visible' });
+    await box.press('ControlOrMeta+A');
+    await page.keyboard.type(text);
+  },
+  /** Waits for a visible item whose text contains `label` and returns its locator (the first, if several match). */
+  async waitForItem(page: Page, label: string, timeout = 30_000): Promise<Locator> {
+    const item = page.locator(`${QUICK_INPUT} .monaco-list-row`, { hasText: label }).first();
+    await item.waitFor({ state: 'visible', timeout });
+    return item;
+  },
+  /** Waits for an item whose text contains `label`, then clicks it. */
+  async pick(page: Page, label: string, timeout?: number): Promise<void> {
+    await (await quickInput.waitForItem(page, label, timeout)).click();
+  },
+};
+
+/**
+ * Runs a command by its title through the command palette: F1, type the title, Enter (or a click if
+ * the focused entry is not the one whose text contains `title`). Returns once the palette has closed;
+ * the command itself runs asynchronously in the extension host, so wait on its effect (for instance
+ * with {@link waitForEditorText}).
+ * @param title - as shown in the palette, e.g. `MLSys Papers: Search Papers` (a unique part is enough).
+ * @throws playwright's TimeoutError if no palette entry contains `title` within 30 s.
+ */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  await quickInput.type(page, '>' + title);
+  const item = await quickInput.waitForItem(page, title);
+  // Enter runs the focused entry, usually the best match; if that is another command, click the match.
+  if (await item.evaluate((el) => el.classList.contains('focused'))) await page.keyboard.press('Enter');
+  else await item.click();
+  // The palette is gone, or has become the command's own quick input (its text no longer starts with '>').
+  await page.waitForFunction(() => {
+    const box = document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input');
+    return !box || box.offsetParent === null || !box.value.startsWith('>');
+  });
+}
+
+/**
+ * Opens a workspace file with quick open (Ctrl+P) and waits until its tab is the active one.
+ * @param relPath - path relative to the workspace folder, with `/` separators.
+ */
+export async function openFile(page: Page, relPath: string): Promise<void> {
+  await page.keyboard.press('ControlOrMeta+P');
+  await quickInput.type(page, relPath);
+  await quickInput.waitForItem(page, basename(relPath));
+  await page.keyboard.press('Enter');
+  await page.locator('.tabs-container .tab.active', { hasText: basename(relPath) }).waitFor();
+  await page.locator(ACTIVE_EDITOR + '.focused').waitFor();
+}
+
+/**
+ * Types into the focused editor as a user would, so auto-closing brackets, auto-indent and
+ * completions apply. Use `{ literal: true }` to insert the text as is.
+ */
+export async function typeInEditor(page: Page, text: string, opts: { literal?: boolean } = {}): Promise<void> {
+  await page.locator(QUICK_INPUT).waitFor({ state: 'hidden' });
+  await page.locator(ACTIVE_EDITOR + '.focused').waitFor();
+  if (opts.literal) await page.keyboard.insertText(text);
+  else await page.keyboard.type(text);
+}
+
+/**
+ * Waits until the visible lines of the active editor contain `text` (polling; for short files, since
+ * the editor only renders the lines in view).
+ * @throws playwright's TimeoutError after `timeout` ms.
+ */
+export async function waitForEditorText(page: Page, text: string, timeout = 30_000): Promise<void> {
+  await page.waitForFunction(([sel, t]) => {
+    const lines = document.querySelector<HTMLElement>(sel + ' .view-lines');
+    return !!lines && lines.innerText.replace(/\u00a0/g, ' ').includes(t);
+  }, [ACTIVE_EDITOR, text] as const, { timeout, polling: 100 });
+}
+
+/** Saves the active editor (Ctrl+S) and waits until its tab no longer shows the dirty mark. */
+export async function save(page: Page): Promise<void> {
+  await page.keyboard.press('ControlOrMeta+S');
+  await page.locator('.tabs-container .tab.active.dirty').waitFor({ state: 'detached' });
+}
+
+/** Writes a PNG of the visible page to `path`, creating its folder. */
+export async function screenshot(page: Page, path: string): Promise<void> {
+  await mkdir(dirname(resolve(path)), { recursive: true });
+  await page.screenshot({ path });
+}
+
+/**
+ * Waits until `path` exists and is not empty (polling every 100 ms).
+ * @returns true if it did within `timeoutMs`, false otherwise.
+ */
+export async function waitForFile(path: string, timeoutMs: number): Promise<boolean> {
+  return poll(async () => ((await stat(path).catch(() => undefined))?.size ?? 0) > 0, timeoutMs);
+}
+
+/** Polls `check` every 100 ms until it returns true (→ true) or `timeoutMs` passes (→ false). */
+async function poll(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer().once('error', fail).listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => ok(port));
+    });
+  });
+}
+
+// pgid must be > 0: kill(-0) would signal this process's own group.
+function killGroup(pgid: number, signal: NodeJS.Signals): void {
+  if (pgid > 0) try { process.kill(-pgid, signal); } catch { /* already gone */ }
+}
+
+function groupAlive(pgid: number): boolean {
+  if (pgid <= 0) return false;
+  try { process.kill(-pgid, 0); return true; } catch { return false; }
+}
+
+/** Records how `child` ended (`done` stays undefined while it runs), including a failure to spawn it. */
+function watchExit(child: ChildProcess): { done: string | undefined } {
+  const state: { done: string | undefined } = { done: undefined };
+  child.once('exit', (code, signal) => { state.done = signal ?? `code ${code}`; });
+  child.once('error', (err) => { state.done = err.message; });
+  return state;
+}

@@ -1,0 +1,139 @@
+/**
+ * The main job, as a user does it in a real VS Code: open the Topics view, expand a topic, search
+ * "paged attention", insert the citation into a Markdown note and a LaTeX paper (also into an
+ * existing \cite{…}), complete a key, save, and check the files on disk.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  launchBrowser, openFile, openWorkbench, quickInput, repoRoot, runCommand, save, screenshot, startCodeServer,
+  typeInEditor, waitForEditorText, type CodeServer,
+} from './harness';
+
+const VLLM_TITLE = 'Efficient Memory Management for Large Language Model Serving with PagedAttention';
+const shots = join(repoRoot, 'test-results');
+const workspace = mkdtempSync(join(tmpdir(), 'mlsys-e2e-'));
+cpSync(join(repoRoot, 'demo'), workspace, { recursive: true });
+let server: CodeServer | undefined;
+let browser: Browser | undefined;
+let page: Page;
+
+beforeAll(async () => {
+  server = await startCodeServer({ workspace, extensionPaths: [process.env.MLSYS_EXTENSION_PATH ?? repoRoot] });
+  browser = await launchBrowser();
+  page = await openWorkbench(browser, server.url, workspace);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  rmSync(workspace, { recursive: true, force: true });
+});
+
+const onDisk = (name: string) => readFileSync(join(workspace, name), 'utf8');
+
+/** 1-based line number of the first line containing `text` in a workspace file. */
+function lineOf(name: string, text: string): number {
+  const i = onDisk(name).split('\n').findIndex((l) => l.includes(text));
+  if (i < 0) throw new Error(`${name} has no line containing ${text}`);
+  return i + 1;
+}
+
+/** Moves the cursor with Go to Line (Ctrl+G), `line` or `line:column` (1-based), then optionally End. */
+async function goTo(target: string, end = false): Promise<void> {
+  await page.keyboard.press('Control+G');
+  await quickInput.type(page, `:${target}`);
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  if (end) await page.keyboard.press('End');
+}
+
+/** Runs the search, types the query and waits until the first row holds `title`. Returns the rows' texts. */
+async function searchFor(command: string, query: string, title: string): Promise<string[]> {
+  await runCommand(page, command);
+  await quickInput.type(page, query);
+  const first = page.locator('.quick-input-widget .monaco-list-row[data-index="0"]');
+  await expect.poll(async () => (await first.textContent()) ?? '', { timeout: 30_000 }).toContain(title);
+  return page.locator('.quick-input-widget .monaco-list-row').allTextContents();
+}
+
+describe('MLSys Papers in a real VS Code', () => {
+  test('the Topics view shows the seed taxonomy and expands to entries', async () => {
+    await page.locator('.activitybar .action-item a[aria-label^="MLSys Papers"]').click();
+    const tree = page.locator('.pane-body .monaco-list[aria-label*="Topics"], .pane-body .monaco-list').first();
+    const row = (label: string) => page.locator('.monaco-list-row', { hasText: label }).first();
+    for (const label of ['AI fundamentals', 'Distributed training', 'LLM inference serving', 'Diffusion inference serving']) {
+      await row(label).waitFor({ timeout: 30_000 });
+    }
+    await row('LLM inference serving').click();
+    await row('GPU memory management').waitFor();
+    await expect(row('GPU memory management').textContent()).resolves.toMatch(/0\/1/);
+    await row('GPU memory management').click();
+    await row(VLLM_TITLE).waitFor();
+    await expect(row(VLLM_TITLE).textContent()).resolves.toContain('⚡ SOSP 2023');
+    expect(await tree.count()).toBeGreaterThan(0);
+    await screenshot(page, join(shots, 'topics.png'));
+  });
+
+  test('search for "paged attention" finds the vLLM paper first; Enter cites it in Markdown', async () => {
+    await openFile(page, 'notes.md');
+    await goTo(String(lineOf('notes.md', 'Paging the KV cache removes fragmentation')), true);
+    const rows = await searchFor('MLSys Papers: Search', 'paged attention', VLLM_TITLE);
+    expect(rows[0]).toContain('Kwon, Li, Zhuang et al. · SOSP 2023');
+    expect(rows[0]).toContain('LLM inference serving › GPU memory management');
+    await screenshot(page, join(shots, 'search.png'));
+    await page.keyboard.press('Enter');
+    await waitForEditorText(page, '[@kwon2023efficient]');
+    await save(page);
+    expect(onDisk('notes.md')).toContain('Paging the KV cache removes fragmentation [@kwon2023efficient]\n');
+    // Nothing else in the note changed.
+    expect(onDisk('notes.md').replace(' [@kwon2023efficient]', '')).toBe(readFileSync(join(repoRoot, 'demo/notes.md'), 'utf8').replace(/fragmentation \n/, 'fragmentation\n'));
+  });
+
+  test('Enter in the search cites \\cite{key} in LaTeX, and Insert Citation joins an existing \\cite{…}', async () => {
+    await openFile(page, 'paper.tex');
+    await goTo(String(lineOf('paper.tex', 'Paged KV-cache management')), true);
+    await searchFor('MLSys Papers: Search', 'paged attention', VLLM_TITLE);
+    await page.keyboard.press('Enter');
+    await waitForEditorText(page, 'Paged KV-cache management\\cite{kwon2023efficient}');
+
+    const line = lineOf('paper.tex', 'Systems such as \\cite{yu2022orca,}');
+    const column = onDisk('paper.tex').split('\n')[line - 1]!.indexOf('orca,}') + 'orca,'.length + 1;
+    await goTo(`${line}:${column}`);
+    await searchFor('MLSys Papers: Insert Citation', 'paged attention', VLLM_TITLE);
+    await page.keyboard.press('Enter');
+    await waitForEditorText(page, '\\cite{yu2022orca,kwon2023efficient}');
+    await save(page);
+    const tex = onDisk('paper.tex');
+    expect(tex).toContain('Paged KV-cache management\\cite{kwon2023efficient}\n');
+    expect(tex).toContain('Systems such as \\cite{yu2022orca,kwon2023efficient} shaped this field.');
+  });
+
+  test('completion inside \\cite{…} offers keys ranked by our search', async () => {
+    await goTo(String(lineOf('paper.tex', '\\bibliographystyle{plain}')));
+    await page.keyboard.press('Home');
+    await typeInEditor(page, 'See \\cite{pagedatt');
+    const first = page.locator('.suggest-widget .monaco-list-row[data-index="0"]');
+    await expect.poll(async () => (await first.textContent()) ?? '', { timeout: 30_000 }).toContain('kwon2023efficient');
+    await screenshot(page, join(shots, 'completion.png'));
+    await page.keyboard.press('Enter');
+    await waitForEditorText(page, 'See \\cite{kwon2023efficient}');
+  });
+
+  test('completion after [@ in Markdown', async () => {
+    await page.keyboard.press('Escape');
+    await page.locator('.tabs-container .tab', { hasText: 'notes.md' }).click();
+    await page.locator('.editor-group-container.active .monaco-editor.focused').waitFor();
+    await page.keyboard.press('Control+End');
+    await typeInEditor(page, '\nOrca introduced iteration-level scheduling [@orc');
+    const first = page.locator('.suggest-widget .monaco-list-row[data-index="0"]');
+    await expect.poll(async () => (await first.textContent()) ?? '', { timeout: 30_000 }).toContain('yu2022orca');
+    await page.keyboard.press('Enter');
+    await waitForEditorText(page, '[@yu2022orca]');
+    await save(page);
+    expect(onDisk('notes.md')).toContain('Orca introduced iteration-level scheduling [@yu2022orca]');
+  });
+});

@@ -1,0 +1,111 @@
+/// <reference types="mocha" />
+// Runs inside a real VS Code extension host: code-server (test/integration/run-code-server.mjs) or
+// @vscode/test-electron (run-test-electron.mjs). Mocha TDD interface. Checks what the extension
+// registers and does through the `vscode` API.
+import * as assert from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { Commands, EXTENSION_ID, Views } from '../../../src/ids';
+
+async function activate(): Promise<void> {
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  assert.ok(ext, `${EXTENSION_ID} is installed`);
+  await ext.activate();
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'mlsys-suite-'));
+let files = 0;
+
+/**
+ * Opens a new file of a language (`.tex` or `.md`) holding `marked` without its `|` cursor marker,
+ * with the cursor there. Real files, not untitled documents: a closed untitled document's name is
+ * reused by the next one, and the extension host can then see the old text under the new name.
+ */
+async function editorWith(language: 'latex' | 'markdown', marked: string): Promise<vscode.TextEditor> {
+  const offset = marked.indexOf('|');
+  const file = join(tmp, `doc${++files}.${language === 'latex' ? 'tex' : 'md'}`);
+  writeFileSync(file, marked.replace('|', ''));
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+  assert.strictEqual(doc.languageId, language);
+  const editor = await vscode.window.showTextDocument(doc);
+  const pos = doc.positionAt(offset);
+  editor.selection = new vscode.Selection(pos, pos);
+  return editor;
+}
+
+async function completionKeys(editor: vscode.TextEditor): Promise<string[]> {
+  const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+    'vscode.executeCompletionItemProvider', editor.document.uri, editor.selection.active,
+  );
+  return list.items
+    .filter((i) => i.kind === vscode.CompletionItemKind.Reference)
+    .sort((a, b) => (a.sortText ?? '').localeCompare(b.sortText ?? ''))
+    .map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+}
+
+suite('MLSys Papers extension', () => {
+  suiteSetup(activate);
+  suiteTeardown(() => rmSync(tmp, { recursive: true, force: true }));
+
+  teardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  test('registers every contributed command', async () => {
+    const all = new Set(await vscode.commands.getCommands(true));
+    for (const id of Object.values(Commands)) assert.ok(all.has(id), `${id} is registered`);
+  });
+
+  test('contributes the Topics view', async () => {
+    await vscode.commands.executeCommand(`${Views.topics}.focus`);
+  });
+
+  test('completes citation keys inside \\cite{…}, ranked by our search', async () => {
+    const editor = await editorWith('latex', 'As shown by \\citep[p.~3]{yu2022orca,pagedatt|}.');
+    const keys = await completionKeys(editor);
+    assert.strictEqual(keys[0], 'kwon2023efficient');
+    assert.ok(!keys.includes('yu2022orca'), 'a key already in the list is not offered again');
+  });
+
+  test('completes citation keys after [@ in Markdown, not in an e-mail address', async () => {
+    const editor = await editorWith('markdown', 'Continuous batching [@orc|]');
+    assert.strictEqual((await completionKeys(editor))[0], 'yu2022orca');
+    const mail = await editorWith('markdown', 'write to me@orc|');
+    assert.deepStrictEqual(await completionKeys(mail), []);
+  });
+
+  test('Insert Citation with a key writes [@key] in Markdown as one undoable edit', async () => {
+    const editor = await editorWith('markdown', 'Paged KV cache |.');
+    await vscode.commands.executeCommand(Commands.insertCitation, 'kwon2023efficient');
+    assert.strictEqual(editor.document.getText(), 'Paged KV cache [@kwon2023efficient].');
+    await vscode.commands.executeCommand('undo');
+    assert.strictEqual(editor.document.getText(), 'Paged KV cache .');
+  });
+
+  test('Insert Citation joins an existing \\cite{…} in LaTeX and skips keys already there', async () => {
+    const editor = await editorWith('latex', 'See \\cite{yu2022orca,|}.');
+    await vscode.commands.executeCommand(Commands.insertCitation, ['kwon2023efficient', 'yu2022orca']);
+    assert.strictEqual(editor.document.getText(), 'See \\cite{yu2022orca,kwon2023efficient}.');
+  });
+
+  test('Insert Citation follows mlsysPapers.latexCommand', async () => {
+    const config = vscode.workspace.getConfiguration('mlsysPapers');
+    await config.update('latexCommand', 'citep', vscode.ConfigurationTarget.Global);
+    try {
+      const editor = await editorWith('latex', 'See |.');
+      await vscode.commands.executeCommand(Commands.insertCitation, 'kwon2023efficient');
+      assert.strictEqual(editor.document.getText(), 'See \\citep{kwon2023efficient}.');
+    } finally {
+      await config.update('latexCommand', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  test('Copy Citation Key and Copy BibTeX write to the clipboard', async () => {
+    await vscode.commands.executeCommand(Commands.copyCitationKey, 'kwon2023efficient');
+    assert.strictEqual(await vscode.env.clipboard.readText(), 'kwon2023efficient');
+    await vscode.commands.executeCommand(Commands.copyBibtex, 'yu2022orca');
+    assert.match(await vscode.env.clipboard.readText(), /^@inproceedings\{yu2022orca,\n {2}author/);
+  });
+});
