@@ -57,6 +57,11 @@ fi
 # --- code-server, built under Node 24 ------------------------------------------------------------------
 # npm runs code-server's install scripts (node-gyp) with the first `node` on PATH; ~/.npmrc may set
 # nodedir=/usr, which the environment variable overrides.
+# Under `npm test` the outer npm (Node 20) exports npm_config_* variables, among them user_agent
+# ("… node/v20 …"), which the nested npm would take as its own config: code-server's postinstall
+# reads the Node version from it and refuses. Start the nested install from a clean npm environment.
+while IFS= read -r var; do unset "$var"; done < <(env | sed -n 's/^\(npm_[A-Za-z0-9_]*\)=.*/\1/p')
+unset NODE
 export PATH="$NODE24/bin:$PATH" npm_config_nodedir="$NODE24" npm_config_unsafe_perm=true
 if [[ ! -f "$CS_MARKER" || ! -x "$CS_BIN" ]]; then
   echo "setup-vscode-test: npm install code-server@$CODE_SERVER_VERSION (takes a minute or two)"
