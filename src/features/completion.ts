@@ -21,9 +21,14 @@ export class CitationCompletionProvider implements vscode.CompletionItemProvider
   constructor(private readonly corpus: CorpusService, private readonly read: ReadState) {}
 
   provideCompletionItems(doc: vscode.TextDocument, pos: vscode.Position): vscode.CompletionList | undefined {
-    const offset = doc.offsetAt(pos);
-    const ctx = citeContextAt(doc.getText(), offset, doc.languageId);
-    if (!ctx) return undefined;
+    // Context detection looks at most 2,000 characters back and 1,000 ahead; on this per-keystroke
+    // path, read only that window rather than the whole document.
+    const startPos = doc.positionAt(Math.max(0, doc.offsetAt(pos) - 2000));
+    const base = doc.offsetAt(startPos);
+    const window = doc.getText(new vscode.Range(startPos, doc.positionAt(doc.offsetAt(pos) + 1000)));
+    const local = citeContextAt(window, doc.offsetAt(pos) - base, doc.languageId);
+    if (!local) return undefined;
+    const ctx = { ...local, keyStart: local.keyStart + base, keyEnd: local.keyEnd + base };
     // In Markdown, only offer keys right after '@' (inside brackets, the user types '@' first).
     if (ctx.kind === 'pandoc' && doc.getText(new vscode.Range(doc.positionAt(ctx.keyStart - 1), doc.positionAt(ctx.keyStart))) !== '@') return undefined;
     const c = this.corpus.corpus;

@@ -78,6 +78,30 @@ describe('MLSys Papers in a real VS Code', () => {
     await screenshot(page, join(shots, 'topics.png'));
   });
 
+  test('Mark as Read from the context menu updates the progress, and survives a reload', async () => {
+    const row = (label: string) => page.locator('.monaco-list-row', { hasText: label }).first();
+    await row(VLLM_TITLE).click({ button: 'right' });
+    await page.locator('.monaco-menu .action-item', { hasText: 'Mark as Read' }).click();
+    await expect.poll(async () => row('GPU memory management').textContent(), { timeout: 15_000 }).toMatch(/1\/1/);
+    await expect(row(VLLM_TITLE).textContent()).resolves.toContain('✓');
+
+    await page.reload();
+    await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
+    const topics = row('LLM inference serving');
+    if (!(await topics.isVisible())) await page.locator('.activitybar .action-item a[aria-label^="MLSys Papers"]').click();
+    await topics.waitFor({ timeout: 30_000 });
+    if (!(await row('GPU memory management').isVisible())) await topics.click();
+    await expect.poll(async () => row('GPU memory management').textContent(), { timeout: 15_000 }).toMatch(/1\/1/);
+    await expect(topics.textContent()).resolves.toMatch(/1\/16/);
+  });
+
+  test('our results are not hidden by VS Code: a citation key finds a title that does not contain it', async () => {
+    const rows = await searchFor('MLSys Papers: Search', 'kwon2023', VLLM_TITLE);
+    expect(rows.length).toBeGreaterThan(0);
+    await page.keyboard.press('Escape');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  });
+
   test('search for "paged attention" finds the vLLM paper first; Enter cites it in Markdown', async () => {
     await openFile(page, 'notes.md');
     await goTo(String(lineOf('notes.md', 'Paging the KV cache removes fragmentation')), true);

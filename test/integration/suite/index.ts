@@ -108,4 +108,47 @@ suite('MLSys Papers extension', () => {
     await vscode.commands.executeCommand(Commands.copyBibtex, 'yu2022orca');
     assert.match(await vscode.env.clipboard.readText(), /^@inproceedings\{yu2022orca,\n {2}author/);
   });
+
+  test('loads user corpus files from mlsysPapers.corpusFiles and shows their problems as diagnostics', async () => {
+    const file = join(tmp, 'my-papers.yaml');
+    writeFileSync(file, [
+      '- key: smith2024fast',
+      '  type: misc',
+      '  kind: paper',
+      '  title: "Fast Things at Scale"',
+      '  authors: [{given: Ann, family: Smith}]',
+      '  year: 2024',
+      '  topics: [serving.batching]',
+      '  summary: "A user entry."',
+      '  sources: [curated]',
+      '  verified: ["https://example.org/smith"]',
+      '- key: broken2024entry',
+      '  type: misc',
+      '  kind: paper',
+      '  title: "Broken"',
+      '  authors: [{given: Bob, family: Broken}]',
+      '  doi: "https://doi.org/10.1/x"',
+      '  topics: [serving]',
+      '  summary: "x"',
+      '  sources: [curated]',
+      '  verified: ["https://example.org"]',
+      '',
+    ].join('\n'));
+    const config = vscode.workspace.getConfiguration('mlsysPapers');
+    await config.update('corpusFiles', [file], vscode.ConfigurationTarget.Global);
+    try {
+      const uri = vscode.Uri.file(file);
+      const deadline = Date.now() + 10_000;
+      while (!vscode.languages.getDiagnostics(uri).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const [diag, ...rest] = vscode.languages.getDiagnostics(uri);
+      assert.ok(diag, 'a diagnostic on the user corpus file');
+      assert.strictEqual(rest.length, 0);
+      assert.strictEqual(diag.range.start.line, 15);
+      assert.match(diag.message, /^\[1\]\.doi: must be a bare DOI/);
+      const editor = await editorWith('latex', 'See \\cite{smith2024|}.');
+      assert.strictEqual((await completionKeys(editor))[0], 'smith2024fast');
+    } finally {
+      await config.update('corpusFiles', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
 });
