@@ -53,6 +53,7 @@ async function goTo(target: string, end = false): Promise<void> {
 
 /** Runs the search, types the query and waits until the first row holds `title`. Returns the rows' texts. */
 async function searchFor(command: string, query: string, title: string): Promise<string[]> {
+  await page.keyboard.press('Escape'); // nothing else (a menu, a hover) may hold the focus
   await runCommand(page, command);
   await quickInput.type(page, query);
   const first = page.locator('.quick-input-widget .monaco-list-row[data-index="0"]');
@@ -80,12 +81,21 @@ describe('MLSys Papers in a real VS Code', () => {
 
   test('Mark as Read from the context menu updates the progress, and survives a reload', async () => {
     const row = (label: string) => page.locator('.monaco-list-row', { hasText: label }).first();
+    await row(VLLM_TITLE).click();
     await row(VLLM_TITLE).click({ button: 'right' });
-    await page.locator('.monaco-menu .action-item', { hasText: 'Mark as Read' }).click();
+    const item = page.getByRole('menuitem', { name: 'Mark as Read', exact: true });
+    await item.waitFor();
+    await item.hover();
+    await item.click();
+    await item.waitFor({ state: 'hidden' });
     await expect.poll(async () => row('GPU memory management').textContent(), { timeout: 15_000 }).toMatch(/1\/1/);
     await expect(row(VLLM_TITLE).textContent()).resolves.toContain('✓');
 
-    await page.reload();
+    // Reload the window as a user would; the workbench flushes its state on the way out.
+    await page.keyboard.press('F1');
+    await quickInput.type(page, '>Developer: Reload Window');
+    await quickInput.waitForItem(page, 'Developer: Reload Window');
+    await Promise.all([page.waitForEvent('load', { timeout: 60_000 }), page.keyboard.press('Enter')]);
     await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
     const topics = row('LLM inference serving');
     if (!(await topics.isVisible())) await page.locator('.activitybar .action-item a[aria-label^="MLSys Papers"]').click();
