@@ -146,14 +146,26 @@ export function parseEntriesFile(text: string, file: string): ParseResult<Entry>
   raw.forEach((value, i) => {
     const res = EntrySchema.safeParse(value);
     if (!res.success) return zodProblems(loc, file, [i], res.error, problems);
-    // A CJK title cannot be typeset by pdflatex; the English title is what BibTeX output uses.
-    if (hasCjk(res.data.title) && !res.data.title_en) {
-      problems.push({ file, ...positionOf(loc, [i, 'title']), field: `[${i}].title_en`, message: 'is required when the title is in Chinese or Japanese', severity: 'error' });
+    const rule = entryRule(res.data);
+    if (rule) {
+      problems.push({ file, ...positionOf(loc, [i, rule.at]), field: `[${i}].${rule.field}`, message: rule.message, severity: 'error' });
       return;
     }
     items.push(res.data);
   });
   return { items, problems };
+}
+
+/** Rules across fields of one entry, which the schema cannot say. */
+function entryRule(e: Entry): { field: string; at: string; message: string } | undefined {
+  if (!e.authors.length && !e.unverified.includes('authors')) {
+    return { field: 'authors', at: 'authors', message: 'needs at least one author (or list authors under unverified)' };
+  }
+  // A CJK title cannot be typeset by pdflatex; the English title is what BibTeX output uses.
+  if (hasCjk(e.title) && !e.title_en) {
+    return { field: 'title_en', at: 'title', message: 'is required when the title is in Chinese or Japanese' };
+  }
+  return undefined;
 }
 
 /**

@@ -22,7 +22,7 @@ describe('entry validation: each rule has a failing fixture and a message naming
     ['bad-doi', '[0].doi', 6, 'corpus-bad/bad-doi.yaml:6:8: error: [0].doi: ', /bare DOI/],
     ['bad-arxiv', '[0].arxiv', 6, 'corpus-bad/bad-arxiv.yaml:6:10: error: [0].arxiv: ', /arXiv id .*no version/],
     ['bad-url', '[0].url', 6, 'corpus-bad/bad-url.yaml:6:8: error: [0].url: ', /http\(s\) URL/],
-    ['no-authors', '[0].authors', 5, 'corpus-bad/no-authors.yaml:5:12: error: [0].authors: ', /at least one author/],
+    ['no-authors', '[0].authors', 5, 'corpus-bad/no-authors.yaml:5:12: error: [0].authors: ', /needs at least one author \(or list authors under unverified\)/],
     ['bad-author', '[0].authors[0]', 5, 'corpus-bad/bad-author.yaml:5:13: error: [0].authors[0]: ', /\{given, family\} or an organisation \{literal\}/],
     ['bad-level', '[0].level', 7, 'corpus-bad/bad-level.yaml:7:10: error: [0].level: ', /must be one of: must-read, optional, advanced/],
     ['bad-year', '[0].year', 6, 'corpus-bad/bad-year.yaml:6:9: error: [0].year: ', /must be a number/],

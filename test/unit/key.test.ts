@@ -15,10 +15,14 @@ describe('makeCitationKey (scheme in corpus/README.md)', () => {
     expect(makeCitationKey(authors, year, title)).toBe(key);
   });
 
+  it('uses the venue (the site) when no author is known', () => {
+    expect(makeCitationKey([], 2024, 'Six things about sequence parallelism', 'Zhihu')).toBe('zhihu2024six');
+  });
+
   it('every bundled key follows the scheme and is the one computed from its entry (or that plus a suffix)', () => {
     for (const e of realCorpus().entries) {
       expect(followsKeyScheme(e.key), e.key).toBe(true);
-      const base = makeCitationKey(e.authors, e.year, e.title_en ?? e.title);
+      const base = makeCitationKey(e.authors, e.year, e.title_en ?? e.title, e.venue);
       expect([base, ...'abcdefgh'.split('').map((s) => base + s)], e.key).toContain(e.key);
     }
   });

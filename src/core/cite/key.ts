@@ -25,12 +25,13 @@ export function foldAscii(s: string): string {
  * @param authors - the ordered author list; the first one's family name (or first word of `literal`) is used
  * @param year - the year, or undefined (`nd`)
  * @param title - the English title (use `title_en` for works whose title is not English)
+ * @param fallback - used instead of a family name when there is no author: the venue or site (`Zhihu`)
  * @returns e.g. `kwon2023efficient`; letters and digits only; not yet disambiguated
  * @example makeCitationKey([{ given: 'Woosuk', family: 'Kwon' }], 2023, 'Efficient Memory Management …') // 'kwon2023efficient'
  */
-export function makeCitationKey(authors: readonly Person[], year: number | undefined, title: string): string {
+export function makeCitationKey(authors: readonly Person[], year: number | undefined, title: string, fallback = 'anon'): string {
   const first = authors[0];
-  const name = first ? ('literal' in first ? first.literal.split(/\s+/)[0] ?? '' : first.family) : 'anon';
+  const name = first ? ('literal' in first ? first.literal.split(/\s+/)[0] ?? '' : first.family) : fallback.split(/\s+/)[0] ?? '';
   const fam = foldAscii(name).replace(/[^a-z]/g, '') || 'anon';
   const words = foldAscii(title).split(/[^a-z0-9]+/).filter(Boolean);
   const word = words.find((w) => !KEY_STOP_WORDS.has(w)) ?? words[0] ?? '';
