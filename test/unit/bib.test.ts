@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { duplicateKeys, findBibKey, parseBib, planBibAppend } from '../../src/core/bib/bibfile.js';
+import {
+  latexBibliographies, markdownBibliographies, planLatexBibDeclaration, planMarkdownBibDeclaration, texRootOf,
+} from '../../src/core/bib/locate.js';
+import { planBibAddition, planBibSync, readBibSource } from '../../src/core/bib/sync.js';
+import { entry, realCorpus } from './helpers.js';
+
+const FIX = join(__dirname, 'fixtures/bib');
+const read = (name: string) => readFileSync(join(FIX, name), 'utf8');
+const apply = (text: string, ins: { offset: number; text: string }) => text.slice(0, ins.offset) + ins.text + text.slice(ins.offset);
+const kwon = () => realCorpus().entry('kwon2023efficient')!;
+const orca = () => realCorpus().entry('yu2022orca')!;
+
+describe('.bib parsing', () => {
+  it('reads entries through comments, @string, @preamble and @comment, expanding macros', () => {
+    const { entries, error } = parseBib(read('comments-strings.bib'));
+    expect(error).toBeUndefined();
+    expect(entries.map((e) => e.key)).toEqual(['yu2022orca', 'paged']);
+    expect(entries[0]!.fields.booktitle).toBe('OSDI');
+    expect(entries[1]!.fields.doi).toBe('10.1145/3600006.3613165');
+  });
+  it('reads a file with a BOM and CRLF line endings', () => {
+    expect(parseBib(read('bom-crlf.bib')).entries.map((e) => e.key)).toEqual(['a1']);
+  });
+  it('says where a broken file breaks', () => {
+    const { entries, error } = parseBib(read('broken.bib'));
+    expect(entries).toEqual([]);
+    expect(error).toMatchObject({ line: 5, column: 1 });
+    expect(error?.message).toMatch(/^entry "broken" is not closed \(unbalanced braces\)/);
+    expect(parseBib('@misc{a, title = {x}}\n@misc{b title = {y}}\n').error?.message).toMatch(/line 2/);
+  });
+  it('finds a key definition and duplicate keys (ignoring case)', () => {
+    const text = read('comments-strings.bib');
+    expect(text.slice(findBibKey(text, 'paged'), findBibKey(text, 'paged') + 5)).toBe('paged');
+    expect(findBibKey(text, 'nope')).toBe(-1);
+    expect([...duplicateKeys(parseBib(read('dupkeys.bib')).entries).keys()]).toEqual(['same']);
+  });
+});
+
+describe('appending to a .bib touches nothing else', () => {
+  const bib = '@misc{x,\n  title = {X}\n}\n';
+  it.each([
+    ['comments-strings.bib'], ['bom-crlf.bib'], ['no-final-newline.bib'],
+  ])('%s keeps every existing byte and its line endings', (name) => {
+    const text = read(name);
+    const plan = planBibAppend(text, bib);
+    const out = apply(text, plan);
+    expect(out.startsWith(text)).toBe(true);
+    expect(plan.offset).toBe(text.length);
+    const crlf = text.includes('\r\n');
+    expect(plan.text.includes('\r\n')).toBe(crlf);
+    if (!crlf) expect(plan.text.includes('\r')).toBe(false);
+    expect(parseBib(out).entries.map((e) => e.key)).toContain('x');
+  });
+  it('separates the new entry by exactly one blank line', () => {
+    expect(apply('@misc{a, title={A}}\n', planBibAppend('@misc{a, title={A}}\n', bib))).toBe('@misc{a, title={A}}\n\n@misc{x,\n  title = {X}\n}\n');
+    expect(apply('@misc{a, title={A}}', planBibAppend('@misc{a, title={A}}', bib))).toBe('@misc{a, title={A}}\n\n@misc{x,\n  title = {X}\n}\n');
+    expect(apply('', planBibAppend('', bib))).toBe(bib);
+  });
+});
+
+describe('bibliography declarations', () => {
+  it('reads \\bibliography, \\addbibresource and ignores commented ones', () => {
+    expect(latexBibliographies('\\bibliography{refs, more}\n% \\bibliography{old}\n\\addbibresource[label=x]{lib/main.bib}')).toEqual([
+      { path: 'refs.bib', via: 'bibtex' }, { path: 'more.bib', via: 'bibtex' }, { path: 'lib/main.bib', via: 'biblatex' },
+    ]);
+  });
+  it('reads the root magic comment', () => {
+    expect(texRootOf('% !TEX root = ../main.tex\n\\section{A}')).toBe('../main.tex');
+    expect(texRootOf('%!TeX root=main.tex')).toBe('main.tex');
+    expect(texRootOf('\\section{A}')).toBeUndefined();
+  });
+  it('reads the front matter bibliography as a string or a list', () => {
+    expect(markdownBibliographies('---\ntitle: x\nbibliography: refs.bib\n---\n# A')).toEqual([{ path: 'refs.bib', via: 'pandoc' }]);
+    expect(markdownBibliographies('---\nbibliography:\n  - a.bib\n  - b.json\n---\n')).toEqual([{ path: 'a.bib', via: 'pandoc' }, { path: 'b.json', via: 'pandoc' }]);
+    expect(markdownBibliographies('# no front matter\nbibliography: x.bib')).toEqual([]);
+  });
+  it('declares a new bibliography in LaTeX (BibTeX and biblatex) and Markdown', () => {
+    const tex = '\\documentclass{article}\n\\begin{document}\nHi.\n\\end{document}\n';
+    expect(planLatexBibDeclaration(tex, 'references.bib')!.reduceRight((t, i) => apply(t, i), tex))
+      .toBe('\\documentclass{article}\n\\begin{document}\nHi.\n\\bibliographystyle{plain}\n\\bibliography{references}\n\\end{document}\n');
+    const blx = '\\documentclass{article}\n\\usepackage[style=ieee]{biblatex}\n\\begin{document}\nHi.\n\\end{document}\n';
+    expect(planLatexBibDeclaration(blx, 'references.bib')!.reduceRight((t, i) => apply(t, i), blx))
+      .toBe('\\documentclass{article}\n\\usepackage[style=ieee]{biblatex}\n\\addbibresource{references.bib}\n\\begin{document}\nHi.\n\\printbibliography\n\\end{document}\n');
+    expect(planLatexBibDeclaration('no end', 'r.bib')).toBeUndefined();
+    expect(apply('---\ntitle: A\n---\nText', planMarkdownBibDeclaration('---\ntitle: A\n---\nText', 'references.bib'))).toBe('---\ntitle: A\nbibliography: references.bib\n---\nText');
+    expect(apply('# Notes\n', planMarkdownBibDeclaration('# Notes\n', 'references.bib'))).toBe('---\nbibliography: references.bib\n---\n\n# Notes\n');
+  });
+});
+
+describe('planBibSync', () => {
+  it('adds what is missing, keeps what is there, and reuses a work found under another key', () => {
+    const source = readBibSource('refs.bib', read('comments-strings.bib'))!;
+    const other = entry({ key: 'smith2020thing', title: 'A Thing' });
+    const plan = planBibSync([orca(), kwon(), other], [source]);
+    expect(plan.add.map((e) => e.key)).toEqual(['smith2020thing']);
+    expect(plan.citeAs.get('yu2022orca')).toBe('yu2022orca');
+    expect(plan.citeAs.get('kwon2023efficient')).toBe('paged'); // same DOI
+    expect(plan.reused).toEqual([{ entry: kwon(), key: 'paged', path: 'refs.bib' }]);
+  });
+  it('appends to CSL-JSON and CSL YAML in their own shape', () => {
+    const json = readBibSource('refs.json', read('refs.json'))!;
+    expect(json.entries.map((e) => e.key)).toEqual(['yu2022orca']);
+    const outJson = apply(json.text, planBibAddition(json, [kwon()])!);
+    const items = JSON.parse(outJson) as { id: string }[];
+    expect(items.map((i) => i.id)).toEqual(['yu2022orca', 'kwon2023efficient']);
+    expect(outJson.startsWith(json.text.slice(0, json.text.lastIndexOf('}') + 1))).toBe(true);
+    const yaml = readBibSource('refs.yaml', read('refs.yaml'))!;
+    const outYaml = apply(yaml.text, planBibAddition(yaml, [kwon()])!);
+    expect(readBibSource('refs.yaml', outYaml)!.entries.map((e) => e.key)).toEqual(['yu2022orca', 'kwon2023efficient']);
+    expect(outYaml.startsWith(yaml.text)).toBe(true);
+  });
+  it('reports a broken CSL-JSON file instead of appending', () => {
+    expect(readBibSource('x.json', '[{"id": "a",]')!.error).toBeDefined();
+  });
+});
