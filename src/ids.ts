@@ -30,6 +30,8 @@ export const Settings = {
   corpusFiles: 'corpusFiles',
   levels: 'levels',
   showChineseLabels: 'showChineseLabels',
+  syncBibliography: 'syncBibliography',
+  latexRoot: 'latexRoot',
 } as const;
 
 /** Context keys used in `when` clauses. */

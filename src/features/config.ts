@@ -15,6 +15,8 @@ export interface Config {
   /** Levels shown in the tree; entries with no level always show. */
   levels: Level[];
   showChineseLabels: boolean;
+  /** Add cited entries to the document's bibliography. */
+  syncBibliography: boolean;
 }
 
 function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
@@ -31,6 +33,7 @@ export function readConfig(): Config {
     corpusFiles: c.get<string[]>(Settings.corpusFiles, []).filter((s) => typeof s === 'string' && s.trim()),
     levels: levels.length ? levels : [...LEVELS],
     showChineseLabels: c.get<boolean>(Settings.showChineseLabels, false),
+    syncBibliography: c.get<boolean>(Settings.syncBibliography, true),
   };
 }
 

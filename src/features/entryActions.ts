@@ -9,7 +9,7 @@ import { Commands } from '../ids.js';
 import type { ConfigStore } from './config.js';
 import type { CorpusService } from './corpusService.js';
 import { entriesFromArgs } from './entryArgs.js';
-import { insertCitations, isCitingEditor } from './insertCitation.js';
+import { citeEntries, isCitingEditor } from './insertCitation.js';
 import { paperUrl, pdfUrl } from './present.js';
 import type { ReadState } from './readState.js';
 import type { SearchUi } from './search.js';
@@ -55,7 +55,7 @@ export async function showEntryActions(s: EntryServices, entries: readonly Entry
   const allRead = entries.every((e) => s.read.isRead(e.key));
   const editor = targetEditor();
   const items: ActionItem[] = [
-    ...(editor ? [{ label: '$(quote) Insert Citation', description: vscode.workspace.asRelativePath(editor.document.uri), run: () => insertCitations(editor, entries, s.config.value) }] : []),
+    ...(editor ? [{ label: '$(quote) Insert Citation', description: vscode.workspace.asRelativePath(editor.document.uri), run: () => citeEntries(editor, entries, s.config.value) }] : []),
     { label: '$(key) Copy Citation Key', description: entries.map((e) => e.key).join(', '), run: () => vscode.env.clipboard.writeText(entries.map((e) => e.key).join(',')) },
     { label: '$(copy) Copy BibTeX', run: () => copyBibtex(entries) },
     ...(many ? [] : [
@@ -93,7 +93,7 @@ export function registerEntryCommands(s: EntryServices): vscode.Disposable {
         await copyBibtex(entries);
         return;
       }
-      await insertCitations(editor, entries, s.config.value);
+      await citeEntries(editor, entries, s.config.value);
     })),
     vscode.commands.registerCommand(Commands.copyCitationKey, withEntries(async (entries) => {
       await vscode.env.clipboard.writeText(entries.map((e) => e.key).join(','));

@@ -6,6 +6,7 @@ import { planCitation } from '../core/cite/insert.js';
 import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../core/context.js';
 import type { Entry } from '../core/schema.js';
 import type { Config } from './config.js';
+import { completeBibliography, prepareCitation } from './bibliography.js';
 
 /** Whether citations in this editor are LaTeX or Pandoc citations (rather than plain text). */
 export function isCitingEditor(editor: vscode.TextEditor | undefined): boolean {
@@ -38,4 +39,21 @@ export async function insertCitations(editor: vscode.TextEditor, entries: readon
   const end = doc.positionAt(plan.offset + plan.text.length);
   editor.selection = new vscode.Selection(end, end);
   return plan.added;
+}
+
+/**
+ * Cites entries where the user writes and keeps the document's bibliography in step: a work the
+ * bibliography already has under another key is cited by that key; missing entries are added to
+ * the bibliography (setting `mlsysPapers.syncBibliography`).
+ *
+ * @returns the keys inserted into the document
+ */
+export async function citeEntries(editor: vscode.TextEditor, entries: readonly Entry[], config: Config): Promise<string[]> {
+  if (!config.syncBibliography || !isCitingEditor(editor)) return insertCitations(editor, entries, config);
+  const doc = editor.document;
+  const { bib, plan } = await prepareCitation(doc, entries);
+  const cited = entries.map((e) => ({ ...e, key: plan.citeAs.get(e.key) ?? e.key }));
+  const added = await insertCitations(editor, cited, config);
+  await completeBibliography(doc, bib, plan);
+  return added;
 }

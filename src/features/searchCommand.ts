@@ -5,14 +5,14 @@
 import * as vscode from 'vscode';
 import { Commands } from '../ids.js';
 import { showEntryActions, type EntryServices } from './entryActions.js';
-import { insertCitations, isCitingEditor } from './insertCitation.js';
+import { citeEntries, isCitingEditor } from './insertCitation.js';
 
 export function registerSearch(s: EntryServices): vscode.Disposable {
   return vscode.commands.registerCommand(Commands.search, async (initial?: unknown) => {
     const editor = vscode.window.activeTextEditor;
     const entries = await s.search.pick('MLSys Papers: Search', typeof initial === 'string' ? initial : '');
     if (!entries.length) return;
-    if (editor && isCitingEditor(editor)) await insertCitations(editor, entries, s.config.value);
+    if (editor && isCitingEditor(editor)) await citeEntries(editor, entries, s.config.value);
     else await showEntryActions(s, entries);
   });
 }

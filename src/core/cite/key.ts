@@ -32,7 +32,8 @@ export function foldAscii(s: string): string {
 export function makeCitationKey(authors: readonly Person[], year: number | undefined, title: string, fallback = 'anon'): string {
   const first = authors[0];
   const name = first ? ('literal' in first ? first.literal.split(/\s+/)[0] ?? '' : first.family) : fallback.split(/\s+/)[0] ?? '';
-  const fam = foldAscii(name).replace(/[^a-z]/g, '') || 'anon';
+  // A name with no Latin letters (a Chinese pen name) falls back to the venue, like a missing author.
+  const fam = foldAscii(name).replace(/[^a-z]/g, '') || foldAscii(fallback.split(/\s+/)[0] ?? '').replace(/[^a-z]/g, '') || 'anon';
   const words = foldAscii(title).split(/[^a-z0-9]+/).filter(Boolean);
   const word = words.find((w) => !KEY_STOP_WORDS.has(w)) ?? words[0] ?? '';
   return `${fam}${year ?? 'nd'}${word}`;

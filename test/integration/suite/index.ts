@@ -3,7 +3,7 @@
 // @vscode/test-electron (run-test-electron.mjs). Mocha TDD interface. Checks what the extension
 // registers and does through the `vscode` API.
 import * as assert from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -45,9 +45,11 @@ async function completionKeys(editor: vscode.TextEditor): Promise<string[]> {
     .map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
 }
 
+// Root hook: after every suite.
+suiteTeardown(() => rmSync(tmp, { recursive: true, force: true }));
+
 suite('MLSys Papers extension', () => {
   suiteSetup(activate);
-  suiteTeardown(() => rmSync(tmp, { recursive: true, force: true }));
 
   teardown(async () => {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
@@ -150,5 +152,80 @@ suite('MLSys Papers extension', () => {
     } finally {
       await config.update('corpusFiles', undefined, vscode.ConfigurationTarget.Global);
     }
+  });
+});
+
+suite('Bibliography sync', () => {
+  suiteSetup(activate);
+  const folder = () => mkdtempSync(join(tmp, 'bib-'));
+  const orcaBib = '% my references\r\n@string{osdi = "OSDI"}\r\n\r\n@inproceedings{yu2022orca,\r\n  title = {Orca},\r\n  booktitle = osdi,\r\n  year = 2022\r\n}\r\n';
+
+  async function open(file: string, marked: string): Promise<vscode.TextEditor> {
+    const offset = marked.indexOf('|');
+    writeFileSync(file, marked.replace('|', ''));
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    const editor = await vscode.window.showTextDocument(doc);
+    editor.selection = new vscode.Selection(doc.positionAt(offset), doc.positionAt(offset));
+    return editor;
+  }
+
+  test('LaTeX: the cited entry is appended to the declared .bib, which keeps its bytes and CRLF line endings', async () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'refs.bib'), orcaBib);
+    const editor = await open(join(dir, 'paper.tex'), '\\documentclass{article}\n\\begin{document}\nPaged |.\n\\bibliography{refs}\n\\end{document}\n');
+    await vscode.commands.executeCommand(Commands.insertCitation, ['kwon2023efficient', 'yu2022orca']);
+    assert.ok(editor.document.getText().includes('Paged \\cite{kwon2023efficient,yu2022orca}.'));
+    const bib = readFileSync(join(dir, 'refs.bib'), 'utf8');
+    assert.ok(bib.startsWith(orcaBib), 'existing text unchanged');
+    const added = bib.slice(orcaBib.length);
+    assert.match(added, /^\r\n@inproceedings\{kwon2023efficient,\r\n/);
+    assert.ok(!/[^\r]\n/.test(added), 'CRLF kept');
+    assert.strictEqual((bib.match(/@inproceedings\{/g) ?? []).length, 2, 'yu2022orca not added twice');
+  });
+
+  test('a work already in the .bib under another key is cited by that key and not added', async () => {
+    const dir = folder();
+    const mine = '@article{paged,\n  title = {Efficient Memory Management for Large Language Model Serving with PagedAttention},\n  doi = {10.1145/3600006.3613165}\n}\n';
+    writeFileSync(join(dir, 'refs.bib'), mine);
+    const editor = await open(join(dir, 'notes.md'), '---\nbibliography: refs.bib\n---\nSee |.\n');
+    await vscode.commands.executeCommand(Commands.insertCitation, 'kwon2023efficient');
+    assert.ok(editor.document.getText().includes('See [@paged].'));
+    assert.strictEqual(readFileSync(join(dir, 'refs.bib'), 'utf8'), mine);
+  });
+
+  test('a .bib that cannot be parsed is not written to', async () => {
+    const dir = folder();
+    const broken = '@misc{a,\n  title = {Unclosed\n}\n';
+    writeFileSync(join(dir, 'refs.bib'), broken);
+    const editor = await open(join(dir, 'paper.tex'), 'See |.\n\\bibliography{refs}\n');
+    await vscode.commands.executeCommand(Commands.insertCitation, 'kwon2023efficient');
+    assert.ok(editor.document.getText().includes('See \\cite{kwon2023efficient}.'));
+    assert.strictEqual(readFileSync(join(dir, 'refs.bib'), 'utf8'), broken);
+  });
+
+  test('a .bib open with unsaved changes is edited in its editor, not on disk', async () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'refs.bib'), orcaBib);
+    const bibDoc = await vscode.workspace.openTextDocument(vscode.Uri.file(join(dir, 'refs.bib')));
+    const bibEditor = await vscode.window.showTextDocument(bibDoc);
+    await bibEditor.edit((b) => b.insert(new vscode.Position(0, 0), '% unsaved note\r\n'));
+    const editor = await open(join(dir, 'paper.tex'), 'See |.\n\\bibliography{refs}\n');
+    await vscode.commands.executeCommand(Commands.insertCitation, 'kwon2023efficient');
+    assert.ok(editor.document.getText().includes('\\cite{kwon2023efficient}'));
+    assert.strictEqual(readFileSync(join(dir, 'refs.bib'), 'utf8'), orcaBib, 'disk untouched');
+    assert.ok(bibDoc.isDirty);
+    assert.ok(bibDoc.getText().startsWith('% unsaved note\r\n' + orcaBib));
+    assert.ok(bibDoc.getText().includes('@inproceedings{kwon2023efficient,'));
+    await vscode.window.showTextDocument(bibDoc);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  test('Markdown: a CSL-JSON bibliography gains the item', async () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'refs.json'), '[\n  {\n    "id": "yu2022orca",\n    "type": "paper-conference",\n    "title": "Orca"\n  }\n]\n');
+    await open(join(dir, 'notes.md'), '---\nbibliography: [refs.json]\n---\nSee |.\n');
+    await vscode.commands.executeCommand(Commands.insertCitation, 'kwon2023efficient');
+    const items = JSON.parse(readFileSync(join(dir, 'refs.json'), 'utf8')) as { id: string }[];
+    assert.deepStrictEqual(items.map((i) => i.id), ['yu2022orca', 'kwon2023efficient']);
   });
 });
