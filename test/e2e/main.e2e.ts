@@ -123,6 +123,13 @@ describe('MLSys Papers in a real VS Code', () => {
     await waitForEditorText(page, '[@kwon2023efficient]');
     await save(page);
     expect(onDisk('notes.md')).toContain('Paging the KV cache removes fragmentation [@kwon2023efficient]\n');
+    // The bibliography gained exactly that entry, after everything it had.
+    const original = readFileSync(join(repoRoot, 'demo/references.bib'), 'utf8');
+    await expect.poll(() => onDisk('references.bib').length, { timeout: 15_000 }).toBeGreaterThan(original.length);
+    const bib = onDisk('references.bib');
+    expect(bib.startsWith(original)).toBe(true);
+    expect(bib.slice(original.length)).toMatch(/^\n@inproceedings\{kwon2023efficient,\n/);
+    expect(bib.match(/^@/gm)).toHaveLength(2);
     // Nothing else in the note changed.
     expect(onDisk('notes.md').replace(' [@kwon2023efficient]', '')).toBe(readFileSync(join(repoRoot, 'demo/notes.md'), 'utf8').replace(/fragmentation \n/, 'fragmentation\n'));
   });
@@ -144,6 +151,7 @@ describe('MLSys Papers in a real VS Code', () => {
     const tex = onDisk('paper.tex');
     expect(tex).toContain('Paged KV-cache management\\cite{kwon2023efficient}\n');
     expect(tex).toContain('Systems such as \\cite{yu2022orca,kwon2023efficient} shaped this field.');
+    expect(onDisk('references.bib').match(/^@/gm), 'no entry added twice').toHaveLength(2);
   });
 
   test('completion inside \\cite{…} offers keys ranked by our search', async () => {
