@@ -90,7 +90,11 @@ export function hasCjk(s: string): boolean {
 export function bibtexFields(e: Entry): [string, string][] {
   const f: [string, string | undefined][] = [];
   const title = e.title_en && hasCjk(e.title) ? e.title_en : e.title;
-  f.push(['author', e.authors.map(bibtexName).join(' and ')]);
+  // pdflatex cannot typeset a name written only in CJK script; such names stay in the CSL-JSON
+  // export. An entry left with no author gets BibTeX's `key` field, which styles sort by instead.
+  const authors = e.authors.filter((p) => !hasCjk('literal' in p ? p.literal : `${p.given}${p.family}`) || /[A-Za-z]/.test('literal' in p ? p.literal : p.family));
+  f.push(['author', authors.map(bibtexName).join(' and ')]);
+  if (!authors.length) f.push(['key', texEscape(e.venue ?? e.title_en ?? e.title)]);
   f.push(['title', protectCapitals(texEscape(title), e.aliases)]);
   if (e.type === 'article') f.push(['journal', e.journal && texEscape(e.journal)]);
   if (e.type === 'inproceedings' || e.type === 'incollection') f.push(['booktitle', protectCapitals(texEscape(e.booktitle ?? e.venue_full ?? e.venue ?? ''))]);
