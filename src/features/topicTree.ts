@@ -32,13 +32,13 @@ export class TopicTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
 
   getChildren(node?: TreeNode): TreeNode[] {
     const c = this.corpus.corpus;
-    if (!node) return c.roots.map((id) => ({ kind: 'topic', id }));
+    // Topics with nothing to show (empty, or every entry filtered out by level) are left out.
+    const shown = (id: string) => c.entriesUnder(id).some((e) => this.visible(e));
+    if (!node) return c.roots.filter(shown).map((id) => ({ kind: 'topic', id }));
     if (node.kind === 'entry') return [];
     const topic = c.topic(node.id);
     if (!topic) return [];
-    const subs: TreeNode[] = topic.children
-      .filter((id) => c.entriesUnder(id).some((e) => this.visible(e)) || !c.entriesUnder(id).length)
-      .map((id) => ({ kind: 'topic', id }));
+    const subs: TreeNode[] = topic.children.filter(shown).map((id) => ({ kind: 'topic', id }));
     const entries: TreeNode[] = c.entriesOf(node.id).filter((e) => this.visible(e)).map((entry) => ({ kind: 'entry', entry, topicId: node.id }));
     return [...subs, ...entries];
   }
