@@ -19,7 +19,7 @@ run "type check" npx tsc --noEmit -p .
 run "build" node scripts/build.mjs
 run "unit tests" npx vitest run
 run "real consumers" bash test/consumers/run.sh
-run "browser tests in code-server" npx vitest run -c vitest.e2e.config.ts
+run "browser tests in code-server" npx vitest run -c vitest.e2e.config.mts
 run "extension-host suite in code-server" node test/integration/run-code-server.mjs
 ((status == 0)) && echo "::: all test steps passed" || echo "::: some test steps FAILED"
 exit $status

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { ConfigStore } from './features/config.js';
 import { CorpusService } from './features/corpusService.js';
 import { copyBibtex, openLink, registerEntryCommands } from './features/entryActions.js';
+import { registerCitationChecks } from './features/citationChecks.js';
 import { registerCompletion } from './features/completion.js';
 import { paperUrl } from './features/present.js';
 import { ReadState } from './features/readState.js';
@@ -27,6 +28,7 @@ export function activate(context: vscode.ExtensionContext): void {
     registerEntryCommands(services),
     registerSearch(services),
     registerCompletion(corpus, read),
+    registerCitationChecks(corpus, read, async (q) => (await search.pick('MLSys Papers: Replace citation key', q)).map((e) => e.key)),
   );
 }
 

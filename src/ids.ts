@@ -16,6 +16,8 @@ export const Commands = {
   markUnread: 'mlsysPapers.markUnread',
   filterByLevel: 'mlsysPapers.filterByLevel',
   entryActions: 'mlsysPapers.entryActions',
+  addToBibliography: 'mlsysPapers.addToBibliography',
+  replaceKey: 'mlsysPapers.replaceKey',
 } as const;
 
 export const Views = {

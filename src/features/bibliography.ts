@@ -61,12 +61,40 @@ export async function documentBibliography(doc: vscode.TextDocument): Promise<Do
   const missing: vscode.Uri[] = [];
   for (const d of decls) {
     const uri = d.path.startsWith('/') ? vscode.Uri.file(d.path) : vscode.Uri.joinPath(root, '..', d.path);
-    const text = await readText(uri);
-    if (text === undefined) { missing.push(uri); continue; }
-    const source = readBibSource(d.path, text);
-    if (source) sources.push({ ...source, uri });
+    const source = await readBibCached(uri, d.path);
+    if (source === null) missing.push(uri);
+    else if (source) sources.push({ ...source, uri });
   }
   return { root, sources, missing };
+}
+
+/**
+ * Parsed bibliography files, keyed by URI and by what would change them: the open document's
+ * version, else the file's modification time. Diagnostics and completion ask on every change of a
+ * document; a large .bib is parsed once per change of the .bib itself.
+ */
+const bibCache = new Map<string, { stamp: string; source: BibSource | undefined }>();
+
+/** @returns the parsed file, undefined for an unknown format, null when the file does not exist */
+async function readBibCached(uri: vscode.Uri, path: string): Promise<BibSource | undefined | null> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  let stamp: string;
+  if (open) stamp = `v${open.version}`;
+  else {
+    try {
+      const st = await vscode.workspace.fs.stat(uri);
+      stamp = `m${st.mtime}:${st.size}`;
+    } catch {
+      return null;
+    }
+  }
+  const cached = bibCache.get(uri.toString());
+  if (cached?.stamp === stamp) return cached.source;
+  const text = await readText(uri);
+  if (text === undefined) return null;
+  const source = readBibSource(path, text);
+  bibCache.set(uri.toString(), { stamp, source });
+  return source;
 }
 
 function displayPath(uri: vscode.Uri): string {

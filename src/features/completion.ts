@@ -3,7 +3,9 @@
  * Context detection is `core/context.ts`; this is the thin provider.
  */
 import * as vscode from 'vscode';
+import { foldAscii } from '../core/cite/key.js';
 import { citeContextAt } from '../core/context.js';
+import { documentBibliography } from './bibliography.js';
 import type { CorpusService } from './corpusService.js';
 import { entryMarkdown, venueYear } from './present.js';
 import type { ReadState } from './readState.js';
@@ -20,7 +22,7 @@ export const CITATION_SELECTOR: vscode.DocumentSelector = [
 export class CitationCompletionProvider implements vscode.CompletionItemProvider {
   constructor(private readonly corpus: CorpusService, private readonly read: ReadState) {}
 
-  provideCompletionItems(doc: vscode.TextDocument, pos: vscode.Position): vscode.CompletionList | undefined {
+  async provideCompletionItems(doc: vscode.TextDocument, pos: vscode.Position): Promise<vscode.CompletionList | undefined> {
     // Context detection looks at most 2,000 characters back and 1,000 ahead; on this per-keystroke
     // path, read only that window rather than the whole document.
     const startPos = doc.positionAt(Math.max(0, doc.offsetAt(pos) - 2000));
@@ -40,20 +42,40 @@ export class CitationCompletionProvider implements vscode.CompletionItemProvider
       inserting: new vscode.Range(start, pos),
       replacing: new vscode.Range(start, doc.positionAt(ctx.keyEnd)),
     };
-    const items = entries
+    // The document's own bibliography: its entries that the corpus does not have, matched on every
+    // typed word (prefix of a word of key, title, author or year), come first.
+    const bib = await documentBibliography(doc);
+    const words = foldAscii(ctx.prefix).split(/[^a-z0-9]+/).filter(Boolean);
+    const own = (bib?.sources ?? []).flatMap((s) => s.entries)
+      .filter((b) => !c.entry(b.key) && !ctx.existing.includes(b.key))
+      .filter((b) => {
+        const hay = foldAscii([b.key, b.fields.title, b.fields.author, b.fields.year].join(' ')).split(/[^a-z0-9]+/);
+        return words.every((w) => hay.some((h) => h.startsWith(w)) || foldAscii(b.key).startsWith(w));
+      })
+      .slice(0, LIMIT)
+      .map((b) => {
+        const item = new vscode.CompletionItem({ label: b.key, description: b.fields.year }, vscode.CompletionItemKind.Reference);
+        item.detail = b.fields.title?.replace(/[{}]/g, '');
+        item.documentation = new vscode.MarkdownString().appendText([b.fields.author, b.fields.journal ?? b.fields.booktitle, b.fields.year].filter(Boolean).join(' · '));
+        return item;
+      });
+    const items = [...own, ...entries
       .filter((e) => !ctx.existing.includes(e.key))
-      .map((e, rank) => {
+      .map((e) => {
         const item = new vscode.CompletionItem({ label: e.key, description: venueYear(e) }, vscode.CompletionItemKind.Reference);
         item.detail = e.title;
         item.documentation = entryMarkdown(c, e, { read: this.read.isRead(e.key) });
-        item.range = range;
-        item.insertText = e.key;
-        // Our rank decides the order, and the typed text decides nothing more: every item's
-        // filter text is exactly what was typed, so VS Code's fuzzy filter keeps them all.
-        item.sortText = rank.toString().padStart(4, '0');
-        item.filterText = ctx.prefix || e.key;
         return item;
-      });
+      })];
+    items.forEach((item, rank) => {
+      const key = typeof item.label === 'string' ? item.label : item.label.label;
+      item.range = range;
+      item.insertText = key;
+      // Our rank decides the order, and the typed text decides nothing more: every item's
+      // filter text is exactly what was typed, so VS Code's fuzzy filter keeps them all.
+      item.sortText = rank.toString().padStart(4, '0');
+      item.filterText = ctx.prefix || key;
+    });
     // Re-query on every keystroke so the ranking follows the text.
     return new vscode.CompletionList(items, true);
   }

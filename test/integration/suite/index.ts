@@ -229,3 +229,91 @@ suite('Bibliography sync', () => {
     assert.deepStrictEqual(items.map((i) => i.id), ['yu2022orca', 'kwon2023efficient']);
   });
 });
+
+suite('Citation checks', () => {
+  suiteSetup(activate);
+
+  async function openWith(dir: string, name: string, text: string): Promise<vscode.TextDocument> {
+    writeFileSync(join(dir, name), text);
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(join(dir, name)));
+    await vscode.window.showTextDocument(doc);
+    return doc;
+  }
+
+  async function diagnosticsOf(uri: vscode.Uri, count: number): Promise<vscode.Diagnostic[]> {
+    const deadline = Date.now() + 10_000;
+    let got: vscode.Diagnostic[] = [];
+    while (Date.now() < deadline) {
+      got = vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'MLSys Papers');
+      if (got.length >= count) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return got;
+  }
+
+  test('diagnostics: a key in neither the bibliography nor the corpus, and a corpus key the bibliography lacks, with a quick fix that adds it', async () => {
+    const dir = mkdtempSync(join(tmp, 'checks-'));
+    writeFileSync(join(dir, 'refs.bib'), '@misc{mine2020,\n  title = {Mine},\n  author = {Me, A.},\n  year = {2020}\n}\n');
+    const doc = await openWith(dir, 'paper.tex', 'See \\cite{mine2020,nosuchkey,kwon2023efficient}.\n\\bibliography{refs}\n');
+    const diags = await diagnosticsOf(doc.uri, 2);
+    const byKey = new Map(diags.map((d) => [doc.getText(d.range), d]));
+    assert.deepStrictEqual([...byKey.keys()].sort(), ['kwon2023efficient', 'nosuchkey']);
+    assert.match(byKey.get('nosuchkey')!.message, /Unknown citation key "nosuchkey": not in \S*refs\.bib, nor in the MLSys Papers corpus/);
+    assert.match(byKey.get('kwon2023efficient')!.message, /in the MLSys Papers corpus but not in \S*refs\.bib/);
+
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, byKey.get('kwon2023efficient')!.range);
+    const add = actions.find((a) => a.title === 'Add kwon2023efficient to the bibliography');
+    assert.ok(add?.command, 'quick fix offered');
+    await vscode.commands.executeCommand(add.command.command, ...(add.command.arguments ?? []));
+    assert.match(readFileSync(join(dir, 'refs.bib'), 'utf8'), /@inproceedings\{kwon2023efficient,/);
+    const after = await (async () => {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const d = vscode.languages.getDiagnostics(doc.uri).filter((x) => x.source === 'MLSys Papers');
+        if (d.length === 1 || Date.now() > deadline) return d;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    // The fix saved refs.bib; only the unknown key is left (diagnostics refresh on the .bib's save).
+    await vscode.commands.executeCommand('workbench.action.files.save');
+    assert.deepStrictEqual(after.map((d) => doc.getText(d.range)), ['nosuchkey']);
+  });
+
+  test('diagnostics: duplicate keys in a .bib (ignoring case)', async () => {
+    const dir = mkdtempSync(join(tmp, 'dups-'));
+    const doc = await openWith(dir, 'refs.bib', '@misc{same, title = {One}}\n@misc{Same, title = {Two}}\n');
+    const diags = await diagnosticsOf(doc.uri, 2);
+    assert.strictEqual(diags.length, 2);
+    assert.match(diags[0]!.message, /^Duplicate key "same"/);
+  });
+
+  test('hover shows the reference and whether the bibliography has it; definition goes to the .bib or the corpus entry', async () => {
+    const dir = mkdtempSync(join(tmp, 'hover-'));
+    writeFileSync(join(dir, 'refs.bib'), '% mine\n@misc{mine2020,\n  title = {Mine},\n  year = {2020}\n}\n');
+    const doc = await openWith(dir, 'notes.md', '---\nbibliography: refs.bib\n---\nSee [@kwon2023efficient; @mine2020].\n');
+    const at = (key: string) => doc.positionAt(doc.getText().indexOf(key) + 2);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, at('kwon2023efficient'));
+    const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    assert.match(text, /Efficient Memory Management for Large Language Model Serving/);
+    assert.match(text, /not in \S*refs\\?\.bib/);
+    const defs = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', doc.uri, at('mine2020'));
+    const def = defs[0] as vscode.Location;
+    assert.strictEqual(def.uri.fsPath, join(dir, 'refs.bib'));
+    assert.deepStrictEqual([def.range.start.line, def.range.start.character], [1, 6]);
+    const corpusDefs = await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeDefinitionProvider', doc.uri, at('kwon2023efficient'));
+    const virtual = await vscode.workspace.openTextDocument(corpusDefs[0]!.uri);
+    assert.match(virtual.getText(), /@inproceedings\{kwon2023efficient,/);
+  });
+
+  test('completion offers the document bibliography\'s own entries too', async () => {
+    const dir = mkdtempSync(join(tmp, 'compl-'));
+    writeFileSync(join(dir, 'refs.bib'), '@misc{mine2020,\n  title = {A Study of Mine},\n  author = {Me, Ann},\n  year = {2020}\n}\n');
+    const editor = await editorWith('latex', 'x');
+    await editor.edit((b) => b.replace(new vscode.Range(0, 0, 0, 1), ''));
+    const doc = await openWith(dir, 'paper.tex', 'See \\cite{study}.\n\\bibliography{refs}\n');
+    const pos = doc.positionAt(doc.getText().indexOf('study') + 5);
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, pos);
+    const labels = list.items.filter((i) => i.kind === vscode.CompletionItemKind.Reference).map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    assert.ok(labels.includes('mine2020'), labels.slice(0, 5).join(','));
+  });
+});

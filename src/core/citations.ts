@@ -1,0 +1,85 @@
+/**
+ * Every citation key a document cites, with its position: for diagnostics, hover and go to definition.
+ * LaTeX: the key lists of citation commands (`\cite`, natbib, biblatex, `\nocite`, multicite
+ * `\cites{a}{b}`), comments excluded. Markdown: Pandoc citations (`[@a; @b]`, `@a`, `[-@a]`) outside
+ * code, and the front matter's `nocite:` (Pandoc's User's Guide, "Citation syntax").
+ */
+import { frontMatterOf } from './bib/locate.js';
+import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from './context.js';
+
+/** One cited key: `offset` and `length` in UTF-16 code units. */
+export interface CitedKey {
+  key: string;
+  offset: number;
+  length: number;
+}
+
+const LATEX_CITE = /\\([a-zA-Z]*[cC]ite[a-zA-Z]*)\*?((?:\s*\[[^\]]*\]){0,2})\s*\{/g;
+
+function blankOut(text: string, re: RegExp): string {
+  return text.replace(re, (m) => m.replace(/[^\n]/g, ' '));
+}
+
+/** Keys cited in a LaTeX document. */
+export function latexCitations(text: string): CitedKey[] {
+  const clean = blankOut(text, /(?<!\\)%.*$/gm);
+  const out: CitedKey[] = [];
+  for (const m of clean.matchAll(LATEX_CITE)) {
+    let i = m.index! + m[0].length - 1;
+    // One or more brace groups (multicite), each possibly preceded by optional arguments.
+    for (;;) {
+      const close = clean.indexOf('}', i);
+      if (close < 0) break;
+      let pos = i + 1;
+      for (const part of clean.slice(i + 1, close).split(',')) {
+        const lead = part.length - part.trimStart().length;
+        const key = part.trim();
+        if (key && !/[\s{\\]/.test(key)) out.push({ key, offset: pos + lead, length: key.length });
+        pos += part.length + 1;
+      }
+      const next = /^(\s*\[[^\]]*\]){0,2}\s*\{/.exec(clean.slice(close + 1));
+      if (!next || !/^[a-zA-Z]*cites/i.test(m[1]!)) break;
+      i = close + next[0].length;
+    }
+  }
+  return out;
+}
+
+/** Keys cited in a Markdown document. */
+export function pandocCitations(text: string): CitedKey[] {
+  const fm = frontMatterOf(text);
+  let body = text;
+  const out: CitedKey[] = [];
+  if (fm) {
+    // Only `nocite:` in the front matter cites; the rest (e-mail addresses in `author:`) does not.
+    const head = text.slice(fm.start, fm.end);
+    const nocite = /^nocite:(.*(?:\n[ \t]+.*)*)/m.exec(head);
+    if (nocite) {
+      const base = fm.start + nocite.index + 'nocite:'.length;
+      for (const k of nocite[1]!.matchAll(/@([\p{L}\p{N}_][\p{L}\p{N}_:.#$%&+?<>~/-]*)/gu)) {
+        const key = k[1]!.replace(/[.:,;?]+$/, '');
+        if (key !== '*') out.push({ key, offset: base + k.index! + 1, length: key.length });
+      }
+    }
+    body = ' '.repeat(fm.end) + text.slice(fm.end);
+  }
+  body = blankOut(body, /^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm);
+  body = blankOut(body, /`[^`\n]*`/g);
+  for (const m of body.matchAll(/(^|[\s[;(-])@([\p{L}\p{N}_][\p{L}\p{N}_:.#$%&+?<>~/-]*)/gu)) {
+    const key = m[2]!.replace(/[.:,;?]+$/, '');
+    out.push({ key, offset: m.index! + m[1]!.length + 1, length: key.length });
+  }
+  return out.sort((a, b) => a.offset - b.offset);
+}
+
+/** Keys cited in a document of the given VS Code language id; [] for other languages. */
+export function citationsIn(text: string, languageId: string): CitedKey[] {
+  if (LATEX_LANGUAGES.has(languageId)) return latexCitations(text);
+  if (MARKDOWN_LANGUAGES.has(languageId)) return pandocCitations(text);
+  return [];
+}
+
+/** The cited key at an offset, if any. */
+export function citationAt(text: string, offset: number, languageId: string): CitedKey | undefined {
+  return citationsIn(text, languageId).find((c) => offset >= c.offset && offset <= c.offset + c.length);
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { citationAt, latexCitations, pandocCitations } from '../../src/core/citations.js';
+
+const keysOf = (cs: { key: string }[]) => cs.map((c) => c.key);
+
+describe('citations in a document', () => {
+  it('LaTeX: every citation command, key lists across lines, multicite, and not in comments', () => {
+    const tex = [
+      'See \\cite{a, b} and \\citep[p.~3]{c}.',
+      '\\textcite{d}\\parencite*{e}\\nocite{f}',
+      '% \\cite{commented}',
+      '\\cites{g}[p.~1]{h,',
+      '  i}',
+      '50\\% done \\autocite{j}',
+    ].join('\n');
+    const cs = latexCitations(tex);
+    expect(keysOf(cs)).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j']);
+    for (const c of cs) expect(tex.slice(c.offset, c.offset + c.length)).toBe(c.key);
+  });
+
+  it('Markdown: Pandoc citations, nocite in the front matter, not e-mail addresses or code', () => {
+    const md = [
+      '---',
+      'author: me@example.org',
+      'nocite: |',
+      '  @z1, @z2',
+      '---',
+      'As [@a; @b, p. 3] and @c say, [-@d].',
+      'Mail me@example.org. `@notcode` and',
+      '```',
+      '@incode',
+      '```',
+      'End @e.',
+    ].join('\n');
+    const cs = pandocCitations(md);
+    expect(keysOf(cs)).toEqual(['z1', 'z2', 'a', 'b', 'c', 'd', 'e']);
+    for (const c of cs) expect(md.slice(c.offset, c.offset + c.length)).toBe(c.key);
+  });
+
+  it('finds the key under the cursor', () => {
+    expect(citationAt('x \\cite{alpha,beta}', 15, 'latex')?.key).toBe('beta');
+    expect(citationAt('x \\cite{alpha,beta}', 1, 'latex')).toBeUndefined();
+  });
+});
