@@ -6,7 +6,9 @@ import { chmodSync } from 'node:fs';
 
 const common = { bundle: true, platform: 'node', target: 'node18', format: 'cjs', sourcemap: true, logLevel: 'warning' };
 await Promise.all([
-  build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], minify: true }),
+  build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode', './csl.js'], minify: true }),
+  // citeproc-js, loaded by the extension on the first formatted reference.
+  build({ ...common, entryPoints: ['src/core/cite/csl.ts'], outfile: 'dist/csl.js', minify: true }),
   build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
   build({ ...common, entryPoints: ['bench/search.bench.ts'], outfile: 'dist-test/bench.js' }),
 ]);

@@ -7,6 +7,7 @@ import { CorpusService } from './features/corpusService.js';
 import { copyBibtex, openLink, registerEntryCommands } from './features/entryActions.js';
 import { registerCitationChecks } from './features/citationChecks.js';
 import { registerCompletion } from './features/completion.js';
+import { Formatter, registerFormatted } from './features/formatted.js';
 import { paperUrl } from './features/present.js';
 import { ReadState } from './features/readState.js';
 import { registerSearch } from './features/searchCommand.js';
@@ -19,6 +20,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const read = new ReadState(context.globalState);
   const search = new SearchUi(corpus, { copyBibtex, openPaper: (e) => openLink(paperUrl(e), 'paper', e) });
   const services = { corpus, read, config, search };
+  const formatter = new Formatter(context.extensionPath);
 
   context.subscriptions.push(
     config,
@@ -28,7 +30,8 @@ export function activate(context: vscode.ExtensionContext): void {
     registerEntryCommands(services),
     registerSearch(services),
     registerCompletion(corpus, read),
-    registerCitationChecks(corpus, read, async (q) => (await search.pick('MLSys Papers: Replace citation key', q)).map((e) => e.key)),
+    registerFormatted(corpus, search, formatter),
+    registerCitationChecks(corpus, read, formatter, async (q) => (await search.pick('MLSys Papers: Replace citation key', q)).map((e) => e.key)),
   );
 }
 

@@ -18,6 +18,11 @@ export const Commands = {
   entryActions: 'mlsysPapers.entryActions',
   addToBibliography: 'mlsysPapers.addToBibliography',
   replaceKey: 'mlsysPapers.replaceKey',
+  copyFormattedReference: 'mlsysPapers.copyFormattedReference',
+  insertFormattedReference: 'mlsysPapers.insertFormattedReference',
+  insertBibliography: 'mlsysPapers.insertBibliography',
+  exportEntries: 'mlsysPapers.exportEntries',
+  exportCited: 'mlsysPapers.exportCited',
 } as const;
 
 export const Views = {
@@ -34,6 +39,7 @@ export const Settings = {
   showChineseLabels: 'showChineseLabels',
   syncBibliography: 'syncBibliography',
   latexRoot: 'latexRoot',
+  citationStyle: 'citationStyle',
 } as const;
 
 /** Context keys used in `when` clauses. */

@@ -11,6 +11,7 @@ import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../core/context.js';
 import { Commands } from '../ids.js';
 import { completeBibliography, documentBibliography, prepareCitation, type DocumentBibliography } from './bibliography.js';
 import type { CorpusService } from './corpusService.js';
+import type { Formatter } from './formatted.js';
 import { entryMarkdown } from './present.js';
 import type { ReadState } from './readState.js';
 
@@ -144,7 +145,7 @@ class CitationFixes implements vscode.CodeActionProvider {
 
 /** Hover on a cited key: the formatted entry, and whether the document's bibliography has it. */
 class CitationHover implements vscode.HoverProvider {
-  constructor(private readonly corpus: CorpusService, private readonly read: ReadState) {}
+  constructor(private readonly corpus: CorpusService, private readonly read: ReadState, private readonly formatter: Formatter) {}
 
   async provideHover(doc: vscode.TextDocument, pos: vscode.Position): Promise<vscode.Hover | undefined> {
     const c = citationAt(doc.getText(), doc.offsetAt(pos), doc.languageId);
@@ -158,6 +159,13 @@ class CitationHover implements vscode.HoverProvider {
     let md: vscode.MarkdownString;
     if (entry) {
       md = entryMarkdown(this.corpus.corpus, entry, { read: this.read.isRead(entry.key) });
+      let formatted: string | undefined;
+      try {
+        formatted = this.formatter.format([entry])[0];
+      } catch {
+        formatted = undefined; // a broken custom style is reported by the commands, not on every hover
+      }
+      if (formatted) md.appendMarkdown(`\n\n---\n\n${formatted.replace(/([\\`*_{}[\]()#+.!|<>-])/g, '\\$1')}`);
     } else if (own) {
       md = new vscode.MarkdownString();
       const f = own.entry.fields;
@@ -208,11 +216,11 @@ const SELECTOR: vscode.DocumentSelector = [
 ];
 
 /** Registers diagnostics, quick fixes, hover, definition and their commands. */
-export function registerCitationChecks(corpus: CorpusService, read: ReadState, pick: (query: string) => Promise<string[]>): vscode.Disposable {
+export function registerCitationChecks(corpus: CorpusService, read: ReadState, formatter: Formatter, pick: (query: string) => Promise<string[]>): vscode.Disposable {
   return vscode.Disposable.from(
     new CitationDiagnostics(corpus),
     vscode.languages.registerCodeActionsProvider(SELECTOR, new CitationFixes(), { providedCodeActionKinds: CitationFixes.kinds }),
-    vscode.languages.registerHoverProvider(SELECTOR, new CitationHover(corpus, read)),
+    vscode.languages.registerHoverProvider(SELECTOR, new CitationHover(corpus, read, formatter)),
     vscode.languages.registerDefinitionProvider(SELECTOR, new CitationDefinition(corpus)),
     vscode.workspace.registerTextDocumentContentProvider(ENTRY_SCHEME, new EntryContent(corpus)),
     vscode.commands.registerCommand(Commands.addToBibliography, async (uri: vscode.Uri, key: string) => {

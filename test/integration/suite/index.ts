@@ -317,3 +317,37 @@ suite('Citation checks', () => {
     assert.ok(labels.includes('mine2020'), labels.slice(0, 5).join(','));
   });
 });
+
+suite('Formatted references', () => {
+  suiteSetup(activate);
+
+  test('Copy Formatted Reference uses the configured CSL style', async () => {
+    const config = vscode.workspace.getConfiguration('mlsysPapers');
+    await vscode.commands.executeCommand(Commands.copyFormattedReference, 'kwon2023efficient');
+    assert.match(await vscode.env.clipboard.readText(), /^Kwon, W\., Li, Z\., .*\(2023\)\. Efficient Memory Management/);
+    await config.update('citationStyle', 'ieee', vscode.ConfigurationTarget.Global);
+    try {
+      await vscode.commands.executeCommand(Commands.copyFormattedReference, 'kwon2023efficient');
+      assert.match(await vscode.env.clipboard.readText(), /^\[1\] W\. Kwon et al\., “Efficient Memory Management/);
+    } finally {
+      await config.update('citationStyle', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  test('Insert Bibliography lists every corpus key a Markdown note cites, in citation order', async () => {
+    const editor = await editorWith('markdown', 'Orca [@yu2022orca] then vLLM [@kwon2023efficient; @yu2022orca].\n\n|');
+    await vscode.commands.executeCommand(Commands.insertBibliography);
+    const text = editor.document.getText();
+    const orca = text.indexOf('Yu, G.-I.');
+    const vllm = text.indexOf('Kwon, W.');
+    assert.ok(orca > 0 && vllm > 0, text);
+    assert.strictEqual(text.split('(2022). Orca').length - 1, 1, 'each entry once');
+  });
+
+  test('hover shows the formatted reference', async () => {
+    const editor = await editorWith('latex', 'See \\cite{yu2022orca|}.');
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, editor.selection.active);
+    const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    assert.match(text.replace(/\\(.)/g, '$1'), /Yu, G\.-I\., Jeong, J\. S\., .* \(2022\)\. Orca: A Distributed Serving System/);
+  });
+});
