@@ -12,6 +12,7 @@ import { toBibtexAll } from './core/cite/bibtex.js';
 import { CITE_FORMATS, formatCitation, toCslJson, type CiteFormat } from './core/cite/format.js';
 import { shortAuthors } from './core/cite/names.js';
 import { entryJson } from './core/json.js';
+import { citationsIn } from './core/citations.js';
 
 const USAGE = `Usage: mlsys-papers <command> [options]
 
@@ -20,7 +21,8 @@ Commands:
   list [--topic ID] [--json]               entries (all, or under a topic)
   search "<query>" [--limit N] [--json]    ranked search; filters author: year: venue: topic:
   cite <key...> [--format latex|pandoc|markdown|bibtex]
-  export [--topic ID] [--format bibtex|csl-json]
+  export [--topic ID] [--cited-in FILE] [--format bibtex|csl-json]
+                                           (--cited-in: the entries a .tex or .md file cites, in citation order)
   lint <file...>                           validate corpus YAML (entries or topics) files
   build-corpus <dir> <out.json>            validate a corpus folder and compile it (used by the build)
 
@@ -138,7 +140,18 @@ export function main(argv: string[], out: (s: string) => void, err: (s: string) 
         const format = opt(args, 'format') ?? 'bibtex';
         if (format !== 'bibtex' && format !== 'csl-json') throw new UsageError('--format must be bibtex or csl-json');
         const corpus = loadCorpus(args);
-        const entries = entriesForTopic(corpus, opt(args, 'topic'));
+        const citedIn = opt(args, 'cited-in');
+        let entries = entriesForTopic(corpus, opt(args, 'topic'));
+        if (citedIn) {
+          if (!existsSync(citedIn)) throw new UsageError(`--cited-in: no file ${citedIn}`);
+          const lang = /\.(tex|ltx|latex)$/i.test(citedIn) ? 'latex' : /\.(md|markdown|qmd|rmd)$/i.test(citedIn) ? 'markdown' : undefined;
+          if (!lang) throw new UsageError('--cited-in takes a LaTeX (.tex) or Markdown (.md) file');
+          const keys = [...new Set(citationsIn(readFileSync(citedIn, 'utf8'), lang).map((c) => c.key))];
+          const unknown = keys.filter((k) => !corpus.entry(k));
+          if (unknown.length) err(`mlsys-papers: not in the corpus, left out: ${unknown.join(', ')}`);
+          const allowed = new Set(entries.map((e) => e.key));
+          entries = keys.map((k) => corpus.entry(k)).filter((e): e is NonNullable<typeof e> => !!e && allowed.has(e.key));
+        }
         out(format === 'bibtex' ? toBibtexAll(entries) : JSON.stringify(entries.map(toCslJson), null, 2));
         return 0;
       }

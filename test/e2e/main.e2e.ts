@@ -102,7 +102,7 @@ describe('MLSys Papers in a real VS Code', () => {
     await topics.waitFor({ timeout: 30_000 });
     if (!(await row('GPU memory management').isVisible())) await topics.click();
     await expect.poll(async () => row('GPU memory management').textContent(), { timeout: 15_000 }).toMatch(/1\/1/);
-    await expect(topics.textContent()).resolves.toMatch(/1\/16/);
+    await expect(topics.textContent()).resolves.toMatch(/1\/\d+$/);
   });
 
   test('our results are not hidden by VS Code: a citation key finds a title that does not contain it', async () => {
@@ -121,6 +121,16 @@ describe('MLSys Papers in a real VS Code', () => {
     await screenshot(page, join(shots, 'search.png'));
     await page.keyboard.press('Enter');
     await waitForEditorText(page, '[@kwon2023efficient]');
+    // The injection grammar colours the key: once tokenized, its token differs from the words around it.
+    const tokenClasses = () => page.evaluate(() => {
+      const spans = [...document.querySelectorAll<HTMLElement>('.editor-group-container.active .view-line span span')];
+      const key = spans.find((s) => /^@?kwon2023efficient$/.test(s.textContent ?? ''));
+      const word = spans.find((s) => (s.textContent ?? '').startsWith('Paging the KV cache'));
+      return { key: key?.className, word: word?.className };
+    });
+    await expect.poll(async () => (await tokenClasses()).key, { timeout: 15_000 }).toBeTruthy();
+    const classes = await tokenClasses();
+    expect(classes.key).not.toBe(classes.word);
     await save(page);
     expect(onDisk('notes.md')).toContain('Paging the KV cache removes fragmentation [@kwon2023efficient]\n');
     // The bibliography gained exactly that entry, after everything it had.

@@ -48,6 +48,14 @@ describe('mlsys-papers CLI', () => {
     expect(csl.map((c) => c.id)).toEqual(['yu2022orca']);
   });
 
+  it('export --cited-in writes the entries a document cites, in citation order', () => {
+    const file = join(__dirname, 'fixtures/cited.md');
+    const r = run('export', '--cited-in', file);
+    expect(r.code).toBe(0);
+    expect([...r.out.matchAll(/^@\w+\{([^,]+),/gm)].map((m) => m[1])).toEqual(['yu2022orca', 'kwon2023efficient']);
+    expect(r.err).toContain('not in the corpus, left out: unknown2020key');
+  });
+
   it('lint prints file:line:col problems and exits 1', () => {
     const file = join(__dirname, 'fixtures/corpus-bad/bad-doi.yaml');
     const r = run('lint', file);

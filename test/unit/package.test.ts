@@ -45,3 +45,17 @@ describe('architecture', () => {
     }
   });
 });
+
+describe('Pandoc citation grammar', () => {
+  const g = JSON.parse(readFileSync(join(ROOT, 'syntaxes/pandoc-citations.tmLanguage.json'), 'utf8'));
+  const key = new RegExp(g.repository.key.match, 'gu');
+  it('matches citation keys and not e-mail addresses', () => {
+    const keys = (t: string) => [...t.matchAll(key)].map((m) => m[3]);
+    expect(keys('see @kwon2023efficient.')).toEqual(['kwon2023efficient']);
+    expect(keys('[-@a; @b, p. 3]')).toEqual(['a', 'b']);
+    expect(keys('mail me@example.org')).toEqual([]);
+  });
+  it('is injected into Markdown by package.json', () => {
+    expect(pkg.contributes.grammars).toEqual([{ scopeName: g.scopeName, path: './syntaxes/pandoc-citations.tmLanguage.json', injectTo: ['text.html.markdown'] }]);
+  });
+});
