@@ -3,7 +3,8 @@
  * "paged attention", insert the citation into a Markdown note and a LaTeX paper (also into an
  * existing \cite{…}), complete a key, save, and check the files on disk.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -187,5 +188,35 @@ describe('MLSys Papers in a real VS Code', () => {
     await waitForEditorText(page, '[@yu2022orca]');
     await save(page);
     expect(onDisk('notes.md')).toContain('Orca introduced iteration-level scheduling [@yu2022orca]');
+  });
+
+  test('the cited paper compiles with pdflatex + bibtex and with biblatex + biber, and the note renders with pandoc --citeproc', async () => {
+    // After the tests above: paper.tex cites yu2022orca and kwon2023efficient, notes.md cites both,
+    // and references.bib gained kwon2023efficient through the extension.
+    const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { cwd: workspace, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const tex = ['-interaction=nonstopmode', '-halt-on-error'];
+    run('pdflatex', [...tex, 'paper']);
+    run('bibtex', ['paper']);
+    run('pdflatex', [...tex, 'paper']);
+    run('pdflatex', [...tex, 'paper']);
+    const bbl = onDisk('paper.bbl');
+    expect(bbl).toContain('\\bibitem{kwon2023efficient}');
+    expect(bbl).toContain('\\bibitem{yu2022orca}');
+    expect(onDisk('paper.log')).not.toMatch(/Citation `[^']+' on page \d+ undefined/);
+
+    // The same paper with biblatex + biber.
+    writeFileSync(join(workspace, 'paper-biber.tex'), onDisk('paper.tex')
+      .replace('\\begin{document}', '\\usepackage[backend=biber]{biblatex}\n\\addbibresource{references.bib}\n\\begin{document}')
+      .replace(/\\bibliographystyle\{plain\}\n\\bibliography\{references\}/, '\\printbibliography'));
+    run('pdflatex', [...tex, 'paper-biber']);
+    run('biber', ['paper-biber']);
+    run('pdflatex', [...tex, 'paper-biber']);
+    const biberBbl = onDisk('paper-biber.bbl');
+    expect(biberBbl).toContain('\\entry{kwon2023efficient}');
+    expect(biberBbl).toContain('\\entry{yu2022orca}');
+
+    const rendered = run('pandoc', ['--citeproc', '-t', 'plain', 'notes.md']);
+    expect(rendered).toMatch(/Kwon, Woosuk/);
+    expect(rendered).toMatch(/Yu, Gyeong-In/);
   });
 });
