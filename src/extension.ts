@@ -7,6 +7,7 @@ import { CorpusService } from './features/corpusService.js';
 import { copyBibtex, openLink, registerEntryCommands } from './features/entryActions.js';
 import { registerCitationChecks } from './features/citationChecks.js';
 import { registerCompletion } from './features/completion.js';
+import { registerDetails } from './features/details.js';
 import { Formatter, registerFormatted } from './features/formatted.js';
 import { paperUrl } from './features/present.js';
 import { ReadState } from './features/readState.js';
@@ -31,6 +32,7 @@ export function activate(context: vscode.ExtensionContext): void {
     registerSearch(services),
     registerCompletion(corpus, read),
     registerFormatted(corpus, search, formatter),
+    registerDetails(corpus, read, formatter, search),
     registerCitationChecks(corpus, read, formatter, async (q) => (await search.pick('MLSys Papers: Replace citation key', q)).map((e) => e.key)),
   );
 }

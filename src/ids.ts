@@ -23,6 +23,7 @@ export const Commands = {
   insertBibliography: 'mlsysPapers.insertBibliography',
   exportEntries: 'mlsysPapers.exportEntries',
   exportCited: 'mlsysPapers.exportCited',
+  showDetails: 'mlsysPapers.showDetails',
 } as const;
 
 export const Views = {

@@ -158,7 +158,7 @@ class CitationHover implements vscode.HoverProvider {
       : bib?.sources.length ? `✗ not in ${bib.sources.map((s) => vscode.workspace.asRelativePath(s.uri, false)).join(', ')}` : 'no bibliography declared';
     let md: vscode.MarkdownString;
     if (entry) {
-      md = entryMarkdown(this.corpus.corpus, entry, { read: this.read.isRead(entry.key) });
+      md = entryMarkdown(this.corpus.corpus, entry, { read: this.read.isRead(entry.key), detailsLink: true });
       let formatted: string | undefined;
       try {
         formatted = this.formatter.format([entry])[0];

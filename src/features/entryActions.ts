@@ -56,6 +56,7 @@ export async function showEntryActions(s: EntryServices, entries: readonly Entry
   const editor = targetEditor();
   const items: ActionItem[] = [
     ...(editor ? [{ label: '$(quote) Insert Citation', description: vscode.workspace.asRelativePath(editor.document.uri), run: () => citeEntries(editor, entries, s.config.value) }] : []),
+    ...(many ? [] : [{ label: '$(info) Show Details', run: () => vscode.commands.executeCommand(Commands.showDetails, first.key) }]),
     { label: '$(key) Copy Citation Key', description: entries.map((e) => e.key).join(', '), run: () => vscode.env.clipboard.writeText(entries.map((e) => e.key).join(',')) },
     { label: '$(copy) Copy BibTeX', run: () => copyBibtex(entries) },
     ...(many ? [] : [

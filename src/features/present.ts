@@ -6,6 +6,7 @@ import type { Corpus } from '../core/corpus.js';
 import { allAuthors, shortAuthors } from '../core/cite/names.js';
 import { entryLink } from '../core/cite/insert.js';
 import type { Entry, Kind } from '../core/schema.js';
+import { Commands } from '../ids.js';
 
 /** Codicon per kind of entry. */
 export const KIND_ICONS: Record<Kind, string> = {
@@ -51,7 +52,7 @@ function esc(s: string): string {
  * A Markdown card for tooltips and completion documentation: title, authors, venue, level, summary, links.
  * Text from the corpus is escaped; links are only http(s).
  */
-export function entryMarkdown(corpus: Corpus, e: Entry, opts: { read?: boolean } = {}): vscode.MarkdownString {
+export function entryMarkdown(corpus: Corpus, e: Entry, opts: { read?: boolean; detailsLink?: boolean } = {}): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${esc(e.title)}**`);
   if (e.title_en && e.title_en !== e.title) md.appendMarkdown(`  \n*${esc(e.title_en)}*`);
@@ -67,6 +68,11 @@ export function entryMarkdown(corpus: Corpus, e: Entry, opts: { read?: boolean }
     ['DOI', e.doi ? `https://doi.org/${e.doi}` : undefined], ['arXiv', e.arxiv ? `https://arxiv.org/abs/${e.arxiv}` : undefined],
   ];
   const shown = links.filter(([, u]) => u && /^https?:\/\//.test(u)).map(([l, u]) => `[${l}](${u})`);
+  if (opts.detailsLink) {
+    // Trusted for this one command only: the hover can open the details page, nothing else.
+    md.isTrusted = { enabledCommands: [Commands.showDetails] };
+    shown.unshift(`[Details](command:${Commands.showDetails}?${encodeURIComponent(JSON.stringify([e.key]))})`);
+  }
   if (shown.length) md.appendMarkdown(`\n\n${shown.join(' · ')}`);
   if (e.unverified.length) md.appendMarkdown(`\n\n*Not verified, left out: ${esc(e.unverified.join(', '))}*`);
   return md;

@@ -190,6 +190,26 @@ describe('MLSys Papers in a real VS Code', () => {
     expect(onDisk('notes.md')).toContain('Orca introduced iteration-level scheduling [@yu2022orca]');
   });
 
+  test('Show Details opens a webview with the entry, its BibTeX, and a working read toggle', async () => {
+    await searchFor('MLSys Papers: Show Details', 'orca', 'Orca: A Distributed Serving System');
+    await page.keyboard.press('Enter');
+    const frame = async () => {
+      for (const f of page.frames()) {
+        if (await f.locator('#title').count().catch(() => 0)) return f;
+      }
+      return undefined;
+    };
+    await expect.poll(async () => (await (await frame())?.locator('#title').textContent()) ?? '', { timeout: 30_000 })
+      .toBe('Orca: A Distributed Serving System for Transformer-Based Generative Models');
+    const f = (await frame())!;
+    await expect(f.locator('#bibtex').textContent()).resolves.toContain('@inproceedings{yu2022orca,');
+    await expect(f.locator('#read').textContent()).resolves.toBe('not read');
+    await f.locator('#toggleRead').click();
+    await expect.poll(async () => (await (await frame())?.locator('#read').textContent()) ?? '', { timeout: 15_000 }).toBe('✓ read');
+    await screenshot(page, join(shots, 'details.png'));
+    await page.keyboard.press('Control+W');
+  });
+
   test('the cited paper compiles with pdflatex + bibtex and with biblatex + biber, and the note renders with pandoc --citeproc', async () => {
     // After the tests above: paper.tex cites yu2022orca and kwon2023efficient, notes.md cites both,
     // and references.bib gained kwon2023efficient through the extension.

@@ -1,0 +1,104 @@
+/**
+ * The HTML of an entry's details page (shown in a VS Code webview). Pure: every text from the
+ * corpus is escaped here, only http(s) links are rendered, and the page carries a
+ * Content-Security-Policy that allows no remote content and only the script with the given nonce.
+ */
+import { toBibtex } from './cite/bibtex.js';
+import { allAuthors } from './cite/names.js';
+import type { Corpus } from './corpus.js';
+import type { Entry } from './schema.js';
+
+/** Escapes text for HTML element content and double-quoted attributes. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** Whether a URL may be shown as a link: http or https only. */
+export function isWebLink(url: string | undefined): url is string {
+  if (!url) return false;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** What the page shows besides the entry itself. */
+export interface DetailsContext {
+  /** The nonce of the page's one script. */
+  nonce: string;
+  /** The webview's CSP source for its own resources (`webview.cspSource`). */
+  cspSource: string;
+  read: boolean;
+  /** The formatted reference in the configured style, if it could be made. */
+  formatted?: string;
+  styleName: string;
+}
+
+const LEVELS: Record<string, string> = { 'must-read': '⚡ must-read', optional: '💎 optional', advanced: '💡 advanced' };
+
+/**
+ * The details page of an entry.
+ *
+ * The page's script posts `{ type: 'copy', what: 'bibtex' | 'formatted' | 'key' }`,
+ * `{ type: 'open', url }` and `{ type: 'toggleRead' }` messages; the extension acts on them.
+ */
+export function detailsHtml(corpus: Corpus, e: Entry, ctx: DetailsContext): string {
+  const h = escapeHtml;
+  const links: [string, string | undefined][] = [
+    ['Paper', e.url], ['PDF', e.pdf ?? (e.arxiv ? `https://arxiv.org/pdf/${e.arxiv}` : undefined)], ['Code', e.code],
+    ['DOI', e.doi ? `https://doi.org/${e.doi}` : undefined], ['arXiv', e.arxiv ? `https://arxiv.org/abs/${e.arxiv}` : undefined],
+  ];
+  const linkHtml = links.filter((l): l is [string, string] => isWebLink(l[1]))
+    .map(([label, url]) => `<a href="${h(url)}" data-open="${h(url)}">${h(label)}</a>`).join(' · ');
+  const topics = e.topics.map((id) => corpus.topic(id)?.path.join(' › ') ?? id);
+  const venue = [e.venue_full ?? e.venue, e.year].filter(Boolean).join(', ');
+  const csp = [
+    "default-src 'none'",
+    `style-src ${ctx.cspSource} 'nonce-${ctx.nonce}'`,
+    `script-src 'nonce-${ctx.nonce}'`,
+    `img-src ${ctx.cspSource}`,
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>${h(e.title)}</title>
+<style nonce="${ctx.nonce}">
+  body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 0 1.5em 2em; max-width: 60em; }
+  h1 { font-size: 1.4em; margin-bottom: 0.2em; }
+  .sub { color: var(--vscode-descriptionForeground); margin: 0.2em 0; }
+  pre { background: var(--vscode-textCodeBlock-background); padding: 0.8em; overflow-x: auto; white-space: pre-wrap; }
+  button { color: var(--vscode-button-foreground); background: var(--vscode-button-background); border: none; padding: 0.3em 0.8em; cursor: pointer; }
+  button:hover { background: var(--vscode-button-hoverBackground); }
+  section { margin-top: 1.2em; }
+  .facts span { margin-right: 1em; }
+</style>
+</head>
+<body>
+<h1 id="title">${h(e.title)}</h1>
+${e.title_en && e.title_en !== e.title ? `<p class="sub">${h(e.title_en)}</p>` : ''}
+<p id="authors">${h(allAuthors(e.authors)) || '<em>authors not verified</em>'}</p>
+<p class="sub" id="venue">${h(venue)}</p>
+<p class="facts"><span>${h(e.level ? LEVELS[e.level] ?? e.level : '')}</span><span>${h(e.kind)}</span><span><code>${h(e.key)}</code></span>
+<span id="read">${ctx.read ? '✓ read' : 'not read'}</span> <button id="toggleRead">${ctx.read ? 'Mark as Unread' : 'Mark as Read'}</button></p>
+<section><p id="summary">${h(e.summary)}</p></section>
+<section><p class="sub">${topics.map(h).join('<br>')}</p></section>
+<section id="links">${linkHtml}</section>
+${e.note ? `<section><p class="sub" id="note">${h(e.note)}</p></section>` : ''}
+${e.unverified.length ? `<section><p class="sub">Not verified, left out: ${h(e.unverified.join(', '))}</p></section>` : ''}
+<section><h2>Reference (${h(ctx.styleName)})</h2><p id="formatted">${h(ctx.formatted ?? '')}</p>
+<button data-copy="formatted">Copy reference</button> <button data-copy="key">Copy key</button></section>
+<section><h2>BibTeX</h2><pre id="bibtex">${h(toBibtex(e))}</pre><button data-copy="bibtex">Copy BibTeX</button></section>
+<script nonce="${ctx.nonce}">
+  const vscode = acquireVsCodeApi();
+  for (const b of document.querySelectorAll('[data-copy]')) b.addEventListener('click', () => vscode.postMessage({ type: 'copy', what: b.dataset.copy }));
+  for (const a of document.querySelectorAll('[data-open]')) a.addEventListener('click', (ev) => { ev.preventDefault(); vscode.postMessage({ type: 'open', url: a.dataset.open }); });
+  document.getElementById('toggleRead').addEventListener('click', () => vscode.postMessage({ type: 'toggleRead' }));
+</script>
+</body>
+</html>`;
+}
