@@ -169,12 +169,21 @@ export async function completeBibliography(doc: vscode.TextDocument, bib: Docume
   void offerToCreate(bib, plan.add);
 }
 
-/** Offers to create `references.bib` beside the root document, with the entries, and to declare it. */
+/**
+ * Offers to create `references.bib` beside the root document with the entries (or, when such a
+ * file exists but is not declared, to add them to it) and to declare it in the document.
+ */
 async function offerToCreate(bib: DocumentBibliography, add: readonly Entry[]): Promise<void> {
-  const create = 'Create references.bib';
+  const fileUri = vscode.Uri.joinPath(bib.root, '..', 'references.bib');
+  const existing = await readText(fileUri);
+  const action = existing === undefined ? 'Create references.bib' : 'Use references.bib';
+  const keys = add.map((e) => e.key).join(', ');
   const choice = await vscode.window.showInformationMessage(
-    `MLSys Papers: ${displayPath(bib.root)} declares no bibliography. Create references.bib with ${add.map((e) => e.key).join(', ')} and declare it?`, create);
-  if (choice !== create) return;
+    existing === undefined
+      ? `MLSys Papers: ${displayPath(bib.root)} declares no bibliography. Create references.bib with ${keys} and declare it?`
+      : `MLSys Papers: ${displayPath(bib.root)} declares no bibliography. Add ${keys} to the references.bib beside it and declare it?`,
+    action);
+  if (choice !== action) return;
   const rootDoc = await vscode.workspace.openTextDocument(bib.root);
   const text = rootDoc.getText();
   const eol = eolOf(text);
@@ -185,8 +194,18 @@ async function offerToCreate(bib: DocumentBibliography, add: readonly Entry[]): 
     void vscode.window.showErrorMessage(`MLSys Papers: ${displayPath(bib.root)} has no \\end{document}; declare the bibliography by hand.`);
     return;
   }
-  const fileUri = vscode.Uri.joinPath(bib.root, '..', 'references.bib');
-  if (!(await createBibFile(fileUri, add))) return;
+  if (existing === undefined) {
+    if (!(await createBibFile(fileUri, add))) return;
+  } else {
+    const source = readBibSource('references.bib', existing);
+    if (source?.error) {
+      void showProblemAt(fileUri, source.error.line, source.error.column, `MLSys Papers: references.bib could not be read at line ${source.error.line} (${source.error.message}); it was not changed.`);
+      return;
+    }
+    const plan = source && planBibSync(add, [source]);
+    const ins = source && plan?.add.length ? planBibAddition(source, plan.add) : undefined;
+    if (ins && !(await insertInto(fileUri, ins.offset, ins.text))) return;
+  }
   const edit = new vscode.WorkspaceEdit();
   for (const i of decl) edit.insert(bib.root, rootDoc.positionAt(i.offset), i.text);
   await vscode.workspace.applyEdit(edit);

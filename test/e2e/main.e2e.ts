@@ -4,7 +4,7 @@
  * existing \cite{…}), complete a key, save, and check the files on disk.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -207,7 +207,25 @@ describe('MLSys Papers in a real VS Code', () => {
     await f.locator('#toggleRead').click();
     await expect.poll(async () => (await (await frame())?.locator('#read').textContent()) ?? '', { timeout: 15_000 }).toBe('✓ read');
     await screenshot(page, join(shots, 'details.png'));
-    await page.keyboard.press('Control+W');
+  });
+
+  test('a document with no bibliography is offered references.bib, created and declared', async () => {
+    // Focus an editor first: keys pressed while a webview has the focus stay in the webview.
+    await page.locator('.tabs-container .tab', { hasText: 'notes.md' }).click();
+    await page.locator('.editor-group-container.active .monaco-editor.focused').waitFor();
+    mkdirSync(join(workspace, 'drafts'));
+    writeFileSync(join(workspace, 'drafts/draft.tex'), '\\documentclass{article}\n\\begin{document}\nDraft: \n\\end{document}\n');
+    await openFile(page, 'drafts/draft.tex');
+    await goTo('3', true);
+    await searchFor('MLSys Papers: Search', 'paged attention', VLLM_TITLE);
+    await page.keyboard.press('Enter');
+    await waitForEditorText(page, 'Draft: \\cite{kwon2023efficient}');
+    const button = page.locator('.notifications-toasts .monaco-button', { hasText: 'Create references.bib' });
+    await button.click({ timeout: 30_000 });
+    await expect.poll(() => { try { return onDisk('drafts/references.bib'); } catch { return ''; } }, { timeout: 15_000 }).toMatch(/^@inproceedings\{kwon2023efficient,/);
+    await waitForEditorText(page, '\\bibliography{references}');
+    await save(page);
+    expect(onDisk('drafts/draft.tex')).toBe('\\documentclass{article}\n\\begin{document}\nDraft: \\cite{kwon2023efficient}\n\\bibliographystyle{plain}\n\\bibliography{references}\n\\end{document}\n');
   });
 
   test('the cited paper compiles with pdflatex + bibtex and with biblatex + biber, and the note renders with pandoc --citeproc', async () => {

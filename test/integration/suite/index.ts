@@ -183,6 +183,16 @@ suite('Bibliography sync', () => {
     assert.strictEqual((bib.match(/@inproceedings\{/g) ?? []).length, 2, 'yu2022orca not added twice');
   });
 
+  test('LaTeX: a chapter with % !TEX root cites into the root file\'s bibliography', async () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'refs.bib'), orcaBib);
+    writeFileSync(join(dir, 'main.tex'), '\\documentclass{book}\n\\begin{document}\n\\include{chapter}\n\\bibliography{refs}\n\\end{document}\n');
+    const editor = await open(join(dir, 'chapter.tex'), '% !TEX root = main.tex\n\\chapter{One}\nSee |.\n');
+    await vscode.commands.executeCommand(Commands.insertCitation, 'kwon2023efficient');
+    assert.ok(editor.document.getText().includes('See \\cite{kwon2023efficient}.'));
+    assert.match(readFileSync(join(dir, 'refs.bib'), 'utf8'), /@inproceedings\{kwon2023efficient,/);
+  });
+
   test('a work already in the .bib under another key is cited by that key and not added', async () => {
     const dir = folder();
     const mine = '@article{paged,\n  title = {Efficient Memory Management for Large Language Model Serving with PagedAttention},\n  doi = {10.1145/3600006.3613165}\n}\n';
