@@ -30,7 +30,7 @@ export function activate(context: vscode.ExtensionContext): void {
     registerTopicTree(corpus, read, config),
     registerEntryCommands(services),
     registerSearch(services),
-    registerCompletion(corpus, read),
+    registerCompletion(corpus, read, formatter),
     registerFormatted(corpus, search, formatter),
     registerDetails(corpus, read, formatter, search),
     registerCitationChecks(corpus, read, formatter, async (q) => (await search.pick('MLSys Papers: Replace citation key', q)).map((e) => e.key)),

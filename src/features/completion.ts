@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { foldAscii } from '../core/cite/key.js';
 import { citeContextAt } from '../core/context.js';
 import { documentBibliography } from './bibliography.js';
+import type { Formatter } from './formatted.js';
 import type { CorpusService } from './corpusService.js';
 import { entryMarkdown, venueYear } from './present.js';
 import type { ReadState } from './readState.js';
@@ -20,7 +21,21 @@ export const CITATION_SELECTOR: vscode.DocumentSelector = [
 
 /** Completion of citation keys from the corpus. */
 export class CitationCompletionProvider implements vscode.CompletionItemProvider {
-  constructor(private readonly corpus: CorpusService, private readonly read: ReadState) {}
+  constructor(private readonly corpus: CorpusService, private readonly read: ReadState, private readonly formatter: Formatter) {}
+
+  /** The formatted reference is made only for the item the user looks at, not for all of them. */
+  resolveCompletionItem(item: vscode.CompletionItem): vscode.CompletionItem {
+    const key = typeof item.label === 'string' ? item.label : item.label.label;
+    const entry = this.corpus.corpus.entry(key);
+    if (!entry || !(item.documentation instanceof vscode.MarkdownString)) return item;
+    try {
+      const [ref] = this.formatter.format([entry]);
+      if (ref) item.documentation.appendMarkdown(`\n\n---\n\n${ref.replace(/([\\`*_{}[\]()#+.!|<>-])/g, '\\$1')}`);
+    } catch {
+      // A broken custom style is reported by the formatting commands.
+    }
+    return item;
+  }
 
   async provideCompletionItems(doc: vscode.TextDocument, pos: vscode.Position): Promise<vscode.CompletionList | undefined> {
     // Context detection looks at most 2,000 characters back and 1,000 ahead; on this per-keystroke
@@ -82,6 +97,6 @@ export class CitationCompletionProvider implements vscode.CompletionItemProvider
 }
 
 /** Registers the provider for LaTeX (`{` and `,` trigger it) and Markdown (`@` triggers it). */
-export function registerCompletion(corpus: CorpusService, read: ReadState): vscode.Disposable {
-  return vscode.languages.registerCompletionItemProvider(CITATION_SELECTOR, new CitationCompletionProvider(corpus, read), '{', ',', '@');
+export function registerCompletion(corpus: CorpusService, read: ReadState, formatter: Formatter): vscode.Disposable {
+  return vscode.languages.registerCompletionItemProvider(CITATION_SELECTOR, new CitationCompletionProvider(corpus, read, formatter), '{', ',', '@');
 }

@@ -69,6 +69,10 @@ suite('MLSys Papers extension', () => {
     const keys = await completionKeys(editor);
     assert.strictEqual(keys[0], 'kwon2023efficient');
     assert.ok(!keys.includes('yu2022orca'), 'a key already in the list is not offered again');
+    // Resolving an item (what VS Code does for the selected one) adds the formatted reference.
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', editor.document.uri, editor.selection.active, undefined, 1);
+    const doc = list.items.find((i) => (typeof i.label === 'string' ? i.label : i.label.label) === 'kwon2023efficient')!.documentation;
+    assert.match(typeof doc === 'string' ? doc : doc!.value, /Kwon, W\\?\., Li, Z\\?\./);
   });
 
   test('completes citation keys after [@ in Markdown, not in an e-mail address', async () => {
