@@ -9,6 +9,7 @@ import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node as Y
 import type * as z from 'zod/mini';
 import type { Problem } from './diagnostics.js';
 import { hasCjk } from './cite/bibtex.js';
+import { normaliseTitle } from './bib/bibfile.js';
 import { EntrySchema, TopicsFileSchema, type Entry, type TopicInput } from './schema.js';
 
 /** A topic in the model, with its place in the tree. */
@@ -212,10 +213,6 @@ export function keyLines(text: string): Map<string, number> {
     if (typeof v?.value === 'string' && v.range) out.set(v.value, lines.linePos(v.range[0]).line);
   }
   return out;
-}
-
-function normaliseTitle(t: string): string {
-  return t.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 
 /**

@@ -12,7 +12,7 @@ import { Commands } from '../ids.js';
 import { completeBibliography, documentBibliography, prepareCitation, type DocumentBibliography } from './bibliography.js';
 import type { CorpusService } from './corpusService.js';
 import type { Formatter } from './formatted.js';
-import { entryMarkdown } from './present.js';
+import { entryMarkdown, escapeMarkdown } from './present.js';
 import type { ReadState } from './readState.js';
 
 /** Diagnostic codes, for quick fixes. */
@@ -165,7 +165,7 @@ class CitationHover implements vscode.HoverProvider {
       } catch {
         formatted = undefined; // a broken custom style is reported by the commands, not on every hover
       }
-      if (formatted) md.appendMarkdown(`\n\n---\n\n${formatted.replace(/([\\`*_{}[\]()#+.!|<>-])/g, '\\$1')}`);
+      if (formatted) md.appendMarkdown(`\n\n---\n\n${escapeMarkdown(formatted)}`);
     } else if (own) {
       md = new vscode.MarkdownString();
       const f = own.entry.fields;
@@ -176,7 +176,7 @@ class CitationHover implements vscode.HoverProvider {
       md = new vscode.MarkdownString();
       md.appendText(`Unknown key ${c.key}`);
     }
-    md.appendMarkdown(`\n\n---\n\n${where.replace(/([\\`*_{}[\]()#+.!|<>-])/g, '\\$1')}`);
+    md.appendMarkdown(`\n\n---\n\n${escapeMarkdown(where)}`);
     return new vscode.Hover(md, rangeOf(doc, c));
   }
 }

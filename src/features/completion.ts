@@ -8,7 +8,7 @@ import { citeContextAt } from '../core/context.js';
 import { documentBibliography } from './bibliography.js';
 import type { Formatter } from './formatted.js';
 import type { CorpusService } from './corpusService.js';
-import { entryMarkdown, venueYear } from './present.js';
+import { entryMarkdown, escapeMarkdown, venueYear } from './present.js';
 import type { ReadState } from './readState.js';
 
 /** How many candidates one completion request returns. */
@@ -30,7 +30,7 @@ export class CitationCompletionProvider implements vscode.CompletionItemProvider
     if (!entry || !(item.documentation instanceof vscode.MarkdownString)) return item;
     try {
       const [ref] = this.formatter.format([entry]);
-      if (ref) item.documentation.appendMarkdown(`\n\n---\n\n${ref.replace(/([\\`*_{}[\]()#+.!|<>-])/g, '\\$1')}`);
+      if (ref) item.documentation.appendMarkdown(`\n\n---\n\n${escapeMarkdown(ref)}`);
     } catch {
       // A broken custom style is reported by the formatting commands.
     }

@@ -44,7 +44,8 @@ export function topicPathOf(corpus: Corpus, e: Entry): string {
   return e.topics.map((id) => corpus.topic(id)?.path.join(' › ') ?? id).join('; ');
 }
 
-function esc(s: string): string {
+/** Escapes text so that Markdown shows it as is. */
+export function escapeMarkdown(s: string): string {
   return s.replace(/([\\`*_{}[\]()#+\-.!|<>])/g, '\\$1');
 }
 
@@ -54,15 +55,15 @@ function esc(s: string): string {
  */
 export function entryMarkdown(corpus: Corpus, e: Entry, opts: { read?: boolean; detailsLink?: boolean } = {}): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
-  md.appendMarkdown(`**${esc(e.title)}**`);
-  if (e.title_en && e.title_en !== e.title) md.appendMarkdown(`  \n*${esc(e.title_en)}*`);
-  md.appendMarkdown(`\n\n${esc(allAuthors(e.authors))}`);
+  md.appendMarkdown(`**${escapeMarkdown(e.title)}**`);
+  if (e.title_en && e.title_en !== e.title) md.appendMarkdown(`  \n*${escapeMarkdown(e.title_en)}*`);
+  md.appendMarkdown(`\n\n${escapeMarkdown(allAuthors(e.authors))}`);
   const venue = e.venue_full && e.venue_full !== e.venue ? `${e.venue_full} (${venueYear(e)})` : venueYear(e);
-  if (venue) md.appendMarkdown(`  \n${esc(venue)}`);
+  if (venue) md.appendMarkdown(`  \n${escapeMarkdown(venue)}`);
   const facts = [e.level ? LEVEL_LABELS[e.level] : undefined, e.kind, opts.read ? '✓ read' : undefined, `\`${e.key}\``].filter(Boolean);
   md.appendMarkdown(`\n\n${facts.join(' · ')}`);
-  md.appendMarkdown(`\n\n${esc(e.summary)}`);
-  md.appendMarkdown(`\n\n*${esc(topicPathOf(corpus, e))}*`);
+  md.appendMarkdown(`\n\n${escapeMarkdown(e.summary)}`);
+  md.appendMarkdown(`\n\n*${escapeMarkdown(topicPathOf(corpus, e))}*`);
   const links: [string, string | undefined][] = [
     ['Paper', paperUrl(e)], ['PDF', pdfUrl(e)], ['Code', e.code],
     ['DOI', e.doi ? `https://doi.org/${e.doi}` : undefined], ['arXiv', e.arxiv ? `https://arxiv.org/abs/${e.arxiv}` : undefined],
@@ -74,6 +75,6 @@ export function entryMarkdown(corpus: Corpus, e: Entry, opts: { read?: boolean; 
     shown.unshift(`[Details](command:${Commands.showDetails}?${encodeURIComponent(JSON.stringify([e.key]))})`);
   }
   if (shown.length) md.appendMarkdown(`\n\n${shown.join(' · ')}`);
-  if (e.unverified.length) md.appendMarkdown(`\n\n*Not verified, left out: ${esc(e.unverified.join(', '))}*`);
+  if (e.unverified.length) md.appendMarkdown(`\n\n*Not verified, left out: ${escapeMarkdown(e.unverified.join(', '))}*`);
   return md;
 }

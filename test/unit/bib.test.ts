@@ -101,6 +101,12 @@ describe('planBibSync', () => {
     expect(plan.citeAs.get('kwon2023efficient')).toBe('paged'); // same DOI
     expect(plan.reused).toEqual([{ entry: kwon(), key: 'paged', path: 'refs.bib' }]);
   });
+  it('recognises the same work by its title alone, whatever its case and braces', () => {
+    const source = readBibSource('refs.bib', '@misc{mykey, title = {{Orca}: A distributed serving system for {Transformer-Based} generative models}}\n')!;
+    const plan = planBibSync([orca()], [source]);
+    expect(plan.citeAs.get('yu2022orca')).toBe('mykey');
+    expect(plan.add).toEqual([]);
+  });
   it('appends to CSL-JSON and CSL YAML in their own shape', () => {
     const json = readBibSource('refs.json', read('refs.json'))!;
     expect(json.entries.map((e) => e.key)).toEqual(['yu2022orca']);

@@ -113,7 +113,8 @@ export function planBibAppend(text: string, bibtex: string): { offset: number; t
   return { offset: text.length, text: lead + body };
 }
 
-function normaliseTitle(t: string): string {
+/** A title reduced for comparison: lower case, TeX commands and braces dropped, punctuation folded to spaces. */
+export function normaliseTitle(t: string): string {
   return t.toLowerCase().normalize('NFKD').replace(/\\[a-zA-Z]+|[{}]/g, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 
@@ -142,7 +143,8 @@ export function bibIdentity(e: BibEntry): WorkIdentity {
 export function sameWork(a: WorkIdentity, b: WorkIdentity): boolean {
   if (a.doi && b.doi && a.doi.toLowerCase() === b.doi.toLowerCase()) return true;
   if (a.arxiv && b.arxiv && a.arxiv === b.arxiv) return true;
-  return !!a.title && a.title === normaliseTitle(b.title);
+  const ta = normaliseTitle(a.title);
+  return !!ta && ta === normaliseTitle(b.title);
 }
 
 /** Keys defined more than once in a file (ignoring case, as BibTeX does), each with its occurrences. */
