@@ -10,7 +10,7 @@ import type * as z from 'zod/mini';
 import type { Problem } from './diagnostics.js';
 import { hasCjk } from './cite/bibtex.js';
 import { normaliseTitle } from './bib/bibfile.js';
-import { EntrySchema, TopicsFileSchema, type Entry, type TopicInput } from './schema.js';
+import { EntrySchema, LEVELS, TopicsFileSchema, type Entry, type TopicInput } from './schema.js';
 
 /** A topic in the model, with its place in the tree. */
 export interface Topic {
@@ -41,7 +41,7 @@ export interface Corpus {
   topic(id: string): Topic | undefined;
   /** Looks an entry up by citation key, ignoring case. */
   entry(key: string): Entry | undefined;
-  /** Entries filed directly under a topic, in corpus order (reading order). */
+  /** Entries filed directly under a topic, in reading order (foundations first; see `buildCorpus`). */
   entriesOf(topicId: string): readonly Entry[];
   /** Entries under a topic or any of its descendants, each once. */
   entriesUnder(topicId: string): readonly Entry[];
@@ -280,6 +280,13 @@ export function buildCorpus(data: CorpusData): Corpus {
       if (!direct.has(t)) direct.set(t, []);
       direct.get(t)!.push(e);
     }
+  }
+  // Reading order within a topic: foundations first. Seed 003's levels lead (must-read, optional,
+  // advanced, then entries without a level); within a level, older works first; then file order.
+  const rank = (e: Entry) => (e.level ? LEVELS.indexOf(e.level) : LEVELS.length);
+  const position = new Map(data.entries.map((e, i) => [e, i]));
+  for (const list of direct.values()) {
+    list.sort((a, b) => rank(a) - rank(b) || (a.year ?? 9999) - (b.year ?? 9999) || position.get(a)! - position.get(b)!);
   }
   const under = new Map<string, Entry[]>();
   const collect = (id: string): Entry[] => {

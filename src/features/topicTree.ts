@@ -7,7 +7,7 @@ import { LEVELS } from '../core/schema.js';
 import { Commands, ContextKeys, ContextValues, Views } from '../ids.js';
 import type { ConfigStore } from './config.js';
 import type { CorpusService } from './corpusService.js';
-import { entryMarkdown, KIND_ICONS, LEVEL_LABELS, venueYear } from './present.js';
+import { entryMarkdown, escapeMarkdown, KIND_ICONS, LEVEL_LABELS, venueYear } from './present.js';
 import type { ReadState } from './readState.js';
 
 /** A node of the tree: a topic, or an entry under a topic. */
@@ -58,7 +58,7 @@ export class TopicTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
       const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `topic:${t.id}`;
       item.description = `${done}/${all.length}`;
-      item.tooltip = new vscode.MarkdownString(`**${t.label}** · ${t.zh}\n\n${t.description ?? ''}\n\n${done} of ${all.length} read`);
+      item.tooltip = new vscode.MarkdownString(`**${escapeMarkdown(t.label)}** · ${escapeMarkdown(t.zh)}\n\n${escapeMarkdown(t.description ?? '')}\n\n${escapeMarkdown(t.description_zh ?? '')}\n\n${done} of ${all.length} read`);
       item.contextValue = ContextValues.topic;
       item.iconPath = new vscode.ThemeIcon(t.parent ? 'folder' : 'folder-library');
       return item;

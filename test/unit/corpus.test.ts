@@ -119,6 +119,18 @@ describe('the bundled corpus', () => {
       }
     }
   });
+  it('orders the entries of a topic for reading: level, then year', () => {
+    const order = corpus.entriesOf('training.pipeline-parallel').map((e) => [e.level, e.year]);
+    const sorted = [...order].sort((a, b) => (['must-read', 'optional', 'advanced', undefined].indexOf(a[0] as never) - ['must-read', 'optional', 'advanced', undefined].indexOf(b[0] as never)) || ((a[1] as number) - (b[1] as number)));
+    expect(order).toEqual(sorted);
+    expect(corpus.entriesOf('training.pipeline-parallel')[0]!.key).toBe('huang2019gpipe');
+  });
+  it('describes every topic in English and Chinese', () => {
+    for (const t of corpus.topics) {
+      expect(t.description, t.id).toBeTruthy();
+      expect(t.description_zh, t.id).toBeTruthy();
+    }
+  });
   it('files are valid YAML lists named after their source', () => {
     const files = readdirSync(join(__dirname, '../../corpus/entries'));
     expect(files.every((f) => /^seed\d{3}-[a-z0-9-]+\.yaml$|^curated-[a-z0-9-]+\.yaml$/.test(f))).toBe(true);
