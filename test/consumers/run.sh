@@ -3,7 +3,7 @@
 # (plain style, \nocite{*}) and biblatex + biber; the CSL-JSON export goes through pandoc --citeproc.
 # Fails on any error, and when a consumer renders fewer references than the corpus has entries.
 # Needs: dist/cli.js (npm run build); Debian's texlive-latex-base, texlive-latex-recommended,
-# texlive-bibtex-extra, biber and pandoc.
+# texlive-bibtex-extra, biber, pandoc and poppler-utils (pdftotext).
 set -uo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 work="$(mktemp -d)"
@@ -42,10 +42,23 @@ else
   grep -E '^!|^Warning--|error message' plain.log bibtex.out | head -20 | sed 's/^/      /'
 fi
 
+# What the reader sees: non-ASCII names, and the capitals of system names that styles would
+# lower-case without our braces (checked in the PDF's text, not only the exit codes).
+EXPECTED=("Christopher Ré" "Gallouédec" "Gordić" "GPipe: " "ZeRO: " "PagedAttention" "FlashAttention-2" "PyTorch FSDP" "vDNN" "DeepSpeed")
+check_pdf() {
+  local pdf=$1 name=$2 text missing=()
+  # pdftotext writes accents as combining marks (NFD); compare in NFC.
+  text=$(pdftotext "$pdf" - 2>/dev/null | node -e 'process.stdout.write(require("fs").readFileSync(0, "utf8").normalize("NFC"))' | tr '\n' ' ' | sed 's/- //g; s/  */ /g')
+  for want in "${EXPECTED[@]}"; do [[ "$text" == *"$want"* ]] || missing+=("$want"); done
+  if ((${#missing[@]} == 0)); then ok "$name: the PDF shows names and capitals right (${#EXPECTED[@]} checks)"
+  else bad "$name: the PDF lacks: ${missing[*]}"; fi
+}
+check_pdf plain.pdf "pdflatex + bibtex"
+
 # 2. pdflatex + biblatex + biber
 cat > biber.tex <<'TEX'
 \documentclass{article}
-\usepackage[backend=biber]{biblatex}
+\usepackage[backend=biber,maxbibnames=99]{biblatex}
 \addbibresource{all.bib}
 \begin{document}
 \nocite{*}
@@ -64,6 +77,8 @@ else
   bad "biblatex + biber (biber exit $biber_rc, pdflatex exit $latex2_rc, $entries of $n references)"
   grep -E 'ERROR|WARN|^!' biber.out biber.log | head -20 | sed 's/^/      /'
 fi
+
+check_pdf biber.pdf "biblatex + biber"
 
 # 3. pandoc --citeproc with the CSL-JSON export
 printf -- '---\nnocite: "@*"\n---\n\n# References\n' > refs.md
