@@ -45,7 +45,8 @@ describe('mlsys-papers CLI', () => {
     const bib = run('export', '--topic', 'serving.batching').out;
     expect(bib).toMatch(/@inproceedings\{yu2022orca,/);
     const csl = JSON.parse(run('export', '--topic', 'serving.batching', '--format', 'csl-json').out) as { id: string }[];
-    expect(csl.map((c) => c.id)).toEqual(['yu2022orca']);
+    expect(csl.map((c) => c.id)).toContain('yu2022orca');
+    expect(csl.length).toBe(bib.match(/^@/gm)!.length);
   });
 
   it('export --cited-in writes the entries a document cites, in citation order', () => {

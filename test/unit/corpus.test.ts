@@ -125,6 +125,10 @@ describe('the bundled corpus', () => {
     expect(order).toEqual(sorted);
     expect(corpus.entriesOf('training.pipeline-parallel')[0]!.key).toBe('huang2019gpipe');
   });
+  it('has at least three entries in every leaf topic', () => {
+    const thin = corpus.topics.filter((t) => !t.children.length && corpus.entriesOf(t.id).length < 3).map((t) => `${t.id}: ${corpus.entriesOf(t.id).length}`);
+    expect(thin).toEqual([]);
+  });
   it('describes every topic in English and Chinese', () => {
     for (const t of corpus.topics) {
       expect(t.description, t.id).toBeTruthy();

@@ -23,8 +23,8 @@ describe('named queries on the real corpus return the expected entry first', () 
     ['orca', 'yu2022orca'],
     ['speculative decoding', 'leviathan2023fast'],
     ['speculatve decodng', 'leviathan2023fast'], // fuzzy: typos
-    ['sarathi', 'agrawal2024taming'],
-    ['chunked prefill', 'agrawal2024taming'],
+    ['sarathi-serve', 'agrawal2024taming'],
+    ['chunked prefill', 'agrawal2023sarathi'], // the paper that introduced chunked prefills
     ['splitwise', 'patel2024splitwise'],
     ['FSDP', 'zhao2023pytorch'],
     ['pytorch ddp', 'li2020pytorch'],
@@ -42,6 +42,10 @@ describe('named queries on the real corpus return the expected entry first', () 
     ['大规模语言模型', 'zhang2023large'],
   ])('%j → %s', (q, key) => {
     expect(keys(q)[0]).toBe(key);
+  });
+
+  it('finds both SARATHI and Sarathi-Serve for "sarathi"', () => {
+    expect(keys('sarathi', 2).sort()).toEqual(['agrawal2023sarathi', 'agrawal2024taming']);
   });
 
   it('finds both the vLLM repository and its paper for "vLLM"', () => {
