@@ -57,12 +57,14 @@ async function searchFor(command: string, query: string, title: string): Promise
   await page.keyboard.press('Escape'); // nothing else (a menu, a hover) may hold the focus
   await runCommand(page, command);
   await quickInput.type(page, query);
-  const first = page.locator('.quick-input-widget .monaco-list-row[data-index="0"]');
+  const first = page.locator('.quick-input-widget .monaco-list-row[data-index="0"] >> visible=true');
   await expect.poll(async () => (await first.textContent()) ?? '', { timeout: 30_000 }).toContain(title);
-  // The list is virtual: DOM order is not list order, data-index is.
+  // The list is virtual: DOM order is not list order, data-index is; rows of other, hidden lists
+  // (the command palette's) are left out.
   const rows = await page.locator('.quick-input-widget .monaco-list-row').evaluateAll((els) =>
-    els.map((el) => [Number(el.getAttribute('data-index')), el.textContent ?? ''] as const).sort((a, b) => a[0] - b[0]).map(([, t]) => t));
-  return rows;
+    els.filter((el) => (el as HTMLElement).offsetParent !== null)
+      .map((el) => [Number(el.getAttribute('data-index')), el.textContent ?? ''] as const).sort((a, b) => a[0] - b[0]).map(([, t]) => t));
+  return [(await first.textContent()) ?? '', ...rows.slice(1)];
 }
 
 describe('MLSys Papers in a real VS Code', () => {
