@@ -144,7 +144,8 @@ export function registerFormatted(corpus: CorpusService, search: SearchUi, forma
     vscode.commands.registerCommand(Commands.exportCited, async () => {
       const editor = vscode.window.activeTextEditor;
       if (!editor) return;
-      await exportEntries(citedEntries(editor.document, corpus), 'references');
+      // Not 'references': the default name must not be the bibliography the document already uses.
+      await exportEntries(citedEntries(editor.document, corpus), 'cited-references');
     }),
   );
 }

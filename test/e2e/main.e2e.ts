@@ -233,6 +233,20 @@ describe('MLSys Papers in a real VS Code', () => {
     expect(onDisk('drafts/draft.tex')).toBe('\\documentclass{article}\n\\begin{document}\nDraft: \\cite{kwon2023efficient}\n\\bibliographystyle{plain}\n\\bibliography{references}\n\\end{document}\n');
   });
 
+  test('Export Cited Entries writes the keys a note cites as BibTeX, through the save dialog', async () => {
+    await page.locator('.tabs-container .tab', { hasText: 'notes.md' }).click();
+    await page.locator('.editor-group-container.active .monaco-editor.focused').waitFor();
+    await runCommand(page, 'MLSys Papers: Export Cited Entries');
+    await quickInput.pick(page, 'BibTeX');
+    // code-server's save dialog is a quick input holding the path; the default is cited-references.bib.
+    const box = page.locator('.quick-input-widget .quick-input-box input >> visible=true');
+    await expect.poll(async () => box.inputValue(), { timeout: 15_000 }).toMatch(/cited-references\.bib$/);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => { try { return onDisk('cited-references.bib'); } catch { return ''; } }, { timeout: 15_000 }).toMatch(/@inproceedings\{yu2022orca,/);
+    const exported = onDisk('cited-references.bib');
+    expect([...exported.matchAll(/^@\w+\{([^,]+),/gm)].map((m) => m[1])).toEqual(['yu2022orca', 'kwon2023efficient']);
+  });
+
   test('the cited paper compiles with pdflatex + bibtex and with biblatex + biber, and the note renders with pandoc --citeproc', async () => {
     // After the tests above: paper.tex cites yu2022orca and kwon2023efficient, notes.md cites both,
     // and references.bib gained kwon2023efficient through the extension.
