@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { Corpus } from '../core/corpus.js';
 import { allAuthors, shortAuthors } from '../core/cite/names.js';
-import { entryLink } from '../core/cite/insert.js';
+import { entryLink } from '../core/cite/format.js';
 import type { Entry, Kind } from '../core/schema.js';
 import { Commands } from '../ids.js';
 

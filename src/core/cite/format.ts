@@ -6,6 +6,18 @@ import { toBibtexAll } from './bibtex.js';
 import { allAuthors } from './names.js';
 import type { LatexCommand } from './insert.js';
 
+/** The link an entry's Markdown link points at: landing page, else arXiv, else DOI, else PDF. */
+export function entryLink(e: Entry): string | undefined {
+  return e.url ?? (e.arxiv ? `https://arxiv.org/abs/${e.arxiv}` : e.doi ? `https://doi.org/${e.doi}` : e.pdf);
+}
+
+/** A Markdown link to an entry, `[Title](url)`, with brackets in the title and parentheses in the URL escaped. */
+export function markdownLink(e: Entry): string {
+  const title = (e.title_en ?? e.title).replace(/([[\]\\])/g, '\\$1');
+  const url = entryLink(e);
+  return url ? `[${title}](${url.replace(/[()\s]/g, (c) => ({ '(': '%28', ')': '%29' } as Record<string, string>)[c] ?? '%20')})` : title;
+}
+
 /**
  * A plain-text reference: `Authors. Title. Venue Year. https://…`
  * (a readable fallback for files that are neither LaTeX nor Markdown; styled references come from CSL).
@@ -34,10 +46,7 @@ export function formatCitation(entries: readonly Entry[], format: CiteFormat, la
   switch (format) {
     case 'latex': return `\\${latexCommand}{${keys.join(',')}}`;
     case 'pandoc': return `[${keys.map((k) => `@${k}`).join('; ')}]`;
-    case 'markdown': return entries.map((e) => {
-      const url = e.url ?? (e.arxiv ? `https://arxiv.org/abs/${e.arxiv}` : e.doi ? `https://doi.org/${e.doi}` : '');
-      return url ? `[${e.title_en ?? e.title}](${url})` : e.title_en ?? e.title;
-    }).join('\n');
+    case 'markdown': return entries.map(markdownLink).join('\n');
     case 'bibtex': return toBibtexAll(entries);
   }
 }

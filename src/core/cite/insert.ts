@@ -4,7 +4,8 @@
  */
 import { citeContextAt, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../context.js';
 import type { Entry } from '../schema.js';
-import { plainReference } from './format.js';
+import { markdownLink, plainReference } from './format.js';
+
 
 /** The LaTeX citation commands the Insert Citation command may use (setting `mlsysPapers.latexCommand`). */
 export const LATEX_COMMANDS = ['cite', 'citep', 'citet', 'parencite', 'autocite', 'textcite'] as const;
@@ -27,17 +28,6 @@ export interface TextInsertion {
   text: string;
   /** Keys actually added (those already cited in the list are skipped). */
   added: string[];
-}
-
-/** The link an entry's Markdown link points at: landing page, else arXiv, else DOI, else PDF. */
-export function entryLink(e: Entry): string | undefined {
-  return e.url ?? (e.arxiv ? `https://arxiv.org/abs/${e.arxiv}` : e.doi ? `https://doi.org/${e.doi}` : e.pdf);
-}
-
-function markdownLink(e: Entry): string {
-  const title = (e.title_en ?? e.title).replace(/([[\]\\])/g, '\\$1');
-  const url = entryLink(e);
-  return url ? `[${title}](${url.replace(/[()\s]/g, (c) => ({ '(': '%28', ')': '%29' } as Record<string, string>)[c] ?? '%20')})` : title;
 }
 
 /**
