@@ -4,7 +4,7 @@
  */
 import { writeFileSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { buildCorpus, crossCheck, keyLines, parseEntriesFile, parseTopicsFile, type Corpus } from './core/corpus.js';
+import { buildCorpus, crossCheck, entrySources, parseTopicsFile, type Corpus } from './core/corpus.js';
 import { formatProblem } from './core/diagnostics.js';
 import { loadCompiledCorpus, loadCorpusDir } from './core/load.js';
 import { createSearchIndex } from './core/search.js';
@@ -162,12 +162,12 @@ export function main(argv: string[], out: (s: string) => void, err: (s: string) 
           if (!existsSync(file)) { err(`${file}:1:1: error: file not found`); errors++; continue; }
           const text = readFileSync(file, 'utf8');
           const isTopics = /^\s*-\s+id:/m.test(text) && !/^\s*-?\s*key:/m.test(text);
-          const res = isTopics ? parseTopicsFile(text, file) : parseEntriesFile(text, file);
-          const problems = [...res.problems];
-          if (!isTopics) {
-            const lines = keyLines(text);
-            const sources = (res.items as ReturnType<typeof parseEntriesFile>['items']).map((entry) => ({ entry, file, line: lines.get(entry.key) ?? 1 }));
-            problems.push(...crossCheck([], sources).filter((p) => !p.message.startsWith('unknown topic')));
+          let problems;
+          if (isTopics) problems = parseTopicsFile(text, file).problems;
+          else {
+            const res = entrySources(text, file);
+            // Topics live in another file: lint checks one entries file on its own.
+            problems = [...res.problems, ...crossCheck([], res.sources).filter((p) => !p.message.startsWith('unknown topic'))];
           }
           for (const p of problems) err(formatProblem(p));
           errors += problems.filter((p) => p.severity === 'error').length;

@@ -216,6 +216,17 @@ export function keyLines(text: string): Map<string, number> {
 }
 
 /**
+ * Parses an entries file and pairs each valid entry with where it was read (for cross-file problems).
+ *
+ * @returns the entries with file and `key:` line, and the file's problems
+ */
+export function entrySources(text: string, file: string): { sources: EntrySource[]; problems: Problem[] } {
+  const res = parseEntriesFile(text, file);
+  const lines = keyLines(text);
+  return { sources: res.items.map((entry) => ({ entry, file, line: lines.get(entry.key) ?? 1 })), problems: res.problems };
+}
+
+/**
  * Checks entries across files: unknown topics, duplicate keys (ignoring case), and the same work
  * twice (same DOI, arXiv id or normalised title).
  *

@@ -3,7 +3,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { buildCorpus, crossCheck, keyLines, parseEntriesFile, parseTopicsFile, type Corpus, type CorpusData, type EntrySource } from './corpus.js';
+import { buildCorpus, crossCheck, entrySources, parseTopicsFile, type Corpus, type CorpusData, type EntrySource } from './corpus.js';
 import { CorpusError, type Problem } from './diagnostics.js';
 import type { Entry } from './schema.js';
 
@@ -34,10 +34,9 @@ export function loadCorpusDir(dir: string, cwd = process.cwd()): LoadedCorpus {
     const path = join(entriesDir, name);
     const file = relative(cwd, path);
     const text = readFileSync(path, 'utf8');
-    const res = parseEntriesFile(text, file);
+    const res = entrySources(text, file);
     problems.push(...res.problems);
-    const lines = keyLines(text);
-    for (const entry of res.items) sources.push({ entry, file, line: lines.get(entry.key) ?? 1 });
+    sources.push(...res.sources);
   }
   problems.push(...crossCheck(topics.items, sources));
   return { data: { topics: topics.items, entries: sources.map((s) => s.entry) }, problems, sources };
@@ -74,10 +73,9 @@ export function loadUserEntries(paths: readonly string[], display: (p: string) =
       problems.push({ file: display(path), line: 1, column: 1, field: '', message: `cannot read: ${(e as Error).message}`, severity: 'error' });
       continue;
     }
-    const res = parseEntriesFile(text, display(path));
+    const res = entrySources(text, display(path));
     problems.push(...res.problems);
-    const lines = keyLines(text);
-    for (const entry of res.items) sources.push({ entry, file: display(path), line: lines.get(entry.key) ?? 1 });
+    sources.push(...res.sources);
   }
   return { entries: sources.map((s) => s.entry), sources, problems };
 }

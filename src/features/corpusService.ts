@@ -54,8 +54,10 @@ export class CorpusService implements vscode.Disposable {
     if (patterns.length) {
       this.watcher = vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}');
       const onFile = (u: vscode.Uri) => { if (uris.some((x) => x.fsPath === u.fsPath)) void this.reload(); };
+      // A new file matters only when a glob may now match it, or it is a named file that was missing.
+      const globs = patterns.some((p) => /[*?{[]/.test(p));
       this.watcher.onDidChange(onFile);
-      this.watcher.onDidCreate(() => void this.reload());
+      this.watcher.onDidCreate((u) => (globs ? void this.reload() : onFile(u)));
       this.watcher.onDidDelete(onFile);
     }
     const display = (p: string) => vscode.workspace.asRelativePath(p, false);
