@@ -9,7 +9,7 @@ import { registerCitationChecks } from './features/citationChecks.js';
 import { registerCompletion } from './features/completion.js';
 import { registerDetails } from './features/details.js';
 import { Formatter, registerFormatted } from './features/formatted.js';
-import { paperUrl } from './features/present.js';
+import { entryLink } from './core/links.js';
 import { ReadState } from './features/readState.js';
 import { registerSearch } from './features/searchCommand.js';
 import { SearchUi } from './features/search.js';
@@ -19,7 +19,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const config = new ConfigStore();
   const corpus = new CorpusService(vscode.Uri.joinPath(context.extensionUri, 'dist', 'corpus.json').fsPath, config);
   const read = new ReadState(context.globalState);
-  const search = new SearchUi(corpus, { copyBibtex, openPaper: (e) => openLink(paperUrl(e), 'paper', e) });
+  const search = new SearchUi(corpus, { copyBibtex, openPaper: (e) => openLink(entryLink(e), 'paper', e) });
   const services = { corpus, read, config, search };
   const formatter = new Formatter(context.extensionPath);
 

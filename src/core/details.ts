@@ -7,21 +7,11 @@ import { toBibtex } from './cite/bibtex.js';
 import { allAuthors } from './cite/names.js';
 import type { Corpus } from './corpus.js';
 import type { Entry } from './schema.js';
+import { entryLinks } from './links.js';
 
 /** Escapes text for HTML element content and double-quoted attributes. */
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
-
-/** Whether a URL may be shown as a link: http or https only. */
-export function isWebLink(url: string | undefined): url is string {
-  if (!url) return false;
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
 
 /** What the page shows besides the entry itself. */
@@ -46,12 +36,7 @@ const LEVELS: Record<string, string> = { 'must-read': '⚡ must-read', optional:
  */
 export function detailsHtml(corpus: Corpus, e: Entry, ctx: DetailsContext): string {
   const h = escapeHtml;
-  const links: [string, string | undefined][] = [
-    ['Paper', e.url], ['PDF', e.pdf ?? (e.arxiv ? `https://arxiv.org/pdf/${e.arxiv}` : undefined)], ['Code', e.code],
-    ['DOI', e.doi ? `https://doi.org/${e.doi}` : undefined], ['arXiv', e.arxiv ? `https://arxiv.org/abs/${e.arxiv}` : undefined],
-  ];
-  const linkHtml = links.filter((l): l is [string, string] => isWebLink(l[1]))
-    .map(([label, url]) => `<a href="${h(url)}" data-open="${h(url)}">${h(label)}</a>`).join(' · ');
+  const linkHtml = entryLinks(e).map(({ label, url }) => `<a href="${h(url)}" data-open="${h(url)}">${h(label)}</a>`).join(' · ');
   const topics = e.topics.map((id) => corpus.topic(id)?.path.join(' › ') ?? id);
   const venue = [e.venue_full ?? e.venue, e.year].filter(Boolean).join(', ');
   const csp = [

@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { toBibtex } from '../core/cite/bibtex.js';
-import { detailsHtml, isWebLink } from '../core/details.js';
+import { detailsHtml } from '../core/details.js';
+import { isWebLink } from '../core/links.js';
 import type { Entry } from '../core/schema.js';
 import { Commands, Settings } from '../ids.js';
 import type { CorpusService } from './corpusService.js';

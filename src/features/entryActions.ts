@@ -10,7 +10,7 @@ import type { ConfigStore } from './config.js';
 import type { CorpusService } from './corpusService.js';
 import { entriesFromArgs } from './entryArgs.js';
 import { citeEntries, isCitingEditor } from './insertCitation.js';
-import { paperUrl, pdfUrl } from './present.js';
+import { entryLink, isWebLink, pdfLink } from '../core/links.js';
 import type { ReadState } from './readState.js';
 import type { SearchUi } from './search.js';
 
@@ -24,7 +24,7 @@ export interface EntryServices {
 
 /** Opens an http(s) link in the browser; refuses anything else. */
 export async function openLink(url: string | undefined, what: string, e: Entry): Promise<void> {
-  if (!url || !/^https?:\/\//.test(url)) {
+  if (!isWebLink(url)) {
     void vscode.window.showInformationMessage(`MLSys Papers: "${e.title}" has no ${what} link.`);
     return;
   }
@@ -60,8 +60,8 @@ export async function showEntryActions(s: EntryServices, entries: readonly Entry
     { label: '$(key) Copy Citation Key', description: entries.map((e) => e.key).join(', '), run: () => vscode.env.clipboard.writeText(entries.map((e) => e.key).join(',')) },
     { label: '$(copy) Copy BibTeX', run: () => copyBibtex(entries) },
     ...(many ? [] : [
-      { label: '$(link-external) Open Paper', description: paperUrl(first), run: () => openLink(paperUrl(first), 'paper', first) },
-      ...(pdfUrl(first) ? [{ label: '$(file-pdf) Open PDF', description: pdfUrl(first), run: () => openLink(pdfUrl(first), 'PDF', first) }] : []),
+      { label: '$(link-external) Open Paper', description: entryLink(first), run: () => openLink(entryLink(first), 'paper', first) },
+      ...(pdfLink(first) ? [{ label: '$(file-pdf) Open PDF', description: pdfLink(first), run: () => openLink(pdfLink(first), 'PDF', first) }] : []),
       ...(first.code ? [{ label: '$(github) Open Code', description: first.code, run: () => openLink(first.code, 'code', first) }] : []),
     ]),
     allRead
@@ -101,8 +101,8 @@ export function registerEntryCommands(s: EntryServices): vscode.Disposable {
       void vscode.window.setStatusBarMessage(`MLSys Papers: copied ${entries.map((e) => e.key).join(',')}`, 4000);
     })),
     vscode.commands.registerCommand(Commands.copyBibtex, withEntries(copyBibtex)),
-    vscode.commands.registerCommand(Commands.openPaper, single((e) => openLink(paperUrl(e), 'paper', e))),
-    vscode.commands.registerCommand(Commands.openPdf, single((e) => openLink(pdfUrl(e), 'PDF', e))),
+    vscode.commands.registerCommand(Commands.openPaper, single((e) => openLink(entryLink(e), 'paper', e))),
+    vscode.commands.registerCommand(Commands.openPdf, single((e) => openLink(pdfLink(e), 'PDF', e))),
     vscode.commands.registerCommand(Commands.openCode, single((e) => openLink(e.code, 'code', e))),
     vscode.commands.registerCommand(Commands.markRead, withEntries((es) => s.read.set(es.map((e) => e.key), true))),
     vscode.commands.registerCommand(Commands.markUnread, withEntries((es) => s.read.set(es.map((e) => e.key), false))),

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { Corpus } from '../core/corpus.js';
 import { allAuthors, shortAuthors } from '../core/cite/names.js';
-import { entryLink } from '../core/cite/format.js';
+import { entryLinks } from '../core/links.js';
 import type { Entry, Kind } from '../core/schema.js';
 import { Commands } from '../ids.js';
 
@@ -27,16 +27,6 @@ export function venueYear(e: Entry): string {
 /** `Kwon, Li, Zhuang et al. · SOSP 2023` */
 export function bylineOf(e: Entry): string {
   return [shortAuthors(e.authors), venueYear(e)].filter(Boolean).join(' · ');
-}
-
-/** The landing page to open for "Open Paper": the URL, else arXiv, else the DOI. */
-export function paperUrl(e: Entry): string | undefined {
-  return entryLink(e);
-}
-
-/** The PDF to open: the `pdf` field, else arXiv's PDF. */
-export function pdfUrl(e: Entry): string | undefined {
-  return e.pdf ?? (e.arxiv ? `https://arxiv.org/pdf/${e.arxiv}` : undefined);
 }
 
 /** The topic path of an entry's first topic: `LLM inference serving › GPU memory management`. */
@@ -64,11 +54,7 @@ export function entryMarkdown(corpus: Corpus, e: Entry, opts: { read?: boolean; 
   md.appendMarkdown(`\n\n${facts.join(' · ')}`);
   md.appendMarkdown(`\n\n${escapeMarkdown(e.summary)}`);
   md.appendMarkdown(`\n\n*${escapeMarkdown(topicPathOf(corpus, e))}*`);
-  const links: [string, string | undefined][] = [
-    ['Paper', paperUrl(e)], ['PDF', pdfUrl(e)], ['Code', e.code],
-    ['DOI', e.doi ? `https://doi.org/${e.doi}` : undefined], ['arXiv', e.arxiv ? `https://arxiv.org/abs/${e.arxiv}` : undefined],
-  ];
-  const shown = links.filter(([, u]) => u && /^https?:\/\//.test(u)).map(([l, u]) => `[${l}](${u})`);
+  const shown = entryLinks(e).map(({ label, url }) => `[${label}](${url})`);
   if (opts.detailsLink) {
     // Trusted for this one command only: the hover can open the details page, nothing else.
     md.isTrusted = { enabledCommands: [Commands.showDetails] };

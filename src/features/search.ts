@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import { parseQuery } from '../core/search.js';
 import type { Entry } from '../core/schema.js';
 import type { CorpusService } from './corpusService.js';
-import { bylineOf, paperUrl, topicPathOf } from './present.js';
+import { entryLink } from '../core/links.js';
+import { bylineOf, topicPathOf } from './present.js';
 
 interface EntryItem extends vscode.QuickPickItem {
   entry: Entry;
@@ -103,7 +104,7 @@ export class SearchUi {
         }),
         qp.onDidTriggerItemButton(async ({ item, button }) => {
           if (button === COPY_BIBTEX) await this.buttons.copyBibtex([item.entry]);
-          else if (button === OPEN_PAPER && paperUrl(item.entry)) await this.buttons.openPaper(item.entry);
+          else if (button === OPEN_PAPER && entryLink(item.entry)) await this.buttons.openPaper(item.entry);
         }),
         qp.onDidHide(() => {
           subs.forEach((d) => d.dispose());

@@ -5,11 +5,7 @@ import type { Entry, Person } from '../schema.js';
 import { toBibtexAll } from './bibtex.js';
 import { allAuthors } from './names.js';
 import type { LatexCommand } from './insert.js';
-
-/** The link an entry's Markdown link points at: landing page, else arXiv, else DOI, else PDF. */
-export function entryLink(e: Entry): string | undefined {
-  return e.url ?? (e.arxiv ? `https://arxiv.org/abs/${e.arxiv}` : e.doi ? `https://doi.org/${e.doi}` : e.pdf);
-}
+import { entryLink } from '../links.js';
 
 /** A Markdown link to an entry, `[Title](url)`, with brackets in the title and parentheses in the URL escaped. */
 export function markdownLink(e: Entry): string {
