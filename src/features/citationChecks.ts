@@ -3,7 +3,7 @@
  * definition, over the document's bibliography and the corpus.
  */
 import * as vscode from 'vscode';
-import { duplicateKeys, findBibKey, parseBib, type BibEntry } from '../core/bib/bibfile.js';
+import { duplicateKeys, findBibKey, findBibKeys, parseBib, type BibEntry } from '../core/bib/bibfile.js';
 import { bibFormatOf } from '../core/bib/sync.js';
 import { toBibtex } from '../core/cite/bibtex.js';
 import { citationAt, citationsIn, type CitedKey } from '../core/citations.js';
@@ -70,11 +70,10 @@ class CitationDiagnostics implements vscode.Disposable {
       const text = doc.getText();
       const diags: vscode.Diagnostic[] = [];
       for (const key of dups.keys()) {
-        const re = new RegExp(`@[A-Za-z]+\\s*[{(]\\s*(${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})\\s*,`, 'gi');
-        for (const m of text.matchAll(re)) {
-          const start = m.index! + m[0].indexOf(m[1]!);
-          const d = new vscode.Diagnostic(new vscode.Range(doc.positionAt(start), doc.positionAt(start + m[1]!.length)),
-            `Duplicate key "${m[1]}": BibTeX uses the first and ignores the others (keys are case-insensitive).`, vscode.DiagnosticSeverity.Warning);
+        for (const start of findBibKeys(text, key)) {
+          const found = text.substr(start, key.length);
+          const d = new vscode.Diagnostic(new vscode.Range(doc.positionAt(start), doc.positionAt(start + key.length)),
+            `Duplicate key "${found}": BibTeX uses the first and ignores the others (keys are case-insensitive).`, vscode.DiagnosticSeverity.Warning);
           d.source = 'MLSys Papers';
           d.code = Code.duplicate;
           diags.push(d);

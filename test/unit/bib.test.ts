@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { duplicateKeys, findBibKey, parseBib, planBibAppend } from '../../src/core/bib/bibfile.js';
+import { duplicateKeys, findBibKey, findBibKeys, parseBib, planBibAppend } from '../../src/core/bib/bibfile.js';
 import {
   latexBibliographies, markdownBibliographies, planLatexBibDeclaration, planMarkdownBibDeclaration, texRootOf,
 } from '../../src/core/bib/locate.js';
@@ -37,6 +37,7 @@ describe('.bib parsing', () => {
     expect(text.slice(findBibKey(text, 'paged'), findBibKey(text, 'paged') + 5)).toBe('paged');
     expect(findBibKey(text, 'nope')).toBe(-1);
     expect([...duplicateKeys(parseBib(read('dupkeys.bib')).entries).keys()]).toEqual(['same']);
+    expect(findBibKeys(read('dupkeys.bib'), 'same')).toEqual([6, 33]);
   });
 });
 

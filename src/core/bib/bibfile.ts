@@ -78,14 +78,19 @@ function unclosedEntry(text: string): { line: number; column: number; key: strin
 }
 
 /**
- * Finds where a key is defined: the offset of the key in `@type{key,`.
+ * Finds every place a key is defined (ignoring case, as BibTeX does): the offsets of the key in
+ * `@type{key,`.
  *
- * @returns the offset (UTF-16 code units) of the key's first character, or -1
+ * @returns offsets (UTF-16 code units) of the key's first character, in file order
  */
-export function findBibKey(text: string, key: string): number {
+export function findBibKeys(text: string, key: string): number[] {
   const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const m = new RegExp(`@[A-Za-z]+\\s*[{(]\\s*(${escaped})\\s*,`, 'i').exec(text);
-  return m ? m.index + m[0].indexOf(m[1]!) : -1;
+  return [...text.matchAll(new RegExp(`@[A-Za-z]+\\s*[{(]\\s*(${escaped})\\s*,`, 'gi'))].map((m) => m.index! + m[0].indexOf(m[1]!));
+}
+
+/** Where a key is first defined, or -1 (see {@link findBibKeys}). */
+export function findBibKey(text: string, key: string): number {
+  return findBibKeys(text, key)[0] ?? -1;
 }
 
 /** Line ending used by a text: CRLF when its first line break is CRLF, else LF. */

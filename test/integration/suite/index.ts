@@ -19,19 +19,24 @@ const tmp = mkdtempSync(join(tmpdir(), 'mlsys-suite-'));
 let files = 0;
 
 /**
- * Opens a new file of a language (`.tex` or `.md`) holding `marked` without its `|` cursor marker,
- * with the cursor there. Real files, not untitled documents: a closed untitled document's name is
- * reused by the next one, and the extension host can then see the old text under the new name.
+ * Writes `marked` (without its `|` cursor marker) to `file`, opens it in an editor and puts the
+ * cursor at the marker, if there is one. Real files, not untitled documents: a closed untitled
+ * document's name is reused by the next one, and the extension host can then see the old text
+ * under the new name.
  */
-async function editorWith(language: 'latex' | 'markdown', marked: string): Promise<vscode.TextEditor> {
+async function openAt(file: string, marked: string): Promise<vscode.TextEditor> {
   const offset = marked.indexOf('|');
-  const file = join(tmp, `doc${++files}.${language === 'latex' ? 'tex' : 'md'}`);
-  writeFileSync(file, marked.replace('|', ''));
+  writeFileSync(file, offset >= 0 ? marked.replace('|', '') : marked);
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
-  assert.strictEqual(doc.languageId, language);
   const editor = await vscode.window.showTextDocument(doc);
-  const pos = doc.positionAt(offset);
-  editor.selection = new vscode.Selection(pos, pos);
+  if (offset >= 0) editor.selection = new vscode.Selection(doc.positionAt(offset), doc.positionAt(offset));
+  return editor;
+}
+
+/** Opens a new `.tex` or `.md` file holding `marked`, cursor at its `|` marker (see {@link openAt}). */
+async function editorWith(language: 'latex' | 'markdown', marked: string): Promise<vscode.TextEditor> {
+  const editor = await openAt(join(tmp, `doc${++files}.${language === 'latex' ? 'tex' : 'md'}`), marked);
+  assert.strictEqual(editor.document.languageId, language);
   return editor;
 }
 
@@ -164,19 +169,10 @@ suite('Bibliography sync', () => {
   const folder = () => mkdtempSync(join(tmp, 'bib-'));
   const orcaBib = '% my references\r\n@string{osdi = "OSDI"}\r\n\r\n@inproceedings{yu2022orca,\r\n  title = {Orca},\r\n  booktitle = osdi,\r\n  year = 2022\r\n}\r\n';
 
-  async function open(file: string, marked: string): Promise<vscode.TextEditor> {
-    const offset = marked.indexOf('|');
-    writeFileSync(file, marked.replace('|', ''));
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
-    const editor = await vscode.window.showTextDocument(doc);
-    editor.selection = new vscode.Selection(doc.positionAt(offset), doc.positionAt(offset));
-    return editor;
-  }
-
   test('LaTeX: the cited entry is appended to the declared .bib, which keeps its bytes and CRLF line endings', async () => {
     const dir = folder();
     writeFileSync(join(dir, 'refs.bib'), orcaBib);
-    const editor = await open(join(dir, 'paper.tex'), '\\documentclass{article}\n\\begin{document}\nPaged |.\n\\bibliography{refs}\n\\end{document}\n');
+    const editor = await openAt(join(dir, 'paper.tex'), '\\documentclass{article}\n\\begin{document}\nPaged |.\n\\bibliography{refs}\n\\end{document}\n');
     await vscode.commands.executeCommand(Commands.insertCitation, ['kwon2023efficient', 'yu2022orca']);
     assert.ok(editor.document.getText().includes('Paged \\cite{kwon2023efficient,yu2022orca}.'));
     const bib = readFileSync(join(dir, 'refs.bib'), 'utf8');
@@ -191,7 +187,7 @@ suite('Bibliography sync', () => {
     const dir = folder();
     writeFileSync(join(dir, 'refs.bib'), orcaBib);
     writeFileSync(join(dir, 'main.tex'), '\\documentclass{book}\n\\begin{document}\n\\include{chapter}\n\\bibliography{refs}\n\\end{document}\n');
-    const editor = await open(join(dir, 'chapter.tex'), '% !TEX root = main.tex\n\\chapter{One}\nSee |.\n');
+    const editor = await openAt(join(dir, 'chapter.tex'), '% !TEX root = main.tex\n\\chapter{One}\nSee |.\n');
     await vscode.commands.executeCommand(Commands.insertCitation, 'kwon2023efficient');
     assert.ok(editor.document.getText().includes('See \\cite{kwon2023efficient}.'));
     assert.match(readFileSync(join(dir, 'refs.bib'), 'utf8'), /@inproceedings\{kwon2023efficient,/);
@@ -201,7 +197,7 @@ suite('Bibliography sync', () => {
     const dir = folder();
     const mine = '@article{paged,\n  title = {Efficient Memory Management for Large Language Model Serving with PagedAttention},\n  doi = {10.1145/3600006.3613165}\n}\n';
     writeFileSync(join(dir, 'refs.bib'), mine);
-    const editor = await open(join(dir, 'notes.md'), '---\nbibliography: refs.bib\n---\nSee |.\n');
+    const editor = await openAt(join(dir, 'notes.md'), '---\nbibliography: refs.bib\n---\nSee |.\n');
     await vscode.commands.executeCommand(Commands.insertCitation, 'kwon2023efficient');
     assert.ok(editor.document.getText().includes('See [@paged].'));
     assert.strictEqual(readFileSync(join(dir, 'refs.bib'), 'utf8'), mine);
@@ -211,7 +207,7 @@ suite('Bibliography sync', () => {
     const dir = folder();
     const broken = '@misc{a,\n  title = {Unclosed\n}\n';
     writeFileSync(join(dir, 'refs.bib'), broken);
-    const editor = await open(join(dir, 'paper.tex'), 'See |.\n\\bibliography{refs}\n');
+    const editor = await openAt(join(dir, 'paper.tex'), 'See |.\n\\bibliography{refs}\n');
     await vscode.commands.executeCommand(Commands.insertCitation, 'kwon2023efficient');
     assert.ok(editor.document.getText().includes('See \\cite{kwon2023efficient}.'));
     assert.strictEqual(readFileSync(join(dir, 'refs.bib'), 'utf8'), broken);
@@ -223,7 +219,7 @@ suite('Bibliography sync', () => {
     const bibDoc = await vscode.workspace.openTextDocument(vscode.Uri.file(join(dir, 'refs.bib')));
     const bibEditor = await vscode.window.showTextDocument(bibDoc);
     await bibEditor.edit((b) => b.insert(new vscode.Position(0, 0), '% unsaved note\r\n'));
-    const editor = await open(join(dir, 'paper.tex'), 'See |.\n\\bibliography{refs}\n');
+    const editor = await openAt(join(dir, 'paper.tex'), 'See |.\n\\bibliography{refs}\n');
     await vscode.commands.executeCommand(Commands.insertCitation, 'kwon2023efficient');
     assert.ok(editor.document.getText().includes('\\cite{kwon2023efficient}'));
     assert.strictEqual(readFileSync(join(dir, 'refs.bib'), 'utf8'), orcaBib, 'disk untouched');
@@ -237,7 +233,7 @@ suite('Bibliography sync', () => {
   test('Markdown: a CSL-JSON bibliography gains the item', async () => {
     const dir = folder();
     writeFileSync(join(dir, 'refs.json'), '[\n  {\n    "id": "yu2022orca",\n    "type": "paper-conference",\n    "title": "Orca"\n  }\n]\n');
-    await open(join(dir, 'notes.md'), '---\nbibliography: [refs.json]\n---\nSee |.\n');
+    await openAt(join(dir, 'notes.md'), '---\nbibliography: [refs.json]\n---\nSee |.\n');
     await vscode.commands.executeCommand(Commands.insertCitation, 'kwon2023efficient');
     const items = JSON.parse(readFileSync(join(dir, 'refs.json'), 'utf8')) as { id: string }[];
     assert.deepStrictEqual(items.map((i) => i.id), ['yu2022orca', 'kwon2023efficient']);
@@ -247,12 +243,7 @@ suite('Bibliography sync', () => {
 suite('Citation checks', () => {
   suiteSetup(activate);
 
-  async function openWith(dir: string, name: string, text: string): Promise<vscode.TextDocument> {
-    writeFileSync(join(dir, name), text);
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(join(dir, name)));
-    await vscode.window.showTextDocument(doc);
-    return doc;
-  }
+  const openWith = async (dir: string, name: string, text: string) => (await openAt(join(dir, name), text)).document;
 
   async function diagnosticsOf(uri: vscode.Uri, count: number): Promise<vscode.Diagnostic[]> {
     const deadline = Date.now() + 10_000;
