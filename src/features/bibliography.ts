@@ -50,8 +50,8 @@ export async function documentBibliography(doc: vscode.TextDocument): Promise<Do
     const folder = vscode.workspace.getWorkspaceFolder(doc.uri)?.uri;
     const rootUri = magic ? vscode.Uri.joinPath(doc.uri, '..', magic) : setting && folder ? vscode.Uri.joinPath(folder, setting) : undefined;
     if (rootUri && rootUri.toString() !== doc.uri.toString()) {
-      const text = await readText(rootUri);
-      if (text !== undefined) { root = rootUri; rootText = text; }
+      const text = await readCached(rootUri, 'text', (t) => t);
+      if (text !== null) { root = rootUri; rootText = text; }
     }
     decls = latexBibliographies(rootText);
   } else if (MARKDOWN_LANGUAGES.has(lang)) {
@@ -61,7 +61,7 @@ export async function documentBibliography(doc: vscode.TextDocument): Promise<Do
   const missing: vscode.Uri[] = [];
   for (const d of decls) {
     const uri = d.path.startsWith('/') ? vscode.Uri.file(d.path) : vscode.Uri.joinPath(root, '..', d.path);
-    const source = await readBibCached(uri, d.path);
+    const source = await readCached(uri, 'bib', (text) => readBibSource(d.path, text));
     if (source === null) missing.push(uri);
     else if (source) sources.push({ ...source, uri });
   }
@@ -69,14 +69,15 @@ export async function documentBibliography(doc: vscode.TextDocument): Promise<Do
 }
 
 /**
- * Parsed bibliography files, keyed by URI and by what would change them: the open document's
- * version, else the file's modification time. Diagnostics and completion ask on every change of a
- * document; a large .bib is parsed once per change of the .bib itself.
+ * What a file's text gave last time, keyed by URI and by what would change it: the open document's
+ * version, else the file's modification time and size. Completion and diagnostics ask on every
+ * change of a document; a large .bib (or a LaTeX root file) is read and parsed once per change of
+ * that file, not once per keystroke.
  */
-const bibCache = new Map<string, { stamp: string; source: BibSource | undefined }>();
+const fileCache = new Map<string, { stamp: string; value: unknown }>();
 
-/** @returns the parsed file, undefined for an unknown format, null when the file does not exist */
-async function readBibCached(uri: vscode.Uri, path: string): Promise<BibSource | undefined | null> {
+/** @returns `make(text)` for the file's current text, or null when the file does not exist */
+async function readCached<T>(uri: vscode.Uri, kind: string, make: (text: string) => T): Promise<T | null> {
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   let stamp: string;
   if (open) stamp = `v${open.version}`;
@@ -88,13 +89,14 @@ async function readBibCached(uri: vscode.Uri, path: string): Promise<BibSource |
       return null;
     }
   }
-  const cached = bibCache.get(uri.toString());
-  if (cached?.stamp === stamp) return cached.source;
+  const id = `${kind}:${uri.toString()}`;
+  const cached = fileCache.get(id);
+  if (cached?.stamp === stamp) return cached.value as T;
   const text = await readText(uri);
   if (text === undefined) return null;
-  const source = readBibSource(path, text);
-  bibCache.set(uri.toString(), { stamp, source });
-  return source;
+  const value = make(text);
+  fileCache.set(id, { stamp, value });
+  return value;
 }
 
 function displayPath(uri: vscode.Uri): string {
