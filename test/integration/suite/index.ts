@@ -339,6 +339,14 @@ suite('Formatted references', () => {
     }
   });
 
+  test('Insert Formatted Reference writes the reference at the cursor as one undoable edit', async () => {
+    const editor = await editorWith('markdown', 'Reading: |');
+    await vscode.commands.executeCommand(Commands.insertFormattedReference, 'yu2022orca');
+    assert.match(editor.document.getText(), /^Reading: Yu, G\.-I\., Jeong, J\. S\., .*\(2022\)\. Orca: A Distributed Serving System/);
+    await vscode.commands.executeCommand('undo');
+    assert.strictEqual(editor.document.getText(), 'Reading: ');
+  });
+
   test('Insert Bibliography lists every corpus key a Markdown note cites, in citation order', async () => {
     const editor = await editorWith('markdown', 'Orca [@yu2022orca] then vLLM [@kwon2023efficient; @yu2022orca].\n\n|');
     await vscode.commands.executeCommand(Commands.insertBibliography);
