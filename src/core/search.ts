@@ -1,8 +1,10 @@
 /**
- * Full-text search over the corpus: a MiniSearch index (BM25+) with field boosts, prefix and fuzzy
- * matching, query filters (`author:`, `year:`, `venue:`, `topic:`) and our ranking on top.
+ * Full-text search over the corpus: a MiniSearch index (BM25+) with field boosts, English stemming
+ * (Porter, via `stemmer`), prefix and fuzzy matching, query filters (`author:`, `year:`, `venue:`,
+ * `topic:`) and our ranking on top.
  */
 import MiniSearch, { type SearchResult as MsResult } from 'minisearch';
+import { stemmer } from 'stemmer';
 import type { Corpus } from './corpus.js';
 import { foldAscii } from './cite/key.js';
 import { displayName } from './cite/names.js';
@@ -103,6 +105,45 @@ export function tokenize(text: string): string[] {
   return out;
 }
 
+/** A word as it is stored in the index: folded to ASCII lower case, and its Porter stem if that differs. */
+function indexTerms(word: string): string[] {
+  const term = fold(word);
+  const stem = stemOf(term);
+  return stem === term ? [term] : [term, stem];
+}
+
+/** A query word as it is looked up: its Porter stem (see {@link indexTerms}). */
+function queryTerm(word: string): string {
+  return stemOf(fold(word));
+}
+
+/** Porter stem of a lower-case ASCII word; other terms (numbers, Chinese bigrams) are kept as they are. */
+function stemOf(term: string): string {
+  return /^[a-z]{3,}$/.test(term) ? stemmer(term) : term;
+}
+
+/**
+ * Abbreviations of the field and what they stand for: a text with one also gets the other, so
+ * `llm serving` finds "Large Language Model Serving" and `mixture of experts` finds "MoE".
+ */
+const ABBREVIATIONS: [abbreviation: RegExp, expansion: RegExp, abbr: string, full: string][] = [
+  [/\bLLMs?\b/, /\blarge[- ]language[- ]models?\b/i, 'LLM', 'large language model'],
+  [/\bMoEs?\b/, /\bmixture[- ]of[- ]experts?\b/i, 'MoE', 'mixture of experts'],
+  [/\bDNNs?\b/, /\bdeep neural networks?\b/i, 'DNN', 'deep neural network'],
+];
+
+/** Appends, for each abbreviation in {@link ABBREVIATIONS} that a text has in one form only, the other form. */
+export function withAbbreviations(text: string): string {
+  const extra: string[] = [];
+  for (const [abbreviation, expansion, abbr, full] of ABBREVIATIONS) {
+    const short = abbreviation.test(text);
+    const long = expansion.test(text);
+    if (short && !long) extra.push(full);
+    else if (long && !short) extra.push(abbr);
+  }
+  return extra.length ? `${text} ${extra.join(' ')}` : text;
+}
+
 /** Field weights: a title or system-name hit outranks an author or summary hit. */
 export const FIELD_BOOSTS = {
   title: 4, aliases: 4, key: 3, authors: 2, venue: 1.5, year: 1, topics: 1, summary: 0.6,
@@ -154,24 +195,33 @@ export function createSearchIndex(corpus: Corpus): SearchIndex {
     }).join(' ');
   const docs: Doc[] = entries.map((e, id) => ({
     id,
-    title: [e.title, e.title_en].filter(Boolean).join(' '),
+    title: withAbbreviations([e.title, e.title_en].filter(Boolean).join(' ')),
     aliases: e.aliases.join(' '),
     key: e.key,
     authors: e.authors.map((p) => [displayName(p), 'zh' in p ? p.zh : ''].join(' ')).join(' '),
     venue: [e.venue, e.venue_full].filter(Boolean).join(' '),
     year: e.year?.toString() ?? '',
     topics: topicText(e),
-    summary: e.summary,
+    summary: withAbbreviations(e.summary),
   }));
+  // Every indexed word is stored as typed (folded) and as its Porter stem, so a query's stem finds
+  // `cache`, `caches`, `caching` alike and a half-typed word still prefix-matches the whole one.
+  const vocabulary = new Set<string>();
   const ms = new MiniSearch<Doc>({
     fields: ['title', 'aliases', 'key', 'authors', 'venue', 'year', 'topics', 'summary'],
     storeFields: [],
     tokenize,
-    processTerm: (t) => fold(t),
+    processTerm: (t) => {
+      const terms = indexTerms(t);
+      for (const term of terms) vocabulary.add(term);
+      return terms;
+    },
     searchOptions: {
       boost: { ...FIELD_BOOSTS },
+      processTerm: queryTerm,
       prefix: (term) => term.length >= 2,
-      fuzzy: (term) => (term.length >= 5 && /^[a-z]+$/.test(term) ? 0.2 : false),
+      // Typos only: a word the corpus has (`caching`) is not also matched as a near word (`catching`).
+      fuzzy: (term) => (term.length >= 5 && /^[a-z]+$/.test(term) && !vocabulary.has(term) ? 0.2 : false),
       boostDocument: (id) => LEVEL_BOOST[entries[id as number]?.level ?? ''] ?? 1,
     },
   });
@@ -220,10 +270,4 @@ export function createSearchIndex(corpus: Corpus): SearchIndex {
       return [...rescore(all), ...rescore(some)].slice(0, limit);
     },
   };
-}
-
-function ancestors(corpus: Corpus, id: string): string[] {
-  const out: string[] = [];
-  for (let t = corpus.topic(id); t; t = t.parent ? corpus.topic(t.parent) : undefined) out.push(t.id);
-  return out;
 }

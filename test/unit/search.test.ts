@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSearchIndex, parseQuery, tokenize } from '../../src/core/search.js';
+import { createSearchIndex, parseQuery, tokenize, withAbbreviations } from '../../src/core/search.js';
 import { realCorpus } from './helpers.js';
 
 const index = createSearchIndex(realCorpus());
@@ -52,6 +52,21 @@ describe('named queries on the real corpus return the expected entry first', () 
     expect(keys('vLLM', 2).sort()).toEqual(['kwon2023efficient', 'vllm2023vllm']);
   });
 
+  it('matches other forms of a word through its stem, and a known word never as a near word', () => {
+    // "caching" finds "Prefix-Aware KV Cache" (ChunkAttention), Prompt Cache and SGLang's prefix
+    // caching, and not "Catching Silent Errors" (one letter away, but a different word).
+    expect(keys('prefix caching', 3).sort()).toEqual(['gim2024prompt', 'ye2024chunkattention', 'zheng2024sglang']);
+    expect(keys('prefix caching', 10)).not.toContain('jiang2025training');
+    expect(keys('quantized', 3)).toEqual(keys('quantization', 3));
+    expect(keys('scheduler', 3)).toEqual(keys('scheduling', 3));
+    expect(keys('pagedatt')[0]).toBe('kwon2023efficient'); // half-typed words still prefix-match
+  });
+
+  it('finds a work by an abbreviation or by what it stands for', () => {
+    expect(keys('mixture of experts', 3)).toContain('lepikhin2021gshard');
+    expect(keys('llm serving', 10)).toContain('kwon2023efficient'); // "Large Language Model Serving"
+  });
+
   it('finds the Megatron papers and repository for "megatron"', () => {
     expect(keys('megatron', 4)).toEqual(expect.arrayContaining(['narayanan2021efficient', 'nvidia2019megatron', 'shoeybi2019megatron']));
   });
@@ -95,6 +110,12 @@ describe('tokenize', () => {
     expect(tokenize('PagedAttention')).toEqual(['PagedAttention', 'Paged', 'Attention']);
     expect(tokenize('FlashAttention-2')).toEqual(['FlashAttention', 'Flash', 'Attention', '2']);
     expect(tokenize('Megatron-LM')).toEqual(['Megatron', 'LM']);
+  });
+  it('adds the other form of an abbreviation a text has in one form only', () => {
+    expect(withAbbreviations('Large Language Model Serving')).toBe('Large Language Model Serving LLM');
+    expect(withAbbreviations('LLM inference')).toBe('LLM inference large language model');
+    expect(withAbbreviations('MoE training for large language models (LLMs)')).toBe('MoE training for large language models (LLMs) mixture of experts');
+    expect(withAbbreviations('Megatron-LM')).toBe('Megatron-LM');
   });
   it('indexes Chinese by character bigrams', () => {
     expect(tokenize('动手学深度学习')).toEqual(expect.arrayContaining(['深度', '学习', '动手学深度学习']));
