@@ -53,6 +53,15 @@ describe('BibTeX output', () => {
     expect(bib).toMatch(/note +=\s\{In Chinese\}/);
   });
 
+  it('leaves names written in CJK script out of BibTeX (pdflatex cannot typeset them) and keys the entry', () => {
+    const bib = toBibtex(entry({ key: 'x', title: '万卡集群', title_en: 'Clusters', venue: 'WeChat', authors: [{ literal: 'AI闲谈' }] }));
+    expect(bib).not.toMatch(/author|闲/);
+    expect(bib).toMatch(/key += \{WeChat\}/);
+    const mixed = toBibtex(entry({ key: 'y', authors: [{ literal: 'AI闲谈' }, { given: 'Jiarui', family: 'Fang', zh: '方佳瑞' }] }));
+    expect(mixed).toMatch(/author += \{Fang, Jiarui\}/);
+    expect(mixed).not.toContain('方');
+  });
+
   it('every bundled entry exports with balanced braces and its key', () => {
     for (const e of realCorpus().entries) {
       const bib = toBibtex(e);

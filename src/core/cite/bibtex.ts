@@ -90,9 +90,10 @@ export function hasCjk(s: string): boolean {
 export function bibtexFields(e: Entry): [string, string][] {
   const f: [string, string | undefined][] = [];
   const title = e.title_en && hasCjk(e.title) ? e.title_en : e.title;
-  // pdflatex cannot typeset a name written only in CJK script; such names stay in the CSL-JSON
-  // export. An entry left with no author gets BibTeX's `key` field, which styles sort by instead.
-  const authors = e.authors.filter((p) => !hasCjk('literal' in p ? p.literal : `${p.given}${p.family}`) || /[A-Za-z]/.test('literal' in p ? p.literal : p.family));
+  // pdflatex cannot typeset CJK script, so a name written with any (`AI闲谈`, `李沐`) stays in the
+  // CSL-JSON export only; a person's Chinese name in `zh` is never exported to BibTeX. An entry
+  // left with no author gets BibTeX's `key` field, which styles sort by instead.
+  const authors = e.authors.filter((p) => !hasCjk('literal' in p ? p.literal : `${p.given}${p.family}`));
   f.push(['author', authors.map(bibtexName).join(' and ')]);
   if (!authors.length) f.push(['key', texEscape(e.venue ?? e.title_en ?? e.title)]);
   f.push(['title', protectCapitals(texEscape(title), e.aliases)]);
