@@ -14,6 +14,9 @@ describe('BibTeX output', () => {
     expect(protectCapitals('GPipe: Efficient Training of Giant Neural Networks')).toBe('{GPipe}: Efficient Training of Giant Neural Networks');
     expect(protectCapitals('Training LLMs with PyTorch FSDP on GPU clusters')).toBe('Training {LLMs} with {PyTorch} {FSDP} on {GPU} clusters');
     expect(protectCapitals('Megatron-LM: Training', [])).toBe('{Megatron-LM}: Training');
+    expect(protectCapitals('Accelerating Large-Scale Multi-Modal LLM Training')).toBe('Accelerating Large-Scale Multi-Modal {LLM} Training');
+    expect(protectCapitals('QSGD: Communication-Efficient SGD')).toBe('{QSGD}: Communication-Efficient {SGD}');
+    expect(protectCapitals('Sarathi-Serve', ['Sarathi-Serve'])).toBe('{Sarathi-Serve}');
     expect(protectCapitals('Horovod: fast and easy', ['Horovod'])).toBe('{Horovod}: fast and easy');
   });
 

@@ -50,7 +50,8 @@ export function texEscape(s: string): string {
 
 /**
  * Protects the capitalisation of a title from BibTeX styles that lower-case titles: a word with a
- * capital after its first letter (`GPipe`, `PyTorch`, `LLM`, `Megatron-LM`), a word with a digit
+ * capital after its first letter, in any of its hyphenated parts (`GPipe`, `PyTorch`, `LLM`,
+ * `Megatron-LM`, but not `Large-Scale`), a word with a digit
  * and a capital (`FlashAttention-2`), and any one-word name of `names` (system names such as the entry's aliases)
  * is wrapped in braces. Ordinary capitalised words are left for the style to handle.
  *
@@ -62,7 +63,10 @@ export function protectCapitals(title: string, names: readonly string[] = []): s
   return title.replace(/[^\s{}]+/g, (word) => {
     const core = word.replace(/^[("'`]+|[)"'`,.;:!?]+$/g, '');
     if (!core || core.includes('\\')) return word;
-    const needs = /[A-Z]/.test(core.slice(1)) || (/[A-Z]/.test(core) && /\d/.test(core)) || protect.has(core);
+    // Each part of a hyphenated word is judged on its own: `Megatron-LM` is protected (for `LM`),
+    // `Large-Scale` and `Communication-Efficient` are ordinary words that a style may lower-case.
+    const parts = core.split('-').filter(Boolean);
+    const needs = parts.some((part) => /[A-Z]/.test(part.slice(1))) || (/[A-Z]/.test(core) && /\d/.test(core)) || protect.has(core);
     if (!needs) return word;
     const start = word.indexOf(core);
     return `${word.slice(0, start)}{${core}}${word.slice(start + core.length)}`;
