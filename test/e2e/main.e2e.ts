@@ -135,6 +135,23 @@ describe('MLSys Papers in a real VS Code', () => {
     await row(VLLM_TITLE).waitFor({ timeout: 15_000 });
   });
 
+  test('mlsysPapers.showChineseLabels adds the Chinese topic labels, and turning it off removes them', async () => {
+    const row = (label: string) => page.locator('.monaco-list-row', { hasText: label }).first();
+    const settingsFile = join(workspace, '.vscode/settings.json');
+    const original = readFileSync(settingsFile, 'utf8');
+    const withSetting = (on: boolean) => JSON.stringify({ ...JSON.parse(original), 'mlsysPapers.showChineseLabels': on }, null, 2);
+    await row('LLM inference serving').waitFor();
+    await expect(row('LLM inference serving').textContent()).resolves.not.toContain('LLM推理服务');
+    // As a user editing .vscode/settings.json: VS Code reloads it and the view follows.
+    writeFileSync(settingsFile, withSetting(true));
+    await row('LLM inference serving · LLM推理服务').waitFor({ timeout: 30_000 });
+    await row('Distributed training · ').waitFor();
+    writeFileSync(settingsFile, withSetting(false));
+    await row('LLM inference serving · LLM推理服务').waitFor({ state: 'detached', timeout: 30_000 });
+    await row('LLM inference serving').waitFor();
+    writeFileSync(settingsFile, original);
+  });
+
   test('our results are not hidden by VS Code: a citation key finds a title that does not contain it', async () => {
     const rows = await searchFor('MLSys Papers: Search', 'kwon2023', VLLM_TITLE);
     expect(rows.length).toBeGreaterThan(0);
