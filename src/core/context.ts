@@ -124,8 +124,13 @@ function enclosingBracket(text: string, offset: number): { start: number; end: n
 }
 
 /** The languages we treat as LaTeX and as Markdown (VS Code language ids). */
-export const LATEX_LANGUAGES: ReadonlySet<string> = new Set(['latex', 'tex', 'latex-expl3', 'bibtex-style', 'context']);
+export const LATEX_LANGUAGES: ReadonlySet<string> = new Set(['latex', 'tex', 'latex-expl3']);
 export const MARKDOWN_LANGUAGES: ReadonlySet<string> = new Set(['markdown', 'quarto', 'rmd', 'pandoc', 'mdx']);
+
+/** Whether documents of this VS Code language id hold citations we read and write (LaTeX or Markdown). */
+export function isCitingLanguage(languageId: string): boolean {
+  return LATEX_LANGUAGES.has(languageId) || MARKDOWN_LANGUAGES.has(languageId);
+}
 
 /**
  * Detects the citation context for a document of the given language.

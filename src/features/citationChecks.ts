@@ -7,8 +7,9 @@ import { duplicateKeys, findBibKey, findBibKeys, parseBib, type BibEntry } from 
 import { bibFormatOf } from '../core/bib/sync.js';
 import { toBibtex } from '../core/cite/bibtex.js';
 import { citationAt, citationsIn, type CitedKey } from '../core/citations.js';
-import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../core/context.js';
+import { isCitingLanguage } from '../core/context.js';
 import { Commands } from '../ids.js';
+import { CITATION_SELECTOR } from './completion.js';
 import { completeBibliography, documentBibliography, prepareCitation, type DocumentBibliography } from './bibliography.js';
 import type { CorpusService } from './corpusService.js';
 import type { Formatter } from './formatted.js';
@@ -20,10 +21,6 @@ const Code = { unknown: 'unknown-key', notInBib: 'not-in-bibliography', duplicat
 
 /** The scheme of the read-only documents that show a corpus entry's BibTeX (go to definition). */
 export const ENTRY_SCHEME = 'mlsys-papers';
-
-function isCiting(doc: vscode.TextDocument): boolean {
-  return LATEX_LANGUAGES.has(doc.languageId) || MARKDOWN_LANGUAGES.has(doc.languageId);
-}
 
 function bibEntries(bib: DocumentBibliography | undefined): { entry: BibEntry; uri: vscode.Uri; text: string }[] {
   return bib?.sources.flatMap((s) => s.entries.map((entry) => ({ entry, uri: s.uri, text: s.text }))) ?? [];
@@ -56,7 +53,7 @@ class CitationDiagnostics implements vscode.Disposable {
   }
 
   private schedule(doc: vscode.TextDocument): void {
-    if (!isCiting(doc) && doc.languageId !== 'bibtex' && !/\.bib$/i.test(doc.uri.path)) return;
+    if (!isCitingLanguage(doc.languageId) && doc.languageId !== 'bibtex' && !/\.bib$/i.test(doc.uri.path)) return;
     const key = doc.uri.toString();
     clearTimeout(this.timers.get(key));
     this.timers.set(key, setTimeout(() => { this.timers.delete(key); void this.update(doc); }, 300));
@@ -64,7 +61,7 @@ class CitationDiagnostics implements vscode.Disposable {
 
   async update(doc: vscode.TextDocument): Promise<void> {
     if (doc.isClosed) return;
-    if (!isCiting(doc)) {
+    if (!isCitingLanguage(doc.languageId)) {
       const entries = parseBib(doc.getText()).entries;
       const dups = duplicateKeys(entries);
       const text = doc.getText();
@@ -210,17 +207,13 @@ class EntryContent implements vscode.TextDocumentContentProvider {
   }
 }
 
-const SELECTOR: vscode.DocumentSelector = [
-  { language: 'latex' }, { language: 'tex' }, { language: 'markdown' }, { language: 'quarto' }, { language: 'rmd' },
-];
-
 /** Registers diagnostics, quick fixes, hover, definition and their commands. */
 export function registerCitationChecks(corpus: CorpusService, read: ReadState, formatter: Formatter, pick: (query: string) => Promise<string[]>): vscode.Disposable {
   return vscode.Disposable.from(
     new CitationDiagnostics(corpus),
-    vscode.languages.registerCodeActionsProvider(SELECTOR, new CitationFixes(), { providedCodeActionKinds: CitationFixes.kinds }),
-    vscode.languages.registerHoverProvider(SELECTOR, new CitationHover(corpus, read, formatter)),
-    vscode.languages.registerDefinitionProvider(SELECTOR, new CitationDefinition(corpus)),
+    vscode.languages.registerCodeActionsProvider(CITATION_SELECTOR, new CitationFixes(), { providedCodeActionKinds: CitationFixes.kinds }),
+    vscode.languages.registerHoverProvider(CITATION_SELECTOR, new CitationHover(corpus, read, formatter)),
+    vscode.languages.registerDefinitionProvider(CITATION_SELECTOR, new CitationDefinition(corpus)),
     vscode.workspace.registerTextDocumentContentProvider(ENTRY_SCHEME, new EntryContent(corpus)),
     vscode.commands.registerCommand(Commands.addToBibliography, async (uri: vscode.Uri, key: string) => {
       const doc = await vscode.workspace.openTextDocument(uri);

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { foldAscii } from '../core/cite/key.js';
-import { citeContextAt } from '../core/context.js';
+import { citeContextAt, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../core/context.js';
 import { documentBibliography } from './bibliography.js';
 import type { Formatter } from './formatted.js';
 import type { CorpusService } from './corpusService.js';
@@ -14,10 +14,8 @@ import type { ReadState } from './readState.js';
 /** How many candidates one completion request returns. */
 const LIMIT = 100;
 
-/** Document selectors: LaTeX and Markdown, files and unsaved documents. */
-export const CITATION_SELECTOR: vscode.DocumentSelector = [
-  { language: 'latex' }, { language: 'tex' }, { language: 'markdown' }, { language: 'quarto' }, { language: 'rmd' },
-];
+/** Document selector: every language we read citations in (`core/context.ts`), files and unsaved documents. */
+export const CITATION_SELECTOR: vscode.DocumentSelector = [...LATEX_LANGUAGES, ...MARKDOWN_LANGUAGES].map((language) => ({ language }));
 
 /** Completion of citation keys from the corpus. */
 export class CitationCompletionProvider implements vscode.CompletionItemProvider {

@@ -3,15 +3,14 @@
  */
 import * as vscode from 'vscode';
 import { planCitation } from '../core/cite/insert.js';
-import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../core/context.js';
+import { isCitingLanguage } from '../core/context.js';
 import type { Entry } from '../core/schema.js';
 import type { Config } from './config.js';
 import { completeBibliography, prepareCitation } from './bibliography.js';
 
 /** Whether citations in this editor are LaTeX or Pandoc citations (rather than plain text). */
 export function isCitingEditor(editor: vscode.TextEditor | undefined): boolean {
-  const id = editor?.document.languageId ?? '';
-  return LATEX_LANGUAGES.has(id) || MARKDOWN_LANGUAGES.has(id);
+  return isCitingLanguage(editor?.document.languageId ?? '');
 }
 
 /**

@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../../src/core/context.js';
 import { Commands, Settings, Views } from '../../src/ids.js';
 
 const ROOT = join(__dirname, '../..');
@@ -25,8 +26,20 @@ describe('package.json agrees with src/ids.ts', () => {
     const menus = Object.values(pkg.contributes.menus).flat() as { command: string }[];
     for (const m of [...menus, ...pkg.contributes.keybindings]) expect(known.has(m.command), m.command).toBe(true);
   });
-  it('does not activate on *', () => {
+  it('does not activate on *, and activates in every language it reads citations in', () => {
     expect(pkg.activationEvents).not.toContain('*');
+    expect([...pkg.activationEvents].sort()).toEqual([...LATEX_LANGUAGES, ...MARKDOWN_LANGUAGES].map((l) => `onLanguage:${l}`).sort());
+  });
+  it('when-clauses on editor languages name exactly the languages the code reads', () => {
+    const clauses = [...Object.values(pkg.contributes.menus).flat(), ...pkg.contributes.keybindings]
+      .map((m) => /editorLangId =~ \/\^\(([^)]*)\)\$\//.exec((m as { when?: string }).when ?? '')?.[1])
+      .filter((l): l is string => !!l);
+    expect(clauses.length).toBeGreaterThan(0);
+    for (const c of clauses) {
+      const langs = c.split('|').sort();
+      const both = [...LATEX_LANGUAGES, ...MARKDOWN_LANGUAGES].sort();
+      expect([both, [...MARKDOWN_LANGUAGES].sort()], c).toContainEqual(langs);
+    }
   });
   it('snippet and icon files exist', () => {
     for (const s of pkg.contributes.snippets) expect(statSync(join(ROOT, s.path)).isFile()).toBe(true);
