@@ -3,6 +3,7 @@
  * Context detection is `core/context.ts`; this is the thin provider.
  */
 import * as vscode from 'vscode';
+import type { BibEntry } from '../core/bib/bibfile.js';
 import { foldAscii } from '../core/cite/key.js';
 import { citeContextAt, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../core/context.js';
 import { documentBibliography } from './bibliography.js';
@@ -17,21 +18,41 @@ const LIMIT = 100;
 /** Document selector: every language we read citations in (`core/context.ts`), files and unsaved documents. */
 export const CITATION_SELECTOR: vscode.DocumentSelector = [...LATEX_LANGUAGES, ...MARKDOWN_LANGUAGES].map((language) => ({ language }));
 
+/**
+ * The folded words a bibliography entry is matched on (key, title, authors, year), with the whole
+ * key as one more. Kept per parsed entry: a .bib is parsed once per change of the file, while this
+ * is asked for on every keystroke.
+ */
+const entryWords = new WeakMap<BibEntry, string[]>();
+function wordsOf(b: BibEntry): string[] {
+  let words = entryWords.get(b);
+  if (!words) {
+    words = [...foldAscii([b.key, b.fields.title, b.fields.author, b.fields.year].join(' ')).split(/[^a-z0-9]+/), foldAscii(b.key)];
+    entryWords.set(b, words);
+  }
+  return words;
+}
+
 /** Completion of citation keys from the corpus. */
 export class CitationCompletionProvider implements vscode.CompletionItemProvider {
   constructor(private readonly corpus: CorpusService, private readonly read: ReadState, private readonly formatter: Formatter) {}
 
-  /** The formatted reference is made only for the item the user looks at, not for all of them. */
+  /**
+   * The documentation (the entry card and its formatted reference) is made only for the item the
+   * user looks at, not for the hundred items of every keystroke.
+   */
   resolveCompletionItem(item: vscode.CompletionItem): vscode.CompletionItem {
     const key = typeof item.label === 'string' ? item.label : item.label.label;
     const entry = this.corpus.corpus.entry(key);
-    if (!entry || !(item.documentation instanceof vscode.MarkdownString)) return item;
+    if (!entry || item.documentation) return item;
+    const md = entryMarkdown(this.corpus.corpus, entry, { read: this.read.isRead(entry.key) });
     try {
       const [ref] = this.formatter.format([entry]);
-      if (ref) item.documentation.appendMarkdown(`\n\n---\n\n${escapeMarkdown(ref)}`);
+      if (ref) md.appendMarkdown(`\n\n---\n\n${escapeMarkdown(ref)}`);
     } catch {
       // A broken custom style is reported by the formatting commands.
     }
+    item.documentation = md;
     return item;
   }
 
@@ -62,8 +83,8 @@ export class CitationCompletionProvider implements vscode.CompletionItemProvider
     const own = (bib?.sources ?? []).flatMap((s) => s.entries)
       .filter((b) => !c.entry(b.key) && !ctx.existing.includes(b.key))
       .filter((b) => {
-        const hay = foldAscii([b.key, b.fields.title, b.fields.author, b.fields.year].join(' ')).split(/[^a-z0-9]+/);
-        return words.every((w) => hay.some((h) => h.startsWith(w)) || foldAscii(b.key).startsWith(w));
+        const hay = wordsOf(b);
+        return words.every((w) => hay.some((h) => h.startsWith(w)));
       })
       .slice(0, LIMIT)
       .map((b) => {
@@ -77,7 +98,6 @@ export class CitationCompletionProvider implements vscode.CompletionItemProvider
       .map((e) => {
         const item = new vscode.CompletionItem({ label: e.key, description: venueYear(e) }, vscode.CompletionItemKind.Reference);
         item.detail = e.title;
-        item.documentation = entryMarkdown(c, e, { read: this.read.isRead(e.key) });
         return item;
       })];
     items.forEach((item, rank) => {
