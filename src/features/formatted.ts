@@ -2,7 +2,7 @@
  * Formatted references in a CSL style (setting `mlsysPapers.citationStyle`): copy, insert, a
  * Markdown bibliography of every key a document cites, and exports of BibTeX / CSL-JSON.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
 import { toBibtexAll } from '../core/cite/bibtex.js';
@@ -26,33 +26,48 @@ function loadCsl(): typeof CslModule {
   return (csl ??= require('./csl.js') as typeof CslModule);
 }
 
-/** Formats entries in the configured style, reading styles and locales from the extension's `csl/`. */
+/**
+ * Formats entries in the configured style, reading styles and locales from the extension's `csl/`.
+ * Hover and completion format on every look, so the style file is read again only when its path
+ * or modification time changes, and each locale once.
+ */
 export class Formatter {
+  private style?: { path: string; mtime: number; xml: string };
+  private readonly locales = new Map<string, string | undefined>();
+
   constructor(private readonly extensionPath: string) {}
 
   /** The configured style's XML: a bundled style id, or a path to a `.csl` file (workspace-relative or absolute). */
   private styleXml(): string {
     const setting = vscode.workspace.getConfiguration(Settings.section).get<string>(Settings.citationStyle, 'apa').trim() || 'apa';
-    if (setting in BUNDLED_STYLES) return readFileSync(join(this.extensionPath, 'csl/styles', BUNDLED_STYLES[setting as BundledStyle]), 'utf8');
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    const path = isAbsolute(setting) || !folder ? setting : join(folder, setting);
+    const path = setting in BUNDLED_STYLES ? join(this.extensionPath, 'csl/styles', BUNDLED_STYLES[setting as BundledStyle])
+      : isAbsolute(setting) || !folder ? setting : join(folder, setting);
     try {
-      return readFileSync(path, 'utf8');
+      const mtime = statSync(path).mtimeMs;
+      if (this.style?.path !== path || this.style.mtime !== mtime) this.style = { path, mtime, xml: readFileSync(path, 'utf8') };
+      return this.style.xml;
     } catch (e) {
       throw new Error(`MLSys Papers: cannot read the CSL style "${setting}" (setting ${Settings.section}.${Settings.citationStyle}): ${(e as Error).message}`);
     }
   }
 
+  private locale(lang: string): string | undefined {
+    if (!this.locales.has(lang)) {
+      let xml: string | undefined;
+      try {
+        xml = readFileSync(join(this.extensionPath, 'csl/locales', `locales-${lang}.xml`), 'utf8');
+      } catch {
+        xml = undefined;
+      }
+      this.locales.set(lang, xml);
+    }
+    return this.locales.get(lang);
+  }
+
   /** Formatted references, one per entry, as plain text. @throws Error naming the style when it cannot be used */
   format(entries: readonly Entry[]): string[] {
-    const locale = (lang: string) => {
-      try {
-        return readFileSync(join(this.extensionPath, 'csl/locales', `locales-${lang}.xml`), 'utf8');
-      } catch {
-        return undefined;
-      }
-    };
-    return loadCsl().formatBibliography(entries, this.styleXml(), locale, 'text');
+    return loadCsl().formatBibliography(entries, this.styleXml(), (lang) => this.locale(lang), 'text');
   }
 
   /** Like {@link format}, but reports a problem to the user and returns []. */
