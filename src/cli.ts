@@ -12,7 +12,7 @@ import { toBibtexAll } from './core/cite/bibtex.js';
 import { CITE_FORMATS, formatCitation, toCslJson, type CiteFormat } from './core/cite/format.js';
 import { shortAuthors } from './core/cite/names.js';
 import { entryJson } from './core/json.js';
-import { citationsIn } from './core/citations.js';
+import { citedKeys } from './core/citations.js';
 
 const USAGE = `Usage: mlsys-papers <command> [options]
 
@@ -146,11 +146,12 @@ export function main(argv: string[], out: (s: string) => void, err: (s: string) 
           if (!existsSync(citedIn)) throw new UsageError(`--cited-in: no file ${citedIn}`);
           const lang = /\.(tex|ltx|latex)$/i.test(citedIn) ? 'latex' : /\.(md|markdown|qmd|rmd)$/i.test(citedIn) ? 'markdown' : undefined;
           if (!lang) throw new UsageError('--cited-in takes a LaTeX (.tex) or Markdown (.md) file');
-          const keys = [...new Set(citationsIn(readFileSync(citedIn, 'utf8'), lang).map((c) => c.key))];
+          const keys = citedKeys(readFileSync(citedIn, 'utf8'), lang);
           const unknown = keys.filter((k) => !corpus.entry(k));
           if (unknown.length) err(`mlsys-papers: not in the corpus, left out: ${unknown.join(', ')}`);
           const allowed = new Set(entries.map((e) => e.key));
-          entries = keys.map((k) => corpus.entry(k)).filter((e): e is NonNullable<typeof e> => !!e && allowed.has(e.key));
+          // Keys are matched ignoring case: two spellings of one key export the entry once.
+          entries = [...new Set(keys.map((k) => corpus.entry(k)))].filter((e): e is NonNullable<typeof e> => !!e && allowed.has(e.key));
         }
         out(format === 'bibtex' ? toBibtexAll(entries) : JSON.stringify(entries.map(toCslJson), null, 2));
         return 0;

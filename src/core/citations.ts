@@ -79,6 +79,11 @@ export function citationsIn(text: string, languageId: string): CitedKey[] {
   return [];
 }
 
+/** The distinct keys a document cites, in order of first citation (what a numeric style numbers by). */
+export function citedKeys(text: string, languageId: string): string[] {
+  return [...new Set(citationsIn(text, languageId).map((c) => c.key))];
+}
+
 /** The cited key at an offset, if any. */
 export function citationAt(text: string, offset: number, languageId: string): CitedKey | undefined {
   return citationsIn(text, languageId).find((c) => offset >= c.offset && offset <= c.offset + c.length);

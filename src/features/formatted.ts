@@ -9,7 +9,7 @@ import { toBibtexAll } from '../core/cite/bibtex.js';
 import { BUNDLED_STYLES, type BundledStyle } from '../core/cite/styles.js';
 import type * as CslModule from '../core/cite/csl.js';
 import { toCslJson } from '../core/cite/format.js';
-import { citationsIn } from '../core/citations.js';
+import { citedKeys } from '../core/citations.js';
 import type { Entry } from '../core/schema.js';
 import { Commands, Settings } from '../ids.js';
 import type { CorpusService } from './corpusService.js';
@@ -103,12 +103,8 @@ async function saveAs(content: string, name: string): Promise<void> {
 
 /** Entries a document cites, in citation order, each once (keys the corpus does not know are left out). */
 export function citedEntries(doc: vscode.TextDocument, corpus: CorpusService): Entry[] {
-  const seen = new Map<string, Entry>();
-  for (const c of citationsIn(doc.getText(), doc.languageId)) {
-    const e = corpus.corpus.entry(c.key);
-    if (e && !seen.has(e.key)) seen.set(e.key, e);
-  }
-  return [...seen.values()];
+  // Keys are matched ignoring case, so two spellings of one key are one entry.
+  return [...new Set(citedKeys(doc.getText(), doc.languageId).map((k) => corpus.corpus.entry(k)))].filter((e): e is Entry => !!e);
 }
 
 /** Registers the formatted-reference and export commands. */

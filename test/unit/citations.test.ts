@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { citationAt, latexCitations, pandocCitations } from '../../src/core/citations.js';
+import { citationAt, citedKeys, latexCitations, pandocCitations } from '../../src/core/citations.js';
 
 const keysOf = (cs: { key: string }[]) => cs.map((c) => c.key);
 
 describe('citations in a document', () => {
+  it('citedKeys: each key once, in order of first citation', () => {
+    expect(citedKeys('\\cite{b,a} then \\cite{a} and \\citep{c,b}', 'latex')).toEqual(['b', 'a', 'c']);
+    expect(citedKeys('[@x; @y] and @x', 'markdown')).toEqual(['x', 'y']);
+    expect(citedKeys('\\cite{a}', 'plaintext')).toEqual([]);
+  });
+
   it('LaTeX: every citation command, key lists across lines, multicite, and not in comments', () => {
     const tex = [
       'See \\cite{a, b} and \\citep[p.~3]{c}.',
