@@ -66,9 +66,7 @@ export function parseQuery(query: string): ParsedQuery {
   return { text: text.replace(/\s+/g, ' ').trim(), filters, invalid };
 }
 
-function fold(s: string): string {
-  return foldAscii(s);
-}
+const fold = foldAscii;
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/;
 
