@@ -3,7 +3,7 @@
  * definition, over the document's bibliography and the corpus.
  */
 import * as vscode from 'vscode';
-import { duplicateKeys, findBibKey, findBibKeys, parseBib, type BibEntry } from '../core/bib/bibfile.js';
+import { duplicateKeys, findBibKey, findBibKeys, lineColumnAt, parseBib, type BibEntry } from '../core/bib/bibfile.js';
 import { bibFormatOf } from '../core/bib/sync.js';
 import { toBibtex } from '../core/cite/bibtex.js';
 import { citationAt, citationsIn, type CitedKey } from '../core/citations.js';
@@ -62,9 +62,8 @@ class CitationDiagnostics implements vscode.Disposable {
   async update(doc: vscode.TextDocument): Promise<void> {
     if (doc.isClosed) return;
     if (!isCitingLanguage(doc.languageId)) {
-      const entries = parseBib(doc.getText()).entries;
-      const dups = duplicateKeys(entries);
       const text = doc.getText();
+      const dups = duplicateKeys(parseBib(text).entries);
       const diags: vscode.Diagnostic[] = [];
       for (const key of dups.keys()) {
         for (const start of findBibKeys(text, key)) {
@@ -188,8 +187,8 @@ class CitationDefinition implements vscode.DefinitionProvider {
     for (const s of bib?.sources ?? []) {
       const at = findBibKey(s.text, c.key);
       if (at >= 0) {
-        const before = s.text.slice(0, at).split('\n');
-        return new vscode.Location(s.uri, new vscode.Position(before.length - 1, before[before.length - 1]!.length));
+        const { line, column } = lineColumnAt(s.text, at);
+        return new vscode.Location(s.uri, new vscode.Position(line - 1, column - 1));
       }
     }
     if (this.corpus.corpus.entry(c.key)) return new vscode.Location(vscode.Uri.from({ scheme: ENTRY_SCHEME, path: `/${c.key}.bib` }), new vscode.Position(0, 0));

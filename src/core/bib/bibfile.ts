@@ -93,6 +93,12 @@ export function findBibKey(text: string, key: string): number {
   return findBibKeys(text, key)[0] ?? -1;
 }
 
+/** The 1-based line and column of a UTF-16 offset in a text (a CR before a line break is part of its line). */
+export function lineColumnAt(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: before[before.length - 1]!.length + 1 };
+}
+
 /** Line ending used by a text: CRLF when its first line break is CRLF, else LF. */
 export function eolOf(text: string): '\r\n' | '\n' {
   const i = text.indexOf('\n');

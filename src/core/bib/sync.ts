@@ -7,7 +7,7 @@ import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { toBibtexAll } from '../cite/bibtex.js';
 import { toCslJson } from '../cite/format.js';
 import type { Entry } from '../schema.js';
-import { bibIdentity, parseBib, planBibAppend, sameWork, type BibEntry, type BibSyntaxError } from './bibfile.js';
+import { bibIdentity, eolOf, lineColumnAt, parseBib, planBibAppend, sameWork, type BibEntry, type BibSyntaxError } from './bibfile.js';
 
 /** Bibliography formats Pandoc reads and we can append to. */
 export type BibFormat = 'bibtex' | 'csl-json' | 'csl-yaml';
@@ -59,8 +59,7 @@ export function readBibSource(path: string, text: string): BibSource | undefined
   } catch (e) {
     const m = /position (\d+)/.exec((e as Error).message);
     const offset = m ? Number(m[1]) : 0;
-    const before = text.slice(0, offset).split('\n');
-    return { path, format, text, entries: [], error: { line: before.length, column: before[before.length - 1]!.length + 1, message: (e as Error).message } };
+    return { path, format, text, entries: [], error: { ...lineColumnAt(text, offset), message: (e as Error).message } };
   }
 }
 
@@ -116,7 +115,7 @@ export function planBibSync(entries: readonly Entry[], sources: readonly BibSour
 export function planBibAddition(source: BibSource, entries: readonly Entry[]): { offset: number; text: string } | undefined {
   const { text } = source;
   if (source.format === 'bibtex') return planBibAppend(text, toBibtexAll(entries));
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const eol = eolOf(text);
   if (source.format === 'csl-json') {
     const close = text.lastIndexOf(']');
     if (close < 0) {
