@@ -152,6 +152,33 @@ describe('MLSys Papers in a real VS Code', () => {
     writeFileSync(settingsFile, original);
   });
 
+  test('Open Code and Open PDF from the context menu open the entry\'s links', async () => {
+    const row = (label: string) => page.locator('.monaco-list-row', { hasText: label }).first();
+    if (!(await row(VLLM_TITLE).isVisible())) await row('GPU memory management').click();
+    await row(VLLM_TITLE).waitFor();
+    /** Runs a context-menu item and returns the URL the workbench is asked to open. */
+    const opened = async (item: string): Promise<string> => {
+      await row(VLLM_TITLE).click({ button: 'right' });
+      const menuItem = page.getByRole('menuitem', { name: item, exact: true });
+      await menuItem.waitFor();
+      // VS Code either asks before opening an external site (the dialog names the URL) or opens
+      // it in a new tab. Whichever happens answers; the other wait is dropped, not failed.
+      const pending = new Promise<string>(() => {});
+      const popup = page.context().waitForEvent('page', { timeout: 30_000 })
+        .then(async (p) => { const u = p.url(); await p.close(); return u; }, () => pending);
+      const dialog = page.locator('.monaco-dialog-box').waitFor({ timeout: 30_000 }).then(async () => {
+        const text = (await page.locator('.monaco-dialog-box').textContent()) ?? '';
+        await page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Cancel' }).click();
+        await page.locator('.monaco-dialog-box').waitFor({ state: 'hidden' });
+        return text;
+      }, () => pending);
+      await menuItem.click();
+      return Promise.race([popup, dialog]);
+    };
+    expect(await opened('Open Code')).toContain('github.com/vllm-project/vllm');
+    expect(await opened('Open PDF')).toContain('arxiv.org/pdf/2309.06180');
+  });
+
   test('our results are not hidden by VS Code: a citation key finds a title that does not contain it', async () => {
     const rows = await searchFor('MLSys Papers: Search', 'kwon2023', VLLM_TITLE);
     expect(rows.length).toBeGreaterThan(0);
