@@ -19,11 +19,15 @@ function isEntry(x: unknown): x is Entry {
  *
  * @param corpus - to look up keys
  * @param arg - the clicked node / an entry / a key / an array of those
- * @param selection - the other selected tree nodes (VS Code passes them as the second argument)
+ * @param selection - the selected tree nodes (VS Code passes them as the second argument); used when
+ *   they include `arg`
  * @returns the entries, without duplicates; empty when nothing was given
  */
 export function entriesFromArgs(corpus: Corpus, arg: unknown, selection?: unknown): Entry[] {
-  const items: unknown[] = Array.isArray(selection) && selection.length ? selection : Array.isArray(arg) ? arg : arg === undefined ? [] : [arg];
+  // VS Code passes the selection even when the clicked node is not part of it (right-click on an
+  // unselected row): the selection counts only when it holds the clicked node.
+  const selected = Array.isArray(selection) && selection.length && (arg === undefined || selection.includes(arg)) ? selection : undefined;
+  const items: unknown[] = selected ?? (Array.isArray(arg) ? arg : arg === undefined ? [] : [arg]);
   const out = new Map<string, Entry>();
   for (const item of items) {
     const e = typeof item === 'string' ? corpus.entry(item)
