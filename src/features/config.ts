@@ -37,7 +37,7 @@ export function readConfig(): Config {
   };
 }
 
-/** Holds the current {@link Config} and tells listeners when a `mlsysPapers.*` setting changes. */
+/** Holds the current {@link Config} and tells listeners when one of its values changes. */
 export class ConfigStore implements vscode.Disposable {
   private current = readConfig();
   private readonly emitter = new vscode.EventEmitter<Config>();
@@ -47,8 +47,12 @@ export class ConfigStore implements vscode.Disposable {
   constructor() {
     this.sub = vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(Settings.section)) return;
-      this.current = readConfig();
-      this.emitter.fire(this.current);
+      // Only a change of what we read counts: editing settings.json fires for every write (and for
+      // settings read elsewhere, such as the citation style), and each event would rebuild the tree.
+      const next = readConfig();
+      if (JSON.stringify(next) === JSON.stringify(this.current)) return;
+      this.current = next;
+      this.emitter.fire(next);
     });
   }
 
