@@ -156,13 +156,15 @@ describe('MLSys Papers in a real VS Code', () => {
     const row = (label: string) => page.locator('.monaco-list-row', { hasText: label }).first();
     if (!(await row(VLLM_TITLE).isVisible())) await row('GPU memory management').click();
     await row(VLLM_TITLE).waitFor();
-    /** Runs a context-menu item and returns the URL the workbench is asked to open. */
+    /** Runs a context-menu item and returns what the workbench shows for opening it (dialog text or new tab's URL). */
     const opened = async (item: string): Promise<string> => {
+      await page.keyboard.press('Escape');
       await row(VLLM_TITLE).click({ button: 'right' });
       const menuItem = page.getByRole('menuitem', { name: item, exact: true });
       await menuItem.waitFor();
+      await menuItem.hover(); // as in Mark as Read: a click without the hover is sometimes lost
       // VS Code either asks before opening an external site (the dialog names the URL) or opens
-      // it in a new tab. Whichever happens answers; the other wait is dropped, not failed.
+      // it in a new tab; whichever happens first answers, and nothing within 30 s fails the test.
       const pending = new Promise<string>(() => {});
       const popup = page.context().waitForEvent('page', { timeout: 30_000 })
         .then(async (p) => { const u = p.url(); await p.close(); return u; }, () => pending);
@@ -172,8 +174,18 @@ describe('MLSys Papers in a real VS Code', () => {
         await page.locator('.monaco-dialog-box').waitFor({ state: 'hidden' });
         return text;
       }, () => pending);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const nothing = new Promise<string>((_resolve, reject) => {
+        timer = setTimeout(() => void screenshot(page, join(shots, `open-${item.replace(/\W+/g, '-')}.png`))
+          .finally(() => reject(new Error(`${item}: no dialog and no new tab within 30 s`))), 30_000);
+      });
       await menuItem.click();
-      return Promise.race([popup, dialog]);
+      await menuItem.waitFor({ state: 'hidden' });
+      try {
+        return await Promise.race([popup, dialog, nothing]);
+      } finally {
+        clearTimeout(timer);
+      }
     };
     expect(await opened('Open Code')).toContain('github.com/vllm-project/vllm');
     expect(await opened('Open PDF')).toContain('arxiv.org/pdf/2309.06180');
