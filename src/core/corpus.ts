@@ -5,12 +5,13 @@
  * (with file:line:column problems) → {@link buildCorpus} (cross-file checks) → {@link Corpus}.
  * Inside the extension the types are trusted.
  */
-import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { isMap, isSeq, type Document, type LineCounter, type Node as YamlNode } from 'yaml';
 import type * as z from 'zod/mini';
 import type { Problem } from './diagnostics.js';
 import { hasCjk } from './cite/bibtex.js';
 import { normaliseTitle } from './bib/bibfile.js';
 import { EntrySchema, LEVELS, TopicsFileSchema, type Entry, type TopicInput } from './schema.js';
+import { parseYaml } from './yaml.js';
 
 /** A topic in the model, with its place in the tree. */
 export interface Topic {
@@ -48,22 +49,20 @@ export interface Corpus {
 }
 
 interface Located {
-  doc: Document;
+  doc: Document.Parsed;
   lines: LineCounter;
+  /** The document's value (`toJS`), already converted once. */
+  value: unknown;
 }
 
-function parseYaml(text: string, file: string, problems: Problem[]): Located | undefined {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  for (const err of [...doc.errors, ...doc.warnings]) {
-    const pos = lines.linePos(err.pos[0]);
-    problems.push({
-      file, line: pos.line, column: pos.col, field: '',
-      message: `YAML: ${err.message.split('\n')[0]}`,
-      severity: doc.errors.includes(err as never) ? 'error' : 'warning',
-    });
+/** Parses a YAML file through the one guarded reader; its problems become file:line:column problems. */
+function parseLocated(text: string, file: string, problems: Problem[]): Located | undefined {
+  const parsed = parseYaml(text);
+  for (const p of parsed.problems) {
+    const pos = parsed.lines.linePos(p.offset);
+    problems.push({ file, line: pos.line, column: pos.col, field: '', message: `YAML: ${p.message}`, severity: p.severity });
   }
-  return doc.errors.length ? undefined : { doc, lines };
+  return parsed.doc ? { doc: parsed.doc, lines: parsed.lines, value: parsed.value } : undefined;
 }
 
 function pathToString(path: readonly PropertyKey[]): string {
@@ -133,28 +132,8 @@ export interface ParseResult<T> {
  * const { items, problems } = parseEntriesFile(fs.readFileSync(f, 'utf8'), 'corpus/entries/x.yaml');
  */
 export function parseEntriesFile(text: string, file: string): ParseResult<Entry> {
-  const problems: Problem[] = [];
-  const loc = parseYaml(text, file, problems);
-  if (!loc) return { items: [], problems };
-  const root = loc.doc.contents;
-  if (root === null || root === undefined) return { items: [], problems };
-  if (!isSeq(root)) {
-    problems.push({ file, ...positionOf(loc, []), field: '', message: 'must be a YAML list of entries', severity: 'error' });
-    return { items: [], problems };
-  }
-  const raw = loc.doc.toJS() as unknown[];
-  const items: Entry[] = [];
-  raw.forEach((value, i) => {
-    const res = EntrySchema.safeParse(value);
-    if (!res.success) return zodProblems(loc, file, [i], res.error, problems);
-    const rule = entryRule(res.data);
-    if (rule) {
-      problems.push({ file, ...positionOf(loc, [i, rule.at]), field: `[${i}].${rule.field}`, message: rule.message, severity: 'error' });
-      return;
-    }
-    items.push(res.data);
-  });
-  return { items, problems };
+  const { sources, problems } = entrySources(text, file);
+  return { items: sources.map((s) => s.entry), problems };
 }
 
 /** Rules across fields of one entry, which the schema cannot say. */
@@ -178,9 +157,9 @@ function entryRule(e: Entry): { field: string; at: string; message: string } | u
  */
 export function parseTopicsFile(text: string, file: string): ParseResult<TopicInput> {
   const problems: Problem[] = [];
-  const loc = parseYaml(text, file, problems);
+  const loc = parseLocated(text, file, problems);
   if (!loc) return { items: [], problems };
-  const res = TopicsFileSchema.safeParse(loc.doc.toJS());
+  const res = TopicsFileSchema.safeParse(loc.value);
   if (!res.success) {
     zodProblems(loc, file, [], res.error, problems);
     return { items: [], problems };
@@ -197,33 +176,47 @@ export interface EntrySource {
 }
 
 /**
- * Finds the 1-based line of each entry's `key:` field in an entries file, for cross-file problems.
+ * Parses and validates one entries file (a YAML list of entries), pairing each valid entry with
+ * the line of its `key:` (for cross-file problems). The file is parsed once.
  *
- * @returns a map from citation key to line
- */
-export function keyLines(text: string): Map<string, number> {
-  const out = new Map<string, number>();
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines });
-  if (!isSeq(doc.contents)) return out;
-  for (const item of doc.contents.items) {
-    if (!isMap(item)) continue;
-    const pair = item.items.find((p) => (p.key as { value?: unknown })?.value === 'key');
-    const v = pair?.value as { value?: unknown; range?: [number, number, number] } | undefined;
-    if (typeof v?.value === 'string' && v.range) out.set(v.value, lines.linePos(v.range[0]).line);
-  }
-  return out;
-}
-
-/**
- * Parses an entries file and pairs each valid entry with where it was read (for cross-file problems).
+ * Each entry is validated on its own, so one bad entry is reported and skipped while the others load.
  *
- * @returns the entries with file and `key:` line, and the file's problems
+ * @param text - the file's text (UTF-8)
+ * @param file - the name used in problems (a path relative to the workspace or repo)
+ * @returns the valid entries in file order with their `key:` lines (1-based; the item's line when
+ *   it has no `key:`), and a problem per invalid field (1-based line and column). Never throws.
  */
 export function entrySources(text: string, file: string): { sources: EntrySource[]; problems: Problem[] } {
-  const res = parseEntriesFile(text, file);
-  const lines = keyLines(text);
-  return { sources: res.items.map((entry) => ({ entry, file, line: lines.get(entry.key) ?? 1 })), problems: res.problems };
+  const problems: Problem[] = [];
+  const loc = parseLocated(text, file, problems);
+  if (!loc) return { sources: [], problems };
+  const root = loc.doc.contents;
+  if (root === null || root === undefined) return { sources: [], problems };
+  if (!isSeq(root)) {
+    problems.push({ file, ...positionOf(loc, []), field: '', message: 'must be a YAML list of entries', severity: 'error' });
+    return { sources: [], problems };
+  }
+  const raw = loc.value as unknown[];
+  const sources: EntrySource[] = [];
+  raw.forEach((value, i) => {
+    const res = EntrySchema.safeParse(value);
+    if (!res.success) return zodProblems(loc, file, [i], res.error, problems);
+    const rule = entryRule(res.data);
+    if (rule) {
+      problems.push({ file, ...positionOf(loc, [i, rule.at]), field: `[${i}].${rule.field}`, message: rule.message, severity: 'error' });
+      return;
+    }
+    sources.push({ entry: res.data, file, line: keyLine(loc, root.items[i]) });
+  });
+  return { sources, problems };
+}
+
+/** The 1-based line of an entry item's `key:` value, else of the item. */
+function keyLine(loc: Located, item: unknown): number {
+  if (!isMap(item)) return 1;
+  const pair = item.items.find((p) => (p.key as { value?: unknown })?.value === 'key');
+  const node = (pair?.value ?? item) as { range?: [number, number, number] | null };
+  return node.range ? loc.lines.linePos(node.range[0]).line : 1;
 }
 
 /**

@@ -10,7 +10,8 @@ import { citationAt, citationsIn, type CitedKey } from '../core/citations.js';
 import { isCitingLanguage } from '../core/context.js';
 import { Commands } from '../ids.js';
 import { CITATION_SELECTOR } from './completion.js';
-import { completeBibliography, documentBibliography, prepareCitation, type DocumentBibliography } from './bibliography.js';
+import type { Bibliographies, DocumentBibliography } from './bibliography.js';
+import { toVsUri } from './bibliography.js';
 import type { CorpusService } from './corpusService.js';
 import type { Formatter } from './formatted.js';
 import { entryMarkdown, escapeMarkdown } from './present.js';
@@ -23,7 +24,7 @@ const Code = { unknown: 'unknown-key', notInBib: 'not-in-bibliography', duplicat
 export const ENTRY_SCHEME = 'mlsys-papers';
 
 function bibEntries(bib: DocumentBibliography | undefined): { entry: BibEntry; uri: vscode.Uri; text: string }[] {
-  return bib?.sources.flatMap((s) => s.entries.map((entry) => ({ entry, uri: s.uri, text: s.text }))) ?? [];
+  return bib?.sources.flatMap((s) => s.entries.map((entry) => ({ entry, uri: toVsUri(s.uri), text: s.text }))) ?? [];
 }
 
 function rangeOf(doc: vscode.TextDocument, c: CitedKey): vscode.Range {
@@ -36,7 +37,7 @@ class CitationDiagnostics implements vscode.Disposable {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly subs: vscode.Disposable[];
 
-  constructor(private readonly corpus: CorpusService) {
+  constructor(private readonly corpus: CorpusService, private readonly bibs: Bibliographies) {
     const soon = (doc: vscode.TextDocument) => this.schedule(doc);
     this.subs = [
       this.collection,
@@ -79,10 +80,10 @@ class CitationDiagnostics implements vscode.Disposable {
       return;
     }
     const cited = citationsIn(doc.getText(), doc.languageId);
-    const bib = await documentBibliography(doc);
+    const bib = await this.bibs.of(doc);
     const inBib = new Set(bibEntries(bib).map((b) => b.entry.key.toLowerCase()));
     const readable = bib?.sources.filter((s) => !s.error) ?? [];
-    const bibName = readable.map((s) => vscode.workspace.asRelativePath(s.uri, false)).join(', ');
+    const bibName = readable.map((s) => vscode.workspace.asRelativePath(toVsUri(s.uri), false)).join(', ');
     const diags: vscode.Diagnostic[] = [];
     for (const c of cited) {
       if (inBib.has(c.key.toLowerCase())) continue;
@@ -140,17 +141,20 @@ class CitationFixes implements vscode.CodeActionProvider {
 
 /** Hover on a cited key: the formatted entry, and whether the document's bibliography has it. */
 class CitationHover implements vscode.HoverProvider {
-  constructor(private readonly corpus: CorpusService, private readonly read: ReadState, private readonly formatter: Formatter) {}
+  constructor(
+    private readonly corpus: CorpusService, private readonly read: ReadState, private readonly formatter: Formatter,
+    private readonly bibs: Bibliographies,
+  ) {}
 
   async provideHover(doc: vscode.TextDocument, pos: vscode.Position): Promise<vscode.Hover | undefined> {
     const c = citationAt(doc.getText(), doc.offsetAt(pos), doc.languageId);
     if (!c) return undefined;
-    const bib = await documentBibliography(doc);
+    const bib = await this.bibs.of(doc);
     const own = bibEntries(bib).find((b) => b.entry.key.toLowerCase() === c.key.toLowerCase());
     const entry = this.corpus.corpus.entry(c.key);
     const where = own
       ? `✓ in ${vscode.workspace.asRelativePath(own.uri, false)}`
-      : bib?.sources.length ? `✗ not in ${bib.sources.map((s) => vscode.workspace.asRelativePath(s.uri, false)).join(', ')}` : 'no bibliography declared';
+      : bib?.sources.length ? `✗ not in ${bib.sources.map((s) => vscode.workspace.asRelativePath(toVsUri(s.uri), false)).join(', ')}` : 'no bibliography declared';
     let md: vscode.MarkdownString;
     if (entry) {
       md = entryMarkdown(this.corpus.corpus, entry, { read: this.read.isRead(entry.key), detailsLink: true });
@@ -178,17 +182,17 @@ class CitationHover implements vscode.HoverProvider {
 
 /** Go to definition: the key's entry in the `.bib`, else the corpus entry's BibTeX in a read-only document. */
 class CitationDefinition implements vscode.DefinitionProvider {
-  constructor(private readonly corpus: CorpusService) {}
+  constructor(private readonly corpus: CorpusService, private readonly bibs: Bibliographies) {}
 
   async provideDefinition(doc: vscode.TextDocument, pos: vscode.Position): Promise<vscode.Location | undefined> {
     const c = citationAt(doc.getText(), doc.offsetAt(pos), doc.languageId);
     if (!c) return undefined;
-    const bib = await documentBibliography(doc);
+    const bib = await this.bibs.of(doc);
     for (const s of bib?.sources ?? []) {
       const at = findBibKey(s.text, c.key);
       if (at >= 0) {
         const { line, column } = lineColumnAt(s.text, at);
-        return new vscode.Location(s.uri, new vscode.Position(line - 1, column - 1));
+        return new vscode.Location(toVsUri(s.uri), new vscode.Position(line - 1, column - 1));
       }
     }
     if (this.corpus.corpus.entry(c.key)) return new vscode.Location(vscode.Uri.from({ scheme: ENTRY_SCHEME, path: `/${c.key}.bib` }), new vscode.Position(0, 0));
@@ -207,19 +211,21 @@ class EntryContent implements vscode.TextDocumentContentProvider {
 }
 
 /** Registers diagnostics, quick fixes, hover, definition and their commands. */
-export function registerCitationChecks(corpus: CorpusService, read: ReadState, formatter: Formatter, pick: (query: string) => Promise<string[]>): vscode.Disposable {
+export function registerCitationChecks(
+  corpus: CorpusService, read: ReadState, formatter: Formatter, bibs: Bibliographies, pick: (query: string) => Promise<string[]>,
+): vscode.Disposable {
   return vscode.Disposable.from(
-    new CitationDiagnostics(corpus),
+    new CitationDiagnostics(corpus, bibs),
     vscode.languages.registerCodeActionsProvider(CITATION_SELECTOR, new CitationFixes(), { providedCodeActionKinds: CitationFixes.kinds }),
-    vscode.languages.registerHoverProvider(CITATION_SELECTOR, new CitationHover(corpus, read, formatter)),
-    vscode.languages.registerDefinitionProvider(CITATION_SELECTOR, new CitationDefinition(corpus)),
+    vscode.languages.registerHoverProvider(CITATION_SELECTOR, new CitationHover(corpus, read, formatter, bibs)),
+    vscode.languages.registerDefinitionProvider(CITATION_SELECTOR, new CitationDefinition(corpus, bibs)),
     vscode.workspace.registerTextDocumentContentProvider(ENTRY_SCHEME, new EntryContent(corpus)),
     vscode.commands.registerCommand(Commands.addToBibliography, async (uri: vscode.Uri, key: string) => {
       const doc = await vscode.workspace.openTextDocument(uri);
       const entry = corpus.corpus.entry(key);
       if (!entry) return;
-      const { bib, plan } = await prepareCitation(doc, [entry]);
-      await completeBibliography(doc, bib, plan);
+      const { bib, plan } = await bibs.prepare(doc, [entry]);
+      await bibs.complete(bib, plan);
     }),
     vscode.commands.registerCommand(Commands.replaceKey, async (uri: vscode.Uri, range: vscode.Range, key: string) => {
       const [replacement] = await pick(key);

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { BibEntry } from '../core/bib/bibfile.js';
 import { foldAscii } from '../core/cite/key.js';
 import { citeContextAt, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../core/context.js';
-import { documentBibliography } from './bibliography.js';
+import type { Bibliographies } from './bibliography.js';
 import type { Formatter } from './formatted.js';
 import type { CorpusService } from './corpusService.js';
 import { entryMarkdown, escapeMarkdown, venueYear } from './present.js';
@@ -35,7 +35,10 @@ function wordsOf(b: BibEntry): string[] {
 
 /** Completion of citation keys from the corpus. */
 export class CitationCompletionProvider implements vscode.CompletionItemProvider {
-  constructor(private readonly corpus: CorpusService, private readonly read: ReadState, private readonly formatter: Formatter) {}
+  constructor(
+    private readonly corpus: CorpusService, private readonly read: ReadState, private readonly formatter: Formatter,
+    private readonly bibs: Bibliographies,
+  ) {}
 
   /**
    * The documentation (the entry card and its formatted reference) is made only for the item the
@@ -78,7 +81,7 @@ export class CitationCompletionProvider implements vscode.CompletionItemProvider
     };
     // The document's own bibliography: its entries that the corpus does not have, matched on every
     // typed word (prefix of a word of key, title, author or year), come first.
-    const bib = await documentBibliography(doc);
+    const bib = await this.bibs.of(doc);
     const words = foldAscii(ctx.prefix).split(/[^a-z0-9]+/).filter(Boolean);
     const own = (bib?.sources ?? []).flatMap((s) => s.entries)
       .filter((b) => !c.entry(b.key) && !ctx.existing.includes(b.key))
@@ -115,6 +118,6 @@ export class CitationCompletionProvider implements vscode.CompletionItemProvider
 }
 
 /** Registers the provider for LaTeX (`{` and `,` trigger it) and Markdown (`@` triggers it). */
-export function registerCompletion(corpus: CorpusService, read: ReadState, formatter: Formatter): vscode.Disposable {
-  return vscode.languages.registerCompletionItemProvider(CITATION_SELECTOR, new CitationCompletionProvider(corpus, read, formatter), '{', ',', '@');
+export function registerCompletion(corpus: CorpusService, read: ReadState, formatter: Formatter, bibs: Bibliographies): vscode.Disposable {
+  return vscode.languages.registerCompletionItemProvider(CITATION_SELECTOR, new CitationCompletionProvider(corpus, read, formatter, bibs), '{', ',', '@');
 }

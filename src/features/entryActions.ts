@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { toBibtexAll } from '../core/cite/bibtex.js';
 import type { Entry } from '../core/schema.js';
 import { Commands } from '../ids.js';
+import type { Bibliographies } from './bibliography.js';
 import type { ConfigStore } from './config.js';
 import type { CorpusService } from './corpusService.js';
 import { entriesFromArgs } from './entryArgs.js';
@@ -20,6 +21,7 @@ export interface EntryServices {
   read: ReadState;
   config: ConfigStore;
   search: SearchUi;
+  bibs: Bibliographies;
 }
 
 /** Opens an http(s) link in the browser; refuses anything else. */
@@ -55,7 +57,7 @@ export async function showEntryActions(s: EntryServices, entries: readonly Entry
   const allRead = entries.every((e) => s.read.isRead(e.key));
   const editor = targetEditor();
   const items: ActionItem[] = [
-    ...(editor ? [{ label: '$(quote) Insert Citation', description: vscode.workspace.asRelativePath(editor.document.uri), run: () => citeEntries(editor, entries, s.config.value) }] : []),
+    ...(editor ? [{ label: '$(quote) Insert Citation', description: vscode.workspace.asRelativePath(editor.document.uri), run: () => citeEntries(editor, entries, s.config.value, s.bibs) }] : []),
     ...(many ? [] : [{ label: '$(info) Show Details', run: () => vscode.commands.executeCommand(Commands.showDetails, first.key) }]),
     { label: '$(key) Copy Citation Key', description: entries.map((e) => e.key).join(', '), run: () => vscode.env.clipboard.writeText(entries.map((e) => e.key).join(',')) },
     { label: '$(copy) Copy BibTeX', run: () => copyBibtex(entries) },
@@ -94,7 +96,7 @@ export function registerEntryCommands(s: EntryServices): vscode.Disposable {
         await copyBibtex(entries);
         return;
       }
-      await citeEntries(editor, entries, s.config.value);
+      await citeEntries(editor, entries, s.config.value, s.bibs);
     })),
     vscode.commands.registerCommand(Commands.copyCitationKey, withEntries(async (entries) => {
       await vscode.env.clipboard.writeText(entries.map((e) => e.key).join(','));

@@ -6,7 +6,7 @@ import { planCitation } from '../core/cite/insert.js';
 import { isCitingLanguage } from '../core/context.js';
 import type { Entry } from '../core/schema.js';
 import type { Config } from './config.js';
-import { completeBibliography, prepareCitation } from './bibliography.js';
+import type { Bibliographies } from './bibliography.js';
 
 /** Whether citations in this editor are LaTeX or Pandoc citations (rather than plain text). */
 export function isCitingEditor(editor: vscode.TextEditor | undefined): boolean {
@@ -47,12 +47,12 @@ export async function insertCitations(editor: vscode.TextEditor, entries: readon
  *
  * @returns the keys inserted into the document
  */
-export async function citeEntries(editor: vscode.TextEditor, entries: readonly Entry[], config: Config): Promise<string[]> {
+export async function citeEntries(editor: vscode.TextEditor, entries: readonly Entry[], config: Config, bibs: Bibliographies): Promise<string[]> {
   if (!config.syncBibliography || !isCitingEditor(editor)) return insertCitations(editor, entries, config);
   const doc = editor.document;
-  const { bib, plan } = await prepareCitation(doc, entries);
+  const { bib, plan } = await bibs.prepare(doc, entries);
   const cited = entries.map((e) => ({ ...e, key: plan.citeAs.get(e.key) ?? e.key }));
   const added = await insertCitations(editor, cited, config);
-  await completeBibliography(doc, bib, plan);
+  await bibs.complete(bib, plan);
   return added;
 }

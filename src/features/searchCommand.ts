@@ -12,7 +12,7 @@ export function registerSearch(s: EntryServices): vscode.Disposable {
     const editor = vscode.window.activeTextEditor;
     const entries = await s.search.pick('MLSys Papers: Search', typeof initial === 'string' ? initial : '');
     if (!entries.length) return;
-    if (editor && isCitingEditor(editor)) await citeEntries(editor, entries, s.config.value);
+    if (editor && isCitingEditor(editor)) await citeEntries(editor, entries, s.config.value, s.bibs);
     else await showEntryActions(s, entries);
   });
 }

@@ -1,5 +1,5 @@
 // Runs the Mocha suite test/integration/suite/index.ts inside a real VS Code: code-server + chromium.
-//   node test/integration/run-code-server.mjs [folder]       (folder defaults to demo/)
+//   node test/integration/run-code-server.mjs [folder]       (folder defaults to a fresh copy of demo/)
 // Env: MLSYS_EXTENSION_PATH — the extension under test (default: the repo root);
 //      MLSYS_RESULTS_TIMEOUT_MS — how long to wait for the suite (default: 3 min).
 // Needs scripts/setup-vscode-test.sh to have run. Prints one line per test, then `N passed, N failed`;
@@ -40,7 +40,10 @@ export function report(results) {
 }
 
 async function main() {
-  const folder = resolve(process.argv[2] ?? join(repo, 'demo'));
+  // The suite writes its scratch files inside the workspace (the extension writes nowhere else),
+  // so by default it gets a fresh copy of the demo, not the repository's own demo/.
+  const folder = process.argv[2] ? resolve(process.argv[2]) : await mkdtemp(join(tmpdir(), 'mlsys-integration-ws-'));
+  if (!process.argv[2]) await cp(join(repo, 'demo'), folder, { recursive: true });
   const extensionPath = resolve(process.env.MLSYS_EXTENSION_PATH ?? repo);
   const suite = await buildSuite();
   // The harness is TypeScript; bundle it beside the suite so that this script runs on plain Node.
@@ -61,7 +64,10 @@ async function main() {
 
   // On a signal, exit at once: the harness's exit handlers end code-server's process group and
   // playwright's end chromium; this one removes the temp folder.
-  process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+  process.on('exit', () => {
+    rmSync(tmp, { recursive: true, force: true });
+    if (!process.argv[2]) rmSync(folder, { recursive: true, force: true });
+  });
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.on(signal, () => { console.error(`interrupted by ${signal}`); process.exit(1); });
   }

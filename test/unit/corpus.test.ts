@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildCorpus, crossCheck, keyLines, parseEntriesFile, parseTopicsFile } from '../../src/core/corpus.js';
+import { buildCorpus, crossCheck, entrySources, parseEntriesFile, parseTopicsFile } from '../../src/core/corpus.js';
 import { formatProblem } from '../../src/core/diagnostics.js';
 import { loadCorpusDir } from '../../src/core/load.js';
 
@@ -62,9 +62,7 @@ describe('entry validation: each rule has a failing fixture and a message naming
 describe('cross-file checks', () => {
   const check = (name: string) => {
     const text = readFileSync(join(FIX, `corpus-bad/${name}.yaml`), 'utf8');
-    const lines = keyLines(text);
-    const extra = parseEntriesFile(text, name).items.map((entry) => ({ entry, file: name, line: lines.get(entry.key) ?? 0 }));
-    return crossCheck(okTopics, [{ entry: okEntry, file: 'one.yaml', line: 1 }, ...extra]);
+    return crossCheck(okTopics, [{ entry: okEntry, file: 'one.yaml', line: 1 }, ...entrySources(text, name).sources]);
   };
   it('rejects a key taken by another entry, ignoring case', () => {
     const [p] = check('dup-key');
@@ -73,6 +71,16 @@ describe('cross-file checks', () => {
   });
   it('rejects the same DOI twice', () => {
     expect(check('dup-doi')[0]?.message).toMatch(/same doi as "kwon2023efficient"/);
+  });
+  it('points a key used twice in one file at the first line that uses it', () => {
+    const text = '- &e\n  key: twice2020a\n  type: misc\n  kind: paper\n  title: A\n  authors: [{given: A, family: B}]\n'
+      + '  topics: [t]\n  summary: s\n  sources: [curated]\n  verified: ["https://example.org"]\n'
+      + '- key: twice2020a\n  type: misc\n  kind: paper\n  title: B\n  authors: [{given: A, family: B}]\n'
+      + '  topics: [t]\n  summary: s\n  sources: [curated]\n  verified: ["https://example.org/b"]\n';
+    const { sources } = entrySources(text, 'x.yaml');
+    expect(sources.map((s) => s.line)).toEqual([2, 11]);
+    const dup = crossCheck(okTopics, sources).filter((p) => p.field.endsWith('.key'));
+    expect(dup).toEqual([expect.objectContaining({ line: 11, message: 'same key as "twice2020a" (x.yaml:2)' })]);
   });
   it('rejects unknown topics', () => {
     expect(check('unknown-topic')[0]?.message).toBe('unknown topic "serving.nonexistent"');

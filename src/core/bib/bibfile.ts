@@ -79,13 +79,22 @@ function unclosedEntry(text: string): { line: number; column: number; key: strin
 
 /**
  * Finds every place a key is defined (ignoring case, as BibTeX does): the offsets of the key in
- * `@type{key,`.
+ * `@type{key,`. The pattern is fixed and the key is compared as a string, so a key of any length
+ * or content costs one linear pass.
  *
  * @returns offsets (UTF-16 code units) of the key's first character, in file order
  */
 export function findBibKeys(text: string, key: string): number[] {
-  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return [...text.matchAll(new RegExp(`@[A-Za-z]+\\s*[{(]\\s*(${escaped})\\s*,`, 'gi'))].map((m) => m.index! + m[0].indexOf(m[1]!));
+  const want = key.toLowerCase();
+  const out: number[] = [];
+  for (const m of text.matchAll(/@[A-Za-z]+[ \t\r\n]*[{(][ \t\r\n]*/g)) {
+    const at = m.index! + m[0].length;
+    if (text.slice(at, at + want.length).toLowerCase() !== want) continue;
+    let i = at + want.length;
+    while (i < text.length && /[ \t\r\n]/.test(text[i]!)) i++;
+    if (text[i] === ',') out.push(at);
+  }
+  return out;
 }
 
 /** Where a key is first defined, or -1 (see {@link findBibKeys}). */
@@ -93,40 +102,103 @@ export function findBibKey(text: string, key: string): number {
   return findBibKeys(text, key)[0] ?? -1;
 }
 
-/** The 1-based line and column of a UTF-16 offset in a text (a CR before a line break is part of its line). */
+/**
+ * The 1-based line and column of a UTF-16 offset in a text. Line breaks are CRLF, LF and a lone CR,
+ * as in VS Code's text model, so positions agree with the editor's.
+ */
 export function lineColumnAt(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset).split('\n');
-  return { line: before.length, column: before[before.length - 1]!.length + 1 };
+  let line = 1;
+  let start = 0;
+  const end = Math.min(offset, text.length);
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) { line++; start = i + 1; }
+  }
+  return { line, column: end - start + 1 };
 }
 
-/** Line ending used by a text: CRLF when its first line break is CRLF, else LF. */
-export function eolOf(text: string): '\r\n' | '\n' {
-  const i = text.indexOf('\n');
-  return i > 0 && text[i - 1] === '\r' ? '\r\n' : '\n';
+/** A line ending. */
+export type Eol = '\r\n' | '\n' | '\r';
+
+/** The line ending of a text's first line break (CRLF, LF or a lone CR); LF when it has none. */
+export function eolOf(text: string): Eol {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) return '\n';
+    if (c === 13) return text.charCodeAt(i + 1) === 10 ? '\r\n' : '\r';
+  }
+  return '\n';
+}
+
+/**
+ * The text VS Code holds for a file's text: a file with mixed line endings, or any lone CR, has
+ * every line break normalised to CRLF when more than half of its breaks contain a CR, else to LF
+ * (`PieceTreeTextBufferFactory._getEOL` and `create` in VS Code's `pieceTreeTextBufferBuilder.ts`).
+ * A text with one kind of CRLF or LF breaks comes back unchanged. A BOM is kept here (VS Code
+ * strips it into the encoding; callers that compare with a document's text strip it too).
+ *
+ * Edits must be planned on the text they are applied to: on this text for an open document, on
+ * the file's own text for a write to disk.
+ */
+export function editorText(text: string): string {
+  let cr = 0;
+  let lf = 0;
+  let crlf = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 13) {
+      if (text.charCodeAt(i + 1) === 10) { crlf++; i++; } else cr++;
+    } else if (c === 10) lf++;
+  }
+  const total = cr + lf + crlf;
+  if (!total) return text;
+  const eol = cr + crlf > total / 2 ? '\r\n' : '\n';
+  if ((eol === '\r\n' && !cr && !lf) || (eol === '\n' && !cr && !crlf)) return text;
+  return text.replace(/\r\n|\r|\n/g, eol);
+}
+
+/** Where the white space at the end of a text starts (its length when it ends in none). */
+export function trailingSpaceStart(text: string): number {
+  let i = text.length;
+  while (i > 0 && /\s/.test(text[i - 1]!)) i--;
+  return i;
 }
 
 /**
  * Plans appending BibTeX entries to a `.bib` file: one insertion at the end, separated from the
  * existing text by one blank line, in the file's own line ending. Nothing before it changes.
+ * Linear in the file's length.
  *
- * @param text - the current text of the file
+ * @param text - the current text of the file (exactly the text the insertion will be applied to)
  * @param bibtex - the entries to add, as BibTeX with LF line endings
  * @returns the insertion offset and text
  */
 export function planBibAppend(text: string, bibtex: string): { offset: number; text: string } {
   const eol = eolOf(text);
-  const body = bibtex.replace(/\s+$/, '').replace(/\r?\n/g, eol) + eol;
-  const content = text.replace(/^\uFEFF/, '');
-  if (!content.trim()) return { offset: text.length, text: body };
-  const endsWithEol = /\r?\n$/.test(text);
-  const endsWithBlank = /(\r?\n)\s*\r?\n$/.test(text);
-  const lead = endsWithBlank ? '' : endsWithEol ? eol : eol + eol;
+  const body = bibtex.slice(0, trailingSpaceStart(bibtex)).replace(/\r?\n/g, eol) + eol;
+  const contentEnd = trailingSpaceStart(text);
+  if (contentEnd === 0 || (contentEnd === 1 && text[0] === '\uFEFF')) return { offset: text.length, text: body };
+  // The white space after the last entry: how many line breaks it already holds.
+  let breaks = 0;
+  for (let i = contentEnd; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\n' || (c === '\r' && text[i + 1] !== '\n')) breaks++;
+  }
+  const endsWithEol = text.endsWith('\n') || text.endsWith('\r');
+  const lead = breaks >= 2 && endsWithEol ? '' : endsWithEol ? eol : eol + eol;
   return { offset: text.length, text: lead + body };
 }
 
-/** A title reduced for comparison: lower case, TeX commands and braces dropped, punctuation folded to spaces. */
+/** Titles longer than this are compared on their first this-many characters (no real title comes close). */
+const TITLE_LIMIT = 2000;
+
+/**
+ * A title reduced for comparison: lower case, TeX commands and braces dropped, punctuation folded
+ * to spaces. Only the first 2,000 characters count, so a field that `@string` macros blew up to
+ * millions of characters costs no more than a real title.
+ */
 export function normaliseTitle(t: string): string {
-  return t.toLowerCase().normalize('NFKD').replace(/\\[a-zA-Z]+|[{}]/g, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return t.slice(0, TITLE_LIMIT).toLowerCase().normalize('NFKD').replace(/\\[a-zA-Z]+|[{}]/g, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 
 /** What identifies a work, for finding the same work under another key. */

@@ -6,7 +6,7 @@
  * and LaTeX Workshop read it). Markdown: the YAML front matter's `bibliography:` (a string or a
  * list), as Pandoc's User's Guide ("Specifying bibliographic data") defines it.
  */
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from '../yaml.js';
 
 /** Removes LaTeX comments (an unescaped `%` to the end of the line), keeping offsets. */
 function stripTexComments(text: string): string {
@@ -68,13 +68,9 @@ export function frontMatterOf(text: string): FrontMatter | undefined {
   const c = close.exec(rest);
   if (!c) return undefined;
   const body = rest.slice(0, c.index);
-  let data: Record<string, unknown> | undefined;
-  try {
-    const parsed = parseYaml(body) as unknown;
-    data = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
-  } catch {
-    data = undefined;
-  }
+  // A front matter that is not valid YAML declares nothing (Pandoc stops with an error on it).
+  const parsed = parseYaml(body).value;
+  const data = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
   return { start, end: start + c.index, data };
 }
 

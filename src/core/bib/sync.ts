@@ -3,11 +3,14 @@
  * to add, and which works the bibliography already holds under another key. Pure; the VS Code
  * layer reads the files and applies the result as `WorkspaceEdit`s.
  */
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { isMap, isScalar, isSeq, stringify as stringifyYaml, type Document, type Node as YamlNode } from 'yaml';
 import { toBibtexAll } from '../cite/bibtex.js';
 import { toCslJson } from '../cite/format.js';
 import type { Entry } from '../schema.js';
-import { bibIdentity, eolOf, lineColumnAt, parseBib, planBibAppend, sameWork, type BibEntry, type BibSyntaxError } from './bibfile.js';
+import { parseYaml } from '../yaml.js';
+import {
+  bibIdentity, eolOf, lineColumnAt, parseBib, planBibAppend, sameWork, trailingSpaceStart, type BibEntry, type BibSyntaxError,
+} from './bibfile.js';
 
 /** Bibliography formats Pandoc reads and we can append to. */
 export type BibFormat = 'bibtex' | 'csl-json' | 'csl-yaml';
@@ -30,37 +33,76 @@ export interface BibSource {
 }
 
 /**
- * Reads a bibliography file's entries in any of the three formats.
+ * Where the CSL items of a CSL-YAML bibliography are: Pandoc's `references:` list (Pandoc's User's
+ * Guide, "Citations": a YAML bibliography is a mapping whose `references` field holds CSL items),
+ * or a top-level list of items. Anything else is not a CSL-YAML bibliography.
+ */
+function cslYamlReferences(doc: Document.Parsed): { list?: YamlNode; pairKey?: YamlNode; error?: string } {
+  const root = doc.contents;
+  if (root === null || (isScalar(root) && root.value === null)) return {};
+  if (isSeq(root)) return { list: root };
+  if (!isMap(root)) return { error: 'not a CSL-YAML bibliography (expected "references:" with a list of CSL items)' };
+  const pair = root.items.find((p) => isScalar(p.key) && p.key.value === 'references');
+  if (!pair) return { error: 'not a CSL-YAML bibliography: it has no "references:" field' };
+  const value = pair.value as YamlNode | null;
+  if (value === null || (isScalar(value) && value.value === null)) return { pairKey: pair.key as YamlNode };
+  if (!isSeq(value)) return { error: '"references:" must be a list of CSL items' };
+  return { list: value, pairKey: pair.key as YamlNode };
+}
+
+/**
+ * Reads a bibliography file's entries in any of the three formats. Never throws: a file that
+ * cannot be read carries an `error` with its position.
  * CSL items become `BibEntry`s with `doi`, `title` and, from `URL` or `number`, an arXiv id.
+ *
+ * @param path - the file's path or name (its extension gives the format, as Pandoc's does)
+ * @param text - the file's text
+ * @returns undefined when the extension is not a bibliography format's
  */
 export function readBibSource(path: string, text: string): BibSource | undefined {
   const format = bibFormatOf(path);
   if (!format) return undefined;
   if (format === 'bibtex') return { path, format, text, ...parseBib(text) };
-  try {
-    let items: unknown;
-    if (format === 'csl-json') items = text.trim() ? JSON.parse(text.replace(/^\uFEFF/, '')) : [];
+  const fail = (offset: number, message: string): BibSource =>
+    ({ path, format, text, entries: [], error: { ...lineColumnAt(text, offset), message } });
+  let items: unknown;
+  if (format === 'csl-json') {
+    const body = text.replace(/^\uFEFF/, '');
+    if (!body.trim()) items = [];
     else {
-      const doc = parseYaml(text) as unknown;
-      items = Array.isArray(doc) ? doc : (doc as { references?: unknown } | null)?.references ?? [];
+      try {
+        items = JSON.parse(body);
+      } catch (e) {
+        const m = /position (\d+)/.exec((e as Error).message);
+        return fail((m ? Number(m[1]) : 0) + text.length - body.length, (e as Error).message);
+      }
     }
-    if (!Array.isArray(items)) throw new Error('expected a list of CSL items');
-    const entries: BibEntry[] = items.map((it: Record<string, unknown>) => ({
-      key: String(it.id ?? ''),
-      type: String(it.type ?? ''),
-      fields: {
-        title: String(it.title ?? ''),
-        ...(it.DOI ? { doi: String(it.DOI) } : {}),
-        ...(it.URL ? { url: String(it.URL) } : {}),
-        ...(typeof it.number === 'string' && /^arXiv:/i.test(it.number) ? { eprint: it.number.slice(6) } : {}),
-      },
-    }));
-    return { path, format, text, entries };
-  } catch (e) {
-    const m = /position (\d+)/.exec((e as Error).message);
-    const offset = m ? Number(m[1]) : 0;
-    return { path, format, text, entries: [], error: { ...lineColumnAt(text, offset), message: (e as Error).message } };
+  } else {
+    const parsed = parseYaml(text);
+    const bad = parsed.problems.find((p) => p.severity === 'error');
+    if (bad || !parsed.doc) return fail(bad?.offset ?? 0, bad ? `YAML: ${bad.message}` : 'YAML: cannot be read');
+    const refs = cslYamlReferences(parsed.doc);
+    if (refs.error) return fail(0, refs.error);
+    if (isSeq(parsed.doc.contents)) items = parsed.value;
+    else items = refs.list ? (parsed.value as { references: unknown }).references : [];
   }
+  if (!Array.isArray(items)) return fail(0, 'expected a list of CSL items');
+  const entries: BibEntry[] = [];
+  for (const it of items as unknown[]) {
+    if (!it || typeof it !== 'object' || Array.isArray(it)) return fail(0, 'expected a list of CSL items (each a mapping with an "id")');
+    const item = it as Record<string, unknown>;
+    entries.push({
+      key: String(item.id ?? ''),
+      type: String(item.type ?? ''),
+      fields: {
+        title: String(item.title ?? ''),
+        ...(item.DOI ? { doi: String(item.DOI) } : {}),
+        ...(item.URL ? { url: String(item.URL) } : {}),
+        ...(typeof item.number === 'string' && /^arXiv:/i.test(item.number) ? { eprint: item.number.slice(6) } : {}),
+      },
+    });
+  }
+  return { path, format, text, entries };
 }
 
 /** The outcome of {@link planBibSync}. */
@@ -103,35 +145,114 @@ export function planBibSync(entries: readonly Entry[], sources: readonly BibSour
   return { citeAs, add, reused };
 }
 
+/** An insertion into a file's text: `text` goes in at `offset` (UTF-16 code units); nothing else changes. */
+export interface BibInsertion {
+  offset: number;
+  text: string;
+}
+
 /**
- * Plans appending entries to a bibliography file in its own format, touching nothing else.
+ * Plans appending entries to a bibliography file in its own format, touching nothing else: the
+ * plan is one insertion, in the file's own line ending, planned on exactly `source.text` (the
+ * text it must be applied to; see `editorText` for an open document).
  *
  * - BibTeX: the entries' BibTeX after the last line ({@link planBibAppend}).
- * - CSL-JSON: the items inserted before the closing `]`, indented like the file's first item.
- * - CSL YAML: the items appended as list items, indented like the file's first `- ` line.
+ * - CSL-JSON: the items after the array's last item (or inside an empty array), indented like
+ *   the first item; in a minified array, minified.
+ * - CSL-YAML: the items at the end of the `references:` list (before any key, comment or `...`
+ *   that follows it), indented like its items; in a flow list (`references: []`), as flow items.
  *
- * @returns the insertion, or undefined when the file's shape is not one we can append to safely
+ * Every plan for CSL is checked by reading the result back: it must hold the old items and then
+ * the new ones. A file whose shape we cannot append to safely gets no plan.
+ *
+ * @returns the insertion, or undefined when the file cannot be read (`source.error`), is not a
+ *   bibliography of its format (a YAML mapping without `references:`, JSON that is not a list),
+ *   or the result would not read back as old + new
  */
-export function planBibAddition(source: BibSource, entries: readonly Entry[]): { offset: number; text: string } | undefined {
-  const { text } = source;
-  if (source.format === 'bibtex') return planBibAppend(text, toBibtexAll(entries));
+export function planBibAddition(source: BibSource, entries: readonly Entry[]): BibInsertion | undefined {
+  if (source.error) return undefined;
+  if (source.format === 'bibtex') return planBibAppend(source.text, toBibtexAll(entries));
+  const plan = source.format === 'csl-json' ? planCslJson(source.text, entries) : planCslYaml(source.text, entries);
+  if (!plan) return undefined;
+  const after = source.text.slice(0, plan.offset) + plan.text + source.text.slice(plan.offset);
+  const back = readBibSource(source.path, after);
+  const want = [...source.entries.map((e) => e.key), ...entries.map((e) => e.key)];
+  if (!back || back.error || back.entries.length !== want.length || back.entries.some((e, i) => e.key !== want[i])) return undefined;
+  return plan;
+}
+
+/** The indentation of the line that holds `offset`, as written. */
+function indentAt(text: string, offset: number): string {
+  let start = offset;
+  while (start > 0 && text[start - 1] !== '\n' && text[start - 1] !== '\r') start--;
+  return /^[ \t]*/.exec(text.slice(start, offset))![0];
+}
+
+function planCslJson(text: string, entries: readonly Entry[]): BibInsertion | undefined {
   const eol = eolOf(text);
-  if (source.format === 'csl-json') {
-    const close = text.lastIndexOf(']');
-    if (close < 0) {
-      if (text.trim()) return undefined;
-      return { offset: text.length, text: JSON.stringify(entries.map(toCslJson), null, 2).replace(/\n/g, eol) + eol };
-    }
-    const indent = /\[\s*?\n([ \t]*)\{/.exec(text)?.[1] ?? '  ';
-    const items = entries.map((e) => JSON.stringify(toCslJson(e), null, 2).replace(/\n/g, eol + indent)).map((s) => indent + s);
-    const before = text.slice(0, close).replace(/\s*$/, '');
-    const empty = before.endsWith('[');
-    const at = before.length;
-    return { offset: at, text: `${empty ? '' : ','}${eol}${items.join(`,${eol}`)}${eol}` };
+  const items = entries.map(toCslJson);
+  const close = trailingSpaceStart(text) - 1;
+  const bom = text.startsWith('\uFEFF') ? 1 : 0;
+  if (close < bom) {
+    // An empty file: it becomes a list of the items.
+    return { offset: text.length, text: JSON.stringify(items, null, 2).replace(/\n/g, eol) + eol };
   }
-  const indent = /^([ \t]*)- /m.exec(text)?.[1] ?? (/^references:/m.test(text) ? '  ' : '');
-  if (!/^[ \t]*- /m.test(text) && text.trim() && !/^references:\s*(\[\])?\s*$/m.test(text)) return undefined;
-  const yaml = stringifyYaml(entries.map(toCslJson)).replace(/\n$/, '').split('\n').map((l) => indent + l).join(eol) + eol;
-  const lead = text.length && !/\n$/.test(text) ? eol : '';
-  return { offset: text.length, text: lead + yaml };
+  if (text[close] !== ']') return undefined;
+  const last = trailingSpaceStart(text.slice(0, close)) - 1;
+  const empty = text[last] === '[';
+  // The first item's indentation, or none when the list is written on one line.
+  const open = text.indexOf('[', bom);
+  const firstItem = empty ? -1 : open + 1 + (/^\s*/.exec(text.slice(open + 1, open + 200))![0].length);
+  const gap = empty ? text.slice(last + 1, close) : text.slice(open + 1, firstItem);
+  const multiline = empty ? true : /[\r\n]/.test(gap);
+  if (!multiline) {
+    const flat = items.map((i) => JSON.stringify(i)).join(',');
+    return { offset: last + 1, text: empty ? flat : `,${flat}` };
+  }
+  const indent = empty ? indentAt(text, last) + '  ' : indentAt(text, firstItem);
+  const unit = /\t/.test(indent) ? '\t' : '  ';
+  const body = items.map((i) => indent + JSON.stringify(i, null, unit).replace(/\n/g, eol + indent)).join(`,${eol}`);
+  if (empty) return { offset: last + 1, text: eol + body + (/[\r\n]/.test(gap) ? '' : eol + indentAt(text, last)) };
+  return { offset: last + 1, text: `,${eol}${body}` };
+}
+
+function planCslYaml(text: string, entries: readonly Entry[]): BibInsertion | undefined {
+  const eol = eolOf(text);
+  const parsed = parseYaml(text);
+  if (!parsed.doc) return undefined;
+  const refs = cslYamlReferences(parsed.doc);
+  if (refs.error) return undefined;
+  const items = entries.map(toCslJson);
+  const block = (indent: string) =>
+    stringifyYaml(items).replace(/\n$/, '').split('\n').map((l) => (l ? indent + l : l)).join(eol) + eol;
+  const lineEnd = (o: number) => {
+    let i = o;
+    while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
+    if (text[i] === '\r' && text[i + 1] === '\n') return i + 2;
+    return i < text.length ? i + 1 : i;
+  };
+  const atEnd = (o: number, s: string) => (o === text.length && o > 0 && !/[\r\n]$/.test(text) ? eol + s : s);
+  const list = refs.list;
+  if (list && isSeq(list) && list.flow) {
+    // `references: []` or `[{…}]`: new items go into the flow list as JSON, which is flow YAML.
+    const closeAt = list.range![1] - 1;
+    if (text[closeAt] !== ']') return undefined;
+    const flat = items.map((i) => JSON.stringify(i)).join(', ');
+    return { offset: closeAt, text: list.items.length ? `, ${flat}` : flat };
+  }
+  if (list && isSeq(list) && list.items.length) {
+    // After the line that ends the list's last item: before a following key, comment or `...`.
+    const dash = text.lastIndexOf('-', (list.items[0] as YamlNode).range![0]);
+    const at = lineEnd(Math.max(list.range![1] - 1, 0));
+    return { offset: at, text: atEnd(at, block(indentAt(text, dash))) };
+  }
+  if (refs.pairKey) {
+    // `references:` with no value yet: the list goes on the lines after it.
+    const at = lineEnd(refs.pairKey.range![1]);
+    return { offset: at, text: atEnd(at, block(indentAt(text, refs.pairKey.range![0]) + '  ')) };
+  }
+  if (list) return undefined;
+  // An empty file (or only comments): it becomes a CSL-YAML bibliography.
+  if (/^\.\.\.[ \t]*$/m.test(text)) return undefined;
+  return { offset: text.length, text: atEnd(text.length, `references:${eol}${block('  ')}`) };
 }

@@ -3,7 +3,7 @@
 // @vscode/test-electron (run-test-electron.mjs). Mocha TDD interface. Checks what the extension
 // registers and does through the `vscode` API.
 import * as assert from 'node:assert';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -15,7 +15,13 @@ async function activate(): Promise<void> {
   await ext.activate();
 }
 
-const tmp = mkdtempSync(join(tmpdir(), 'mlsys-suite-'));
+/**
+ * Scratch files live in a folder inside the workspace: the extension writes bibliographies only
+ * inside the workspace folders (see 'a .bib outside the workspace is never written').
+ */
+const workspaceRoot = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+if (!workspaceRoot) throw new Error('the suite needs a workspace folder (run-code-server.mjs opens one)');
+const tmp = mkdtempSync(join(workspaceRoot, '.mlsys-suite-'));
 let files = 0;
 
 /**
@@ -228,6 +234,67 @@ suite('Bibliography sync', () => {
     assert.ok(bibDoc.getText().includes('@inproceedings{kwon2023efficient,'));
     await vscode.window.showTextDocument(bibDoc);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  // Mostly CRLF with three LF lines and a lone CR: VS Code's editor would normalise these on save.
+  const mixedBib = '% mine\r\n@string{osdi = "OSDI"}\n\r\n@misc{yu2022orca,\r\n  title = {Orca},\n  booktitle = osdi\r}\r\n% end\n';
+
+  test('a closed .bib with mixed line endings gains the entry and keeps every other byte', async () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'refs.bib'), mixedBib);
+    await openAt(join(dir, 'paper.tex'), 'See |.\n\\bibliography{refs}\n');
+    await vscode.commands.executeCommand(Commands.insertCitation, 'kwon2023efficient');
+    const bib = readFileSync(join(dir, 'refs.bib'), 'utf8');
+    assert.ok(bib.startsWith(mixedBib), 'the original bytes, line endings included, are untouched');
+    assert.match(bib.slice(mixedBib.length), /^\r\n@inproceedings\{kwon2023efficient,\r\n[\s\S]*\}\r\n$/);
+  });
+
+  test('a .bib with mixed line endings open in an editor gains the entry on disk and keeps every other byte', async () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'refs.bib'), mixedBib);
+    const bibDoc = await vscode.workspace.openTextDocument(vscode.Uri.file(join(dir, 'refs.bib')));
+    await vscode.window.showTextDocument(bibDoc, { preview: false });
+    await openAt(join(dir, 'paper.tex'), 'See |.\n\\bibliography{refs}\n');
+    await vscode.commands.executeCommand(Commands.insertCitation, 'kwon2023efficient');
+    const bib = readFileSync(join(dir, 'refs.bib'), 'utf8');
+    assert.ok(bib.startsWith(mixedBib), 'the original bytes, line endings included, are untouched');
+    assert.match(bib.slice(mixedBib.length), /@inproceedings\{kwon2023efficient,/);
+    assert.strictEqual((bib.match(/kwon2023efficient,/g) ?? []).length, 1);
+  });
+
+  test('a .bib outside the workspace is never written, nor created, nor its folder', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'mlsys-outside-'));
+    try {
+      writeFileSync(join(outside, 'refs.bib'), mixedBib);
+      const dir = folder();
+      const editor = await openAt(join(dir, 'paper.tex'), `See |.\n\\bibliography{${join(outside, 'refs')}}\n`);
+      await vscode.commands.executeCommand(Commands.insertCitation, 'kwon2023efficient');
+      assert.ok(editor.document.getText().includes('\\cite{kwon2023efficient}'));
+      assert.strictEqual(readFileSync(join(outside, 'refs.bib'), 'utf8'), mixedBib);
+      const rel = join('..', '..', '..', 'mlsys-nowhere', 'refs');
+      const other = await openAt(join(dir, 'other.tex'), `See |.\n\\bibliography{${rel}}\n`);
+      await vscode.commands.executeCommand(Commands.insertCitation, 'kwon2023efficient');
+      assert.ok(other.document.getText().includes('\\cite{kwon2023efficient}'));
+      assert.ok(!existsSync(join(dir, rel, '..')), 'no folder created outside the workspace');
+      const missing = await openAt(join(dir, 'third.tex'), 'See |.\n\\bibliography{nodir/refs}\n');
+      await vscode.commands.executeCommand(Commands.insertCitation, 'kwon2023efficient');
+      assert.ok(missing.document.getText().includes('\\cite{kwon2023efficient}'));
+      assert.ok(!existsSync(join(dir, 'nodir')), 'no folder created for a declared file');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  test('Markdown: a CSL-YAML bibliography with an empty references list and a key after it gains the item inside references', async () => {
+    const dir = folder();
+    const yaml = '# my refs\nreferences: []\nnocite: "@*"\n...\n';
+    writeFileSync(join(dir, 'refs.yaml'), yaml);
+    await openAt(join(dir, 'notes.md'), '---\nbibliography: refs.yaml\n---\nSee |.\n');
+    await vscode.commands.executeCommand(Commands.insertCitation, 'kwon2023efficient');
+    const out = readFileSync(join(dir, 'refs.yaml'), 'utf8');
+    assert.ok(out.startsWith('# my refs\nreferences: ['));
+    assert.ok(out.endsWith('\nnocite: "@*"\n...\n'));
+    assert.match(out, /references: \[\{"id":"kwon2023efficient"/);
   });
 
   test('Markdown: a CSL-JSON bibliography gains the item', async () => {

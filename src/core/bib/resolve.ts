@@ -1,0 +1,268 @@
+/**
+ * A document's bibliography, worked out the same way in the editor and on the command line: which
+ * files it declares (`\bibliography`, `\addbibresource`, `% !TEX root`, the `latexRoot` setting,
+ * Markdown front matter, a Quarto project's `_quarto.yml`), what they hold, and what citing
+ * entries must change in them ({@link planBibliographyUpdate}).
+ *
+ * Pure: every file is read through a {@link BibWorkspace} that the host provides (VS Code's
+ * workspace with its open documents, or the file system for the CLI), with URIs from `vscode-uri`.
+ */
+import { URI, Utils } from 'vscode-uri';
+import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../context.js';
+import type { Entry } from '../schema.js';
+import { parseYaml } from '../yaml.js';
+import { latexBibliographies, markdownBibliographies, texRootOf, type BibDeclaration } from './locate.js';
+import { planBibAddition, planBibSync, readBibSource, type BibInsertion, type BibSource, type BibSyncPlan } from './sync.js';
+
+/** What resolving a bibliography needs from its host. */
+export interface BibWorkspace {
+  /** The workspace folders; files are written only inside them. */
+  readonly folders: readonly URI[];
+  /**
+   * The text of a file: its open document's (unsaved changes included) when there is one, else
+   * the file's on disk.
+   *
+   * @returns undefined when the file does not exist or cannot be read
+   */
+  readText(uri: URI): Promise<string | undefined>;
+  /**
+   * What changes when the file's text changes (an open document's version, else modification time
+   * and size), for caching; undefined when the file does not exist. Hosts without it read every time.
+   */
+  stamp?(uri: URI): Promise<string | undefined>;
+  /** Whether a file or folder exists. */
+  exists(uri: URI): Promise<boolean>;
+}
+
+/** A document as the resolver sees it. */
+export interface BibDocument {
+  uri: URI;
+  /** VS Code language id: `latex`, `markdown`, `quarto`, … */
+  languageId: string;
+  text: string;
+}
+
+/** A bibliography file a document declares, as read. */
+export type ResolvedSource = BibSource & { uri: URI };
+
+/** The bibliography a document declares: where it lives and what it holds. */
+export interface DocumentBibliography {
+  /** The document whose declarations count: the LaTeX root file, the Markdown document, or `_quarto.yml`. */
+  root: URI;
+  /** Declared files that exist (each with its entries, or the `error` that stopped its parse). */
+  sources: ResolvedSource[];
+  /** Declared files that do not exist yet. */
+  missing: URI[];
+}
+
+/** Whether `uri` is `folder` or inside it (same scheme and authority; path segments compared whole). */
+export function isInside(folder: URI, uri: URI): boolean {
+  if (folder.scheme !== uri.scheme || folder.authority !== uri.authority) return false;
+  const base = folder.path.endsWith('/') ? folder.path : `${folder.path}/`;
+  const path = Utils.resolvePath(uri).path;
+  return path === folder.path || path.startsWith(base);
+}
+
+/** Whether `uri` is inside one of the workspace folders. */
+export function inWorkspace(ws: Pick<BibWorkspace, 'folders'>, uri: URI): boolean {
+  return ws.folders.some((f) => isInside(f, uri));
+}
+
+/** A file named by a document, relative to the document's folder (absolute paths as they are). */
+function relativeTo(doc: URI, path: string): URI {
+  return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) ? doc.with({ path: path.replace(/\\/g, '/') }) : Utils.joinPath(Utils.dirname(doc), path);
+}
+
+/**
+ * What files' texts gave last time, keyed by URI and by what would change them ({@link BibWorkspace.stamp}).
+ * Completion and diagnostics ask on every change of a document; a large `.bib` is read and parsed
+ * once per change of that file. Bounded: the least recently used file goes first.
+ */
+export class BibCache {
+  private readonly entries = new Map<string, { stamp: string; value: unknown }>();
+
+  /** @param limit - how many files it keeps at most */
+  constructor(private readonly limit = 64) {}
+
+  /**
+   * @returns `make(text)` for the file's current text, or null when the file does not exist
+   */
+  async get<T>(ws: BibWorkspace, uri: URI, kind: string, make: (text: string) => T): Promise<T | null> {
+    const stamp = ws.stamp ? await ws.stamp(uri) : undefined;
+    const id = `${kind}:${uri.toString()}`;
+    const hit = stamp !== undefined ? this.entries.get(id) : undefined;
+    if (hit && hit.stamp === stamp) {
+      this.entries.delete(id);
+      this.entries.set(id, hit);
+      return hit.value as T;
+    }
+    const text = await ws.readText(uri);
+    if (text === undefined) return null;
+    const value = make(text);
+    if (stamp !== undefined) {
+      this.entries.delete(id);
+      this.entries.set(id, { stamp, value });
+      if (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value!);
+    }
+    return value;
+  }
+
+  /** Forgets every file. */
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+/** Options of {@link resolveBibliography}. */
+export interface ResolveOptions {
+  /**
+   * The LaTeX root file for documents without a `% !TEX root` magic comment, relative to
+   * `latexRootBase` (the setting `mlsysPapers.latexRoot`).
+   */
+  latexRoot?: string;
+  /** The folder `latexRoot` is relative to (the document's workspace folder). */
+  latexRootBase?: URI;
+  /**
+   * Whether `latexRoot` came from a workspace's settings: then it must name a file inside the
+   * workspace folders, or it is ignored.
+   */
+  latexRootFromWorkspace?: boolean;
+  cache?: BibCache;
+}
+
+/** The names of the Quarto project file, in the order Quarto looks for them. */
+const QUARTO_PROJECT = ['_quarto.yml', '_quarto.yaml'];
+
+/**
+ * The Quarto project a document belongs to: the nearest `_quarto.yml` in its folder or a parent
+ * folder, up to its workspace folder (Quarto's "Project Basics": a project is a directory with
+ * `_quarto.yml`, and its metadata applies to every document in it).
+ */
+async function quartoProject(ws: BibWorkspace, doc: URI, cache: BibCache): Promise<{ uri: URI; decls: BibDeclaration[] } | undefined> {
+  const top = ws.folders.find((f) => isInside(f, doc));
+  if (!top) return undefined;
+  for (let dir = Utils.dirname(doc); isInside(top, dir); dir = Utils.dirname(dir)) {
+    for (const name of QUARTO_PROJECT) {
+      const uri = Utils.joinPath(dir, name);
+      const decls = await cache.get(ws, uri, 'quarto', (text) => {
+        const value = parseYaml(text).value as { bibliography?: unknown } | undefined;
+        const bib = value && typeof value === 'object' ? value.bibliography : undefined;
+        const list = typeof bib === 'string' ? [bib] : Array.isArray(bib) ? bib.filter((b): b is string => typeof b === 'string') : [];
+        return list.map((path): BibDeclaration => ({ path, via: 'pandoc' }));
+      });
+      if (decls) return { uri, decls };
+    }
+    if (dir.path === top.path || dir.path === '/') break;
+  }
+  return undefined;
+}
+
+/**
+ * Finds the bibliography of a LaTeX or Markdown document.
+ *
+ * LaTeX: the root file is the one named by `% !TEX root =`, else `opts.latexRoot`, else the
+ * document; its `\bibliography`/`\addbibresource` declarations count. Markdown: the front matter's
+ * `bibliography:`; without one, that of the document's Quarto project (`_quarto.yml`).
+ * Declared paths are relative to the file that declares them.
+ *
+ * @returns undefined for documents of other languages
+ */
+export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, opts: ResolveOptions = {}): Promise<DocumentBibliography | undefined> {
+  const cache = opts.cache ?? new BibCache();
+  let root = doc.uri;
+  let decls: BibDeclaration[];
+  if (LATEX_LANGUAGES.has(doc.languageId)) {
+    let rootText = doc.text;
+    const magic = texRootOf(rootText);
+    let rootUri: URI | undefined;
+    if (magic) rootUri = relativeTo(doc.uri, magic);
+    else if (opts.latexRoot && opts.latexRootBase) {
+      const named = Utils.joinPath(opts.latexRootBase, opts.latexRoot);
+      if (!opts.latexRootFromWorkspace || inWorkspace(ws, named)) rootUri = named;
+    }
+    if (rootUri && rootUri.toString() !== doc.uri.toString()) {
+      const text = await cache.get(ws, rootUri, 'text', (t) => t);
+      if (text !== null) { root = rootUri; rootText = text; }
+    }
+    decls = latexBibliographies(rootText);
+  } else if (MARKDOWN_LANGUAGES.has(doc.languageId)) {
+    decls = markdownBibliographies(doc.text);
+    if (!decls.length) {
+      const project = await quartoProject(ws, doc.uri, cache);
+      if (project?.decls.length) { root = project.uri; decls = project.decls; }
+    }
+  } else return undefined;
+  const sources: ResolvedSource[] = [];
+  const missing: URI[] = [];
+  for (const d of decls) {
+    const uri = relativeTo(root, d.path);
+    const source = await cache.get(ws, uri, 'bib', (text) => readBibSource(d.path, text));
+    if (source === null) missing.push(uri);
+    else if (source) sources.push({ ...source, uri });
+  }
+  return { root, sources, missing };
+}
+
+/**
+ * What citing entries does to a document's bibliography, decided once for every host:
+ *
+ * - `none`: nothing to add (every entry is there, or is there under another key);
+ * - `append`: add `entries` to the existing file `uri` with `insertion`, planned on `source.text`;
+ * - `create`: create the declared file `uri`, which does not exist yet, with `text`;
+ * - `declare`: the document declares no bibliography; the host may offer to create one;
+ * - `refuse`: nothing is written, for `reason` (the file cannot be read, lies outside the
+ *   workspace, is in a folder that does not exist, or cannot be appended to safely).
+ */
+export type BibUpdate =
+  | { kind: 'none' }
+  | { kind: 'append'; uri: URI; source: ResolvedSource; insertion: BibInsertion; entries: readonly Entry[] }
+  | { kind: 'create'; uri: URI; text: string; entries: readonly Entry[] }
+  | { kind: 'declare'; entries: readonly Entry[] }
+  | { kind: 'refuse'; uri: URI; reason: 'unreadable' | 'outside-workspace' | 'no-folder' | 'unsafe'; line?: number; column?: number; message: string; entries: readonly Entry[] };
+
+/**
+ * Plans the change to a document's bibliography that citing `plan.add` needs: the first declared
+ * file that exists gets the entries (the first declared one is created when none exists).
+ * Files outside the workspace folders are never written, nor created in folders that do not exist.
+ *
+ * @param ws - for the workspace folders, and to check that a new file's folder exists
+ * @param bib - the document's bibliography ({@link resolveBibliography})
+ * @param plan - what to add ({@link planBibSync})
+ */
+export async function planBibliographyUpdate(ws: BibWorkspace, bib: DocumentBibliography | undefined, plan: BibSyncPlan): Promise<BibUpdate> {
+  const entries = plan.add;
+  if (!bib || !entries.length) return { kind: 'none' };
+  const keys = entries.map((e) => e.key).join(', ');
+  const target = bib.sources[0];
+  const broken = bib.sources.find((s) => s.error);
+  if (target?.error || (!target && broken)) {
+    const b = (target ?? broken)!;
+    return {
+      kind: 'refuse', uri: b.uri, reason: 'unreadable', line: b.error!.line, column: b.error!.column, entries,
+      message: `could not be read at line ${b.error!.line}, column ${b.error!.column} (${b.error!.message}); it was not changed; add ${keys} once it is fixed`,
+    };
+  }
+  const uri = target?.uri ?? bib.missing[0];
+  if (!uri) return { kind: 'declare', entries };
+  if (!inWorkspace(ws, uri)) {
+    return { kind: 'refuse', uri, reason: 'outside-workspace', entries, message: `is outside the workspace; it was not changed; add ${keys} by hand` };
+  }
+  if (target) {
+    const insertion = planBibAddition(target, entries);
+    if (!insertion) return { kind: 'refuse', uri, reason: 'unsafe', entries, message: `has a shape we cannot add to without rewriting it; it was not changed; add ${keys} by hand` };
+    return { kind: 'append', uri, source: target, insertion, entries };
+  }
+  const folder = Utils.dirname(uri);
+  if (!(await ws.exists(folder))) {
+    return { kind: 'refuse', uri, reason: 'no-folder', entries, message: `cannot be created: its folder does not exist; add ${keys} once it does` };
+  }
+  const fresh = readBibSource(uri.path, '');
+  const insertion = fresh && planBibAddition(fresh, entries);
+  if (!insertion) return { kind: 'refuse', uri, reason: 'unsafe', entries, message: 'is not a bibliography format we can write (.bib, .json or .yaml)' };
+  return { kind: 'create', uri, text: insertion.text, entries };
+}
+
+/** Decides what to cite and what to add for `entries` in a document ({@link planBibSync} over its readable files). */
+export function planCitationSync(bib: DocumentBibliography | undefined, entries: readonly Entry[]): BibSyncPlan {
+  return planBibSync(entries, bib?.sources.filter((s) => !s.error) ?? []);
+}
