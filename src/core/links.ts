@@ -25,6 +25,28 @@ export function pdfLink(e: Entry): string | undefined {
   return e.pdf ?? (e.arxiv ? `https://arxiv.org/pdf/${e.arxiv}` : undefined);
 }
 
+/**
+ * A URL made safe as a Markdown link destination (CommonMark 0.31, "Links"): parsed and
+ * re-serialised by the WHATWG URL parser (which percent-encodes spaces, quotes and angle
+ * brackets), then `(`, `)`, `[`, `]` and `'` percent-encoded too, so that no URL can close the
+ * link early and inject Markdown (an image, a `command:` link) after it.
+ *
+ * @param url - an http(s) URL ({@link isWebLink})
+ * @returns the encoded URL; undefined when it is not an http(s) URL
+ */
+export function markdownUrl(url: string): string | undefined {
+  if (!isWebLink(url)) return undefined;
+  return new URL(url).href.replace(/[()[\]'\s\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+
+/**
+ * The labelled links of an entry as Markdown, `[Paper](…) · [PDF](…)`: labels are ours and every
+ * URL goes through {@link markdownUrl}.
+ */
+export function entryLinksMarkdown(e: Entry): string[] {
+  return entryLinks(e).map(({ label, url }) => `[${label}](${markdownUrl(url)})`);
+}
+
 /** The labelled http(s) links of an entry, in the order views show them: Paper, PDF, Code, DOI, arXiv. */
 export function entryLinks(e: Entry): { label: string; url: string }[] {
   const all: [string, string | undefined][] = [

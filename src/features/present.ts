@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { Corpus } from '../core/corpus.js';
 import { allAuthors, shortAuthors } from '../core/cite/names.js';
-import { entryLinks } from '../core/links.js';
+import { entryLinksMarkdown } from '../core/links.js';
 import type { Entry, Kind } from '../core/schema.js';
 import { Commands } from '../ids.js';
 
@@ -54,7 +54,7 @@ export function entryMarkdown(corpus: Corpus, e: Entry, opts: { read?: boolean; 
   md.appendMarkdown(`\n\n${facts.join(' · ')}`);
   md.appendMarkdown(`\n\n${escapeMarkdown(e.summary)}`);
   md.appendMarkdown(`\n\n*${escapeMarkdown(topicPathOf(corpus, e))}*`);
-  const shown = entryLinks(e).map(({ label, url }) => `[${label}](${url})`);
+  const shown = entryLinksMarkdown(e);
   if (opts.detailsLink) {
     // Trusted for this one command only: the hover can open the details page, nothing else.
     md.isTrusted = { enabledCommands: [Commands.showDetails] };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { entryLink, entryLinks, pdfLink } from '../../src/core/links.js';
+import { markdownLink } from '../../src/core/cite/format.js';
+import { entryLink, entryLinks, entryLinksMarkdown, markdownUrl, pdfLink } from '../../src/core/links.js';
 import { entry } from './helpers.js';
 
 describe('entry links (Open Paper, Open PDF, the views\' link rows)', () => {
@@ -29,5 +30,22 @@ describe('entry links (Open Paper, Open PDF, the views\' link rows)', () => {
     // A user corpus could carry any scheme; none but http(s) is ever offered.
     const hostile = entry({ key: 'b', url: 'javascript:alert(1)', pdf: 'file:///etc/passwd', code: 'command:workbench.action.quit' });
     expect(entryLinks(hostile)).toEqual([]);
+  });
+});
+
+describe('links in Markdown cannot inject Markdown', () => {
+  const hostile = 'https://x.org/a)![i](https://evil.example/t.png)[run](command:workbench.action.terminal.new "t")';
+  it('encodes every character that could close the link destination', () => {
+    const url = markdownUrl(hostile)!;
+    expect(url).not.toMatch(/[()[\]\s'"<>\\]/);
+    expect(decodeURI(url.replace(/%2[89]|%5[BD]|%27/g, (c) => String.fromCharCode(parseInt(c.slice(1), 16))))).toContain('evil.example');
+    expect(markdownUrl('javascript:alert(1)')).toBeUndefined();
+    expect(markdownUrl('command:workbench.action.terminal.new')).toBeUndefined();
+  });
+  it('an entry card links each URL once, with nothing after it but the closing parenthesis', () => {
+    const links = entryLinksMarkdown(entry({ key: 'evil', url: hostile, code: `${hostile} <img src=x>` }));
+    expect(links).toHaveLength(2);
+    for (const l of links) expect(l).toMatch(/^\[(Paper|Code)\]\(https:\/\/x\.org\/[^()[\]\s]*\)$/);
+    expect(markdownLink(entry({ key: 'evil', title: 'T', url: hostile }))).toMatch(/^\[T\]\(https:\/\/x\.org\/[^()[\]\s]*\)$/);
   });
 });

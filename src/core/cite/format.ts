@@ -5,13 +5,14 @@ import type { Entry, Person } from '../schema.js';
 import { toBibtexAll } from './bibtex.js';
 import { allAuthors } from './names.js';
 import type { LatexCommand } from './insert.js';
-import { entryLink } from '../links.js';
+import { entryLink, markdownUrl } from '../links.js';
 
-/** A Markdown link to an entry, `[Title](url)`, with brackets in the title and parentheses in the URL escaped. */
+/** A Markdown link to an entry, `[Title](url)`, with brackets in the title escaped and the URL made safe ({@link markdownUrl}). */
 export function markdownLink(e: Entry): string {
   const title = (e.title_en ?? e.title).replace(/([[\]\\])/g, '\\$1');
-  const url = entryLink(e);
-  return url ? `[${title}](${url.replace(/[()\s]/g, (c) => ({ '(': '%28', ')': '%29' } as Record<string, string>)[c] ?? '%20')})` : title;
+  const link = entryLink(e);
+  const url = link && markdownUrl(link);
+  return url ? `[${title}](${url})` : title;
 }
 
 /**
