@@ -20,7 +20,7 @@ import { registerTopicTree } from './features/topicTree.js';
 export function activate(context: vscode.ExtensionContext): void {
   const log = createLog();
   const config = new ConfigStore();
-  const corpus = new CorpusService(vscode.Uri.joinPath(context.extensionUri, 'dist', 'corpus.json').fsPath, config);
+  const corpus = new CorpusService(vscode.Uri.joinPath(context.extensionUri, 'dist', 'corpus.json').fsPath, config, log);
   const read = new ReadState(context.globalState);
   const search = new SearchUi(corpus, { copyBibtex, openPaper: (e) => openLink(entryLink(e), 'paper', e) });
   const bibs = new Bibliographies(log);

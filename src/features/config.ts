@@ -37,6 +37,31 @@ export function readConfig(): Config {
   };
 }
 
+/**
+ * Whether a setting's effective value comes from a workspace's settings (`.vscode/settings.json`
+ * or a `.code-workspace` file) rather than the user's. Files named by workspace settings are read
+ * only inside the workspace folders: opening a folder must not let it read the user's other files.
+ *
+ * @param key - the setting's name without the `mlsysPapers.` section
+ * @param scope - the resource whose folder's settings apply
+ */
+export function fromWorkspaceSettings(key: string, scope?: vscode.Uri): boolean {
+  const i = vscode.workspace.getConfiguration(Settings.section, scope).inspect(key);
+  return i?.workspaceFolderValue !== undefined || i?.workspaceValue !== undefined;
+}
+
+/**
+ * Whether a file lies inside one of the workspace folders (whole path segments; `..` resolved).
+ */
+export function inWorkspaceFolders(uri: vscode.Uri): boolean {
+  const path = vscode.Uri.joinPath(uri, '.').path.replace(/\/$/, '');
+  return (vscode.workspace.workspaceFolders ?? []).some((f) => {
+    if (f.uri.scheme !== uri.scheme || f.uri.authority !== uri.authority) return false;
+    const base = f.uri.path.replace(/\/$/, '');
+    return path === base || path.startsWith(`${base}/`);
+  });
+}
+
 /** Holds the current {@link Config} and tells listeners when one of its values changes. */
 export class ConfigStore implements vscode.Disposable {
   private current = readConfig();

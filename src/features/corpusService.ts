@@ -7,8 +7,10 @@ import { buildCorpus, crossCheck, mergeCorpusData, type Corpus, type CorpusData 
 import type { Problem } from '../core/diagnostics.js';
 import { loadUserEntries } from '../core/load.js';
 import { createSearchIndex, type SearchIndex } from '../core/search.js';
-import type { ConfigStore } from './config.js';
+import type { Logger } from '../core/log.js';
+import { fromWorkspaceSettings, inWorkspaceFolders, type ConfigStore } from './config.js';
 import { readFileSync } from 'node:fs';
+import { Settings } from '../ids.js';
 
 /** Owns the current corpus and its search index; fires when either changes. */
 export class CorpusService implements vscode.Disposable {
@@ -24,7 +26,7 @@ export class CorpusService implements vscode.Disposable {
   /**
    * @param corpusJson - path of the compiled bundled corpus (`dist/corpus.json`)
    */
-  constructor(corpusJson: string, private readonly config: ConfigStore) {
+  constructor(corpusJson: string, private readonly config: ConfigStore, private readonly log: Logger) {
     this.bundled = JSON.parse(readFileSync(corpusJson, 'utf8')) as CorpusData;
     this.corpusValue = buildCorpus(this.bundled);
     this.disposables.push(
@@ -85,7 +87,16 @@ export class CorpusService implements vscode.Disposable {
         out.set(u.fsPath, u);
       }
     }
-    return [...out.values()];
+    const all = [...out.values()];
+    if (!fromWorkspaceSettings(Settings.corpusFiles)) return all;
+    const outside = all.filter((u) => !inWorkspaceFolders(u));
+    for (const u of outside) {
+      this.log.warn(`${Settings.section}.${Settings.corpusFiles} in the workspace settings names ${u.fsPath}, outside the workspace folders; not read`);
+    }
+    if (outside.length) {
+      void vscode.window.showWarningMessage(`MLSys Papers: the workspace settings name corpus files outside the workspace (${outside.map((u) => u.fsPath).join(', ')}); they were not read. Name them in your user settings to use them.`);
+    }
+    return all.filter((u) => inWorkspaceFolders(u));
   }
 
   private publish(problems: readonly Problem[], uris: readonly vscode.Uri[]): void {

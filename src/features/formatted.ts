@@ -12,6 +12,7 @@ import { toCslJson } from '../core/cite/format.js';
 import { citedKeys } from '../core/citations.js';
 import type { Entry } from '../core/schema.js';
 import { Commands, Settings } from '../ids.js';
+import { fromWorkspaceSettings, inWorkspaceFolders } from './config.js';
 import type { CorpusService } from './corpusService.js';
 import { entriesFromArgs } from './entryArgs.js';
 import type { SearchUi } from './search.js';
@@ -41,8 +42,12 @@ export class Formatter {
   private styleXml(): string {
     const setting = vscode.workspace.getConfiguration(Settings.section).get<string>(Settings.citationStyle, 'apa').trim() || 'apa';
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    const path = setting in BUNDLED_STYLES ? join(this.extensionPath, 'csl/styles', BUNDLED_STYLES[setting as BundledStyle])
+    const bundled = setting in BUNDLED_STYLES;
+    const path = bundled ? join(this.extensionPath, 'csl/styles', BUNDLED_STYLES[setting as BundledStyle])
       : isAbsolute(setting) || !folder ? setting : join(folder, setting);
+    if (!bundled && fromWorkspaceSettings(Settings.citationStyle) && !inWorkspaceFolders(vscode.Uri.file(path))) {
+      throw new Error(`MLSys Papers: the CSL style "${setting}" named by the workspace settings (${Settings.section}.${Settings.citationStyle}) is outside the workspace folders, so it is not read. Name it in your user settings to use it.`);
+    }
     try {
       const mtime = statSync(path).mtimeMs;
       if (this.style?.path !== path || this.style.mtime !== mtime) this.style = { path, mtime, xml: readFileSync(path, 'utf8') };

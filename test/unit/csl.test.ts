@@ -34,6 +34,18 @@ describe('formatted references (citeproc-js)', () => {
     expect(ref).toMatch(/^\[1\] KWON W, LI Z, ZHUANG S, 等\. Efficient Memory Management/);
   });
   it('reports a broken style', () => {
-    expect(() => formatBibliography([kwon()], '<style>', locale)).toThrow(/^MLSys Papers: cannot use this CSL style/);
+    expect(() => formatBibliography([kwon()], '<style>', locale)).toThrow(/^MLSys Papers: not a CSL style/);
+  });
+});
+
+describe('a file that is not a CSL style', () => {
+  it('is refused without quoting a byte of it', () => {
+    const secret = 'root:x:0:0:root:/root:/bin/bash\nSECRET-TOKEN-1234\n';
+    for (const text of [secret, `<?xml version="1.0"?><style xmlns="http://purl.org/net/xbiblio/csl">${secret}`]) {
+      let message = '';
+      try { formatBibliography([kwon()], text, locale); } catch (e) { message = (e as Error).message; }
+      expect(message).toMatch(/^MLSys Papers: (not a CSL style|cannot use this CSL style)/);
+      expect(message).not.toMatch(/root:x|SECRET/);
+    }
   });
 });

@@ -23,7 +23,8 @@ export type CslFormat = 'text' | 'html';
  * @param readLocale - supplies locale XML; `en-US` must be available
  * @param format - `text` (plain) or `html`
  * @returns one formatted reference per entry, in the style's order
- * @throws Error (`MLSys Papers: …`) when the style cannot be parsed
+ * @throws Error (`MLSys Papers: …`) when the text is not a CSL style or citeproc-js cannot use
+ *   it; the message never quotes the text (a setting may name any file)
  */
 export function formatBibliography(entries: readonly Entry[], styleXml: string, readLocale: LocaleReader, format: CslFormat = 'text'): string[] {
   if (!entries.length) return [];
@@ -32,11 +33,16 @@ export function formatBibliography(entries: readonly Entry[], styleXml: string, 
     retrieveLocale: (lang: string) => readLocale(lang) ?? readLocale('en-US'),
     retrieveItem: (id: string) => items.get(id),
   };
+  // A CSL style's root element (CSL 1.0.2 specification, "Styles"); anything else is refused
+  // before citeproc-js, whose errors quote what it was given.
+  if (!/<style\b[^>]*\bxmlns\s*=\s*["']http:\/\/purl\.org\/net\/xbiblio\/csl["']/.test(styleXml.slice(0, 8192))) {
+    throw new Error('MLSys Papers: not a CSL style (no <style xmlns="http://purl.org/net/xbiblio/csl"> element)');
+  }
   let engine: InstanceType<typeof CSL.Engine>;
   try {
     engine = new CSL.Engine(sys, styleXml);
-  } catch (e) {
-    throw new Error(`MLSys Papers: cannot use this CSL style: ${(e as Error).message}`);
+  } catch {
+    throw new Error('MLSys Papers: cannot use this CSL style: citeproc-js could not read it');
   }
   engine.setOutputFormat(format);
   engine.updateItems([...items.keys()]);

@@ -170,6 +170,63 @@ suite('MLSys Papers extension', () => {
   });
 });
 
+suite('Workspace settings read only inside the workspace', () => {
+  suiteSetup(activate);
+
+  test('corpusFiles from the workspace settings naming a file outside the workspace is not read; from the user settings it is', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'mlsys-outside-'));
+    const file = join(outside, 'outside.yaml');
+    writeFileSync(file, '- key: outside2024entry\n  type: misc\n  kind: paper\n  title: "Outside Entry"\n  authors: [{given: Ann, family: Out}]\n'
+      + '  topics: [serving.batching]\n  summary: "x"\n  sources: [curated]\n  verified: ["https://example.org/out"]\n');
+    const config = vscode.workspace.getConfiguration('mlsysPapers');
+    const keys = async () => completionKeys(await editorWith('latex', 'See \\cite{outside2024|}.'));
+    const until = async (want: boolean) => {
+      const deadline = Date.now() + 10_000;
+      let has = false;
+      while (Date.now() < deadline) {
+        has = (await keys()).includes('outside2024entry');
+        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+        if (has === want) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      return has;
+    };
+    try {
+      await config.update('corpusFiles', [file], vscode.ConfigurationTarget.Global);
+      assert.strictEqual(await until(true), true, 'the user settings may name any file');
+      await config.update('corpusFiles', undefined, vscode.ConfigurationTarget.Global);
+      await config.update('corpusFiles', [file], vscode.ConfigurationTarget.Workspace);
+      assert.strictEqual(await until(false), false, 'the workspace settings may not name a file outside the workspace');
+    } finally {
+      await config.update('corpusFiles', undefined, vscode.ConfigurationTarget.Global);
+      await config.update('corpusFiles', undefined, vscode.ConfigurationTarget.Workspace);
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  test('a citationStyle from the workspace settings naming a style outside the workspace is not read; from the user settings it is', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'mlsys-outside-'));
+    const file = join(outside, 'ieee-copy.csl');
+    const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
+    writeFileSync(file, readFileSync(join(ext.extensionPath, 'csl/styles/ieee.csl')));
+    const config = vscode.workspace.getConfiguration('mlsysPapers');
+    try {
+      await config.update('citationStyle', file, vscode.ConfigurationTarget.Workspace);
+      await vscode.env.clipboard.writeText('unchanged');
+      await vscode.commands.executeCommand(Commands.copyFormattedReference, 'kwon2023efficient');
+      assert.strictEqual(await vscode.env.clipboard.readText(), 'unchanged', 'the workspace may not make us read a file outside it');
+      await config.update('citationStyle', undefined, vscode.ConfigurationTarget.Workspace);
+      await config.update('citationStyle', file, vscode.ConfigurationTarget.Global);
+      await vscode.commands.executeCommand(Commands.copyFormattedReference, 'kwon2023efficient');
+      assert.match(await vscode.env.clipboard.readText(), /^\[1\] W\. Kwon/, 'the user settings may name any style');
+    } finally {
+      await config.update('citationStyle', undefined, vscode.ConfigurationTarget.Workspace);
+      await config.update('citationStyle', undefined, vscode.ConfigurationTarget.Global);
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+});
+
 suite('Bibliography sync', () => {
   suiteSetup(activate);
   const folder = () => mkdtempSync(join(tmp, 'bib-'));
