@@ -32,10 +32,10 @@ export class CorpusService implements vscode.Disposable {
     this.disposables.push(
       this.diagnostics,
       this.emitter,
-      config.onDidChange(() => void this.reload()),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.reload()),
+      config.onDidChange(() => this.reloadSoon()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.reloadSoon()),
     );
-    if (config.value.corpusFiles.length) void this.reload();
+    if (config.value.corpusFiles.length) this.reloadSoon();
   }
 
   get corpus(): Corpus {
@@ -47,6 +47,14 @@ export class CorpusService implements vscode.Disposable {
     return (this.indexValue ??= createSearchIndex(this.corpusValue));
   }
 
+  /** {@link reload}, from an event: a failure is logged and shown, never left as an unhandled rejection. */
+  private reloadSoon(): void {
+    this.reload().catch((e: unknown) => {
+      this.log.error(e instanceof Error ? e : String(e));
+      void vscode.window.showErrorMessage(`MLSys Papers: your corpus files could not be loaded (${e instanceof Error ? e.message : String(e)}); see the MLSys Papers log.`);
+    });
+  }
+
   /** Re-reads the user's corpus files and rebuilds the model. */
   async reload(): Promise<void> {
     const patterns = this.config.value.corpusFiles;
@@ -55,11 +63,11 @@ export class CorpusService implements vscode.Disposable {
     const uris = await this.resolveFiles(patterns);
     if (patterns.length) {
       this.watcher = vscode.workspace.createFileSystemWatcher('**/*.{yaml,yml}');
-      const onFile = (u: vscode.Uri) => { if (uris.some((x) => x.fsPath === u.fsPath)) void this.reload(); };
+      const onFile = (u: vscode.Uri) => { if (uris.some((x) => x.fsPath === u.fsPath)) this.reloadSoon(); };
       // A new file matters only when a glob may now match it, or it is a named file that was missing.
       const globs = patterns.some((p) => /[*?{[]/.test(p));
       this.watcher.onDidChange(onFile);
-      this.watcher.onDidCreate((u) => (globs ? void this.reload() : onFile(u)));
+      this.watcher.onDidCreate((u) => (globs ? this.reloadSoon() : onFile(u)));
       this.watcher.onDidDelete(onFile);
     }
     const display = (p: string) => vscode.workspace.asRelativePath(p, false);
