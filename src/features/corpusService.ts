@@ -3,9 +3,9 @@
  * (setting `mlsysPapers.corpusFiles`), with problems in user files shown as diagnostics.
  */
 import * as vscode from 'vscode';
-import { buildCorpus, crossCheck, mergeCorpusData, type Corpus, type CorpusData } from '../core/corpus.js';
+import { buildCorpus, crossCheck, entrySources, mergeCorpusData, type Corpus, type CorpusData, type EntrySource } from '../core/corpus.js';
 import type { Problem } from '../core/diagnostics.js';
-import { loadUserEntries } from '../core/load.js';
+import type { Entry } from '../core/schema.js';
 import { createSearchIndex, type SearchIndex } from '../core/search.js';
 import type { Logger } from '../core/log.js';
 import { fromWorkspaceSettings, inWorkspaceFolders, type ConfigStore } from './config.js';
@@ -70,8 +70,7 @@ export class CorpusService implements vscode.Disposable {
       this.watcher.onDidCreate((u) => (globs ? this.reloadSoon() : onFile(u)));
       this.watcher.onDidDelete(onFile);
     }
-    const display = (p: string) => vscode.workspace.asRelativePath(p, false);
-    const user = loadUserEntries(uris.map((u) => u.fsPath), display);
+    const user = await this.readUserFiles(uris);
     const clash = crossCheck(this.bundled.topics, [
       ...this.bundled.entries.map((entry) => ({ entry, file: '(bundled corpus)', line: 1 })),
       ...user.sources,
@@ -80,6 +79,27 @@ export class CorpusService implements vscode.Disposable {
     this.corpusValue = buildCorpus(mergeCorpusData(this.bundled, user.entries));
     this.indexValue = undefined;
     this.emitter.fire();
+  }
+
+  /** Reads and validates the user's corpus files through VS Code's file system; a file that cannot be read is one problem. */
+  private async readUserFiles(uris: readonly vscode.Uri[]): Promise<{ entries: Entry[]; sources: EntrySource[]; problems: Problem[] }> {
+    const problems: Problem[] = [];
+    const sources: EntrySource[] = [];
+    for (const uri of uris) {
+      const file = vscode.workspace.asRelativePath(uri, false);
+      let text: string;
+      try {
+        text = new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
+      } catch (e) {
+        this.log.warn(`cannot read corpus file ${uri.toString(true)}: ${String(e)}`);
+        problems.push({ file, line: 1, column: 1, field: '', message: `cannot read: ${e instanceof Error ? e.message : String(e)}`, severity: 'error' });
+        continue;
+      }
+      const res = entrySources(text, file);
+      problems.push(...res.problems);
+      sources.push(...res.sources);
+    }
+    return { entries: sources.map((s) => s.entry), sources, problems };
   }
 
   private async resolveFiles(patterns: readonly string[]): Promise<vscode.Uri[]> {
