@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildCorpus, type CorpusData } from '../src/core/corpus.js';
-import { loadCorpusDir } from '../src/core/load.js';
+import { loadCorpusDir } from '../src/host/node/load.js';
 import { createSearchIndex } from '../src/core/search.js';
 import { displayName } from '../src/core/cite/names.js';
 import type { Entry } from '../src/core/schema.js';

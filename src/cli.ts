@@ -1,207 +1,721 @@
 /**
  * `mlsys-papers`: the corpus, search and citations from a terminal, over the same core as the extension.
- * Run `mlsys-papers help` for usage.
+ * Run `mlsys-papers help` for usage, `mlsys-papers <command> --help` for a command's options.
+ *
+ * Every failure the user can cause (a bad option, a missing file or folder, an unwritable output)
+ * is one line on stderr and exit 2; nothing prints a stack trace.
  */
-import { writeFileSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { buildCorpus, crossCheck, entrySources, parseTopicsFile, type Corpus } from './core/corpus.js';
-import { formatProblem } from './core/diagnostics.js';
-import { loadCompiledCorpus, loadCorpusDir } from './core/load.js';
-import { createSearchIndex } from './core/search.js';
+import { mkdirSync, readFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { distance } from 'fastest-levenshtein';
+import { buildCorpus, crossCheck, entrySources, parseTopicsFile, type Corpus, type EntrySource } from './core/corpus.js';
+import { CorpusError, formatProblem, type Problem } from './core/diagnostics.js';
+import { loadCompiledCorpus, loadCorpusDir, type LoadedCorpus } from './host/node/load.js';
+import { createSearchIndex, parseQuery } from './core/search.js';
 import { toBibtexAll } from './core/cite/bibtex.js';
 import { CITE_FORMATS, formatCitation, toCslJson, type CiteFormat } from './core/cite/format.js';
+import { foldAscii } from './core/cite/key.js';
 import { shortAuthors } from './core/cite/names.js';
 import { entryJson } from './core/json.js';
 import { citedKeys } from './core/citations.js';
+import type { TopicInput } from './core/schema.js';
+import { syncBibliography } from './host/node/sync.js';
 
-const USAGE = `Usage: mlsys-papers <command> [options]
+/** Every option the CLI knows; each command takes some of them (see {@link COMMANDS}). */
+const OPTIONS = {
+  json: { type: 'boolean' },
+  limit: { type: 'string' },
+  format: { type: 'string' },
+  topic: { type: 'string' },
+  'cited-in': { type: 'string' },
+  corpus: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
-Commands:
-  topics [--json]                          the topic tree
-  list [--topic ID] [--json]               entries (all, or under a topic)
-  search "<query>" [--limit N] [--json]    ranked search; filters author: year: venue: topic:
-  cite <key...> [--format latex|pandoc|markdown|bibtex]
-  export [--topic ID] [--cited-in FILE] [--format bibtex|csl-json]
-                                           (--cited-in: the entries a .tex or .md file cites, in citation order)
-  lint <file...>                           validate corpus YAML (entries or topics) files
-  build-corpus <dir> <out.json>            validate a corpus folder and compile it (used by the build)
+type OptionName = keyof typeof OPTIONS;
+type Values = { [K in OptionName]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
 
-Options:
-  --corpus DIR   read a corpus folder of YAML instead of the bundled compiled corpus
-`;
-
-/** Parsed command line: positional arguments and `--name value` / `--flag` options. */
-interface Args {
-  positional: string[];
-  options: Map<string, string | true>;
-}
-
-const FLAGS = new Set(['json', 'help']);
-
-function parseArgs(argv: string[]): Args {
-  const positional: string[] = [];
-  const options = new Map<string, string | true>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a.startsWith('--')) {
-      const [name, inline] = a.slice(2).split('=', 2) as [string, string | undefined];
-      if (inline !== undefined) options.set(name, inline);
-      else if (FLAGS.has(name) || i + 1 >= argv.length) options.set(name, true);
-      else options.set(name, argv[++i]!);
-    } else positional.push(a);
-  }
-  return { positional, options };
-}
-
+/** A failure the user caused: printed as one line `mlsys-papers: <message>`, exit 2. */
 class UsageError extends Error {}
 
-function opt(args: Args, name: string): string | undefined {
-  const v = args.options.get(name);
-  if (v === true) throw new UsageError(`--${name} needs a value`);
-  return v;
+/** What a command runs with. */
+interface Context {
+  /** Positional arguments after the command name. */
+  args: string[];
+  values: Values;
+  out: (s: string) => void;
+  err: (s: string) => void;
 }
 
-function loadCorpus(args: Args): Corpus {
-  const dir = opt(args, 'corpus');
-  if (dir) {
-    const loaded = loadCorpusDir(resolve(dir));
-    const errors = loaded.problems.filter((p) => p.severity === 'error');
-    if (errors.length) throw new UsageError(errors.map(formatProblem).join('\n'));
-    return buildCorpus(loaded.data);
-  }
-  return loadCompiledCorpus(join(__dirname, 'corpus.json'));
+/** How an option is shown in a command's help: `--format F   text`. */
+interface OptionHelp {
+  /** The value's placeholder (`N`, `DIR`); none for a flag. */
+  arg?: string;
+  text: string;
 }
 
-function entriesForTopic(corpus: Corpus, topic: string | undefined) {
-  if (!topic) return corpus.entries;
-  if (!corpus.topic(topic)) throw new UsageError(`unknown topic "${topic}" (see: mlsys-papers topics)`);
-  return corpus.entriesUnder(topic);
+interface Command {
+  /** The command line after `mlsys-papers `, as the overview and the help show it. */
+  synopsis: string;
+  /** One line for the overview. */
+  summary: string;
+  /** What the command does, for its own help. */
+  description: string;
+  /** The options the command takes (besides --help), with their help text. Nothing else is accepted. */
+  options: Partial<Record<Exclude<OptionName, 'help'>, OptionHelp>>;
+  /** The exit code; a promise for commands that read files through the core's asynchronous hosts (`sync`). */
+  run(ctx: Context): number | Promise<number>;
+}
+
+const CORPUS_OPTION: OptionHelp = { arg: 'DIR', text: 'read a corpus folder (topics.yaml, entries/*.yaml) instead of the bundled corpus' };
+const JSON_OPTION: OptionHelp = { text: 'print JSON instead of text' };
+
+const COMMANDS: Record<string, Command> = {
+  topics: {
+    synopsis: 'topics [--json]',
+    summary: 'the topic tree with entry counts',
+    description: 'Prints the topic tree: each topic\'s id, English and Chinese label, and how many entries it holds (subtopics included).',
+    options: { json: JSON_OPTION, corpus: CORPUS_OPTION },
+    run: (ctx) => {
+      noArgs(ctx, 'topics');
+      const corpus = loadCorpus(ctx.values);
+      if (ctx.values.json) {
+        ctx.out(JSON.stringify(corpus.topics.map((t) => ({
+          id: t.id, label: t.label, zh: t.zh, description: t.description, parent: t.parent ?? null,
+          children: t.children, entries: corpus.entriesUnder(t.id).length,
+        })), null, 2));
+      } else {
+        for (const t of corpus.topics) {
+          const depth = t.path.length - 1;
+          ctx.out(`${'  '.repeat(depth)}${t.id}  ${t.label} (${t.zh})  [${corpus.entriesUnder(t.id).length}]`);
+        }
+      }
+      return 0;
+    },
+  },
+  list: {
+    synopsis: 'list [--topic ID] [--json]',
+    summary: 'entries, all or under a topic (subtopics included)',
+    description: 'Lists entries (key, year, venue, title), all of them or those under a topic, in reading order.',
+    options: { topic: { arg: 'ID', text: 'only entries under this topic or its subtopics (ids: mlsys-papers topics)' }, json: JSON_OPTION, corpus: CORPUS_OPTION },
+    run: (ctx) => {
+      noArgs(ctx, 'list');
+      const corpus = loadCorpus(ctx.values);
+      const entries = entriesForTopic(corpus, ctx.values.topic);
+      if (ctx.values.json) ctx.out(JSON.stringify(entries.map(entryJson), null, 2));
+      else for (const e of entries) ctx.out(`${e.key}\t${e.year ?? ''}\t${e.venue ?? ''}\t${e.title}`);
+      return 0;
+    },
+  },
+  search: {
+    synopsis: 'search "<query>" [--limit N] [--json]',
+    summary: 'ranked search; filters author: year: venue: topic:',
+    description: [
+      'Ranked search over titles, system names, keys, authors, venues, topics and summaries.',
+      'Filters: author:kwon  author:"Woosuk Kwon"  year:2023  year:2022..2024  year:2022..  year:..2024',
+      '         venue:osdi  topic:serving (a topic id or label; subtopics included).',
+      'A malformed filter (year:abc) or an unknown topic is an error (exit 2); no result is exit 1.',
+    ].join('\n'),
+    options: { limit: { arg: 'N', text: 'at most N results (default 10)' }, json: { text: 'print JSON, in rank order, with a relevance score' }, corpus: CORPUS_OPTION },
+    run: runSearch,
+  },
+  cite: {
+    synopsis: 'cite <key...> [--format latex|pandoc|markdown|bibtex]',
+    summary: 'citation text for keys: \\cite{a,b}, [@a; @b], Markdown links or BibTeX',
+    description: 'Prints a citation of the keys (matched ignoring case). An unknown key is exit 1, with the closest keys suggested.',
+    options: { format: { arg: 'F', text: 'latex (default): \\cite{a,b}; pandoc: [@a; @b]; markdown: [Title](url); bibtex: the entries' }, corpus: CORPUS_OPTION },
+    run: runCite,
+  },
+  export: {
+    synopsis: 'export [--topic ID] [--cited-in FILE] [--format bibtex|csl-json]',
+    summary: 'BibTeX or CSL-JSON for the corpus, a topic, or the entries a .tex/.md file cites',
+    description: 'Writes BibTeX or CSL-JSON for every entry, the entries under a topic, or the entries a document cites.',
+    options: {
+      topic: { arg: 'ID', text: 'only entries under this topic or its subtopics' },
+      'cited-in': { arg: 'FILE', text: 'only the entries a LaTeX (.tex) or Markdown (.md, .qmd, .rmd) file cites, in citation order' },
+      format: { arg: 'F', text: 'bibtex (default) or csl-json' },
+      corpus: CORPUS_OPTION,
+    },
+    run: runExport,
+  },
+  lint: {
+    synopsis: 'lint <file...>',
+    summary: 'validate corpus YAML files (entries or topics) as the build does',
+    description: [
+      'Validates corpus YAML files: file:line:col: error: field: message; exit 1 on errors.',
+      'An entries file is checked like the build checks it: the schema, duplicate keys, DOIs, arXiv ids and',
+      'titles (within the files and against the corpus), and topics that do not exist. The corpus it is checked',
+      'against is --corpus DIR; else, for a file in a corpus folder (DIR/entries/*.yaml beside DIR/topics.yaml),',
+      'the other files of that folder; else the bundled corpus. A topics file named with it supplies the topics.',
+    ].join('\n'),
+    options: { corpus: { arg: 'DIR', text: 'check entries against this corpus folder (instead of their own folder or the bundled corpus)' } },
+    run: (ctx) => runLint(ctx),
+  },
+  sync: {
+    synopsis: 'sync <file> [--dry-run]',
+    summary: 'add the corpus entries a .tex/.md file cites to its bibliography',
+    description: [
+      'Adds to a LaTeX or Markdown document\'s bibliography every corpus entry it cites that the bibliography lacks,',
+      'exactly as the editor does: the files of \\bibliography, \\addbibresource, % !TEX root, the front matter or',
+      'a Quarto project\'s _quarto.yml; a work already there under another key is not added again (cite that key);',
+      'the entries are appended without changing any other byte. Nothing is written outside the directory the',
+      'command runs in, nor to a file that cannot be parsed (exit 2, one line).',
+    ].join('\n'),
+    options: { 'dry-run': { text: 'print what would be added, and where, without writing' }, corpus: CORPUS_OPTION },
+    run: runSync,
+  },
+  'build-corpus': {
+    synopsis: 'build-corpus <dir> <out.json>',
+    summary: 'validate a corpus folder and compile it (used by the build)',
+    description: 'Validates a corpus folder (topics.yaml, entries/*.yaml) and writes the compiled corpus; exit 1 on errors.',
+    options: {},
+    run: runBuildCorpus,
+  },
+};
+
+/** The overview: every command, the common options and the exit codes. */
+export const USAGE = usage();
+
+function usage(): string {
+  const width = 42;
+  const lines = ['Usage: mlsys-papers <command> [options]', '', 'Commands:'];
+  const row = (left: string, right: string) =>
+    lines.push(left.length < width ? `  ${left.padEnd(width)}${right}` : `  ${left}\n  ${''.padEnd(width)}${right}`);
+  for (const c of Object.values(COMMANDS)) row(c.synopsis, c.summary);
+  row('help [<command>]', 'this text, or a command\'s options (also: <command> --help)');
+  lines.push(
+    '',
+    'Options:',
+    '  --corpus DIR   read a corpus folder of YAML instead of the bundled compiled corpus',
+    '                 (every command but build-corpus)',
+    '  -h, --help     help; after a command, that command\'s help',
+    '',
+    'Exit codes: 0 ok; 1 nothing found or problems found (no search result, unknown key, lint errors);',
+    '2 usage error (unknown option, bad value, missing or unreadable file or folder).',
+  );
+  return lines.join('\n');
+}
+
+/** A command's help: its synopsis, what it does, and exactly the options it takes. */
+function commandHelp(name: string): string {
+  const c = COMMANDS[name]!;
+  const opts: [string, string][] = Object.entries(c.options).map(([o, h]) => [`--${o}${h.arg ? ` ${h.arg}` : ''}`, h.text]);
+  opts.push(['-h, --help', 'this help']);
+  const width = Math.max(...opts.map(([l]) => l.length)) + 2;
+  return [
+    `Usage: mlsys-papers ${c.synopsis}${c.options.corpus ? ' [--corpus DIR]' : ''}`,
+    '',
+    c.description,
+    '',
+    'Options:',
+    ...opts.map(([l, t]) => `  ${l.padEnd(width)}${t}`),
+  ].join('\n');
 }
 
 /**
  * Runs the CLI.
  *
  * @param argv - arguments after the program name
- * @param out - where results go (stdout)
- * @param err - where problems go (stderr)
- * @returns the exit code: 0 ok, 1 problems found (lint, unknown keys), 2 usage error
+ * @param out - where results go (stdout), one call per line or block
+ * @param err - where problems go (stderr), one call per line
+ * @returns the exit code: 0 ok; 1 nothing found or problems found (no search result, unknown key,
+ *   lint errors); 2 usage error (unknown option or command, bad value, missing or unreadable file or
+ *   folder, unwritable output), reported as one line on `err`
+ *   (a promise of it for `sync`, which reads files through the core's asynchronous host interface)
+ * @throws only on a bug (anything but a usage error); the program's runner prints it as one line
  */
-export function main(argv: string[], out: (s: string) => void, err: (s: string) => void): number {
-  const args = parseArgs(argv);
-  const [cmd, ...rest] = args.positional;
-  const json = args.options.has('json');
-  try {
-    switch (cmd) {
-      case 'topics': {
-        const corpus = loadCorpus(args);
-        if (json) {
-          out(JSON.stringify(corpus.topics.map((t) => ({
-            id: t.id, label: t.label, zh: t.zh, description: t.description, parent: t.parent ?? null,
-            children: t.children, entries: corpus.entriesUnder(t.id).length,
-          })), null, 2));
-        } else {
-          for (const t of corpus.topics) {
-            const depth = t.path.length - 1;
-            out(`${'  '.repeat(depth)}${t.id}  ${t.label} (${t.zh})  [${corpus.entriesUnder(t.id).length}]`);
-          }
-        }
-        return 0;
-      }
-      case 'list': {
-        const corpus = loadCorpus(args);
-        const entries = entriesForTopic(corpus, opt(args, 'topic'));
-        if (json) out(JSON.stringify(entries.map(entryJson), null, 2));
-        else for (const e of entries) out(`${e.key}\t${e.year ?? ''}\t${e.venue ?? ''}\t${e.title}`);
-        return 0;
-      }
-      case 'search': {
-        const query = rest.join(' ');
-        if (!query.trim()) throw new UsageError('search needs a query');
-        const limitText = opt(args, 'limit') ?? '10';
-        const limit = Number(limitText);
-        if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a positive whole number, not "${limitText}"`);
-        const corpus = loadCorpus(args);
-        const hits = createSearchIndex(corpus).search(query, limit);
-        if (json) out(JSON.stringify(hits.map((h) => ({ ...entryJson(h.entry), score: Number(h.score.toFixed(3)) })), null, 2));
-        else for (const h of hits) out(`${h.entry.key}\t${h.entry.title}\n\t${shortAuthors(h.entry.authors)} · ${[h.entry.venue, h.entry.year].filter(Boolean).join(' ')}`);
-        return 0;
-      }
-      case 'cite': {
-        if (!rest.length) throw new UsageError('cite needs at least one key');
-        const format = (opt(args, 'format') ?? 'latex') as CiteFormat;
-        if (!CITE_FORMATS.includes(format)) throw new UsageError(`--format must be one of ${CITE_FORMATS.join(', ')}`);
-        const corpus = loadCorpus(args);
-        const missing = rest.filter((k) => !corpus.entry(k));
-        if (missing.length) { err(`mlsys-papers: unknown key(s): ${missing.join(', ')}`); return 1; }
-        out(formatCitation(rest.map((k) => corpus.entry(k)!), format));
-        return 0;
-      }
-      case 'export': {
-        const format = opt(args, 'format') ?? 'bibtex';
-        if (format !== 'bibtex' && format !== 'csl-json') throw new UsageError('--format must be bibtex or csl-json');
-        const corpus = loadCorpus(args);
-        const citedIn = opt(args, 'cited-in');
-        let entries = entriesForTopic(corpus, opt(args, 'topic'));
-        if (citedIn) {
-          if (!existsSync(citedIn)) throw new UsageError(`--cited-in: no file ${citedIn}`);
-          const lang = /\.(tex|ltx|latex)$/i.test(citedIn) ? 'latex' : /\.(md|markdown|qmd|rmd)$/i.test(citedIn) ? 'markdown' : undefined;
-          if (!lang) throw new UsageError('--cited-in takes a LaTeX (.tex) or Markdown (.md) file');
-          const keys = citedKeys(readFileSync(citedIn, 'utf8'), lang);
-          const unknown = keys.filter((k) => !corpus.entry(k));
-          if (unknown.length) err(`mlsys-papers: not in the corpus, left out: ${unknown.join(', ')}`);
-          const allowed = new Set(entries.map((e) => e.key));
-          // Keys are matched ignoring case: two spellings of one key export the entry once.
-          entries = [...new Set(keys.map((k) => corpus.entry(k)))].filter((e): e is NonNullable<typeof e> => !!e && allowed.has(e.key));
-        }
-        out(format === 'bibtex' ? toBibtexAll(entries) : JSON.stringify(entries.map(toCslJson), null, 2));
-        return 0;
-      }
-      case 'lint': {
-        if (!rest.length) throw new UsageError('lint needs at least one file');
-        let errors = 0;
-        for (const file of rest) {
-          if (!existsSync(file)) { err(`${file}:1:1: error: file not found`); errors++; continue; }
-          const text = readFileSync(file, 'utf8');
-          const isTopics = /^\s*-\s+id:/m.test(text) && !/^\s*-?\s*key:/m.test(text);
-          let problems;
-          if (isTopics) problems = parseTopicsFile(text, file).problems;
-          else {
-            const res = entrySources(text, file);
-            // Topics live in another file: lint checks one entries file on its own.
-            problems = [...res.problems, ...crossCheck([], res.sources).filter((p) => !p.message.startsWith('unknown topic'))];
-          }
-          for (const p of problems) err(formatProblem(p));
-          errors += problems.filter((p) => p.severity === 'error').length;
-        }
-        if (!errors) out(`${rest.length} file(s) OK`);
-        return errors ? 1 : 0;
-      }
-      case 'build-corpus': {
-        const [dir, outFile] = rest;
-        if (!dir || !outFile) throw new UsageError('build-corpus needs <dir> <out.json>');
-        const loaded = loadCorpusDir(resolve(dir));
-        for (const p of loaded.problems) err(formatProblem(p));
-        if (loaded.problems.some((p) => p.severity === 'error')) return 1;
-        mkdirSync(dirname(outFile), { recursive: true });
-        writeFileSync(outFile, JSON.stringify(loaded.data));
-        out(`corpus: ${loaded.data.entries.length} entries, ${loaded.data.topics.length} root topics → ${outFile}`);
-        return 0;
-      }
-      case undefined:
-      case 'help':
-        out(USAGE);
-        return cmd ? 0 : 2;
-      default:
-        throw new UsageError(`unknown command "${cmd}"`);
-    }
-  } catch (e) {
+export function main(argv: string[], out: (s: string) => void, err: (s: string) => void): number | Promise<number> {
+  const usage = (e: unknown) => {
     if (e instanceof UsageError) { err(`mlsys-papers: ${e.message}`); return 2; }
+    throw e;
+  };
+  try {
+    const code = dispatch(argv, out, err);
+    return typeof code === 'number' ? code : code.catch(usage);
+  } catch (e) {
+    return usage(e);
+  }
+}
+
+function dispatch(argv: string[], out: (s: string) => void, err: (s: string) => void): number | Promise<number> {
+  // First pass, lenient: find the command (options may come before it) and every option given.
+  const { tokens } = parseArgs({ args: argv, options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
+  const name = tokens.find((t) => t.kind === 'positional')?.value;
+  const given = tokens.filter((t) => t.kind === 'option');
+  const wantsHelp = given.some((t) => t.name === 'help');
+
+  if (name === undefined) {
+    if (wantsHelp) { out(USAGE); return 0; }
+    if (given.length) throw new UsageError(`no command (see: mlsys-papers help)`);
+    err(USAGE);
+    return 2;
+  }
+  if (name === 'help') {
+    const about = tokens.filter((t) => t.kind === 'positional').slice(1).map((t) => t.value);
+    for (const t of given) if (t.name !== 'help') throw new UsageError(`help takes no ${t.rawName} (see: mlsys-papers help)`);
+    if (about.length > 1) throw new UsageError('help takes one command (see: mlsys-papers help)');
+    if (!about[0]) { out(USAGE); return 0; }
+    out(commandHelp(commandName(about[0])));
+    return 0;
+  }
+  const cmd = commandName(name);
+  const command = COMMANDS[cmd]!;
+  if (wantsHelp) { out(commandHelp(cmd)); return 0; }
+
+  const see = `(see: mlsys-papers ${cmd} --help)`;
+  for (const t of given) {
+    if (!Object.hasOwn(OPTIONS, t.name)) throw new UsageError(`unknown option ${t.rawName} ${see}`);
+    if (!Object.hasOwn(command.options, t.name)) throw new UsageError(`${cmd} does not take ${t.rawName} ${see}`);
+    const type = OPTIONS[t.name as OptionName].type;
+    if (type === 'string' && (t.value === undefined || (!t.inlineValue && t.value.startsWith('-')))) {
+      throw new UsageError(`${t.rawName} needs a value (one starting with "-" goes as ${t.rawName}=-1) ${see}`);
+    }
+    if (type === 'boolean' && t.inlineValue) throw new UsageError(`${t.rawName} takes no value ${see}`);
+  }
+
+  // Second pass, strict, with only this command's options.
+  const options = Object.fromEntries(
+    Object.entries(OPTIONS).filter(([o]) => o === 'help' || Object.hasOwn(command.options, o)),
+  ) as Partial<typeof OPTIONS>;
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: true });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) throw new UsageError(`${argsMessage(e as Error)} ${see}`);
+    throw e;
+  }
+  return command.run({ args: parsed.positionals.slice(1), values: parsed.values as Values, out, err });
+}
+
+/** Node's parseArgs message, as one line (`--limit -1` hints at `--limit=-1`). */
+function argsMessage(e: Error): string {
+  const dash = /use '(--[\w-]+)=-XYZ'/.exec(e.message);
+  return dash ? `${dash[1]}: a value starting with "-" goes as ${dash[1]}=-1` : e.message.split('\n')[0]!;
+}
+
+/** The command called `name`, or a usage error suggesting the closest ones. */
+function commandName(name: string): string {
+  if (Object.hasOwn(COMMANDS, name)) return name;
+  const near = suggest(name, [...Object.keys(COMMANDS), 'help']);
+  throw new UsageError(`unknown command "${name}"${didYouMean(near)} (see: mlsys-papers help)`);
+}
+
+function noArgs(ctx: Context, cmd: string): void {
+  if (ctx.args.length) throw new UsageError(`${cmd} takes no arguments, got "${ctx.args[0]}" (see: mlsys-papers ${cmd} --help)`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands
+
+async function runSync(ctx: Context): Promise<number> {
+  if (ctx.args.length !== 1) throw new UsageError('sync takes one .tex or .md file (see: mlsys-papers sync --help)');
+  const file = ctx.args[0]!;
+  const text = readText(file, 'sync');
+  const corpus = loadCorpus(ctx.values);
+  let res;
+  try {
+    res = await syncBibliography(file, corpus, { cwd: process.cwd(), dryRun: ctx.values['dry-run'], text });
+  } catch (e) {
+    throw new UsageError(firstLine(e));
+  }
+  for (const line of res.err) ctx.err(res.code === 0 ? `mlsys-papers: note: ${line}` : `mlsys-papers: ${line}`);
+  for (const line of res.out) ctx.out(line);
+  return res.code;
+}
+
+function runSearch(ctx: Context): number {
+  const query = ctx.args.join(' ');
+  if (!query.trim()) throw new UsageError('search needs a query (see: mlsys-papers search --help)');
+  const limitText = ctx.values.limit ?? '10';
+  const limit = Number(limitText);
+  if (!/^\s*\d+\s*$/.test(limitText) || !Number.isSafeInteger(limit) || limit < 1) {
+    throw new UsageError(`--limit must be a positive whole number, not "${limitText}"`);
+  }
+  const corpus = loadCorpus(ctx.values);
+  const problem = queryProblem(query, corpus);
+  if (problem) throw new UsageError(problem);
+  const hits = createSearchIndex(corpus).search(query, limit);
+  if (ctx.values.json) ctx.out(JSON.stringify(hits.map((h) => ({ ...entryJson(h.entry), score: Number(h.score.toFixed(3)) })), null, 2));
+  else for (const h of hits) ctx.out(`${h.entry.key}\t${h.entry.title}\n\t${shortAuthors(h.entry.authors)} · ${[h.entry.venue, h.entry.year].filter(Boolean).join(' ')}`);
+  if (!hits.length) { ctx.err(`mlsys-papers: no entry matches "${query}"`); return 1; }
+  return 0;
+}
+
+/**
+ * Checks a query's filters the way the search reads them (`parseQuery` in core/search.ts): a year
+ * filter it could not read, or a `topic:` that names no topic id (or id prefix) and no label.
+ *
+ * @returns a one-line message for the first bad filter, or undefined when every filter is usable
+ */
+function queryProblem(query: string, corpus: Corpus): string | undefined {
+  const parsed = parseQuery(query);
+  const bad = parsed.invalid[0];
+  if (bad) return `bad filter ${bad}: a year filter is year:2023, year:2022..2024, year:2022.. or year:..2024`;
+  for (const needle of parsed.filters.topic ?? []) {
+    // The same rule as the search's topic filter: an id, an id prefix, or part of a label.
+    const known = corpus.topics.some((t) => t.id === needle || t.id.startsWith(`${needle}.`)
+      || foldAscii(t.label).includes(needle) || foldAscii(t.zh).includes(needle));
+    if (!known) return `unknown topic in filter topic:${needle}${didYouMean(suggest(needle, corpus.topics.map((t) => t.id)))} (see: mlsys-papers topics)`;
+  }
+  return undefined;
+}
+
+function runCite(ctx: Context): number {
+  if (!ctx.args.length) throw new UsageError('cite needs at least one key (see: mlsys-papers cite --help)');
+  const format = (ctx.values.format ?? 'latex') as CiteFormat;
+  if (!CITE_FORMATS.includes(format)) throw new UsageError(`--format must be one of ${CITE_FORMATS.join(', ')}, not "${format}"`);
+  const corpus = loadCorpus(ctx.values);
+  const missing = ctx.args.filter((k) => !corpus.entry(k));
+  if (missing.length) {
+    const keys = corpus.entries.map((e) => e.key);
+    for (const k of missing) {
+      const near = suggest(k, keys);
+      ctx.err(`mlsys-papers: unknown key ${k}${near.length ? didYouMean(near) : ' (see: mlsys-papers search)'}`);
+    }
+    return 1;
+  }
+  ctx.out(formatCitation(ctx.args.map((k) => corpus.entry(k)!), format));
+  return 0;
+}
+
+function runExport(ctx: Context): number {
+  noArgs(ctx, 'export');
+  const format = ctx.values.format ?? 'bibtex';
+  if (format !== 'bibtex' && format !== 'csl-json') throw new UsageError(`--format must be bibtex or csl-json, not "${format}"`);
+  const citedIn = ctx.values['cited-in'];
+  let lang: 'latex' | 'markdown' | undefined;
+  if (citedIn !== undefined) {
+    const st = statPath(citedIn);
+    if (!st) throw new UsageError(`--cited-in ${citedIn}: no such file`);
+    if (st.isDirectory()) throw new UsageError(`--cited-in ${citedIn}: is a folder, not a file`);
+    lang = /\.(tex|ltx|latex)$/i.test(citedIn) ? 'latex' : /\.(md|markdown|qmd|rmd)$/i.test(citedIn) ? 'markdown' : undefined;
+    if (!lang) throw new UsageError(`--cited-in ${citedIn}: not a LaTeX (.tex) or Markdown (.md) file`);
+  }
+  const corpus = loadCorpus(ctx.values);
+  let entries = entriesForTopic(corpus, ctx.values.topic);
+  if (citedIn !== undefined && lang) {
+    const keys = citedKeys(readText(citedIn, '--cited-in'), lang);
+    const unknown = [...new Set(keys.filter((k) => !corpus.entry(k)))];
+    if (unknown.length) {
+      const all = corpus.entries.map((e) => e.key);
+      ctx.err(`mlsys-papers: not in the corpus, left out: ${unknown.map((k) => {
+        const near = suggest(k, all);
+        return near.length ? `${k} (did you mean ${orList(near)}?)` : k;
+      }).join(', ')}`);
+    }
+    const allowed = new Set(entries.map((e) => e.key));
+    // Keys are matched ignoring case: two spellings of one key export the entry once.
+    entries = [...new Set(keys.map((k) => corpus.entry(k)))].filter((e): e is NonNullable<typeof e> => !!e && allowed.has(e.key));
+  }
+  ctx.out(format === 'bibtex' ? toBibtexAll(entries) : JSON.stringify(entries.map(toCslJson), null, 2));
+  return 0;
+}
+
+function runBuildCorpus(ctx: Context): number {
+  const [dir, outFile, extra] = ctx.args;
+  if (!dir || !outFile || extra !== undefined) throw new UsageError('build-corpus needs <dir> <out.json> (see: mlsys-papers build-corpus --help)');
+  const loaded = readCorpusDir(dir, 'build-corpus');
+  for (const p of loaded.problems) ctx.err(formatProblem(p));
+  if (loaded.problems.some((p) => p.severity === 'error')) return 1;
+  writeText(outFile, JSON.stringify(loaded.data));
+  ctx.out(`corpus: ${loaded.data.entries.length} entries, ${loaded.data.topics.length} root topics → ${outFile}`);
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// lint
+
+/** One file named on `lint`'s command line, read and parsed. */
+interface Linted {
+  /** As given on the command line; problems name it so. */
+  file: string;
+  abs: string;
+  kind: 'missing' | 'topics' | 'entries';
+  problems: Problem[];
+  sources: EntrySource[];
+  /** For a topics file without errors: its topics. */
+  topics?: TopicInput[];
+}
+
+/** Stands for the bundled corpus as a problem's "file" inside crossCheck; never printed. */
+const BUNDLED = '\u0000bundled corpus';
+
+function runLint(ctx: Context): number {
+  if (!ctx.args.length) throw new UsageError('lint needs at least one file (see: mlsys-papers lint --help)');
+  const linted: Linted[] = [];
+  const seen = new Set<string>();
+  // Read everything first: a path that is a folder stops the run before any output.
+  for (const file of ctx.args) {
+    const abs = resolve(file);
+    if (seen.has(abs)) continue;
+    seen.add(abs);
+    const st = statPath(file);
+    if (!st) {
+      linted.push({ file, abs, kind: 'missing', sources: [], problems: [{ file, line: 1, column: 1, field: '', message: 'file not found', severity: 'error' }] });
+      continue;
+    }
+    if (st.isDirectory()) throw new UsageError(`lint: ${file} is a folder, not a file (lint its files: ${join(file, '*.yaml')})`);
+    const text = readText(file, 'lint');
+    const isTopics = /^\s*-\s+id:/m.test(text) && !/^\s*-?\s*key:/m.test(text);
+    if (isTopics) {
+      const res = parseTopicsFile(text, file);
+      const ok = !res.problems.some((p) => p.severity === 'error');
+      linted.push({ file, abs, kind: 'topics', sources: [], problems: res.problems, topics: ok ? res.items : undefined });
+    } else {
+      const res = entrySources(text, file);
+      linted.push({ file, abs, kind: 'entries', sources: res.sources, problems: res.problems });
+    }
+  }
+
+  const cross = new Map<string, Problem[]>();
+  const entryFiles = linted.filter((l) => l.kind === 'entries');
+  if (entryFiles.some((l) => l.sources.length)) {
+    const ref = lintReference(ctx.values.corpus, entryFiles.map((l) => l.abs));
+    const lintedPaths = new Set(linted.map((l) => l.abs));
+    // The linted files replace their own version in the reference corpus (a file is no duplicate of itself).
+    const others = ref.sources.filter((s) => s.file === BUNDLED || !lintedPaths.has(resolve(s.file)));
+    const namedTopics = linted.flatMap((l) => l.topics ?? []);
+    const topics = namedTopics.length ? namedTopics : ref.topics;
+    const names = new Set(entryFiles.map((l) => l.file));
+    for (const p of crossCheck(topics, [...others, ...entryFiles.flatMap((l) => l.sources)])) {
+      if (!names.has(p.file)) continue; // a problem of the reference corpus itself
+      if (!topics.length && p.message.startsWith('unknown topic')) continue; // no readable taxonomy to check against
+      const message = p.message.split(`${BUNDLED}:1`).join('bundled corpus');
+      if (!cross.has(p.file)) cross.set(p.file, []);
+      cross.get(p.file)!.push({ ...p, message });
+    }
+  }
+
+  let errors = 0;
+  for (const l of linted) {
+    const problems = [...l.problems, ...(cross.get(l.file) ?? []).sort((a, b) => a.line - b.line)];
+    for (const p of problems) ctx.err(formatProblem(p));
+    errors += problems.filter((p) => p.severity === 'error').length;
+  }
+  if (!errors) ctx.out(`${linted.length} file(s) OK`);
+  return errors ? 1 : 0;
+}
+
+/** The corpus that linted entries are checked against: its taxonomy and its entries with where they are. */
+interface Reference {
+  topics: TopicInput[];
+  sources: EntrySource[];
+}
+
+/**
+ * Picks and reads the corpus that `lint` checks entries files against: `--corpus DIR`; else the
+ * corpus folder the files sit in (`DIR/entries/*.yaml` beside `DIR/topics.yaml`), as the build
+ * would compile them; else the bundled compiled corpus.
+ *
+ * @throws UsageError when a folder cannot be read, or the files sit in two corpus folders
+ */
+function lintReference(corpusOption: string | undefined, files: readonly string[]): Reference {
+  const fromDir = (loaded: LoadedCorpus): Reference => ({ topics: loaded.data.topics, sources: loaded.sources });
+  if (corpusOption !== undefined) return fromDir(readCorpusDir(corpusOption, '--corpus'));
+  const folders = [...new Set(files.map(corpusFolderOf).filter((d): d is string => !!d))];
+  if (folders.length > 1) throw new UsageError(`lint: the files are in ${folders.length} corpus folders (${folders.join(', ')}); lint each folder's files on their own, or pass --corpus DIR`);
+  if (folders[0]) return fromDir(readCorpusDir(folders[0], 'lint: corpus folder'));
+  const corpus = bundledCorpus();
+  const toInput = (id: string): TopicInput => {
+    const t = corpus.topic(id)!;
+    return { id: t.id, label: t.label, zh: t.zh, children: t.children.map(toInput) };
+  };
+  return { topics: corpus.roots.map(toInput), sources: corpus.entries.map((entry) => ({ entry, file: BUNDLED, line: 1 })) };
+}
+
+/** The corpus folder an entries file belongs to (`DIR` for `DIR/entries/x.yaml` when `DIR/topics.yaml` exists). */
+function corpusFolderOf(abs: string): string | undefined {
+  const entries = dirname(abs);
+  if (basename(entries) !== 'entries') return undefined;
+  const root = dirname(entries);
+  return statPath(join(root, 'topics.yaml'))?.isFile() ? root : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Corpora, files and suggestions
+
+function loadCorpus(values: Values): Corpus {
+  const dir = values.corpus;
+  if (dir === undefined) return bundledCorpus();
+  const loaded = readCorpusDir(dir, '--corpus');
+  const errors = loaded.problems.filter((p) => p.severity === 'error');
+  if (errors.length) throw new UsageError(`--corpus ${dir}: invalid corpus (${errors.length} error(s)):\n${errors.map(formatProblem).join('\n')}`);
+  return buildCorpus(loaded.data);
+}
+
+/** The compiled corpus shipped beside the program (`dist/corpus.json`). */
+function bundledCorpus(): Corpus {
+  const path = join(__dirname, 'corpus.json');
+  try {
+    return loadCompiledCorpus(path);
+  } catch (e) {
+    if (isFsError(e) || e instanceof SyntaxError || e instanceof CorpusError) {
+      throw new UsageError(`cannot read the bundled corpus ${path}: ${reason(e, path)} (run npm run build, or pass --corpus DIR)`);
+    }
     throw e;
   }
 }
 
+/**
+ * Checks that a path is a corpus folder (with `topics.yaml` and `entries/`) and reads it.
+ *
+ * @param label - what names the folder in a message (`--corpus`, `build-corpus`)
+ * @returns the loaded corpus with its problems
+ * @throws UsageError, one line naming the folder, when it is missing, not a folder, not a corpus, or unreadable
+ */
+function readCorpusDir(dir: string, label: string): LoadedCorpus {
+  const st = statPath(dir);
+  if (!st) throw new UsageError(`${label} ${dir}: no such folder`);
+  if (!st.isDirectory()) throw new UsageError(`${label} ${dir}: not a folder`);
+  if (!statPath(join(dir, 'topics.yaml'))?.isFile()) throw new UsageError(`${label} ${dir}: not a corpus folder (no topics.yaml)`);
+  if (!statPath(join(dir, 'entries'))?.isDirectory()) throw new UsageError(`${label} ${dir}: not a corpus folder (no entries/ folder)`);
+  try {
+    return loadCorpusDir(resolve(dir));
+  } catch (e) {
+    if (isFsError(e)) throw new UsageError(`${label} ${dir}: ${reason(e, dir)}`);
+    throw e;
+  }
+}
+
+/**
+ * `stat` of a path.
+ *
+ * @returns the stats, or undefined when nothing is there
+ * @throws UsageError when the path cannot be examined (permission, a parent that is a file)
+ */
+function statPath(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined; // a parent is a file: nothing is there
+    if (isFsError(e)) throw new UsageError(`cannot read ${path}: ${reason(e, path)}`);
+    throw e;
+  }
+}
+
+/** Reads a UTF-8 file; a failure is a one-line usage error naming it. */
+function readText(path: string, label: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    if (isFsError(e)) throw new UsageError(`${label}: cannot read ${path}: ${reason(e, path)}`);
+    throw e;
+  }
+}
+
+/** Writes a file, creating its folder; a failure is a one-line usage error naming it. */
+function writeText(path: string, text: string): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+  } catch (e) {
+    if (isFsError(e)) throw new UsageError(`cannot write ${path}: ${reason(e, path, true)}`);
+    throw e;
+  }
+}
+
+function isFsError(e: unknown): e is NodeJS.ErrnoException {
+  return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && typeof (e as NodeJS.ErrnoException).syscall === 'string';
+}
+
+const FS_REASONS: Record<string, string> = {
+  ENOENT: 'no such file or folder',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'is a folder',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  EMFILE: 'too many open files',
+};
+
+/**
+ * Why an operation failed, in a few words and one line.
+ *
+ * @param e - what was thrown
+ * @param named - the path the message already names (not repeated), if any
+ * @param writing - whether the operation was a write (a missing place then "cannot be created")
+ */
+function reason(e: unknown, named?: string, writing = false): string {
+  if (e instanceof CorpusError) return e.problems.map((p) => p.message).join('; ');
+  if (isFsError(e)) {
+    const at = e.path && e.path !== named ? `${e.path}: ` : '';
+    if (e.code === 'ENOTDIR' || (e.code === 'EEXIST' && e.syscall === 'mkdir')) {
+      const file = e.path && fileInTheWay(e.path);
+      return `${file || 'a parent'} is a file, not a folder`;
+    }
+    if (e.code === 'ENOENT' && writing) return `${at}the file cannot be created there`;
+    const words = FS_REASONS[e.code ?? ''];
+    if (words) return `${at}${words}`;
+  }
+  return firstLine(e);
+}
+
+/** The first ancestor of a path (or the path itself) that is a file, where a folder was needed. */
+function fileInTheWay(path: string): string | undefined {
+  const chain: string[] = [];
+  for (let p = path; ; p = dirname(p)) {
+    chain.unshift(p);
+    if (dirname(p) === p) break;
+  }
+  return chain.find((p) => statPath(p)?.isFile());
+}
+
+function firstLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0]!.trim();
+}
+
+function entriesForTopic(corpus: Corpus, topic: string | undefined) {
+  if (topic === undefined) return corpus.entries;
+  if (!corpus.topic(topic)) {
+    throw new UsageError(`unknown topic "${topic}"${didYouMean(suggest(topic, corpus.topics.map((t) => t.id)))} (see: mlsys-papers topics)`);
+  }
+  return corpus.entriesUnder(topic);
+}
+
+/**
+ * The candidates closest to a misspelt name (Levenshtein distance, ignoring case), for "did you mean".
+ *
+ * @param name - what the user typed
+ * @param candidates - the names that exist
+ * @param max - how many to return at most
+ * @returns up to `max` candidates within a distance of max(2, a quarter of the name's length),
+ *   closest first (ties in the candidates' order); empty when none is that close
+ */
+export function suggest(name: string, candidates: readonly string[], max = 3): string[] {
+  const typed = name.toLowerCase();
+  const within = Math.max(2, Math.floor(typed.length / 4));
+  return candidates
+    .map((c, i) => ({ c, i, d: distance(typed, c.toLowerCase()) }))
+    .filter((x) => x.d <= within)
+    .sort((a, b) => a.d - b.d || a.i - b.i)
+    .slice(0, max)
+    .map((x) => x.c);
+}
+
+function orList(names: readonly string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+}
+
+function didYouMean(names: readonly string[]): string {
+  return names.length ? `; did you mean ${orList(names)}?` : '';
+}
+
 if (require.main === module) {
+  // Anything unexpected is a bug: one line, exit 2, no stack trace.
+  const internal = (e: unknown) => {
+    process.stderr.write(`mlsys-papers: internal error: ${firstLine(e)}\n`);
+    process.exit(2);
+  };
+  process.on('uncaughtException', internal);
   // `mlsys-papers list | head` closes the pipe early; that is not an error.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') process.exit(0); else throw e; });
-  process.exitCode = main(process.argv.slice(2), (s) => process.stdout.write(`${s}\n`), (s) => process.stderr.write(`${s}\n`));
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') process.exit(0); else internal(e); });
+  try {
+    const code = main(process.argv.slice(2), (s) => process.stdout.write(`${s}\n`), (s) => process.stderr.write(`${s}\n`));
+    if (typeof code === 'number') process.exitCode = code;
+    else code.then((c) => { process.exitCode = c; }, internal);
+  } catch (e) {
+    internal(e);
+  }
 }

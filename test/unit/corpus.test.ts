@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCorpus, crossCheck, entrySources, parseEntriesFile, parseTopicsFile } from '../../src/core/corpus.js';
 import { formatProblem } from '../../src/core/diagnostics.js';
-import { loadCorpusDir } from '../../src/core/load.js';
+import { loadCorpusDir } from '../../src/host/node/load.js';
 
 const FIX = join(__dirname, 'fixtures');
 const bad = (name: string) => {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { buildCorpus, type Corpus } from '../../src/core/corpus.js';
-import { loadCorpusDir } from '../../src/core/load.js';
+import { loadCorpusDir } from '../../src/host/node/load.js';
 import type { Entry } from '../../src/core/schema.js';
 
 let cached: Corpus | undefined;

@@ -3,9 +3,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { buildCorpus, crossCheck, entrySources, parseTopicsFile, type Corpus, type CorpusData, type EntrySource } from './corpus.js';
-import { CorpusError, type Problem } from './diagnostics.js';
-import type { Entry } from './schema.js';
+import { buildCorpus, crossCheck, entrySources, parseTopicsFile, type Corpus, type CorpusData, type EntrySource } from '../../core/corpus.js';
+import { CorpusError, type Problem } from '../../core/diagnostics.js';
+import type { Entry } from '../../core/schema.js';
 
 /** The result of validating a corpus folder: the data (valid parts only) and every problem. */
 export interface LoadedCorpus {

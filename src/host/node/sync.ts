@@ -1,0 +1,92 @@
+/**
+ * `mlsys-papers sync FILE [--dry-run]`: adds to a document's bibliography every corpus entry it
+ * cites that the bibliography lacks, with the planner the editor uses (the same file resolution,
+ * the same "same work under another key" rule, the same byte-preserving insertion), writing only
+ * inside the directory tree the command runs in.
+ */
+import { relative, resolve } from 'node:path';
+import { URI } from 'vscode-uri';
+import { planBibliographyUpdate, planCitationSync, resolveBibliography } from '../../core/bib/resolve.js';
+import { planBibAddition, readBibSource } from '../../core/bib/sync.js';
+import { citedKeys } from '../../core/citations.js';
+import type { Corpus } from '../../core/corpus.js';
+import type { Entry } from '../../core/schema.js';
+import { NodeBibWorkspace, readTextForRewrite, writeText } from './workspace.js';
+
+/** The VS Code language id a document's extension stands for, or undefined. */
+export function languageOfPath(path: string): string | undefined {
+  if (/\.(tex|ltx|latex)$/i.test(path)) return 'latex';
+  if (/\.qmd$/i.test(path)) return 'quarto';
+  if (/\.rmd$/i.test(path)) return 'rmd';
+  if (/\.(md|markdown)$/i.test(path)) return 'markdown';
+  return undefined;
+}
+
+/** What `sync` did or would do. */
+export interface SyncResult {
+  /** 0: done (or nothing to do); 2: refused, nothing written. */
+  code: 0 | 2;
+  /** Lines for stdout: what was (or, with `dryRun`, would be) added, and the text of a dry run. */
+  out: string[];
+  /** Lines for stderr: notes (keys left as they are) and the reason for a refusal. */
+  err: string[];
+}
+
+/**
+ * Syncs a document's bibliography with the corpus entries it cites.
+ *
+ * @param file - the `.tex`, `.md`, `.qmd` or `.rmd` file (absolute, or relative to `cwd`)
+ * @param corpus - the entries that can be added
+ * @param opts.cwd - the directory tree writes must stay in (the command's working directory)
+ * @param opts.dryRun - print the plan, write nothing
+ * @param opts.text - the document's text, when already read
+ * @throws Error naming the file when the bibliography file to rewrite is not UTF-8
+ */
+export async function syncBibliography(
+  file: string, corpus: Corpus, opts: { cwd: string; dryRun?: boolean; text: string },
+): Promise<SyncResult> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const languageId = languageOfPath(file);
+  if (!languageId) return { code: 2, out, err: [`${file}: sync takes a LaTeX (.tex) or Markdown (.md, .qmd, .rmd) file`] };
+  const ws = new NodeBibWorkspace(resolve(opts.cwd));
+  const show = (u: URI) => relative(opts.cwd, u.fsPath) || u.fsPath;
+  const keys = citedKeys(opts.text, languageId);
+  const bib = await resolveBibliography(ws, { uri: URI.file(resolve(opts.cwd, file)), languageId, text: opts.text });
+  const inBib = new Set(bib?.sources.flatMap((s) => s.entries.map((e) => e.key.toLowerCase())) ?? []);
+  const entries = [...new Set(keys.map((k) => corpus.entry(k)))].filter((e): e is Entry => !!e);
+  const unknown = keys.filter((k) => !corpus.entry(k) && !inBib.has(k.toLowerCase()));
+  if (unknown.length) err.push(`not in the bibliography nor the corpus, left as they are: ${unknown.join(', ')}`);
+  const plan = planCitationSync(bib, entries);
+  for (const r of plan.reused) err.push(`${r.path} has "${r.entry.title}" as ${r.key}; ${r.entry.key} was not added (cite ${r.key})`);
+  const update = await planBibliographyUpdate(ws, bib, plan);
+  const verb = opts.dryRun ? 'would add' : 'added';
+  switch (update.kind) {
+    case 'none':
+      out.push(`${file}: the bibliography has every corpus entry it cites`);
+      return { code: 0, out, err };
+    case 'declare':
+      return { code: 2, out, err: [...err, `${file} declares no bibliography (\\bibliography{…}, \\addbibresource{…} or bibliography: in the front matter); nothing was written`] };
+    case 'refuse':
+      return { code: 2, out, err: [...err, `${show(update.uri)}${update.line ? `:${update.line}:${update.column}` : ''}: ${update.message}`] };
+    case 'create': {
+      const keysText = update.entries.map((e) => e.key).join(', ');
+      out.push(`${show(update.uri)}: ${opts.dryRun ? 'would create' : 'created'} with ${keysText}`);
+      if (opts.dryRun) out.push(update.text);
+      else writeText(update.uri.fsPath, update.text);
+      return { code: 0, out, err };
+    }
+    case 'append': {
+      const path = update.uri.fsPath;
+      // Plan again on the file's exact bytes (the resolver's text may have lost invalid UTF-8).
+      const raw = readTextForRewrite(path);
+      const source = readBibSource(path, raw);
+      const ins = source && planBibAddition(source, update.entries);
+      if (!ins) return { code: 2, out, err: [...err, `${show(update.uri)}: has a shape we cannot add to without rewriting it; nothing was written`] };
+      out.push(`${show(update.uri)}: ${verb} ${update.entries.map((e) => e.key).join(', ')}`);
+      if (opts.dryRun) out.push(`at offset ${ins.offset}:`, ins.text);
+      else writeText(path, raw.slice(0, ins.offset) + ins.text + raw.slice(ins.offset));
+      return { code: 0, out, err };
+    }
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * The import rules of ARCHITECTURE.md ("Who may import what"), checked on every source file.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = join(__dirname, '../../src');
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? files(join(dir, d.name)) : /\.ts$/.test(d.name) ? [join(dir, d.name)] : []);
+}
+
+/** Every module specifier a file imports or re-exports (static, dynamic and `require`). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"`;]*?from\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)|\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g)) {
+    out.push((m[1] ?? m[2] ?? m[3] ?? m[4])!);
+  }
+  return out;
+}
+
+/** The `src/`-relative folder an import resolves to, for relative imports. */
+function target(file: string, spec: string): string | undefined {
+  if (!spec.startsWith('.')) return undefined;
+  return relative(SRC, join(file, '..', spec));
+}
+
+const rules: { folder: string; forbidden: (spec: string, to: string | undefined) => boolean; why: string }[] = [
+  {
+    folder: 'core',
+    forbidden: (spec, to) => spec === 'vscode' || spec.startsWith('node:') || !!to && !to.startsWith('core'),
+    why: 'the core runs in a Web Worker and in any editor: no vscode, no node:, nothing outside src/core',
+  },
+  {
+    folder: 'host/node',
+    forbidden: (spec, to) => spec === 'vscode' || !!to && (to.startsWith('features') || to === 'extension' || to === 'cli'),
+    why: 'the Node host serves the CLI (and a future server): no vscode, no VS Code layer',
+  },
+  {
+    folder: 'features',
+    forbidden: (spec, to) => !!to && (to.startsWith('host') || to === 'cli'),
+    why: 'the VS Code layer reaches files through VS Code, not through the Node host',
+  },
+];
+
+describe('import rules (ARCHITECTURE.md)', () => {
+  it('finds the imports it checks', () => {
+    expect(importsOf(join(SRC, 'core/bib/resolve.ts'))).toContain('vscode-uri');
+    expect(importsOf(join(SRC, 'extension.ts'))).toContain('vscode');
+  });
+  for (const rule of rules) {
+    it(`src/${rule.folder}: ${rule.why}`, () => {
+      const broken = files(join(SRC, rule.folder)).flatMap((f) =>
+        importsOf(f).filter((spec) => rule.forbidden(spec, target(f, spec))).map((spec) => `${relative(SRC, f)} imports ${spec}`));
+      expect(broken).toEqual([]);
+    });
+  }
+  it('src/cli.ts does not import vscode or the VS Code layer', () => {
+    const f = join(SRC, 'cli.ts');
+    expect(importsOf(f).filter((s) => s === 'vscode' || target(f, s)?.startsWith('features'))).toEqual([]);
+  });
+});
