@@ -1,11 +1,14 @@
 /**
  * Every citation key a document cites, with its position: for diagnostics, hover and go to definition.
  * LaTeX: the key lists of citation commands (`\cite`, natbib, biblatex, `\nocite`, multicite
- * `\cites{a}{b}`), comments excluded. Markdown: Pandoc citations (`[@a; @b]`, `@a`, `[-@a]`) outside
- * code, and the front matter's `nocite:` (Pandoc's User's Guide, "Citation syntax").
+ * `\cites{a}{b}`), outside comments, verbatim text and `\iffalse` blocks (`latex/scan.ts`).
+ * Markdown: Pandoc citations (`[@a; @b]`, `@a`, `[-@a]`) outside code, and the front matter's
+ * `nocite:` (Pandoc's User's Guide, "Citation syntax").
  */
 import { frontMatterOf } from './bib/locate.js';
 import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from './context.js';
+import { latexCiteCommands } from './latex/commands.js';
+import { maskLatex } from './latex/scan.js';
 
 /** One cited key: `offset` and `length` in UTF-16 code units. */
 export interface CitedKey {
@@ -14,32 +17,31 @@ export interface CitedKey {
   length: number;
 }
 
-const LATEX_CITE = /\\([a-zA-Z]*[cC]ite[a-zA-Z]*)\*?((?:\s*\[[^\]]*\]){0,2})\s*\{/g;
-
 function blankOut(text: string, re: RegExp): string {
   return text.replace(re, (m) => m.replace(/[^\n]/g, ' '));
 }
 
-/** Keys cited in a LaTeX document. */
+/**
+ * Keys cited in a LaTeX document: the keys of every closed key list of a citation command
+ * (`latexCiteCommands`), outside comments, verbatim text and `\iffalse` blocks (`maskLatex`). A key
+ * with a blank, `{` or `\` in it is not a key (a list left open while typing, a macro).
+ *
+ * @param text - the whole document
+ * @returns the keys in document order, with their offsets in `text`
+ */
 export function latexCitations(text: string): CitedKey[] {
-  const clean = blankOut(text, /(?<!\\)%.*$/gm);
+  const code = maskLatex(text);
   const out: CitedKey[] = [];
-  for (const m of clean.matchAll(LATEX_CITE)) {
-    let i = m.index! + m[0].length - 1;
-    // One or more brace groups (multicite), each possibly preceded by optional arguments.
-    for (;;) {
-      const close = clean.indexOf('}', i);
-      if (close < 0) break;
-      let pos = i + 1;
-      for (const part of clean.slice(i + 1, close).split(',')) {
+  for (const cmd of latexCiteCommands(code)) {
+    for (const list of cmd.groups) {
+      if (list.close < 0) continue;
+      let pos = list.open + 1;
+      for (const part of code.slice(list.open + 1, list.close).split(',')) {
         const lead = part.length - part.trimStart().length;
         const key = part.trim();
         if (key && !/[\s{\\]/.test(key)) out.push({ key, offset: pos + lead, length: key.length });
         pos += part.length + 1;
       }
-      const next = /^(\s*\[[^\]]*\]){0,2}\s*\{/.exec(clean.slice(close + 1));
-      if (!next || !/^[a-zA-Z]*cites/i.test(m[1]!)) break;
-      i = close + next[0].length;
     }
   }
   return out;

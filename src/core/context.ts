@@ -4,10 +4,12 @@
  * as VS Code's `document.offsetAt` gives them).
  */
 
-/** Citation commands of LaTeX, natbib and biblatex: any command whose name contains `cite` (`\cite`,
- * `\citep`, `\citet*`, `\parencite`, `\textcite`, `\autocite`, `\footcite`, `\citeauthor`, `\cites`, …) and `\nocite`. */
-const LATEX_CITE_BEFORE_BRACE =
-  /\\([a-zA-Z]*[cC]ite[a-zA-Z]*)\*?(?:\s*\[[^\]]*\]){0,2}(?:\s*\{[^{}]*\}(?:\s*\[[^\]]*\]){0,2})*\s*$/;
+import { latexCiteCommands } from './latex/commands.js';
+import { latexRegionAt, latexRegions, maskLatex } from './latex/scan.js';
+
+/** How far LaTeX context detection looks before and after the cursor (completion reads this much). */
+const LATEX_LOOK_BACK = 2000;
+const LATEX_LOOK_AHEAD = 1000;
 
 /** A citation context found at the cursor. */
 export interface CiteContext {
@@ -34,37 +36,49 @@ const LATEX_KEY_CHAR = /[^\s,{}%\\]/;
 const PANDOC_KEY_CHAR = /[\p{L}\p{N}_:.#$%&+?<>~/-]/u;
 
 /**
- * Detects a LaTeX citation key list around `offset`.
+ * Detects a LaTeX citation key list around `offset`: the cursor is inside the `{…}` of a citation
+ * command (any command whose name contains `cite` or `Cite`: `\cite`, natbib's `\citep`/`\citet*`,
+ * biblatex's `\parencite`, `\textcite`, `\autocite`, `\footcite`, `\nocite`, and the later lists of
+ * multicite commands like `\cites{a}{b}`), the command starting at most 2,000 characters before the
+ * cursor. Not in a comment, verbatim text (`\verb`, `lstlisting`, …) or an `\iffalse` block: the
+ * text is read with `latexRegions` (`latex/scan.ts`), from its start to 1,000 characters past the
+ * cursor, so a cursor deep in a long listing is known to be in it.
  *
- * @param text - the whole document (or enough of it around the cursor)
+ * @param text - the whole document; or a window around the cursor, then read as a fragment (an
+ *   `\end{lstlisting}` without its `\begin` means the window started inside that listing). A window
+ *   cannot tell whether it starts in an `\iffalse` block or in a comment's line: pass the whole
+ *   document for an exact answer (scanning and masking 300 KB takes a few milliseconds).
  * @param offset - cursor offset in `text`
  * @returns the context, or undefined when the cursor is not inside the braces of a citation command
  * @example latexCiteContext('\\cite{a,|}', 8) // { command: 'cite', existing: ['a'], prefix: '' … }
  */
 export function latexCiteContext(text: string, offset: number): CiteContext | undefined {
-  const windowStart = Math.max(0, offset - 2000);
-  let open = -1;
-  for (let i = offset - 1; i >= windowStart; i--) {
-    const c = text[i];
-    if (c === '}') return undefined;
-    if (c === '{') { open = i; break; }
+  const windowStart = Math.max(0, offset - LATEX_LOOK_BACK);
+  const windowEnd = Math.min(text.length, offset + LATEX_LOOK_AHEAD);
+  const regions = latexRegions(text, { end: windowEnd, fragment: true });
+  if (latexRegionAt(regions, offset)) return undefined;
+  const code = maskLatex(text, regions);
+  let found: { command: string; open: number; close: number } | undefined;
+  for (const cmd of latexCiteCommands(code, windowStart, windowEnd)) {
+    if (cmd.start >= offset) break;
+    for (const list of cmd.groups) {
+      if (list.open < offset && offset <= list.end) found = { command: cmd.command, open: list.open, close: list.close };
+    }
   }
-  if (open < 0) return undefined;
-  const m = LATEX_CITE_BEFORE_BRACE.exec(text.slice(windowStart, open));
-  if (!m) return undefined;
-  let close = text.indexOf('}', offset);
-  const nextOpen = text.indexOf('{', offset);
-  if (close < 0 || (nextOpen >= 0 && nextOpen < close)) close = offset;
+  if (!found) return undefined;
+  const { open } = found;
+  // An unclosed list (the user is typing) ends at the cursor.
+  const close = found.close >= 0 ? found.close : offset;
   let keyStart = offset;
-  while (keyStart > open + 1 && LATEX_KEY_CHAR.test(text[keyStart - 1]!)) keyStart--;
+  while (keyStart > open + 1 && LATEX_KEY_CHAR.test(code[keyStart - 1]!)) keyStart--;
   // A cursor at the start of a key inserts before it; inside or after a key, that key is the partial one.
   let keyEnd = offset;
-  if (keyStart < offset) while (keyEnd < close && LATEX_KEY_CHAR.test(text[keyEnd]!)) keyEnd++;
-  const list = text.slice(open + 1, close);
-  const partial = text.slice(keyStart, keyEnd);
-  const existing = list.split(',').map((k) => k.replace(/%.*$/gm, '').trim()).filter((k) => k && k !== partial);
+  if (keyStart < offset) while (keyEnd < close && LATEX_KEY_CHAR.test(code[keyEnd]!)) keyEnd++;
+  const partial = code.slice(keyStart, keyEnd);
+  // Comments inside the list are blank in `code`.
+  const existing = code.slice(open + 1, close).split(',').map((k) => k.trim()).filter((k) => k && k !== partial);
   return {
-    kind: 'latex', command: m[1]!, keyStart, keyEnd, prefix: text.slice(keyStart, offset), existing,
+    kind: 'latex', command: found.command, keyStart, keyEnd, prefix: text.slice(keyStart, offset), existing,
     listStart: open + 1, listEnd: close, bracketed: true,
   };
 }

@@ -60,11 +60,13 @@ export class CitationCompletionProvider implements vscode.CompletionItemProvider
   }
 
   async provideCompletionItems(doc: vscode.TextDocument, pos: vscode.Position): Promise<vscode.CompletionList | undefined> {
-    // Context detection looks at most 2,000 characters back and 1,000 ahead; on this per-keystroke
-    // path, read only that window rather than the whole document.
-    const startPos = doc.positionAt(Math.max(0, doc.offsetAt(pos) - 2000));
+    // LaTeX: the scanner must see the whole document to know whether the cursor is in a comment,
+    // verbatim text or an \iffalse block (about 3 ms for a 300 KB paper). Markdown context
+    // detection looks at most 2,000 characters back and 1,000 ahead: only that window is read.
+    const latex = LATEX_LANGUAGES.has(doc.languageId);
+    const startPos = latex ? new vscode.Position(0, 0) : doc.positionAt(Math.max(0, doc.offsetAt(pos) - 2000));
     const base = doc.offsetAt(startPos);
-    const window = doc.getText(new vscode.Range(startPos, doc.positionAt(doc.offsetAt(pos) + 1000)));
+    const window = latex ? doc.getText() : doc.getText(new vscode.Range(startPos, doc.positionAt(doc.offsetAt(pos) + 1000)));
     const local = citeContextAt(window, doc.offsetAt(pos) - base, doc.languageId);
     if (!local) return undefined;
     const ctx = { ...local, keyStart: local.keyStart + base, keyEnd: local.keyEnd + base };

@@ -24,6 +24,32 @@ describe('citations in a document', () => {
     for (const c of cs) expect(tex.slice(c.offset, c.offset + c.length)).toBe(c.key);
   });
 
+  it('LaTeX: not in comments, verbatim text or \\iffalse blocks; `\\\\%` starts a comment, `\\%` does not', () => {
+    const tex = [
+      '\\% \\cite{a}',
+      'x \\\\% \\cite{no1}',
+      '% \\cite{no2}',
+      '\\verb|\\cite{no3}| \\verb*+\\cite{no4}+ \\lstinline{\\cite{no5}} \\mintinline{tex}|\\cite{no6}|',
+      '\\begin{verbatim}\n\\cite{no7}\n\\end{verbatim}',
+      '\\begin{Verbatim}[frame=single]\n\\cite{no8}\n\\end{Verbatim}',
+      '\\begin{lstlisting}[caption={\\cite{b}}]\n\\cite{no9}\n\\end{lstlisting}',
+      '\\begin{minted}{tex}\n\\cite{no10}\n\\end{minted}',
+      '\\begin{comment}\n\\cite{no11}\n\\end{comment}',
+      '\\iffalse \\ifx a b \\fi \\cite{no12} \\fi \\cite{c}',
+      '\\iffalse \\cite{no13} \\else \\cite{d} \\fi',
+      '\\cite{e, % f,',
+      '  g}',
+    ].join('\n');
+    const cs = latexCitations(tex);
+    expect(keysOf(cs)).toEqual(['a', 'b', 'c', 'd', 'e', 'g']);
+    for (const c of cs) expect(tex.slice(c.offset, c.offset + c.length)).toBe(c.key);
+  });
+
+  it('LaTeX: only biblatex multicite commands take several key lists; unclosed lists cite nothing', () => {
+    expect(keysOf(latexCitations('\\cite{a}{b} \\textcites(x)[p.~1]{c}[p.~2]{d} \\cite{open'))).toEqual(['a', 'c', 'd']);
+    expect(keysOf(latexCitations('\\cite{x{y}} \\nocite{*}'))).toEqual(['*']);
+  });
+
   it('Markdown: Pandoc citations, nocite in the front matter, not e-mail addresses or code', () => {
     const md = [
       '---',

@@ -7,20 +7,33 @@
  * list), as Pandoc's User's Guide ("Specifying bibliographic data") defines it.
  */
 import { parseYaml } from '../yaml.js';
-
-/** Removes LaTeX comments (an unescaped `%` to the end of the line), keeping offsets. */
-function stripTexComments(text: string): string {
-  return text.replace(/(^|[^\\])(%.*)$/gm, (_m, pre: string, comment: string) => pre + ' '.repeat(comment.length));
-}
+import { latexCommands } from '../latex/commands.js';
+import { latexRegions, maskLatex } from '../latex/scan.js';
 
 /**
- * The root file named by a `% !TEX root = …` magic comment in the first 20 lines.
+ * The root file named by a `% !TEX root = …` magic comment in the first 20 lines: a comment (as
+ * `latexRegions` finds them: not a `\%`, not inside verbatim text) that starts its line, spelled
+ * `!TEX`, `!TeX` or any other case, as TeXShop, TeXstudio and LaTeX Workshop read it.
  *
+ * @param text - a LaTeX document
  * @returns the path as written (relative to the document's folder), or undefined
  */
 export function texRootOf(text: string): string | undefined {
-  const head = text.split(/\r?\n/, 20).join('\n');
-  return /^\s*%\s*!TeX\s+root\s*=\s*(.+?)\s*$/im.exec(head)?.[1];
+  let headEnd = 0;
+  for (let line = 0; line < 20; line++) {
+    const nl = text.indexOf('\n', headEnd);
+    if (nl < 0) { headEnd = text.length; break; }
+    headEnd = nl + 1;
+  }
+  for (const r of latexRegions(text, { end: headEnd })) {
+    if (r.kind !== 'comment') continue;
+    const lineStart = Math.max(text.lastIndexOf('\n', r.start - 1), text.lastIndexOf('\r', r.start - 1)) + 1;
+    if (text.slice(lineStart, r.start).trim()) continue;
+    const m = /^%\s*!TeX\s+root\s*=(.*)$/i.exec(text.slice(r.start, r.end));
+    const root = m?.[1]!.trim();
+    if (root) return root;
+  }
+  return undefined;
 }
 
 /** A bibliography file declared by a document, relative to the document's folder. */
@@ -31,16 +44,22 @@ export interface BibDeclaration {
 }
 
 /**
- * The bibliography files a LaTeX document declares, in order.
- * `\bibliography{refs,more}` gives `refs.bib` and `more.bib`.
+ * The bibliography files a LaTeX document declares, in order, outside comments, verbatim text and
+ * `\iffalse` blocks (`maskLatex`). `\bibliography{refs,more}` gives `refs.bib` and `more.bib`.
+ *
+ * @param text - a LaTeX document
+ * @returns the declared files, paths as written (with `.bib` added to `\bibliography` names)
  */
 export function latexBibliographies(text: string): BibDeclaration[] {
-  const clean = stripTexComments(text);
+  const clean = maskLatex(text);
   const out: BibDeclaration[] = [];
-  for (const m of clean.matchAll(/\\(bibliography|addbibresource)\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}/g)) {
-    const via = m[1] === 'bibliography' ? 'bibtex' : 'biblatex';
+  for (const cmd of latexCommands(clean, (name) => name === 'bibliography' || name === 'addbibresource')) {
+    const arg = cmd.groups[0]!;
+    if (arg.close < 0) continue;
+    const via = cmd.command === 'bibliography' ? 'bibtex' : 'biblatex';
+    const files = clean.slice(arg.open + 1, arg.close);
     // \bibliography takes a comma-separated list; \addbibresource takes one file.
-    for (const raw of via === 'bibtex' ? m[2]!.split(',') : [m[2]!]) {
+    for (const raw of via === 'bibtex' ? files.split(',') : [files]) {
       const name = raw.trim();
       if (!name) continue;
       out.push({ path: via === 'bibtex' && !/\.bib$/i.test(name) ? `${name}.bib` : name, via });
@@ -91,17 +110,20 @@ export interface Insertion {
  * Plans declaring a new bibliography file in a LaTeX document: `\addbibresource{file}` in the
  * preamble when the document loads biblatex (and `\printbibliography` before `\end{document}` when
  * missing), else `\bibliographystyle{plain}` (when no style is set) and `\bibliography{name}`
- * before `\end{document}`.
+ * before `\end{document}`. Commands in comments, verbatim text and `\iffalse` blocks (`maskLatex`)
+ * count for nothing: a commented-out `\usepackage{biblatex}` does not make the document biblatex's.
  *
  * @param file - the file name relative to the document, e.g. `references.bib`
  * @returns the insertions in ascending offset order, or undefined when the document has no `\end{document}`
  */
 export function planLatexBibDeclaration(text: string, file: string, eol = '\n'): Insertion[] | undefined {
-  const clean = stripTexComments(text);
+  const clean = maskLatex(text);
   const end = clean.lastIndexOf('\\end{document}');
   if (end < 0) return undefined;
   const lineStart = (o: number) => text.lastIndexOf('\n', o - 1) + 1;
-  if (/\\usepackage\s*(\[[^\]]*\])?\s*\{[^}]*\bbiblatex\b[^}]*\}/.test(clean)) {
+  const biblatex = latexCommands(clean, (name) => name === 'usepackage')
+    .some((u) => u.groups[0]!.close >= 0 && /\bbiblatex\b/.test(clean.slice(u.groups[0]!.open + 1, u.groups[0]!.close)));
+  if (biblatex) {
     const begin = clean.indexOf('\\begin{document}');
     const out: Insertion[] = [];
     if (begin >= 0) out.push({ offset: lineStart(begin), text: `\\addbibresource{${file}}${eol}` });
