@@ -185,7 +185,9 @@ export function planBibAppend(text: string, bibtex: string): { offset: number; t
     if (c === '\n' || (c === '\r' && text[i + 1] !== '\n')) breaks++;
   }
   const endsWithEol = text.endsWith('\n') || text.endsWith('\r');
-  const lead = breaks >= 2 && endsWithEol ? '' : endsWithEol ? eol : eol + eol;
+  // After a final lone CR, a leading LF would fuse with it into one CRLF break: separate with CRs.
+  const sep = text.endsWith('\r') ? '\r' : eol;
+  const lead = breaks >= 2 && endsWithEol ? '' : endsWithEol ? sep : sep + sep;
   return { offset: text.length, text: lead + body };
 }
 

@@ -78,6 +78,10 @@ export function readBibSource(path: string, text: string): BibSource | undefined
       }
     }
   } else {
+    // YAML 1.2 counts a lone CR as a line break, but the `yaml` library reads it as part of the
+    // line, so such a file would be misread (and written into wrongly): it is reported instead.
+    const loneCr = /\r(?!\n)/.exec(text);
+    if (loneCr) return fail(loneCr.index, 'a line ends with a lone CR (classic Mac OS line endings), which we cannot read as YAML; save the file with LF or CRLF line endings');
     const parsed = parseYaml(text);
     const bad = parsed.problems.find((p) => p.severity === 'error');
     if (bad || !parsed.doc) return fail(bad?.offset ?? 0, bad ? `YAML: ${bad.message}` : 'YAML: cannot be read');
@@ -160,7 +164,8 @@ export interface BibInsertion {
  * - CSL-JSON: the items after the array's last item (or inside an empty array), indented like
  *   the first item; in a minified array, minified.
  * - CSL-YAML: the items at the end of the `references:` list (before any key, comment or `...`
- *   that follows it), indented like its items; in a flow list (`references: []`), as flow items.
+ *   that follows it), indented like its items; in a flow list (`references: []`), as flow items;
+ *   a file with lone-CR line breaks is not read (see {@link readBibSource}).
  *
  * Every plan for CSL is checked by reading the result back: it must hold the old items and then
  * the new ones. A file whose shape we cannot append to safely gets no plan.
