@@ -1,0 +1,168 @@
+/**
+ * Time bounds for inputs that were (or could be) super-linear: for each, the input 10× larger
+ * must take at most 15× longer. Each size is timed as the median of 7 repetitions after a warm-up,
+ * small and large interleaved; a call too fast to time is repeated in a batch (the same batch
+ * size for both inputs) until the small input's batch takes at least 2 ms.
+ */
+import { describe, expect, it } from 'vitest';
+import { findBibKeys, normaliseTitle, parseBib, planBibAppend } from '../../src/core/bib/bibfile.js';
+import { frontMatterOf } from '../../src/core/bib/locate.js';
+import { planBibAddition, readBibSource } from '../../src/core/bib/sync.js';
+import { parseYaml } from '../../src/core/yaml.js';
+import { entry } from './helpers.js';
+
+const MAX_RATIO = 15;
+const REPS = 7;
+const MIN_BATCH_MS = 2;
+
+function batch(f: () => unknown, k: number): number {
+  const t0 = performance.now();
+  for (let i = 0; i < k; i++) f();
+  return performance.now() - t0;
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Median times of `small` and `large` (per batch of `k` calls) and their ratio. */
+function timeRatio(small: () => unknown, large: () => unknown): { small: number; large: number; ratio: number; k: number } {
+  small(); large(); small(); large(); // warm-up
+  let k = 1;
+  while (batch(small, k) < MIN_BATCH_MS && k < 1 << 22) k *= 2;
+  const s: number[] = [];
+  const l: number[] = [];
+  for (let r = 0; r < REPS; r++) {
+    s.push(batch(small, k));
+    l.push(batch(large, k));
+  }
+  return { small: median(s), large: median(l), ratio: median(l) / median(s), k };
+}
+
+function expectLinear(what: string, small: () => unknown, large: () => unknown): void {
+  const r = timeRatio(small, large);
+  const msg = `${what}: ${r.small.toFixed(2)} ms vs ${r.large.toFixed(2)} ms for 10× the input (×${r.ratio.toFixed(1)}, batch of ${r.k})`;
+  console.log(msg);
+  expect(r.ratio, msg).toBeLessThanOrEqual(MAX_RATIO);
+}
+
+/** `n` characters of white space made of `unit` repeated, cut to length. */
+const ws = (unit: string, n: number) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
+
+const added = entry({ key: 'kwon2023efficient', title: 'Efficient Memory Management', year: 2023 });
+const bibtex = '@misc{x,\n  title = {X}\n}\n';
+
+describe('appending after a long white-space tail is linear', () => {
+  const tails: [string, string][] = [
+    ['lines of spaces, ending in spaces', '   \n'],
+    ['CRLF lines of spaces and tabs', ' \t \r\n'],
+    ['spaces only', ' '],
+    ['blank lines', '\n'],
+  ];
+  for (const [name, unit] of tails) {
+    it(`planBibAppend, 8 KB vs 80 KB of ${name}`, () => {
+      const text = (n: number) => `@misc{a, title = {A}}\n${ws(unit, n)}${unit.endsWith('\n') ? '  ' : ''}`;
+      const a = text(8_000);
+      const b = text(80_000);
+      expectLinear(`planBibAppend (${name})`, () => planBibAppend(a, bibtex), () => planBibAppend(b, bibtex));
+    });
+  }
+  const json = (tail: string, inside: string) => `[\n  {"id": "a", "type": "book", "title": "A"}${inside}\n]${tail}`;
+  const jsonCases: [string, (n: number) => string][] = [
+    ['after the closing ]', (n) => json(ws(' \n', n), '')],
+    ['before the closing ]', (n) => json('\n', ws('  \n', n))],
+  ];
+  for (const [where, make] of jsonCases) {
+    it(`planBibAddition for CSL-JSON, 4 KB vs 40 KB of white space ${where}`, () => {
+      const a = readBibSource('refs.json', make(4_000))!;
+      const b = readBibSource('refs.json', make(40_000))!;
+      expect(a.error).toBeUndefined();
+      expect(planBibAddition(a, [added])).toBeDefined();
+      expectLinear(`planBibAddition CSL-JSON (${where})`, () => planBibAddition(a, [added]), () => planBibAddition(b, [added]));
+    });
+  }
+  it('planBibAddition for CSL-YAML, 4 KB vs 40 KB of white space at the end', () => {
+    const make = (n: number) => `references:\n  - id: a\n    type: book\n    title: A\n${ws('  \n', n)}`;
+    const a = readBibSource('refs.yaml', make(4_000))!;
+    const b = readBibSource('refs.yaml', make(40_000))!;
+    expect(a.error).toBeUndefined();
+    expect(planBibAddition(a, [added])).toBeDefined();
+    expectLinear('planBibAddition CSL-YAML (white space tail)', () => planBibAddition(a, [added]), () => planBibAddition(b, [added]));
+  });
+});
+
+describe('huge titles', () => {
+  it('normaliseTitle: 1M vs 10M characters', () => {
+    const unit = 'Efficient {\\em Memory} Management: é, 中文 — ';
+    const a = unit.repeat(Math.ceil(1_000_000 / unit.length));
+    const b = unit.repeat(Math.ceil(10_000_000 / unit.length));
+    expectLinear('normaliseTitle (1M vs 10M characters)', () => normaliseTitle(a), () => normaliseTitle(b));
+  });
+  it('@string macros that double 20 times (a title of 1M characters): parse and normalise within 2 s', () => {
+    const lines = ['@string{a0 = "x"}'];
+    for (let i = 1; i <= 20; i++) lines.push(`@string{a${i} = a${i - 1} # a${i - 1}}`);
+    lines.push('@misc{big, title = a20}');
+    const text = lines.join('\n');
+    const t0 = performance.now();
+    const { entries, error } = parseBib(text);
+    const title = entries[0]?.fields.title ?? '';
+    const norm = normaliseTitle(title);
+    const ms = performance.now() - t0;
+    expect(error).toBeUndefined();
+    expect(title.length).toBe(2 ** 20);
+    expect(norm.length).toBeGreaterThan(0);
+    expect(ms, `parseBib + normaliseTitle took ${Math.round(ms)} ms`).toBeLessThan(2000);
+  });
+});
+
+describe('YAML front matter with an error near the end', () => {
+  /** A flat mapping of about `n` characters (one key per line), then an unclosed flow list. */
+  const flat = (n: number) => {
+    const lines: string[] = [];
+    for (let i = 0, len = 0; len < n - 60; i++) len += lines[lines.push(`key${i}: "value ${i}: a, b, c"`) - 1]!.length + 1;
+    return `${lines.join('\n')}\nbad: [unclosed, "x"\nlast: 1\n`;
+  };
+  /** A `references:` list of about `n` characters, then an unclosed flow list. */
+  const list = (n: number) => {
+    const lines = ['title: A paper', 'references:'];
+    for (let i = 0, len = 0; len < n - 80; i++) len += lines[lines.push(`  - id: key${i}\n    title: "value ${i}: a, b"`) - 1]!.length + 1;
+    return `${lines.join('\n')}\n  - bad: [unclosed, "x"\nlast: 1\n`;
+  };
+  for (const [shape, body] of [['a flat mapping', flat], ['a references: list', list]] as const) {
+    it(`parseYaml: 6.4 KB vs 64 KB, ${shape}`, () => {
+      const a = body(6_400);
+      const b = body(64_000);
+      expect(a.length).toBeGreaterThan(6_300);
+      expect(b.length).toBeGreaterThan(63_900);
+      expect(parseYaml(a).problems.some((p) => p.severity === 'error')).toBe(true);
+      expect(parseYaml(b).problems.some((p) => p.severity === 'error')).toBe(true);
+      expectLinear(`parseYaml (${shape} with an error near the end)`, () => parseYaml(a), () => parseYaml(b));
+    });
+    it(`frontMatterOf: 6.4 KB vs 64 KB, ${shape}`, () => {
+      const a = `---\n${body(6_400)}---\n# Title\n`;
+      const b = `---\n${body(64_000)}---\n# Title\n`;
+      expect(frontMatterOf(a)).toBeDefined();
+      expectLinear(`frontMatterOf (${shape} with an error near the end)`, () => frontMatterOf(a), () => frontMatterOf(b));
+    });
+  }
+});
+
+describe('findBibKeys with a very long key', () => {
+  it('5,000 vs 50,000 characters: does not throw, finds the key, and is linear', () => {
+    const make = (n: number) => {
+      const key = `k${'a:.-_'.repeat(n / 5).slice(0, n - 2)}z`;
+      const miss = `${key.slice(0, -1)}y`;
+      // the key twice, near misses (same length, differs in the last character; a prefix) around it
+      const text = [`@misc{${miss},`, `@misc{${key},`, `@misc{${key.slice(0, -1)},`, `@Article ( ${key.toUpperCase()} ,`, `@misc{${key}x,`]
+        .map((l) => `${l}\n  title = {T}\n}\n`).join('\n');
+      return { key, text };
+    };
+    const a = make(5_000);
+    const b = make(50_000);
+    expect(a.key).toHaveLength(5_000);
+    expect(b.key).toHaveLength(50_000);
+    for (const { key, text } of [a, b]) {
+      let found: number[] = [];
+      expect(() => { found = findBibKeys(text, key); }).not.toThrow();
+      expect(found.map((o) => text.slice(o, o + key.length).toLowerCase())).toEqual([key.toLowerCase(), key.toLowerCase()]);
+    }
+    expectLinear('findBibKeys (5,000 vs 50,000-character key)', () => findBibKeys(a.text, a.key), () => findBibKeys(b.text, b.key));
+  });
+});
