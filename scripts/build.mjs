@@ -10,6 +10,8 @@ await Promise.all([
   // citeproc-js, loaded by the extension on the first formatted reference.
   build({ ...common, entryPoints: ['src/core/cite/csl.ts'], outfile: 'dist/csl.js', minify: true }),
   build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
+  // The language server (core/service over LSP), started by the extension's client over IPC.
+  build({ ...common, entryPoints: ['src/host/node/serverMain.ts'], outfile: 'dist/server.js', minify: true }),
   build({ ...common, entryPoints: ['bench/search.bench.ts'], outfile: 'dist-test/bench.js' }),
 ]);
 chmodSync('dist/cli.js', 0o755);

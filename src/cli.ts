@@ -20,6 +20,7 @@ import { shortAuthors } from './core/cite/names.js';
 import { entryJson } from './core/json.js';
 import { citedKeys } from './core/citations.js';
 import type { TopicInput } from './core/schema.js';
+import { runNodeServer } from './host/node/server.js';
 import { syncBibliography } from './host/node/sync.js';
 
 /** Every option the CLI knows; each command takes some of them (see {@link COMMANDS}). */
@@ -31,6 +32,7 @@ const OPTIONS = {
   'cited-in': { type: 'string' },
   corpus: { type: 'string' },
   'dry-run': { type: 'boolean' },
+  stdio: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -165,6 +167,17 @@ const COMMANDS: Record<string, Command> = {
     ].join('\n'),
     options: { 'dry-run': { text: 'print what would be added, and where, without writing' }, corpus: CORPUS_OPTION },
     run: runSync,
+  },
+  lsp: {
+    synopsis: 'lsp --stdio',
+    summary: 'the language server, for editors other than VS Code',
+    description: [
+      'Runs the MLSys Papers language server (the Language Server Protocol over standard input and output):',
+      'completion of citation keys, hover, go to definition, diagnostics and quick fixes in LaTeX and Markdown,',
+      'over the bundled corpus and each document\'s bibliography. Set-up for Neovim, Emacs and Helix: README.',
+    ].join('\n'),
+    options: { stdio: { text: 'speak LSP over standard input and output (the only transport)' } },
+    run: runLsp,
   },
   'build-corpus': {
     synopsis: 'build-corpus <dir> <out.json>',
@@ -308,6 +321,14 @@ function noArgs(ctx: Context, cmd: string): void {
 
 // ---------------------------------------------------------------------------------------------
 // Commands
+
+function runLsp(ctx: Context): Promise<number> {
+  noArgs(ctx, 'lsp');
+  if (!ctx.values.stdio) throw new UsageError('lsp needs --stdio (see: mlsys-papers lsp --help)');
+  runNodeServer();
+  // Runs until the client sends `exit` (the connection ends the process).
+  return new Promise(() => {});
+}
 
 async function runSync(ctx: Context): Promise<number> {
   if (ctx.args.length !== 1) throw new UsageError('sync takes one .tex or .md file (see: mlsys-papers sync --help)');

@@ -31,8 +31,15 @@ function target(file: string, spec: string): string | undefined {
 const rules: { folder: string; forbidden: (spec: string, to: string | undefined) => boolean; why: string }[] = [
   {
     folder: 'core',
-    forbidden: (spec, to) => spec === 'vscode' || spec.startsWith('node:') || !!to && !to.startsWith('core'),
-    why: 'the core runs in a Web Worker and in any editor: no vscode, no node:, nothing outside src/core',
+    forbidden: (spec, to) => spec === 'vscode' || spec.startsWith('node:') || spec.startsWith('vscode-languageserver/') || spec === 'vscode-languageserver'
+      || spec.startsWith('vscode-languageclient') || !!to && !to.startsWith('core'),
+    why: 'the core runs in a Web Worker and in any editor: no vscode, no node:, no LSP transport, nothing outside src/core',
+  },
+  {
+    folder: 'server',
+    forbidden: (spec, to) => spec === 'vscode' || spec.startsWith('node:') || spec.startsWith('vscode-languageserver/') || spec.startsWith('vscode-languageclient')
+      || !!to && !to.startsWith('core') && !to.startsWith('server'),
+    why: 'the server runs in a Node process and in a Web Worker: no vscode, no node:, no transport-specific entry, only src/core',
   },
   {
     folder: 'host/node',
@@ -41,8 +48,8 @@ const rules: { folder: string; forbidden: (spec: string, to: string | undefined)
   },
   {
     folder: 'features',
-    forbidden: (spec, to) => !!to && (to.startsWith('host') || to === 'cli'),
-    why: 'the VS Code layer reaches files through VS Code, not through the Node host',
+    forbidden: (spec, to) => !!to && (to.startsWith('host') || to === 'cli' || to.startsWith('server') && to !== 'server/protocol.js'),
+    why: 'the VS Code layer reaches files through VS Code, and the server only through its protocol',
   },
 ];
 

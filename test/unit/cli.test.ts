@@ -214,7 +214,7 @@ describe('options: parseArgs, strict', () => {
   it('no command prints the usage on stderr, exit 2; an unknown command suggests the closest', () => {
     expect(runRaw()).toEqual({ code: 2, out: '', err: USAGE });
     expectOneLineError(runRaw('frobnicate'), 'unknown command "frobnicate" (see: mlsys-papers help)');
-    expectOneLineError(runRaw('lnt', 'x'), 'unknown command "lnt"; did you mean lint or list? (see: mlsys-papers help)');
+    expectOneLineError(runRaw('lnt', 'x'), 'unknown command "lnt"; did you mean lint, list or lsp? (see: mlsys-papers help)');
     expectOneLineError(runRaw('--json'), 'no command');
   });
 

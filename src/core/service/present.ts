@@ -1,0 +1,85 @@
+/**
+ * How an entry reads in hovers, completion documentation, tooltips and the search: shared by the
+ * language service and the VS Code layer so they say the same thing. Everything here is Markdown
+ * text (CommonMark, as VS Code's `MarkdownString` and LSP's `MarkupContent` take it); text from
+ * entries is escaped and links are only http(s).
+ */
+import type { Corpus } from '../corpus.js';
+import { allAuthors, shortAuthors } from '../cite/names.js';
+import { entryLinksMarkdown } from '../links.js';
+import type { Entry, Level } from '../schema.js';
+
+/** How each reading level is shown: `⚡ must-read`, `💎 optional`, `💡 advanced`. */
+export const LEVEL_BADGES: Record<Level, string> = {
+  'must-read': '⚡ must-read', optional: '💎 optional', advanced: '💡 advanced',
+};
+
+/** The command that opens an entry's details page (`mlsysPapers.showDetails`, arguments `[key]`). */
+export const SHOW_DETAILS_COMMAND = 'mlsysPapers.showDetails';
+
+/** `SOSP 2023` */
+export function venueYear(e: Entry): string {
+  return [e.venue, e.year].filter(Boolean).join(' ');
+}
+
+/** `Kwon, Li, Zhuang et al. · SOSP 2023` */
+export function bylineOf(e: Entry): string {
+  return [shortAuthors(e.authors), venueYear(e)].filter(Boolean).join(' · ');
+}
+
+/** The topic paths of an entry: `LLM inference serving › GPU memory management; …`. */
+export function topicPathOf(corpus: Corpus, e: Entry): string {
+  return e.topics.map((id) => corpus.topic(id)?.path.join(' › ') ?? id).join('; ');
+}
+
+/** Escapes text so that Markdown shows it as is (every CommonMark punctuation that can start markup). */
+export function escapeMarkdown(s: string): string {
+  return s.replace(/([\\`*_{}[\]()#+\-.!|<>])/g, '\\$1');
+}
+
+/** Options of {@link entryMarkdown}. */
+export interface EntryMarkdownOptions {
+  /** The user has marked the entry read. */
+  read?: boolean;
+  /** Add a `[Details](command:mlsysPapers.showDetails?…)` link; the host must trust that command only. */
+  detailsLink?: boolean;
+}
+
+/**
+ * A Markdown card for hovers, tooltips and completion documentation: title, authors, venue,
+ * level, summary, topics, links.
+ *
+ * @returns Markdown text in which every piece of entry text is escaped
+ */
+export function entryMarkdown(corpus: Corpus, e: Entry, opts: EntryMarkdownOptions = {}): string {
+  const parts = [`**${escapeMarkdown(e.title)}**`];
+  if (e.title_en && e.title_en !== e.title) parts.push(`  \n*${escapeMarkdown(e.title_en)}*`);
+  parts.push(`\n\n${escapeMarkdown(allAuthors(e.authors))}`);
+  const venue = e.venue_full && e.venue_full !== e.venue ? `${e.venue_full} (${venueYear(e)})` : venueYear(e);
+  if (venue) parts.push(`  \n${escapeMarkdown(venue)}`);
+  const facts = [e.level ? LEVEL_BADGES[e.level] : undefined, e.kind, opts.read ? '✓ read' : undefined, `\`${e.key}\``].filter(Boolean);
+  parts.push(`\n\n${facts.join(' · ')}`);
+  parts.push(`\n\n${escapeMarkdown(e.summary)}`);
+  parts.push(`\n\n*${escapeMarkdown(topicPathOf(corpus, e))}*`);
+  const shown = entryLinksMarkdown(e);
+  if (opts.detailsLink) shown.unshift(`[Details](command:${SHOW_DETAILS_COMMAND}?${encodeURIComponent(JSON.stringify([e.key]))})`);
+  if (shown.length) parts.push(`\n\n${shown.join(' · ')}`);
+  if (e.unverified.length) parts.push(`\n\n*Not verified, left out: ${escapeMarkdown(e.unverified.join(', '))}*`);
+  return parts.join('');
+}
+
+/** The fields of a `.bib` entry a card shows. */
+export interface BibFields {
+  title?: string;
+  author?: string;
+  journal?: string;
+  booktitle?: string;
+  year?: string;
+}
+
+/** A short Markdown card of an entry of the user's own bibliography: title, then authors · venue · year. */
+export function bibEntryMarkdown(key: string, f: BibFields): string {
+  const title = (f.title ?? key).replace(/[{}]/g, '');
+  const rest = [f.author, f.journal ?? f.booktitle, f.year].filter(Boolean).join(' · ');
+  return rest ? `${escapeMarkdown(title)}\n\n${escapeMarkdown(rest)}` : escapeMarkdown(title);
+}

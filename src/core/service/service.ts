@@ -1,0 +1,465 @@
+/**
+ * The citation language service: everything the editor asks about citations, answered from the
+ * corpus and the document's bibliography, whatever the editor. The language server serves it over
+ * LSP (`src/server/`); unit tests run it on in-memory workspaces.
+ *
+ * Positions are LSP positions (line and UTF-16 character, both 0-based); results are LSP types
+ * (`vscode-languageserver-types`). Files are read only through the {@link ServiceWorkspace}; the
+ * service imports neither `vscode` nor `node:`.
+ */
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import {
+  CodeAction, CodeActionKind, CompletionItem, CompletionItemKind, CompletionList, Diagnostic, DiagnosticSeverity,
+  Hover, Location, MarkupKind, Position, Range, type Command,
+} from 'vscode-languageserver-types';
+import { URI } from 'vscode-uri';
+import { duplicateKeys, editorText, findBibKey, findBibKeys, lineColumnAt, parseBib, type BibEntry } from '../bib/bibfile.js';
+import {
+  BibCache, inWorkspace, planBibliographyUpdate, planCitationSync, resolveBibliography, type DocumentBibliography,
+} from '../bib/resolve.js';
+import { bibFormatOf, planBibAddition, planBibSync, readBibSource } from '../bib/sync.js';
+import { toBibtex } from '../cite/bibtex.js';
+import { planCitation } from '../cite/insert.js';
+import { foldAscii } from '../cite/key.js';
+import { citationAt, citationsIn, type CitedKey } from '../citations.js';
+import { citeContextAt, isCitingLanguage, LATEX_LANGUAGES } from '../context.js';
+import type { Logger } from '../log.js';
+import type { Entry } from '../schema.js';
+import { bibEntryMarkdown, entryMarkdown, escapeMarkdown, venueYear } from './present.js';
+import {
+  DIAGNOSTIC_SOURCE, DiagnosticCodes, ENTRY_SCHEME, NOT_CANCELLED, ServiceCommands, textHash, type BibChange, type Cancellation, type CitePlan, type CorpusView, type DocumentSettings,
+  type ServiceWorkspace,
+} from './types.js';
+
+/** How many candidates one completion request returns. */
+export const COMPLETION_LIMIT = 100;
+
+/** What {@link createCitationService} needs. */
+export interface CitationServiceOptions {
+  workspace: ServiceWorkspace;
+  /** The current corpus and index (asked on every request, so a reloaded corpus counts at once). */
+  corpus: () => CorpusView;
+  /** The settings in a document's scope. */
+  config: (uri: URI) => DocumentSettings | Promise<DocumentSettings>;
+  logger: Logger;
+  /**
+   * Formats entries as references in the configured CSL style, for hovers and completion
+   * documentation. Absent or failing: the cards show without it (the formatting commands report why).
+   */
+  formatReferences?: (entries: readonly Entry[], scope: URI) => Promise<string[]>;
+  /** Whether the user marked an entry read. */
+  isRead?: (key: string) => boolean;
+  /** How many parsed files to keep (default 64). */
+  cacheSize?: number;
+  /**
+   * Whether the editor has our own UI (the VS Code extension): then hovers link to the details
+   * page, code actions offer the search for a replacement key, and definitions may point at
+   * `mlsys-papers:/<key>.bib`. Other editors get none of these, which they could not open.
+   */
+  clientUi?: () => boolean;
+}
+
+/** The citation language service; see {@link createCitationService}. */
+export interface CitationService {
+  /** Citation keys at a position inside a LaTeX citation command or a Pandoc citation; undefined elsewhere. */
+  complete(doc: TextDocument, position: Position, token?: Cancellation): Promise<CompletionList | undefined>;
+  /** Adds the documentation (entry card and formatted reference) to a completion item of {@link complete}. */
+  resolveCompletion(item: CompletionItem, token?: Cancellation): Promise<CompletionItem>;
+  /** The entry behind the cited key under the cursor, and whether the bibliography has it. */
+  hover(doc: TextDocument, position: Position, token?: Cancellation): Promise<Hover | undefined>;
+  /** The key's entry in the bibliography file; else the corpus entry's BibTeX at `mlsys-papers:/<key>.bib`. */
+  definition(doc: TextDocument, position: Position, token?: Cancellation): Promise<Location | undefined>;
+  /** Unknown keys and keys missing from the bibliography (LaTeX, Markdown); duplicate keys (`.bib`). */
+  diagnostics(doc: TextDocument, token?: Cancellation): Promise<Diagnostic[]>;
+  /** Quick fixes for the service's diagnostics. */
+  codeActions(doc: TextDocument, range: Range, diagnostics: readonly Diagnostic[]): CodeAction[];
+  /** The BibTeX shown for `mlsys-papers:/<key>.bib`. */
+  entryDocument(uri: string): string;
+  /**
+   * Plans citing corpus entries at a position: the citation's edit, and what the bibliography
+   * gains. A work the bibliography has under another key is cited by that key.
+   *
+   * @param keys - corpus keys; unknown ones are left out
+   */
+  planCitation(doc: TextDocument, position: Position, keys: readonly string[]): Promise<CitePlan>;
+  /** Plans adding corpus entries that the document cites to its bibliography (the "Add to bibliography" fix). */
+  planBibliography(doc: TextDocument, keys: readonly string[]): Promise<{ reused: CitePlan['reused']; bibliography: BibChange }>;
+  /**
+   * Plans adding corpus entries to a given bibliography file in the workspace: the ones it lacks,
+   * or a new file with them when it does not exist.
+   */
+  planInsertion(file: URI, keys: readonly string[]): Promise<BibChange>;
+  /** Forgets every cached file (the workspace folders changed). */
+  clearCache(): void;
+}
+
+/** The words a bibliography entry is matched on (key, title, authors, year), kept per parsed entry. */
+const entryWords = new WeakMap<BibEntry, string[]>();
+function wordsOf(b: BibEntry): string[] {
+  let words = entryWords.get(b);
+  if (!words) {
+    words = [...foldAscii([b.key, b.fields.title, b.fields.author, b.fields.year].join(' ')).split(/[^a-z0-9]+/), foldAscii(b.key)];
+    entryWords.set(b, words);
+  }
+  return words;
+}
+
+/** Data kept on a completion item for {@link CitationService.resolveCompletion}. */
+interface ItemData {
+  key: string;
+  uri: string;
+}
+
+function rangeOf(doc: TextDocument, c: { offset: number; length: number }): Range {
+  return Range.create(doc.positionAt(c.offset), doc.positionAt(c.offset + c.length));
+}
+
+/**
+ * Creates the citation language service.
+ *
+ * @param opts - the host: workspace, corpus, settings, logger and optional formatting
+ */
+export function createCitationService(opts: CitationServiceOptions): CitationService {
+  const ws = opts.workspace;
+  const log = opts.logger;
+  const cache = new BibCache(opts.cacheSize ?? 64);
+  const isRead = opts.isRead ?? (() => false);
+
+  /** Paths as the user sees them: relative to the workspace folder that holds the file. */
+  const displayPath = (uri: URI): string => {
+    for (const f of ws.folders) {
+      const base = f.path.endsWith('/') ? f.path : `${f.path}/`;
+      if (f.scheme === uri.scheme && f.authority === uri.authority && uri.path.startsWith(base)) return uri.path.slice(base.length);
+    }
+    return uri.scheme === 'file' ? uri.fsPath : uri.toString(true);
+  };
+
+  const bibliographyOf = async (doc: TextDocument): Promise<DocumentBibliography | undefined> => {
+    const uri = URI.parse(doc.uri);
+    const settings = await opts.config(uri);
+    const folder = ws.folders.find((f) => uri.path.startsWith(f.path.endsWith('/') ? f.path : `${f.path}/`) && f.scheme === uri.scheme);
+    return resolveBibliography(ws, { uri, languageId: doc.languageId, text: doc.getText() }, {
+      latexRoot: settings.latexRoot || undefined,
+      latexRootBase: folder,
+      latexRootFromWorkspace: settings.latexRootFromWorkspace,
+      cache,
+    });
+  };
+
+  const bibEntries = (bib: DocumentBibliography | undefined) =>
+    bib?.sources.flatMap((s) => s.entries.map((entry) => ({ entry, source: s }))) ?? [];
+
+  const formatted = async (entry: Entry, scope: string): Promise<string | undefined> => {
+    if (!opts.formatReferences) return undefined;
+    try {
+      return (await opts.formatReferences([entry], URI.parse(scope)))[0];
+    } catch (e) {
+      // A broken custom style is reported by the formatting commands; here the card shows without it.
+      log.warn(`formatting ${entry.key} for a hover: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
+  };
+
+  const entriesOf = (keys: readonly string[]): Entry[] => {
+    const c = opts.corpus().corpus;
+    return [...new Set(keys.map((k) => c.entry(k)).filter((e): e is Entry => !!e))];
+  };
+
+  /** Plans adding entries to an existing file, on its open document's text and on its bytes on disk. */
+  const insertionInto = async (uri: URI, entries: readonly Entry[], open: { version: number; text: string } | undefined): Promise<BibChange> => {
+    const keys = entries.map((e) => e.key);
+    let document: { version: number; offset: number; text: string } | undefined;
+    if (open) {
+      const source = readBibSource(uri.path, open.text);
+      const ins = source && planBibAddition(source, entries);
+      if (ins) document = { version: open.version, ...ins };
+    }
+    let disk;
+    const raw = ws.readDisk ? await ws.readDisk(uri) : await ws.readText(uri);
+    if (typeof raw === 'string') {
+      const source = readBibSource(uri.path, raw);
+      const ins = source && planBibAddition(source, entries);
+      if (ins) disk = { ...ins, length: raw.length, hash: textHash(raw), editorSafe: editorText(raw) === raw };
+    }
+    if (!document && !disk) {
+      const why = raw && typeof raw === 'object' ? 'is not UTF-8 text, and rewriting it would change its other characters' : 'has a shape we cannot add to without rewriting it';
+      return { kind: 'refuse', uri: uri.toString(), message: `${why}; it was not changed; add ${keys.join(', ')} by hand` };
+    }
+    return { kind: 'insert', uri: uri.toString(), keys, document, disk };
+  };
+
+  const openDocument = (uri: URI) => ws.openDocument?.(uri);
+
+  /**
+   * A file that gave no text but exists (its bytes are not UTF-8, or it is a folder) must not be
+   * created over: the refusal that says why, or undefined when it really does not exist.
+   */
+  const refuseExisting = async (uri: URI, keys: readonly string[]): Promise<BibChange | undefined> => {
+    if (!(await ws.exists(uri))) return undefined;
+    const raw = ws.readDisk ? await ws.readDisk(uri) : undefined;
+    const why = raw && typeof raw === 'object' ? 'is not UTF-8 text, and rewriting it would change its other characters' : 'exists but cannot be read as a file';
+    return { kind: 'refuse', uri: uri.toString(), message: `${why}; it was not changed; add ${keys.join(', ')} by hand` };
+  };
+
+  const planBibliography = async (doc: TextDocument, entries: readonly Entry[]) => {
+    const bib = await bibliographyOf(doc);
+    // Reused works name their file by URI: a source's `path` is the name it was declared by (an
+    // absolute path, or relative to whichever root file declared it first, as cached).
+    const sync = planCitationSync(bib && { ...bib, sources: bib.sources.map((s) => ({ ...s, path: s.uri.toString() })) }, entries);
+    const reused = sync.reused.map((r) => ({ key: r.entry.key, citeAs: r.key, title: r.entry.title, file: r.path }));
+    const update = await planBibliographyUpdate(ws, bib, sync);
+    let bibliography: BibChange;
+    switch (update.kind) {
+      case 'none': bibliography = { kind: 'none' }; break;
+      case 'declare': bibliography = { kind: 'declare', root: bib!.root.toString(), keys: update.entries.map((e) => e.key) }; break;
+      case 'create': {
+        const keys = update.entries.map((e) => e.key);
+        bibliography = (await refuseExisting(update.uri, keys)) ?? { kind: 'create', uri: update.uri.toString(), text: update.text, keys };
+        break;
+      }
+      case 'refuse':
+        bibliography = { kind: 'refuse', uri: update.uri.toString(), message: update.message, line: update.line, column: update.column };
+        break;
+      case 'append':
+        bibliography = await insertionInto(update.uri, update.entries, openDocument(update.uri));
+    }
+    return { reused, bibliography, citeAs: sync.citeAs };
+  };
+
+  return {
+    async complete(doc, position, token = NOT_CANCELLED) {
+      const offset = doc.offsetAt(position);
+      // LaTeX: the scanner must see the whole document to know whether the cursor is in a comment,
+      // verbatim text or an \iffalse block (a few ms for a 300 KB paper). Markdown context
+      // detection looks at most 2,000 characters back and 1,000 ahead: only that window is read.
+      const latex = LATEX_LANGUAGES.has(doc.languageId);
+      const base = latex ? 0 : Math.max(0, offset - 2000);
+      const text = doc.getText();
+      const window = latex ? text : text.slice(base, offset + 1000);
+      const local = citeContextAt(window, offset - base, doc.languageId);
+      if (!local) return undefined;
+      const ctx = { ...local, keyStart: local.keyStart + base, keyEnd: local.keyEnd + base };
+      // In Markdown, only offer keys right after '@' (inside brackets, the user types '@' first).
+      if (ctx.kind === 'pandoc' && text[ctx.keyStart - 1] !== '@') return undefined;
+      const { corpus, index } = opts.corpus();
+      const hits = ctx.prefix ? index.search(ctx.prefix, COMPLETION_LIMIT).map((h) => h.entry) : corpus.entries.slice(0, COMPLETION_LIMIT);
+      const bib = await bibliographyOf(doc);
+      if (token.isCancellationRequested) return undefined;
+      // The document's own bibliography: its entries that the corpus does not have, matched on
+      // every typed word (prefix of a word of key, title, author or year), come first.
+      const words = foldAscii(ctx.prefix).split(/[^a-z0-9]+/).filter(Boolean);
+      const own = bibEntries(bib).map((b) => b.entry)
+        .filter((b) => !corpus.entry(b.key) && !ctx.existing.includes(b.key))
+        .filter((b) => {
+          const hay = wordsOf(b);
+          return words.every((w) => hay.some((h) => h.startsWith(w)));
+        })
+        .slice(0, COMPLETION_LIMIT)
+        .map((b): CompletionItem => ({
+          label: b.key,
+          labelDetails: { description: b.fields.year },
+          kind: CompletionItemKind.Reference,
+          detail: b.fields.title?.replace(/[{}]/g, ''),
+          documentation: { kind: MarkupKind.Markdown, value: bibEntryMarkdown(b.key, b.fields) },
+        }));
+      const fromCorpus = hits.filter((e) => !ctx.existing.includes(e.key)).map((e): CompletionItem => ({
+        label: e.key,
+        labelDetails: { description: venueYear(e) },
+        kind: CompletionItemKind.Reference,
+        detail: e.title,
+        data: { key: e.key, uri: doc.uri } satisfies ItemData,
+      }));
+      const range = Range.create(doc.positionAt(ctx.keyStart), doc.positionAt(ctx.keyEnd));
+      const insert = Range.create(doc.positionAt(ctx.keyStart), position);
+      const items = [...own, ...fromCorpus].map((item, rank): CompletionItem => ({
+        ...item,
+        // Our rank decides the order, and the typed text decides nothing more: every item's
+        // filter text is exactly what was typed, so the editor's fuzzy filter keeps them all.
+        sortText: rank.toString().padStart(4, '0'),
+        filterText: ctx.prefix || item.label,
+        textEdit: { newText: item.label, insert, replace: range },
+      }));
+      // Incomplete: the editor asks again on every keystroke, so the ranking follows the text.
+      return CompletionList.create(items, true);
+    },
+
+    async resolveCompletion(item) {
+      const data = item.data as ItemData | undefined;
+      if (!data?.key || item.documentation) return item;
+      const { corpus } = opts.corpus();
+      const entry = corpus.entry(data.key);
+      if (!entry) return item;
+      let md = entryMarkdown(corpus, entry, { read: isRead(entry.key) });
+      const ref = await formatted(entry, data.uri);
+      if (ref) md += `\n\n---\n\n${escapeMarkdown(ref)}`;
+      return { ...item, documentation: { kind: MarkupKind.Markdown, value: md } };
+    },
+
+    async hover(doc, position, token = NOT_CANCELLED) {
+      const c = citationAt(doc.getText(), doc.offsetAt(position), doc.languageId);
+      if (!c) return undefined;
+      const bib = await bibliographyOf(doc);
+      if (token.isCancellationRequested) return undefined;
+      const own = bibEntries(bib).find((b) => b.entry.key.toLowerCase() === c.key.toLowerCase());
+      const { corpus } = opts.corpus();
+      const entry = corpus.entry(c.key);
+      const where = own ? `✓ in ${displayPath(own.source.uri)}`
+        : bib?.sources.length ? `✗ not in ${bib.sources.map((s) => displayPath(s.uri)).join(', ')}` : 'no bibliography declared';
+      let md: string;
+      if (entry) {
+        md = entryMarkdown(corpus, entry, { read: isRead(entry.key), detailsLink: !!opts.clientUi?.() });
+        const ref = await formatted(entry, doc.uri);
+        if (ref) md += `\n\n---\n\n${escapeMarkdown(ref)}`;
+      } else if (own) {
+        md = bibEntryMarkdown(c.key, own.entry.fields);
+      } else {
+        md = escapeMarkdown(`Unknown key ${c.key}`);
+      }
+      md += `\n\n---\n\n${escapeMarkdown(where)}`;
+      return { contents: { kind: MarkupKind.Markdown, value: md }, range: rangeOf(doc, c) };
+    },
+
+    async definition(doc, position, token = NOT_CANCELLED) {
+      const c = citationAt(doc.getText(), doc.offsetAt(position), doc.languageId);
+      if (!c) return undefined;
+      const bib = await bibliographyOf(doc);
+      if (token.isCancellationRequested) return undefined;
+      for (const s of bib?.sources ?? []) {
+        const at = findBibKey(s.text, c.key);
+        if (at >= 0) {
+          const { line, column } = lineColumnAt(s.text, at);
+          const pos = Position.create(line - 1, column - 1);
+          return Location.create(s.uri.toString(), Range.create(pos, pos));
+        }
+      }
+      if (opts.clientUi?.() && opts.corpus().corpus.entry(c.key)) return Location.create(URI.from({ scheme: ENTRY_SCHEME, path: `/${c.key}.bib` }).toString(), Range.create(0, 0, 0, 0));
+      return undefined;
+    },
+
+    async diagnostics(doc, token = NOT_CANCELLED) {
+      if (!isCitingLanguage(doc.languageId)) {
+        if (doc.languageId !== 'bibtex' && !/\.bib$/i.test(doc.uri)) return [];
+        const text = doc.getText();
+        const out: Diagnostic[] = [];
+        for (const key of duplicateKeys(parseBib(text).entries).keys()) {
+          for (const start of findBibKeys(text, key)) {
+            const found = text.substr(start, key.length);
+            out.push({
+              range: rangeOf(doc, { offset: start, length: key.length }), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE,
+              code: DiagnosticCodes.duplicate,
+              message: `Duplicate key "${found}": BibTeX uses the first and ignores the others (keys are case-insensitive).`,
+            });
+          }
+        }
+        return out;
+      }
+      const cited = citationsIn(doc.getText(), doc.languageId);
+      const bib = await bibliographyOf(doc);
+      if (token.isCancellationRequested) return [];
+      const inBib = new Set(bibEntries(bib).map((b) => b.entry.key.toLowerCase()));
+      const readable = bib?.sources.filter((s) => !s.error) ?? [];
+      const bibName = readable.map((s) => displayPath(s.uri)).join(', ');
+      // Declared files that are missing or cannot be parsed: the document does declare a bibliography.
+      const unreadable = [...(bib?.sources.filter((s) => s.error).map((s) => s.uri) ?? []), ...(bib?.missing ?? [])].map(displayPath).join(', ');
+      const { corpus } = opts.corpus();
+      const out: Diagnostic[] = [];
+      const raise = (c: CitedKey, code: string, message: string) =>
+        out.push({ range: rangeOf(doc, c), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, code, message });
+      for (const c of cited) {
+        if (inBib.has(c.key.toLowerCase())) continue;
+        if (!corpus.entry(c.key)) {
+          // Without a readable bibliography we cannot tell a typo from a key defined elsewhere,
+          // unless the corpus does not know it either: then say so.
+          raise(c, DiagnosticCodes.unknown, readable.length
+            ? `Unknown citation key "${c.key}": not in ${bibName}, nor in the MLSys Papers corpus.`
+            : unreadable
+              ? `Unknown citation key "${c.key}": the MLSys Papers corpus does not know it, and the declared bibliography (${unreadable}) is missing or cannot be read.`
+              : `Unknown citation key "${c.key}": the document declares no bibliography and the MLSys Papers corpus does not know it.`);
+        } else if (readable.length) {
+          raise(c, DiagnosticCodes.notInBib, `"${c.key}" is in the MLSys Papers corpus but not in ${bibName}.`);
+        } else if (bib?.missing.length && !bib.sources.length) {
+          // Declared but not created yet: the quick fix creates it with the entry.
+          raise(c, DiagnosticCodes.notInBib, `"${c.key}" is in the MLSys Papers corpus; ${bib.missing.map(displayPath).join(', ')} does not exist yet.`);
+        }
+      }
+      return out;
+    },
+
+    codeActions(doc, _range, diagnostics) {
+      const out: CodeAction[] = [];
+      const text = doc.getText();
+      for (const d of diagnostics) {
+        if (d.source !== DIAGNOSTIC_SOURCE) continue;
+        const key = text.slice(doc.offsetAt(d.range.start), doc.offsetAt(d.range.end));
+        if (d.code === DiagnosticCodes.notInBib) {
+          const title = `Add ${key} to the bibliography`;
+          const command: Command = { title, command: ServiceCommands.addToBibliography, arguments: [doc.uri, key] };
+          out.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, command });
+        }
+        if (d.code === DiagnosticCodes.unknown && opts.clientUi?.()) {
+          const title = `Search MLSys Papers for a replacement for ${key}`;
+          out.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], command: { title, command: ServiceCommands.replaceKey, arguments: [doc.uri, d.range, key] } });
+        }
+      }
+      return out;
+    },
+
+    entryDocument(uri) {
+      const key = URI.parse(uri).path.replace(/^\//, '').replace(/\.bib$/, '');
+      const e = opts.corpus().corpus.entry(key);
+      if (!e) return `% MLSys Papers: no entry ${key}\n`;
+      return `% ${e.title}\n% From the MLSys Papers corpus. ${e.summary}\n\n${toBibtex(e)}`;
+    },
+
+    async planCitation(doc, position, keys) {
+      const entries = entriesOf(keys);
+      const settings = await opts.config(URI.parse(doc.uri));
+      const sync = settings.syncBibliography && isCitingLanguage(doc.languageId);
+      const planned = sync ? await planBibliography(doc, entries) : undefined;
+      const cited = entries.map((e) => ({ ...e, key: planned?.citeAs.get(e.key) ?? e.key }));
+      const ins = planCitation(doc.getText(), doc.offsetAt(position), doc.languageId, cited, settings);
+      return {
+        version: doc.version,
+        edit: ins.added.length ? { offset: ins.offset, length: ins.length, text: ins.text } : undefined,
+        added: ins.added,
+        reused: planned?.reused ?? [],
+        bibliography: planned?.bibliography ?? { kind: 'none' },
+      };
+    },
+
+    async planBibliography(doc, keys) {
+      const { reused, bibliography } = await planBibliography(doc, entriesOf(keys));
+      return { reused, bibliography };
+    },
+
+    async planInsertion(file, keys) {
+      const entries = entriesOf(keys);
+      const uri = file.toString();
+      if (!inWorkspace(ws, file)) return { kind: 'refuse', uri, message: 'is outside the workspace; it was not changed' };
+      const text = await ws.readText(file);
+      const source = readBibSource(file.path, text ?? '');
+      if (!source) return { kind: 'refuse', uri, message: 'is not a bibliography format we can write (.bib, .json or .yaml)' };
+      if (text === undefined) {
+        const refused = await refuseExisting(file, entries.map((e) => e.key));
+        if (refused) return refused;
+        const ins = planBibAddition(source, entries);
+        return ins ? { kind: 'create', uri, text: ins.text, keys: entries.map((e) => e.key) } : { kind: 'refuse', uri, message: 'cannot be created' };
+      }
+      if (source.error) {
+        return { kind: 'refuse', uri, line: source.error.line, column: source.error.column, message: `could not be read at line ${source.error.line} (${source.error.message}); it was not changed` };
+      }
+      const { add } = planBibSync(entries, [source]);
+      if (!add.length) return { kind: 'none' };
+      return insertionInto(file, add, openDocument(file));
+    },
+
+    clearCache() {
+      cache.clear();
+    },
+  };
+}
+
+/** Whether a path names a bibliography file the service reads (`.bib`, CSL-JSON, CSL-YAML). */
+export function isBibliographyPath(path: string): boolean {
+  return bibFormatOf(path) !== undefined;
+}

@@ -1,0 +1,139 @@
+/**
+ * What the citation language service needs from its host, and the plain-data plans it returns.
+ * Everything here is JSON-serialisable: plans travel from the language server to the client.
+ */
+import type { URI } from 'vscode-uri';
+import type { BibWorkspace } from '../bib/resolve.js';
+import type { LatexCommand, MarkdownStyle } from '../cite/insert.js';
+import type { Corpus } from '../corpus.js';
+import type { SearchIndex } from '../search.js';
+
+/**
+ * The files the service reads: {@link BibWorkspace} (open documents first, then disk), plus the
+ * raw text of a file on disk for planning a write that must keep every byte.
+ */
+export interface ServiceWorkspace extends BibWorkspace {
+  /**
+   * The file's bytes on disk as UTF-8 text, byte-order mark kept as U+FEFF, ignoring any open
+   * document.
+   *
+   * @returns undefined when it does not exist or cannot be read; `{ notUtf8: true }` when its bytes are not UTF-8
+   */
+  readDisk?(uri: URI): Promise<string | { notUtf8: true } | undefined>;
+  /** The file's open document, if the editor has it open: its version and text (unsaved changes included). */
+  openDocument?(uri: URI): { version: number; text: string } | undefined;
+}
+
+/** The corpus the service answers from, and its search index (built by whoever owns the corpus). */
+export interface CorpusView {
+  readonly corpus: Corpus;
+  readonly index: SearchIndex;
+}
+
+/** The settings that matter for one document, read in that document's scope. */
+export interface DocumentSettings {
+  latexCommand: LatexCommand;
+  markdownStyle: MarkdownStyle;
+  /** Add cited entries to the document's bibliography (`mlsysPapers.syncBibliography`). */
+  syncBibliography: boolean;
+  /** `mlsysPapers.latexRoot`: the LaTeX root file, relative to the document's workspace folder. */
+  latexRoot?: string;
+  /** Whether `latexRoot` comes from a workspace's settings (then it must name a file in the workspace). */
+  latexRootFromWorkspace?: boolean;
+}
+
+/** The defaults of {@link DocumentSettings} (the `package.json` defaults). */
+export const DEFAULT_DOCUMENT_SETTINGS: DocumentSettings = { latexCommand: 'cite', markdownStyle: 'pandoc', syncBibliography: true };
+
+/** A request that may be cancelled (LSP's `CancellationToken` has this shape). */
+export interface Cancellation {
+  readonly isCancellationRequested: boolean;
+}
+
+/** Never cancelled. */
+export const NOT_CANCELLED: Cancellation = { isCancellationRequested: false };
+
+/**
+ * An insertion into a bibliography file on disk, planned on its bytes: apply it only to a text
+ * whose `length` and {@link textHash} match, or the file changed since it was planned.
+ */
+export interface DiskInsertion {
+  offset: number;
+  text: string;
+  length: number;
+  hash: string;
+  /**
+   * Whether VS Code opens the file with its text unchanged (one kind of line break; see
+   * `editorText`): then the insertion may go through the editor at `offset` (less one for a BOM).
+   */
+  editorSafe: boolean;
+}
+
+/**
+ * What citing does to a bibliography file, as the client applies it:
+ * - `none`: nothing to add;
+ * - `insert`: add entries to the existing file `uri`, planned both on its open document's text
+ *   (`document`, when the server has it open) and on its bytes (`disk`, absent when not UTF-8);
+ * - `create`: create the declared file `uri` with `text`;
+ * - `declare`: the document declares no bibliography; the client may offer to create `references.bib`;
+ * - `refuse`: nothing is written, for the reason in `message` (a sentence that follows the file's name).
+ */
+export type BibChange =
+  | { kind: 'none' }
+  | { kind: 'insert'; uri: string; keys: string[]; document?: { version: number; offset: number; text: string }; disk?: DiskInsertion }
+  | { kind: 'create'; uri: string; text: string; keys: string[] }
+  | { kind: 'declare'; root: string; keys: string[] }
+  | { kind: 'refuse'; uri: string; message: string; line?: number; column?: number };
+
+/** A work the bibliography already has under another key, so it is cited by that key. */
+export interface ReusedKey {
+  /** The corpus key asked for. */
+  key: string;
+  /** The key it is cited as. */
+  citeAs: string;
+  title: string;
+  /** The bibliography file that has it (a URI). */
+  file: string;
+}
+
+/** Citing entries at a position: the citation's edit on the document, and the bibliography's change. */
+export interface CitePlan {
+  /** The document version the edit was planned on. */
+  version: number;
+  /** Replace `[offset, offset + length)` of the document with `text`; absent when every key is already there. */
+  edit?: { offset: number; length: number; text: string };
+  /** The keys the edit adds. */
+  added: string[];
+  reused: ReusedKey[];
+  bibliography: BibChange;
+}
+
+/**
+ * A 32-bit FNV-1a hash of a text's UTF-16 code units, as 8 hex digits: the fingerprint that ties
+ * a {@link DiskInsertion} to the text it was planned on (Fowler–Noll–Vo, IETF draft-eastlake-fnv).
+ */
+export function textHash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+/** The `source` of every diagnostic the service raises. */
+export const DIAGNOSTIC_SOURCE = 'MLSys Papers';
+
+/** Diagnostic codes, for quick fixes. */
+export const DiagnosticCodes = { unknown: 'unknown-key', notInBib: 'not-in-bibliography', duplicate: 'duplicate-key' } as const;
+
+/**
+ * The commands code actions carry (arguments in brackets). The VS Code extension implements them
+ * with its own UI; the language server implements them for other editors.
+ * - `addToBibliography [documentUri, key]`
+ * - `replaceKey [documentUri, range, key]`
+ */
+export const ServiceCommands = { addToBibliography: 'mlsysPapers.addToBibliography', replaceKey: 'mlsysPapers.replaceKey' } as const;
+
+/** The URI scheme of the read-only BibTeX of a corpus entry: `mlsys-papers:/<key>.bib`. */
+export const ENTRY_SCHEME = 'mlsys-papers';

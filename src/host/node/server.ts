@@ -1,0 +1,64 @@
+/**
+ * The language server in a Node process: `dist/server.js` (started by the VS Code client over
+ * IPC) and `mlsys-papers lsp --stdio` (other editors). Files with `file:` URIs are read from disk;
+ * the bundled corpus and CSL files are read from the installation beside this script.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+import type { CorpusData } from '../../core/corpus.js';
+import { startServer, type HostFile, type ServerHost } from '../../server/server.js';
+
+/** Reads a `file:` URI: its text (UTF-8, BOM kept), `notUtf8`, `directory`, or undefined when missing; null for other schemes. */
+export function readNodeFile(uri: { scheme: string; fsPath: string }): HostFile | null {
+  if (uri.scheme !== 'file') return null;
+  const st = statSync(uri.fsPath, { throwIfNoEntry: false });
+  if (!st) return undefined;
+  const stamp = `m${st.mtimeMs}:${st.size}`;
+  if (st.isDirectory()) return { directory: true, stamp };
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(uri.fsPath);
+  } catch {
+    // Unreadable (permissions, a file removed between stat and read): as missing.
+    return undefined;
+  }
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes), stamp };
+  } catch {
+    return { notUtf8: true, stamp };
+  }
+}
+
+/**
+ * The Node host of the server.
+ *
+ * @param dist - the folder of the built scripts (`dist/`), which holds `corpus.json` and `csl.js`,
+ *   with the CSL styles and locales in `../csl/`
+ */
+export function nodeServerHost(dist: string): ServerHost {
+  return {
+    readFile: readNodeFile,
+    bundledCorpus: () => JSON.parse(readFileSync(join(dist, 'corpus.json'), 'utf8')) as CorpusData,
+    bundledCsl(path) {
+      try {
+        return readFileSync(join(dist, '..', 'csl', path), 'utf8');
+      } catch {
+        // A missing bundled file is reported by the caller, which knows what it wanted.
+        return undefined;
+      }
+    },
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    loadCsl: async () => require(join(dist, 'csl.js')) as typeof import('../../core/cite/csl.js'),
+    home: homedir(),
+  };
+}
+
+/**
+ * Starts the server on the transport named on the command line (`--node-ipc`, `--stdio`,
+ * `--socket=N`; see `vscode-languageserver/node`'s `createConnection`).
+ */
+export function runNodeServer(dist = __dirname): void {
+  startServer(createConnection(ProposedFeatures.all), nodeServerHost(dist));
+}

@@ -1,0 +1,128 @@
+/**
+ * The requests and notifications between the MLSys Papers language server and its clients beyond
+ * LSP's standard ones. Shared by the server and the VS Code client; plain types and method names
+ * only (no `vscode`, no `node:`).
+ */
+import type { Position, Range } from 'vscode-languageserver-types';
+import type { CorpusData } from '../core/corpus.js';
+import type { BibChange, CitePlan, ReusedKey } from '../core/service/types.js';
+
+/** Custom method names, all under `mlsysPapers/`. */
+export const Methods = {
+  /** Client → server: the corpus (bundled plus the user's corpus files) as data. */
+  corpus: 'mlsysPapers/corpus',
+  /** Client → server: search the corpus. */
+  search: 'mlsysPapers/search',
+  /** Client → server: the text of `mlsys-papers:/<key>.bib`. */
+  entryDocument: 'mlsysPapers/entryDocument',
+  /** Client → server: plan citing entries at a position. */
+  planCitation: 'mlsysPapers/planCitation',
+  /** Client → server: plan adding entries a document cites to its bibliography. */
+  planBibliography: 'mlsysPapers/planBibliography',
+  /** Client → server: plan adding entries to a named bibliography file. */
+  planInsertion: 'mlsysPapers/planInsertion',
+  /** Client → server: entries as formatted references in the configured CSL style. */
+  format: 'mlsysPapers/format',
+  /** Client → server: which entries the user has read (the whole set). */
+  readState: 'mlsysPapers/readState',
+  /** Server → client: the corpus changed (the user's corpus files were reloaded). */
+  corpusChanged: 'mlsysPapers/corpusChanged',
+  /** Server → client: the files a glob names in the workspace (VS Code's `findFiles`). */
+  findFiles: 'mlsysPapers/findFiles',
+  /** Server → client: a file's text, for URIs the server cannot read itself (virtual workspaces). */
+  readFile: 'mlsysPapers/readFile',
+} as const;
+
+/** `mlsysPapers/corpus` result. */
+export interface CorpusResult {
+  /** Increases with every reload. */
+  version: number;
+  data: CorpusData;
+}
+
+export interface SearchParams {
+  query: string;
+  limit?: number;
+}
+
+/** `mlsysPapers/search` result: keys in rank order, and the query's filters that were not understood. */
+export interface SearchResult {
+  keys: string[];
+  invalid: string[];
+}
+
+export interface EntryDocumentParams {
+  uri: string;
+}
+
+export interface PlanCitationParams {
+  uri: string;
+  position: Position;
+  keys: string[];
+}
+
+export type PlanCitationResult = CitePlan;
+
+export interface PlanBibliographyParams {
+  uri: string;
+  keys: string[];
+}
+
+export interface PlanBibliographyResult {
+  reused: ReusedKey[];
+  bibliography: BibChange;
+}
+
+export interface PlanInsertionParams {
+  /** The bibliography file. */
+  uri: string;
+  keys: string[];
+}
+
+export interface FormatParams {
+  keys: string[];
+  /** The document whose settings scope counts (the style may be set per folder). */
+  scope?: string;
+}
+
+/** `mlsysPapers/format` result: one reference per key, or the reason the style cannot be used. */
+export type FormatResult = { references: string[] } | { error: string };
+
+export interface ReadStateParams {
+  keys: string[];
+}
+
+export interface FindFilesParams {
+  pattern: string;
+}
+
+export interface ReadFileParams {
+  uri: string;
+}
+
+/** `mlsysPapers/readFile` result: the text (UTF-8, BOM kept), or why there is none. */
+export type ReadFileResult =
+  | { text: string; mtime: number; size: number }
+  | { missing: true }
+  | { notUtf8: true; mtime: number; size: number }
+  | { directory: true; mtime: number; size: number };
+
+/**
+ * What the VS Code client adds to the `workspace/configuration` answer for `mlsysPapers`: the
+ * settings whose value comes from a workspace's settings rather than the user's (files named by
+ * them are read only inside the workspace folders).
+ */
+export const FROM_WORKSPACE = '__fromWorkspace';
+
+/** `initializationOptions` the server understands. */
+export interface InitializationOptions {
+  /** The client answers `mlsysPapers/findFiles` and `mlsysPapers/readFile`. */
+  fileSystem?: boolean;
+  /**
+   * The client implements the code actions' commands (`mlsysPapers.addToBibliography`,
+   * `mlsysPapers.replaceKey`) with its own UI; otherwise the server executes them.
+   */
+  clientCommands?: boolean;
+}
+
+export type { Range };

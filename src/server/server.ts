@@ -1,0 +1,427 @@
+/**
+ * The MLSys Papers language server: the citation language service (`core/service/`) over LSP,
+ * whatever the transport (a Node process over IPC or stdio, or a Web Worker) and whatever the
+ * editor. The host supplies file access and the bundled data; this file imports no `node:`.
+ *
+ * Standard requests: completion (+ resolve), hover, definition, pull diagnostics, code actions,
+ * execute command (for editors other than VS Code). Custom requests: `server/protocol.ts`.
+ */
+import {
+  CodeActionKind, DiagnosticRefreshRequest, DidChangeWatchedFilesNotification, DocumentDiagnosticReportKind,
+  FileChangeType, TextDocuments, TextDocumentSyncKind, type Connection, type InitializeParams, type InitializeResult,
+  type WorkspaceEdit,
+} from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { URI, Utils } from 'vscode-uri';
+import { inWorkspace } from '../core/bib/resolve.js';
+import { bibFormatOf } from '../core/bib/sync.js';
+import { LATEX_COMMANDS, MARKDOWN_STYLES } from '../core/cite/insert.js';
+import { BUNDLED_STYLES, type BundledStyle } from '../core/cite/styles.js';
+import type { CorpusData } from '../core/corpus.js';
+import type { Logger } from '../core/log.js';
+import type { Entry } from '../core/schema.js';
+import { parseQuery } from '../core/search.js';
+import { createCitationService } from '../core/service/service.js';
+import { DEFAULT_DOCUMENT_SETTINGS, ServiceCommands, type DocumentSettings, type ServiceWorkspace } from '../core/service/types.js';
+import { CorpusStore } from './corpusStore.js';
+import {
+  FROM_WORKSPACE, Methods, type CorpusResult, type EntryDocumentParams, type FormatParams, type FormatResult,
+  type InitializationOptions, type PlanBibliographyParams, type PlanCitationParams, type PlanInsertionParams,
+  type ReadFileResult, type ReadStateParams, type SearchParams, type SearchResult,
+} from './protocol.js';
+
+/** A file as the host reads it. */
+export type HostFile = { text: string; stamp: string } | { notUtf8: true; stamp: string } | { directory: true; stamp: string } | undefined;
+
+/** What the server needs from where it runs. */
+export interface ServerHost {
+  /**
+   * Reads a file the server can reach itself (Node: `file:` URIs).
+   *
+   * @returns the file, undefined when it does not exist, or null when this host cannot read such URIs (the client is asked)
+   */
+  readFile?(uri: URI): Promise<HostFile | null> | HostFile | null;
+  /** The compiled bundled corpus (`dist/corpus.json`). */
+  bundledCorpus(): CorpusData | Promise<CorpusData>;
+  /** A bundled CSL file by path under `csl/` (`styles/apa.csl`, `locales/locales-en-US.xml`). */
+  bundledCsl(path: string): string | undefined | Promise<string | undefined>;
+  /** citeproc-js and our formatter (`core/cite/csl.ts`), loaded on the first formatted reference. */
+  loadCsl(): Promise<typeof import('../core/cite/csl.js')>;
+  /** The user's home folder, for `~` in settings; absent where there is none (the web). */
+  home?: string;
+}
+
+/** The settings the server reads (`mlsysPapers.*`), as the client sends them. */
+interface RawSettings {
+  latexCommand?: string;
+  markdownStyle?: string;
+  syncBibliography?: boolean;
+  latexRoot?: string;
+  citationStyle?: string;
+  corpusFiles?: string[];
+  [FROM_WORKSPACE]?: string[];
+}
+
+/**
+ * Serves the citation language service on a connection until it closes.
+ *
+ * @param connection - from `vscode-languageserver/node` or `/browser`
+ * @param host - file access and bundled data
+ */
+export function startServer(connection: Connection, host: ServerHost): void {
+  const documents = new TextDocuments(TextDocument);
+  const log: Logger = {
+    info: (m) => connection.console.info(m),
+    warn: (m) => connection.console.warn(m),
+    error: (m) => connection.console.error(m instanceof Error ? `${m.message}\n${m.stack ?? ''}` : m),
+  };
+  let folders: URI[] = [];
+  let init: InitializationOptions = {};
+  let canPullConfig = false;
+  let canRefresh = false;
+  let canWatch = false;
+  let canFolders = false;
+  const read = new Set<string>();
+  /** Settings pushed with `workspace/didChangeConfiguration`, for clients that cannot be asked. */
+  let pushed: RawSettings = {};
+  let canPushDiagnostics = false;
+  const settingsCache = new Map<string, Promise<RawSettings>>();
+
+  const rawSettings = (scope?: URI): Promise<RawSettings> => {
+    const id = scope?.toString() ?? '';
+    let s = settingsCache.get(id);
+    if (!s) {
+      s = canPullConfig
+        ? connection.workspace.getConfiguration({ scopeUri: scope?.toString(), section: 'mlsysPapers' })
+          .then((v: unknown) => (v && typeof v === 'object' ? v as RawSettings : {}), (e: unknown) => { log.warn(`settings: ${String(e)}`); return {}; })
+        : Promise.resolve(pushed);
+      settingsCache.set(id, s);
+    }
+    return s;
+  };
+  const fromWorkspace = (s: RawSettings, key: string) => (s[FROM_WORKSPACE] ?? []).includes(key);
+
+  const documentSettings = async (uri: URI): Promise<DocumentSettings> => {
+    const s = await rawSettings(uri);
+    return {
+      latexCommand: LATEX_COMMANDS.includes(s.latexCommand as never) ? s.latexCommand as DocumentSettings['latexCommand'] : DEFAULT_DOCUMENT_SETTINGS.latexCommand,
+      markdownStyle: MARKDOWN_STYLES.includes(s.markdownStyle as never) ? s.markdownStyle as DocumentSettings['markdownStyle'] : DEFAULT_DOCUMENT_SETTINGS.markdownStyle,
+      syncBibliography: typeof s.syncBibliography === 'boolean' ? s.syncBibliography : DEFAULT_DOCUMENT_SETTINGS.syncBibliography,
+      latexRoot: typeof s.latexRoot === 'string' && s.latexRoot.trim() ? s.latexRoot.trim() : undefined,
+      latexRootFromWorkspace: fromWorkspace(s, 'latexRoot'),
+    };
+  };
+
+  /** Reads a file: the host's own access first, else the client's (`mlsysPapers/readFile`). */
+  const readFile = async (uri: URI): Promise<HostFile> => {
+    const own = host.readFile ? await host.readFile(uri) : null;
+    if (own !== null || !init.fileSystem) return own ?? undefined;
+    try {
+      const r = await connection.sendRequest<ReadFileResult>(Methods.readFile, { uri: uri.toString() });
+      if ('missing' in r) return undefined;
+      const stamp = `m${r.mtime}:${r.size}`;
+      return 'directory' in r ? { directory: true, stamp } : 'notUtf8' in r ? { notUtf8: true, stamp } : { text: r.text, stamp };
+    } catch (e) {
+      log.warn(`cannot read ${uri.toString(true)} through the client: ${String(e)}`);
+      return undefined;
+    }
+  };
+
+  const workspace: ServiceWorkspace = {
+    get folders() { return folders; },
+    async readText(uri) {
+      const open = documents.get(uri.toString());
+      if (open) return open.getText();
+      const f = await readFile(uri);
+      return f && 'text' in f ? f.text.replace(/^\uFEFF/, '') : undefined;
+    },
+    async readDisk(uri) {
+      const f = await readFile(uri);
+      return f && ('text' in f ? f.text : 'notUtf8' in f ? { notUtf8: true } : undefined);
+    },
+    async stamp(uri) {
+      const open = documents.get(uri.toString());
+      if (open) return `v${open.version}`;
+      const f = await readFile(uri);
+      return f && !('directory' in f) ? f.stamp : undefined;
+    },
+    async exists(uri) {
+      return !!documents.get(uri.toString()) || (await readFile(uri)) !== undefined;
+    },
+    openDocument(uri) {
+      const open = documents.get(uri.toString());
+      return open && { version: open.version, text: open.getText() };
+    },
+  };
+
+  const store = new CorpusStore(log, async (uri) => {
+    const f = await readFile(uri);
+    if (f && 'text' in f) return { text: f.text.replace(/^\uFEFF/, '') };
+    return { problem: !f ? 'no such file' : 'notUtf8' in f ? 'not UTF-8 text' : 'a folder, not a file' };
+  });
+  let corpusGlobs = false;
+
+  // --- Formatting (CSL) ---
+  const styleCache = new Map<string, string>();
+  const formatReferences = async (entries: readonly Entry[], scope?: URI): Promise<string[]> => {
+    const s = await rawSettings(scope);
+    const setting = (typeof s.citationStyle === 'string' && s.citationStyle.trim()) || 'apa';
+    let xml: string | undefined;
+    if (setting in BUNDLED_STYLES) xml = await host.bundledCsl(`styles/${BUNDLED_STYLES[setting as BundledStyle]}`);
+    else {
+      const folder = folders[0];
+      const uri = setting.startsWith('/') || /^[A-Za-z]:[\\/]/.test(setting) ? URI.file(setting)
+        : setting.startsWith('~/') && host.home ? URI.file(`${host.home}${setting.slice(1)}`)
+          : folder ? Utils.joinPath(folder, setting) : URI.file(setting);
+      if (fromWorkspace(s, 'citationStyle') && !inWorkspace(workspace, uri)) {
+        throw new Error(`MLSys Papers: the CSL style "${setting}" named by the workspace settings (mlsysPapers.citationStyle) is outside the workspace folders, so it is not read. Name it in your user settings to use it.`);
+      }
+      const f = await readFile(uri);
+      if (!f || !('text' in f)) throw new Error(`MLSys Papers: cannot read the CSL style "${setting}" (setting mlsysPapers.citationStyle)`);
+      xml = f.text;
+    }
+    if (!xml) throw new Error(`MLSys Papers: the bundled CSL style "${setting}" is missing from the installation`);
+    const csl = await host.loadCsl();
+    const locales = new Map<string, string | undefined>();
+    for (const lang of ['en-US', 'zh-CN']) {
+      const key = `locale:${lang}`;
+      if (!styleCache.has(key)) styleCache.set(key, (await host.bundledCsl(`locales/locales-${lang}.xml`)) ?? '');
+      locales.set(lang, styleCache.get(key) || undefined);
+    }
+    return csl.formatBibliography(entries, xml, (lang) => locales.get(lang), 'text');
+  };
+
+  const service = createCitationService({
+    workspace,
+    corpus: () => store.view,
+    config: documentSettings,
+    logger: log,
+    formatReferences: (entries, scope) => formatReferences(entries, scope),
+    isRead: (key) => read.has(key.toLowerCase()),
+    clientUi: () => !!init.clientCommands,
+  });
+
+  // --- Keeping answers fresh ---
+  let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  const refreshDiagnostics = () => {
+    if (canPushDiagnostics) { pushAll(); return; }
+    if (!canRefresh) return;
+    clearTimeout(refreshTimer);
+    refreshTimer = setTimeout(() => void connection.sendRequest(DiagnosticRefreshRequest.type).catch((e: unknown) => log.warn(`diagnostic refresh: ${String(e)}`)), 200);
+  };
+
+  const reloadCorpus = async () => {
+    const s = await rawSettings();
+    const patterns = Array.isArray(s.corpusFiles) ? s.corpusFiles.filter((p): p is string => typeof p === 'string' && !!p.trim()) : [];
+    corpusGlobs = patterns.some((p) => /[*?{[]/.test(p));
+    const uris = await resolveCorpusFiles(patterns, fromWorkspace(s, 'corpusFiles'));
+    const changed = await store.loadUserFiles(uris);
+    for (const [uri, diagnostics] of store.fileDiagnostics) connection.sendDiagnostics({ uri, diagnostics });
+    if (changed) {
+      void connection.sendNotification(Methods.corpusChanged, { version: store.version });
+      refreshDiagnostics();
+    }
+  };
+  const reloadSoon = () => void reloadCorpus().catch((e: unknown) => log.error(e instanceof Error ? e : String(e)));
+
+  const resolveCorpusFiles = async (patterns: readonly string[], restricted: boolean): Promise<URI[]> => {
+    const out = new Map<string, URI>();
+    for (const p of patterns) {
+      if (p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p)) out.set(p, URI.file(p));
+      else if (p.startsWith('~/') && host.home) out.set(p, URI.file(`${host.home}${p.slice(1)}`));
+      else if (/[*?{[]/.test(p)) {
+        if (!init.fileSystem) { log.warn(`corpusFiles: the glob "${p}" needs a client that can find files; name the files instead`); continue; }
+        const found = await connection.sendRequest<string[]>(Methods.findFiles, { pattern: p }).catch((e: unknown) => { log.warn(`findFiles ${p}: ${String(e)}`); return []; });
+        for (const u of found) out.set(u, URI.parse(u));
+      } else for (const f of folders) { const u = Utils.joinPath(f, p); out.set(u.toString(), u); }
+    }
+    const all = [...out.values()];
+    if (!restricted) return all;
+    const outside = all.filter((u) => !inWorkspace(workspace, u));
+    if (outside.length) {
+      log.warn(`mlsysPapers.corpusFiles in the workspace settings names ${outside.map((u) => u.toString(true)).join(', ')}, outside the workspace folders; not read`);
+      void connection.window.showWarningMessage(`MLSys Papers: the workspace settings name corpus files outside the workspace (${outside.map((u) => u.scheme === 'file' ? u.fsPath : u.toString(true)).join(', ')}); they were not read. Name them in your user settings to use them.`);
+    }
+    return all.filter((u) => inWorkspace(workspace, u));
+  };
+
+  connection.onInitialize(async (params: InitializeParams): Promise<InitializeResult> => {
+    init = (params.initializationOptions ?? {}) as InitializationOptions;
+    folders = (params.workspaceFolders ?? []).map((f) => URI.parse(f.uri));
+    if (!folders.length && params.rootUri) folders = [URI.parse(params.rootUri)];
+    canPullConfig = !!params.capabilities.workspace?.configuration;
+    canRefresh = !!params.capabilities.workspace?.diagnostics?.refreshSupport;
+    canWatch = !!params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
+    canFolders = !!params.capabilities.workspace?.workspaceFolders;
+    // Clients without pull diagnostics (Neovim before 0.10, Eglot, Helix) get them pushed.
+    canPushDiagnostics = !params.capabilities.textDocument?.diagnostic;
+    await store.init(await host.bundledCorpus());
+    return {
+      capabilities: {
+        textDocumentSync: TextDocumentSyncKind.Incremental,
+        completionProvider: { triggerCharacters: ['{', ',', '@'], resolveProvider: true },
+        hoverProvider: true,
+        definitionProvider: true,
+        diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: false },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        ...(init.clientCommands ? {} : { executeCommandProvider: { commands: [ServiceCommands.addToBibliography] } }),
+        ...(canFolders ? { workspace: { workspaceFolders: { supported: true, changeNotifications: true } } } : {}),
+      },
+      serverInfo: { name: 'mlsys-papers', version: '0.1.0' },
+    };
+  });
+
+  connection.onInitialized(() => {
+    if (canWatch) {
+      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{bib,json,yaml,yml}' }] })
+        .catch((e: unknown) => log.warn(`cannot watch files: ${String(e)}`));
+    }
+    if (canFolders) {
+      connection.workspace.onDidChangeWorkspaceFolders((e) => {
+        const gone = new Set(e.removed.map((f) => f.uri));
+        folders = [...folders.filter((f) => !gone.has(f.toString())), ...e.added.map((f) => URI.parse(f.uri))];
+        service.clearCache();
+        reloadSoon();
+      });
+    }
+    // The corpus, then its search index, are ready before the first keystroke asks for them.
+    void reloadCorpus().then(() => store.view.index, (e: unknown) => log.error(e instanceof Error ? e : String(e)));
+  });
+
+  connection.onDidChangeConfiguration((p) => {
+    const section = (p.settings as { mlsysPapers?: unknown } | null)?.mlsysPapers;
+    if (section && typeof section === 'object') pushed = section as RawSettings;
+    settingsCache.clear();
+    reloadSoon();
+    refreshDiagnostics();
+  });
+
+  connection.onDidChangeWatchedFiles(({ changes }) => {
+    let bib = false;
+    let corpus = false;
+    for (const c of changes) {
+      if (store.isUserFile(c.uri)) corpus = true;
+      else if (bibFormatOf(URI.parse(c.uri).path)) bib = true;
+      if (c.type === FileChangeType.Created && corpusGlobs && /\.ya?ml$/i.test(c.uri)) corpus = true;
+    }
+    if (corpus) reloadSoon();
+    if (bib) refreshDiagnostics();
+  });
+
+  const pushTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  const pushDiagnostics = (uri: string) => {
+    clearTimeout(pushTimers.get(uri));
+    pushTimers.set(uri, setTimeout(() => {
+      pushTimers.delete(uri);
+      const doc = documents.get(uri);
+      if (!doc) return;
+      service.diagnostics(doc).then((diagnostics) => connection.sendDiagnostics({ uri, version: doc.version, diagnostics }),
+        (e: unknown) => log.error(e instanceof Error ? e : String(e)));
+    }, 300));
+  };
+  const pushAll = () => { for (const d of documents.all()) pushDiagnostics(d.uri); };
+
+  documents.onDidChangeContent(({ document }) => {
+    // An edited bibliography changes the answers for the documents that cite from it.
+    if (bibFormatOf(URI.parse(document.uri).path)) refreshDiagnostics();
+    else if (canPushDiagnostics) pushDiagnostics(document.uri);
+  });
+  documents.onDidClose(({ document }) => {
+    if (canPushDiagnostics) void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
+  });
+
+  connection.onCompletion((p, token) => {
+    const doc = documents.get(p.textDocument.uri);
+    return doc ? service.complete(doc, p.position, token) : undefined;
+  });
+  connection.onCompletionResolve((item, token) => service.resolveCompletion(item, token));
+  connection.onHover((p, token) => {
+    const doc = documents.get(p.textDocument.uri);
+    return doc ? service.hover(doc, p.position, token) : undefined;
+  });
+  connection.onDefinition((p, token) => {
+    const doc = documents.get(p.textDocument.uri);
+    return doc ? service.definition(doc, p.position, token) : undefined;
+  });
+  connection.languages.diagnostics.on(async (p, token) => {
+    const doc = documents.get(p.textDocument.uri);
+    const items = doc ? await service.diagnostics(doc, token) : [];
+    return { kind: DocumentDiagnosticReportKind.Full, items };
+  });
+  connection.onCodeAction((p) => {
+    const doc = documents.get(p.textDocument.uri);
+    return doc ? service.codeActions(doc, p.range, p.context.diagnostics) : [];
+  });
+  connection.onExecuteCommand(async (p) => {
+    // For editors other than VS Code: add the entry to the bibliography through `workspace/applyEdit`.
+    if (p.command !== ServiceCommands.addToBibliography) return;
+    const [uri, key] = (p.arguments ?? []) as [string, string];
+    const doc = documents.get(uri);
+    if (!doc) return;
+    const { bibliography: b } = await service.planBibliography(doc, [key]);
+    const edit = await genericEdit(b);
+    if (typeof edit === 'string') void connection.window.showWarningMessage(`MLSys Papers: ${edit}`);
+    else if (edit) await connection.workspace.applyEdit({ label: `Add ${key} to the bibliography`, edit });
+  });
+
+  /** A bibliography change as a plain `WorkspaceEdit`, for clients without our own UI; a string says why not. */
+  const genericEdit = async (b: Awaited<ReturnType<typeof service.planBibliography>>['bibliography']): Promise<WorkspaceEdit | string | undefined> => {
+    switch (b.kind) {
+      case 'none': return undefined;
+      case 'refuse': return `${URI.parse(b.uri).path} ${b.message}.`;
+      case 'declare': return 'the document declares no bibliography; declare one (\\bibliography{…} or bibliography: in the front matter) first.';
+      case 'create': return { documentChanges: [{ kind: 'create', uri: b.uri, options: { ignoreIfExists: true } }, { textDocument: { uri: b.uri, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: b.text }] }] };
+      case 'insert': {
+        const open = documents.get(b.uri);
+        if (open && b.document) {
+          const at = open.positionAt(b.document.offset);
+          return { documentChanges: [{ textDocument: { uri: b.uri, version: b.document.version }, edits: [{ range: { start: at, end: at }, newText: b.document.text }] }] };
+        }
+        // A closed file: the client opens it as it is on disk; positions count lines the way LSP does.
+        if (!b.disk?.editorSafe) return `${URI.parse(b.uri).path} has mixed line endings or is not UTF-8; add the entry in an editor that keeps them, or run mlsys-papers sync.`;
+        const raw = await workspace.readDisk!(URI.parse(b.uri));
+        if (typeof raw !== 'string') return `${URI.parse(b.uri).path} cannot be read.`;
+        const at = TextDocument.create(b.uri, 'bibtex', 0, raw).positionAt(b.disk.offset);
+        return { changes: { [b.uri]: [{ range: { start: at, end: at }, newText: b.disk.text }] } };
+      }
+    }
+  };
+
+  // --- Custom requests ---
+  connection.onRequest(Methods.corpus, (): CorpusResult => ({ version: store.version, data: store.data }));
+  connection.onRequest(Methods.search, (p: SearchParams): SearchResult => {
+    const { invalid } = parseQuery(p.query);
+    const view = store.view;
+    const keys = p.query.trim() ? view.index.search(p.query, p.limit ?? 60).map((h) => h.entry.key) : view.corpus.entries.slice(0, p.limit ?? 60).map((e) => e.key);
+    return { keys, invalid };
+  });
+  connection.onRequest(Methods.entryDocument, (p: EntryDocumentParams) => service.entryDocument(p.uri));
+  connection.onRequest(Methods.planCitation, async (p: PlanCitationParams) => {
+    const doc = documents.get(p.uri);
+    if (!doc) throw new Error(`${p.uri} is not open`);
+    return service.planCitation(doc, p.position, p.keys);
+  });
+  connection.onRequest(Methods.planBibliography, async (p: PlanBibliographyParams) => {
+    const doc = documents.get(p.uri);
+    if (!doc) throw new Error(`${p.uri} is not open`);
+    return service.planBibliography(doc, p.keys);
+  });
+  connection.onRequest(Methods.planInsertion, (p: PlanInsertionParams) => service.planInsertion(URI.parse(p.uri), p.keys));
+  connection.onRequest(Methods.format, async (p: FormatParams): Promise<FormatResult> => {
+    const c = store.view.corpus;
+    const entries = p.keys.map((k) => c.entry(k)).filter((e): e is Entry => !!e);
+    try {
+      return { references: await formatReferences(entries, p.scope ? URI.parse(p.scope) : undefined) };
+    } catch (e) {
+      log.warn(e instanceof Error ? e.message : String(e));
+      return { error: e instanceof Error ? e.message : String(e) };
+    }
+  });
+  connection.onNotification(Methods.readState, (p: ReadStateParams) => {
+    read.clear();
+    for (const k of p.keys) read.add(k.toLowerCase());
+  });
+
+  documents.listen(connection);
+  connection.listen();
+}
