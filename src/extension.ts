@@ -1,45 +1,57 @@
 /**
  * MLSys Papers: activation is a table of contents; each feature returns the `Disposable` it owns.
+ * Citation features (completion, hover, definition, diagnostics, quick fixes) come from the
+ * language server (`src/server/`) through its client; the views and commands here ask it.
  */
 import * as vscode from 'vscode';
 import { Bibliographies } from './features/bibliography.js';
+import { registerCitationFixes } from './features/citationFixes.js';
 import { ConfigStore } from './features/config.js';
-import { CorpusService } from './features/corpusService.js';
+import { CorpusClient } from './features/corpusClient.js';
 import { copyBibtex, openLink, registerEntryCommands } from './features/entryActions.js';
-import { registerCitationChecks } from './features/citationChecks.js';
-import { registerCompletion } from './features/completion.js';
 import { registerDetails } from './features/details.js';
-import { Formatter, registerFormatted } from './features/formatted.js';
+import { registerFormatted } from './features/formatted.js';
+import { startLanguageClient } from './features/languageClient.js';
 import { entryLink } from './core/links.js';
 import { createLog } from './features/log.js';
 import { ReadState } from './features/readState.js';
 import { registerSearch } from './features/searchCommand.js';
 import { SearchUi } from './features/search.js';
 import { registerTopicTree } from './features/topicTree.js';
+import { Methods, type ReadStateParams } from './server/protocol.js';
 
-export function activate(context: vscode.ExtensionContext): void {
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const log = createLog();
+  context.subscriptions.push(log);
   const config = new ConfigStore();
-  const corpus = new CorpusService(vscode.Uri.joinPath(context.extensionUri, 'dist', 'corpus.json').fsPath, config, log);
   const read = new ReadState(context.globalState);
+  let client;
+  try {
+    client = await startLanguageClient(context, log);
+  } catch (e) {
+    log.error(e instanceof Error ? e : String(e));
+    void vscode.window.showErrorMessage(`MLSys Papers: the language server did not start (${e instanceof Error ? e.message : String(e)}); see the MLSys Papers log.`);
+    return;
+  }
+  const corpus = new CorpusClient(client, log);
   const search = new SearchUi(corpus, { copyBibtex, openPaper: (e) => openLink(entryLink(e), 'paper', e) });
-  const bibs = new Bibliographies(log);
+  const bibs = new Bibliographies(client, log);
   const services = { corpus, read, config, search, bibs };
-  const formatter = new Formatter(context.extensionPath);
+  const sendReadState = () => void client.sendNotification(Methods.readState, { keys: read.all() } satisfies ReadStateParams);
+  sendReadState();
 
   context.subscriptions.push(
-    log,
-    bibs,
+    client,
     config,
     corpus,
     read,
+    read.onDidChange(sendReadState),
     registerTopicTree(corpus, read, config),
     registerEntryCommands(services),
     registerSearch(services),
-    registerCompletion(corpus, read, formatter, bibs),
-    registerFormatted(corpus, search, formatter),
-    registerDetails(corpus, read, formatter, search),
-    registerCitationChecks(corpus, read, formatter, bibs, async (q) => (await search.pick('MLSys Papers: Replace citation key', q)).map((e) => e.key)),
+    registerFormatted(corpus, search),
+    registerDetails(corpus, read, search, log),
+    registerCitationFixes(client, bibs, async (q) => (await search.pick('MLSys Papers: Replace citation key', q)).map((e) => e.key)),
   );
 }
 

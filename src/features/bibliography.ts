@@ -1,216 +1,145 @@
 /**
- * A document's bibliography in VS Code: the core resolver (`core/bib/resolve.ts`) over VS Code's
- * workspace (open documents first, then disk), and its plans applied so that nothing but the
- * added text changes on disk.
+ * A document's bibliography in VS Code: the language server plans (`core/service/`: which file,
+ * which entries, where they go, planned on the exact text they are applied to); this applies the
+ * plans so that nothing but the added text changes on disk, and asks the user where a choice is
+ * theirs.
  *
- * How an addition reaches a file (the planner always plans on the exact text it is applied to):
- * - a document open with unsaved changes: a `WorkspaceEdit` on the editor's text, left unsaved;
+ * How an addition reaches a file:
+ * - a document open with unsaved changes: a `WorkspaceEdit` on the editor's text (the version the
+ *   server planned on), left unsaved;
  * - a file whose line endings VS Code keeps as they are (all LF or all CRLF): a `WorkspaceEdit` on
  *   its document, then saved, so the user can undo it in the editor;
  * - a file with mixed or lone-CR line endings, which VS Code would normalise when it saves: the
  *   file's own bytes plus the insertion, written directly, so every original byte stays;
  * - a file that is not valid UTF-8 and not open: not written (VS Code would replace its bytes).
+ * Before writing, the file's text is checked against the one the plan was made on (length and hash).
  */
 import * as vscode from 'vscode';
-import { URI } from 'vscode-uri';
-import { editorText, eolOf } from '../core/bib/bibfile.js';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { eolOf } from '../core/bib/bibfile.js';
 import { planLatexBibDeclaration, planMarkdownBibDeclaration } from '../core/bib/locate.js';
-import {
-  BibCache, inWorkspace, planBibliographyUpdate, planCitationSync, resolveBibliography,
-  type BibWorkspace, type DocumentBibliography, type ResolvedSource,
-} from '../core/bib/resolve.js';
-import { planBibAddition, planBibSync, readBibSource, type BibSyncPlan } from '../core/bib/sync.js';
 import { LATEX_LANGUAGES } from '../core/context.js';
-import type { Entry } from '../core/schema.js';
-import { Settings } from '../ids.js';
+import { textHash, type BibChange, type CitePlan, type ReusedKey } from '../core/service/types.js';
 import type { Logger } from '../core/log.js';
-
-export type { DocumentBibliography, ResolvedSource };
-
-/** A `vscode-uri` URI as VS Code's own. */
-export function toVsUri(uri: URI): vscode.Uri {
-  return vscode.Uri.parse(uri.toString(), true);
-}
-
-function fromVsUri(uri: vscode.Uri): URI {
-  return URI.parse(uri.toString(), true);
-}
+import {
+  Methods, type PlanBibliographyParams, type PlanBibliographyResult, type PlanCitationParams, type PlanInsertionParams,
+} from '../server/protocol.js';
 
 function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
 }
 
-/** VS Code's workspace as the core resolver's host. */
-class VsCodeBibWorkspace implements BibWorkspace {
-  constructor(private readonly log: Logger) {}
-
-  get folders(): URI[] {
-    return (vscode.workspace.workspaceFolders ?? []).map((f) => fromVsUri(f.uri));
-  }
-
-  async readText(uri: URI): Promise<string | undefined> {
-    const vs = toVsUri(uri);
-    const open = openDocument(vs);
-    if (open) return open.getText();
-    try {
-      return new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(vs));
-    } catch (e) {
-      if (!(e instanceof vscode.FileSystemError && e.code === 'FileNotFound')) this.log.warn(`cannot read ${vs.toString(true)}: ${String(e)}`);
-      return undefined;
-    }
-  }
-
-  async stamp(uri: URI): Promise<string | undefined> {
-    const vs = toVsUri(uri);
-    const open = openDocument(vs);
-    if (open) return `v${open.version}`;
-    const st = await this.stat(vs);
-    return st && `m${st.mtime}:${st.size}`;
-  }
-
-  async exists(uri: URI): Promise<boolean> {
-    return !!(await this.stat(toVsUri(uri)));
-  }
-
-  private async stat(uri: vscode.Uri): Promise<vscode.FileStat | undefined> {
-    try {
-      return await vscode.workspace.fs.stat(uri);
-    } catch {
-      // Not there: the caller's answer is "missing"; nothing to log.
-      return undefined;
-    }
-  }
+function displayPath(uri: vscode.Uri): string {
+  return vscode.workspace.asRelativePath(uri, false);
 }
 
-function displayPath(uri: vscode.Uri | URI): string {
-  return vscode.workspace.asRelativePath(uri instanceof vscode.Uri ? uri : toVsUri(uri), false);
-}
+const BOM = '\uFEFF';
 
-/**
- * Owns the bibliography reading of every feature (completion, checks, citing): one bounded cache
- * of parsed files, and the one way additions are written.
- */
-export class Bibliographies implements vscode.Disposable {
-  private readonly ws: VsCodeBibWorkspace;
-  private readonly cache = new BibCache(64);
-  private readonly sub: vscode.Disposable;
+/** Asks the server for citation and bibliography plans, and applies them. */
+export class Bibliographies {
+  constructor(private readonly client: LanguageClient, private readonly log: Logger) {}
 
-  constructor(private readonly log: Logger) {
-    this.ws = new VsCodeBibWorkspace(log);
-    this.sub = vscode.workspace.onDidChangeWorkspaceFolders(() => this.cache.clear());
+  /** Plans citing `keys` at `position` in `doc` (the server must have the document open: a citing language). */
+  planCitation(doc: vscode.TextDocument, position: vscode.Position, keys: readonly string[]): Promise<CitePlan> {
+    const params: PlanCitationParams = { uri: doc.uri.toString(), position: { line: position.line, character: position.character }, keys: [...keys] };
+    return this.client.sendRequest<CitePlan>(Methods.planCitation, params);
+  }
+
+  /** Adds corpus entries the document cites to its bibliography (the "Add to bibliography" quick fix). */
+  async addCited(doc: vscode.TextDocument, keys: readonly string[]): Promise<void> {
+    const params: PlanBibliographyParams = { uri: doc.uri.toString(), keys: [...keys] };
+    const plan = await this.client.sendRequest<PlanBibliographyResult>(Methods.planBibliography, params);
+    await this.complete(plan.reused, plan.bibliography);
   }
 
   /**
-   * The bibliography of a LaTeX or Markdown document. The setting `mlsysPapers.latexRoot` is read
-   * in the document's scope; from a workspace's settings it may only name a file in the workspace.
-   *
-   * @returns undefined for documents of other languages
+   * After citing: tells the user about works cited under their existing key, then applies the
+   * bibliography's change: adds the entries, creates a declared file that does not exist yet, or
+   * offers to create and declare `references.bib` when the document declares none.
    */
-  async of(doc: vscode.TextDocument): Promise<DocumentBibliography | undefined> {
-    const conf = vscode.workspace.getConfiguration(Settings.section, doc.uri);
-    const root = conf.inspect<string>(Settings.latexRoot);
-    const folder = vscode.workspace.getWorkspaceFolder(doc.uri)?.uri;
-    return resolveBibliography(this.ws, { uri: fromVsUri(doc.uri), languageId: doc.languageId, text: doc.getText() }, {
-      latexRoot: conf.get<string>(Settings.latexRoot, '') || undefined,
-      latexRootBase: folder && fromVsUri(folder),
-      latexRootFromWorkspace: root?.workspaceFolderValue !== undefined || root?.workspaceValue !== undefined,
-      cache: this.cache,
-    });
-  }
-
-  /**
-   * Before citing: decides which keys to cite (a work the bibliography has under another key is
-   * cited by that key) and what to add.
-   */
-  async prepare(doc: vscode.TextDocument, entries: readonly Entry[]): Promise<{ bib?: DocumentBibliography; plan: BibSyncPlan }> {
-    const bib = await this.of(doc);
-    return { bib, plan: planCitationSync(bib, entries) };
-  }
-
-  /**
-   * After citing: adds the planned entries to the bibliography, creates a declared file that does
-   * not exist yet, or offers to create and declare `references.bib` when the document declares
-   * none. Tells the user about works cited under their existing key, and why a file was not changed.
-   */
-  async complete(bib: DocumentBibliography | undefined, plan: BibSyncPlan): Promise<void> {
-    for (const r of plan.reused) {
-      void vscode.window.showInformationMessage(`MLSys Papers: ${displayPath(vscode.Uri.joinPath(toVsUri(bib!.root), '..', r.path))} already has "${r.entry.title}" as ${r.key}; cited that key.`);
+  async complete(reused: readonly ReusedKey[], change: BibChange): Promise<void> {
+    for (const r of reused) {
+      void vscode.window.showInformationMessage(`MLSys Papers: ${displayPath(vscode.Uri.parse(r.file, true))} already has "${r.title}" as ${r.citeAs}; cited that key.`);
     }
-    const update = await planBibliographyUpdate(this.ws, bib, plan);
-    switch (update.kind) {
+    switch (change.kind) {
       case 'none':
         return;
       case 'refuse': {
-        const uri = toVsUri(update.uri);
-        this.log.warn(`${uri.toString(true)} ${update.message}`);
-        void this.showProblem(uri, `MLSys Papers: ${displayPath(uri)} ${update.message}.`, update.line, update.column);
+        const uri = vscode.Uri.parse(change.uri, true);
+        this.log.warn(`${uri.toString(true)} ${change.message}`);
+        void this.showProblem(uri, `MLSys Papers: ${displayPath(uri)} ${change.message}.`, change.line, change.column);
         return;
       }
-      case 'append':
-        await this.append(toVsUri(update.uri), update.entries);
+      case 'insert':
+        await this.insert(change);
         return;
       case 'create':
-        await this.create(toVsUri(update.uri), update.text, update.entries);
+        await this.create(vscode.Uri.parse(change.uri, true), change.text, change.keys);
         return;
       case 'declare':
         // Not awaited: the citation is in; the offer waits for the user without holding the command.
-        void this.offerToCreate(bib!, update.entries);
+        void this.offerToCreate(vscode.Uri.parse(change.root, true), change.keys);
     }
   }
 
   /**
-   * Appends entries to an existing bibliography file, planning on the exact text the change is
-   * applied to (see the module comment).
+   * Applies an insertion planned by the server (see the module comment).
    *
    * @returns whether the entries were added
    */
-  async append(uri: vscode.Uri, entries: readonly Entry[]): Promise<boolean> {
-    const keys = entries.map((e) => e.key).join(', ');
+  private async insert(change: Extract<BibChange, { kind: 'insert' }>): Promise<boolean> {
+    const uri = vscode.Uri.parse(change.uri, true);
+    const keys = change.keys.join(', ');
     const fail = (why: string) => {
       this.log.warn(`not added to ${uri.toString(true)}: ${why}`);
       void vscode.window.showErrorMessage(`MLSys Papers: could not add ${keys} to ${displayPath(uri)}: ${why}. It was not changed.`);
       return false;
     };
     const open = openDocument(uri);
-    if (open?.isDirty) return this.editDocument(open, entries, false) || fail('its unsaved text cannot be added to safely');
+    const onDocument = async (save: boolean) => {
+      const d = change.document;
+      if (!open || !d) return fail('its text cannot be added to safely');
+      if (open.version !== d.version) return fail('it changed while the addition was planned; cite again');
+      return (await this.editDocument(open, d.offset, d.text, change.keys, save)) || fail('the edit was refused');
+    };
+    if (open?.isDirty) return onDocument(false);
     let raw: string;
     try {
       raw = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(await vscode.workspace.fs.readFile(uri));
     } catch (e) {
-      if (open) return this.editDocument(open, entries, false) || fail('its text cannot be added to safely');
+      if (open) return onDocument(false);
       this.log.warn(`${uri.toString(true)}: ${String(e)}`);
       return fail('it is not UTF-8 text, and rewriting it would change its other characters');
     }
-    if (editorText(raw) === raw) {
+    const disk = change.disk;
+    if (!disk) return fail('its shape cannot be added to without rewriting it');
+    if (raw.length !== disk.length || textHash(raw) !== disk.hash) return fail('it changed while the addition was planned; cite again');
+    if (disk.editorSafe) {
       const doc = open ?? (await vscode.workspace.openTextDocument(uri));
-      return (await this.editDocument(doc, entries, true)) || fail('the edit was refused');
+      const bom = raw.startsWith(BOM) ? 1 : 0;
+      if (doc.getText().length !== raw.length - bom) return fail('its text in the editor differs from the file');
+      return (await this.editDocument(doc, disk.offset - bom, disk.text, change.keys, true)) || fail('the edit was refused');
     }
     // Mixed or lone-CR line endings: VS Code would normalise them all on save. Write the file's
     // own text plus the insertion instead; an open (unmodified) editor reloads it.
-    const source = readBibSource(uri.path, raw);
-    const ins = source && planBibAddition(source, entries);
-    if (!ins) return fail('its shape cannot be added to without rewriting it');
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(raw.slice(0, ins.offset) + ins.text + raw.slice(ins.offset)));
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(raw.slice(0, disk.offset) + disk.text + raw.slice(disk.offset)));
     this.log.info(`added ${keys} to ${uri.toString(true)} (written directly to keep its mixed line endings)`);
     return true;
   }
 
-  /** Plans on the document's text and applies the insertion as an undoable edit; saves when asked. */
-  private async editDocument(doc: vscode.TextDocument, entries: readonly Entry[], save: boolean): Promise<boolean> {
-    const source = readBibSource(doc.uri.path, doc.getText());
-    const ins = source && planBibAddition(source, entries);
-    if (!ins) return false;
+  /** Applies an insertion as an undoable edit; saves when asked. */
+  private async editDocument(doc: vscode.TextDocument, offset: number, text: string, keys: readonly string[], save: boolean): Promise<boolean> {
     const edit = new vscode.WorkspaceEdit();
-    edit.insert(doc.uri, doc.positionAt(ins.offset), ins.text);
+    edit.insert(doc.uri, doc.positionAt(offset), text);
     if (!(await vscode.workspace.applyEdit(edit))) return false;
     // A file the user is editing keeps its unsaved state; one we alone changed is saved, so that
     // the document compiles with the new entry.
     if (save) await doc.save();
-    this.log.info(`added ${entries.map((e) => e.key).join(', ')} to ${doc.uri.toString(true)}`);
+    this.log.info(`added ${keys.join(', ')} to ${doc.uri.toString(true)}`);
     return true;
   }
 
-  private async create(uri: vscode.Uri, text: string, entries: readonly Entry[]): Promise<boolean> {
+  private async create(uri: vscode.Uri, text: string, keys: readonly string[]): Promise<boolean> {
     const edit = new vscode.WorkspaceEdit();
     edit.createFile(uri, { ignoreIfExists: true, contents: new TextEncoder().encode(text) });
     if (!(await vscode.workspace.applyEdit(edit))) {
@@ -218,7 +147,7 @@ export class Bibliographies implements vscode.Disposable {
       void vscode.window.showErrorMessage(`MLSys Papers: could not create ${displayPath(uri)}.`);
       return false;
     }
-    this.log.info(`created ${uri.toString(true)} with ${entries.map((e) => e.key).join(', ')}`);
+    this.log.info(`created ${uri.toString(true)} with ${keys.join(', ')}`);
     return true;
   }
 
@@ -236,20 +165,20 @@ export class Bibliographies implements vscode.Disposable {
    * Offers to create `references.bib` beside the root document with the entries (or, when such a
    * file exists but is not declared, to add them to it) and to declare it in the document.
    */
-  private async offerToCreate(bib: DocumentBibliography, add: readonly Entry[]): Promise<void> {
-    const rootUri = toVsUri(bib.root);
+  private async offerToCreate(rootUri: vscode.Uri, keys: readonly string[]): Promise<void> {
     const fileUri = vscode.Uri.joinPath(rootUri, '..', 'references.bib');
-    if (!inWorkspace(this.ws, fromVsUri(fileUri))) {
-      void vscode.window.showInformationMessage(`MLSys Papers: ${displayPath(rootUri)} declares no bibliography, and it is outside the workspace, so none was created.`);
+    const plan = await this.client.sendRequest<BibChange>(Methods.planInsertion, { uri: fileUri.toString(), keys: [...keys] } satisfies PlanInsertionParams);
+    if (plan.kind === 'refuse' && !plan.line) {
+      void vscode.window.showInformationMessage(`MLSys Papers: ${displayPath(rootUri)} declares no bibliography, and references.bib beside it ${plan.message}, so none was created.`);
       return;
     }
-    const existing = await this.ws.readText(fromVsUri(fileUri));
-    const action = existing === undefined ? 'Create references.bib' : 'Use references.bib';
-    const keys = add.map((e) => e.key).join(', ');
+    const exists = plan.kind !== 'create';
+    const action = exists ? 'Use references.bib' : 'Create references.bib';
+    const list = keys.join(', ');
     const choice = await vscode.window.showInformationMessage(
-      existing === undefined
-        ? `MLSys Papers: ${displayPath(rootUri)} declares no bibliography. Create references.bib with ${keys} and declare it?`
-        : `MLSys Papers: ${displayPath(rootUri)} declares no bibliography. Add ${keys} to the references.bib beside it and declare it?`,
+      exists
+        ? `MLSys Papers: ${displayPath(rootUri)} declares no bibliography. Add ${list} to the references.bib beside it and declare it?`
+        : `MLSys Papers: ${displayPath(rootUri)} declares no bibliography. Create references.bib with ${list} and declare it?`,
       action);
     if (choice !== action) return;
     const rootDoc = await vscode.workspace.openTextDocument(rootUri);
@@ -262,26 +191,14 @@ export class Bibliographies implements vscode.Disposable {
       void vscode.window.showErrorMessage(`MLSys Papers: ${displayPath(rootUri)} has no \\end{document}; declare the bibliography by hand.`);
       return;
     }
-    if (existing === undefined) {
-      const fresh = readBibSource('references.bib', '');
-      const ins = fresh && planBibAddition(fresh, add);
-      if (!ins || !(await this.create(fileUri, ins.text, add))) return;
-    } else {
-      const source = readBibSource('references.bib', existing);
-      if (source?.error) {
-        void this.showProblem(fileUri, `MLSys Papers: references.bib could not be read at line ${source.error.line} (${source.error.message}); it was not changed.`, source.error.line, source.error.column);
-        return;
-      }
-      const plan = source && planBibSync(add, [source]);
-      if (plan?.add.length && !(await this.append(fileUri, plan.add))) return;
+    if (plan.kind === 'refuse') {
+      void this.showProblem(fileUri, `MLSys Papers: references.bib ${plan.message}.`, plan.line, plan.column);
+      return;
     }
+    if (plan.kind === 'create' && !(await this.create(fileUri, plan.text, plan.keys))) return;
+    if (plan.kind === 'insert' && !(await this.insert(plan))) return;
     const edit = new vscode.WorkspaceEdit();
     for (const i of decl) edit.insert(rootUri, rootDoc.positionAt(i.offset), i.text);
     await vscode.workspace.applyEdit(edit);
-  }
-
-  dispose(): void {
-    this.sub.dispose();
-    this.cache.clear();
   }
 }

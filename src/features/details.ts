@@ -9,9 +9,9 @@ import { detailsHtml } from '../core/details.js';
 import { isWebLink } from '../core/links.js';
 import type { Entry } from '../core/schema.js';
 import { Commands, Settings } from '../ids.js';
-import type { CorpusService } from './corpusService.js';
+import type { CorpusClient } from './corpusClient.js';
 import { entriesFromArgs } from './entryArgs.js';
-import type { Formatter } from './formatted.js';
+import type { Logger } from '../core/log.js';
 import type { ReadState } from './readState.js';
 import type { SearchUi } from './search.js';
 
@@ -21,8 +21,8 @@ class DetailsPanel implements vscode.Disposable {
   private entry: Entry | undefined;
   private readonly subs: vscode.Disposable[] = [];
 
-  constructor(private readonly corpus: CorpusService, private readonly read: ReadState, private readonly formatter: Formatter) {
-    this.subs.push(read.onDidChange(() => this.render()));
+  constructor(private readonly corpus: CorpusClient, private readonly read: ReadState, private readonly log: Logger) {
+    this.subs.push(read.onDidChange(() => void this.render()));
   }
 
   show(entry: Entry): void {
@@ -36,26 +36,31 @@ class DetailsPanel implements vscode.Disposable {
       this.panel.webview.onDidReceiveMessage((m: { type: string; what?: string; url?: string }) => void this.onMessage(m), null, this.subs);
     }
     this.panel.title = entry.title;
-    this.render();
+    void this.render();
     this.panel.reveal(undefined, true);
   }
 
-  private formatted(e: Entry): string | undefined {
+  /** The entry's formatted reference; undefined when the style cannot be used (the formatting commands say why). */
+  private async formatted(e: Entry): Promise<string | undefined> {
     try {
-      return this.formatter.format([e])[0];
-    } catch {
+      return (await this.corpus.format([e]))[0];
+    } catch (err) {
+      this.log.warn(`details of ${e.key}: no formatted reference: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
     }
   }
 
-  private render(): void {
-    if (!this.panel || !this.entry) return;
+  private async render(): Promise<void> {
+    const entry = this.entry;
+    if (!this.panel || !entry) return;
     const style = vscode.workspace.getConfiguration(Settings.section).get<string>(Settings.citationStyle, 'apa');
-    this.panel.webview.html = detailsHtml(this.corpus.corpus, this.entry, {
+    const formatted = await this.formatted(entry);
+    if (!this.panel || this.entry !== entry) return;
+    this.panel.webview.html = detailsHtml(this.corpus.corpus, entry, {
       nonce: randomBytes(16).toString('base64'),
       cspSource: this.panel.webview.cspSource,
-      read: this.read.isRead(this.entry.key),
-      formatted: this.formatted(this.entry),
+      read: this.read.isRead(entry.key),
+      formatted,
       styleName: style,
     });
   }
@@ -64,7 +69,7 @@ class DetailsPanel implements vscode.Disposable {
     const e = this.entry;
     if (!e) return;
     if (m.type === 'copy') {
-      const text = m.what === 'bibtex' ? toBibtex(e) : m.what === 'key' ? e.key : this.formatted(e);
+      const text = m.what === 'bibtex' ? toBibtex(e) : m.what === 'key' ? e.key : await this.formatted(e);
       if (text) await vscode.env.clipboard.writeText(text);
       void vscode.window.setStatusBarMessage(`MLSys Papers: copied ${m.what === 'bibtex' ? 'BibTeX' : m.what === 'key' ? 'the key' : 'the reference'}`, 3000);
     } else if (m.type === 'open' && isWebLink(m.url)) {
@@ -82,11 +87,12 @@ class DetailsPanel implements vscode.Disposable {
 }
 
 /** Registers "Show Details". */
-export function registerDetails(corpus: CorpusService, read: ReadState, formatter: Formatter, search: SearchUi): vscode.Disposable {
-  const panel = new DetailsPanel(corpus, read, formatter);
+export function registerDetails(corpus: CorpusClient, read: ReadState, search: SearchUi, log: Logger): vscode.Disposable {
+  const panel = new DetailsPanel(corpus, read, log);
   return vscode.Disposable.from(
     panel,
     vscode.commands.registerCommand(Commands.showDetails, async (arg?: unknown) => {
+      await corpus.ready;
       let [entry] = entriesFromArgs(corpus.corpus, arg);
       if (!entry) [entry] = await search.pick('MLSys Papers: Show Details');
       if (entry) panel.show(entry);

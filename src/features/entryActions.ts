@@ -8,7 +8,7 @@ import type { Entry } from '../core/schema.js';
 import { Commands } from '../ids.js';
 import type { Bibliographies } from './bibliography.js';
 import type { ConfigStore } from './config.js';
-import type { CorpusService } from './corpusService.js';
+import type { CorpusClient } from './corpusClient.js';
 import { entriesFromArgs } from './entryArgs.js';
 import { citeEntries, isCitingEditor } from './insertCitation.js';
 import { entryLink, isWebLink, pdfLink } from '../core/links.js';
@@ -17,7 +17,7 @@ import type { SearchUi } from './search.js';
 
 /** The services the entry commands need. */
 export interface EntryServices {
-  corpus: CorpusService;
+  corpus: CorpusClient;
   read: ReadState;
   config: ConfigStore;
   search: SearchUi;
@@ -83,6 +83,7 @@ export async function showEntryActions(s: EntryServices, entries: readonly Entry
  */
 export function registerEntryCommands(s: EntryServices): vscode.Disposable {
   const withEntries = (fn: (entries: Entry[]) => unknown) => async (arg?: unknown, selection?: unknown) => {
+    await s.corpus.ready;
     let entries = entriesFromArgs(s.corpus.corpus, arg, selection);
     if (!entries.length) entries = await s.search.pick();
     if (entries.length) await fn(entries);

@@ -1,90 +1,17 @@
 /**
- * Formatted references in a CSL style (setting `mlsysPapers.citationStyle`): copy, insert, a
- * Markdown bibliography of every key a document cites, and exports of BibTeX / CSL-JSON.
+ * Formatted references in a CSL style (setting `mlsysPapers.citationStyle`, formatted by the
+ * language server with citeproc-js): copy, insert, a Markdown bibliography of every key a document
+ * cites, and exports of BibTeX / CSL-JSON.
  */
-import { readFileSync, statSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
 import { toBibtexAll } from '../core/cite/bibtex.js';
-import { BUNDLED_STYLES, type BundledStyle } from '../core/cite/styles.js';
-import type * as CslModule from '../core/cite/csl.js';
 import { toCslJson } from '../core/cite/format.js';
 import { citedKeys } from '../core/citations.js';
 import type { Entry } from '../core/schema.js';
-import { Commands, Settings } from '../ids.js';
-import { fromWorkspaceSettings, inWorkspaceFolders } from './config.js';
-import type { CorpusService } from './corpusService.js';
+import { Commands } from '../ids.js';
+import type { CorpusClient } from './corpusClient.js';
 import { entriesFromArgs } from './entryArgs.js';
 import type { SearchUi } from './search.js';
-
-let csl: typeof CslModule | undefined;
-/**
- * citeproc-js is about 400 kB minified: it is built into its own file (`dist/csl.js`, see
- * scripts/build.mjs) and loaded on the first formatted reference, not at activation.
- */
-function loadCsl(): typeof CslModule {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (csl ??= require('./csl.js') as typeof CslModule);
-}
-
-/**
- * Formats entries in the configured style, reading styles and locales from the extension's `csl/`.
- * Hover and completion format on every look, so the style file is read again only when its path
- * or modification time changes, and each locale once.
- */
-export class Formatter {
-  private style?: { path: string; mtime: number; xml: string };
-  private readonly locales = new Map<string, string | undefined>();
-
-  constructor(private readonly extensionPath: string) {}
-
-  /** The configured style's XML: a bundled style id, or a path to a `.csl` file (workspace-relative or absolute). */
-  private styleXml(): string {
-    const setting = vscode.workspace.getConfiguration(Settings.section).get<string>(Settings.citationStyle, 'apa').trim() || 'apa';
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    const bundled = setting in BUNDLED_STYLES;
-    const path = bundled ? join(this.extensionPath, 'csl/styles', BUNDLED_STYLES[setting as BundledStyle])
-      : isAbsolute(setting) || !folder ? setting : join(folder, setting);
-    if (!bundled && fromWorkspaceSettings(Settings.citationStyle) && !inWorkspaceFolders(vscode.Uri.file(path))) {
-      throw new Error(`MLSys Papers: the CSL style "${setting}" named by the workspace settings (${Settings.section}.${Settings.citationStyle}) is outside the workspace folders, so it is not read. Name it in your user settings to use it.`);
-    }
-    try {
-      const mtime = statSync(path).mtimeMs;
-      if (this.style?.path !== path || this.style.mtime !== mtime) this.style = { path, mtime, xml: readFileSync(path, 'utf8') };
-      return this.style.xml;
-    } catch (e) {
-      throw new Error(`MLSys Papers: cannot read the CSL style "${setting}" (setting ${Settings.section}.${Settings.citationStyle}): ${(e as Error).message}`);
-    }
-  }
-
-  private locale(lang: string): string | undefined {
-    if (!this.locales.has(lang)) {
-      let xml: string | undefined;
-      try {
-        xml = readFileSync(join(this.extensionPath, 'csl/locales', `locales-${lang}.xml`), 'utf8');
-      } catch {
-        xml = undefined;
-      }
-      this.locales.set(lang, xml);
-    }
-    return this.locales.get(lang);
-  }
-
-  /** Formatted references, one per entry, as plain text. @throws Error naming the style when it cannot be used */
-  format(entries: readonly Entry[]): string[] {
-    return loadCsl().formatBibliography(entries, this.styleXml(), (lang) => this.locale(lang), 'text');
-  }
-
-  /** Like {@link format}, but reports a problem to the user and returns []. */
-  tryFormat(entries: readonly Entry[]): string[] {
-    try {
-      return this.format(entries);
-    } catch (e) {
-      void vscode.window.showErrorMessage((e as Error).message);
-      return [];
-    }
-  }
-}
 
 async function insertAtCursor(text: string): Promise<void> {
   const editor = vscode.window.activeTextEditor;
@@ -107,14 +34,15 @@ async function saveAs(content: string, name: string): Promise<void> {
 }
 
 /** Entries a document cites, in citation order, each once (keys the corpus does not know are left out). */
-export function citedEntries(doc: vscode.TextDocument, corpus: CorpusService): Entry[] {
+export function citedEntries(doc: vscode.TextDocument, corpus: CorpusClient): Entry[] {
   // Keys are matched ignoring case, so two spellings of one key are one entry.
   return [...new Set(citedKeys(doc.getText(), doc.languageId).map((k) => corpus.corpus.entry(k)))].filter((e): e is Entry => !!e);
 }
 
 /** Registers the formatted-reference and export commands. */
-export function registerFormatted(corpus: CorpusService, search: SearchUi, formatter: Formatter): vscode.Disposable {
+export function registerFormatted(corpus: CorpusClient, search: SearchUi): vscode.Disposable {
   const entriesOr = async (arg: unknown, selection: unknown): Promise<Entry[]> => {
+    await corpus.ready;
     const given = entriesFromArgs(corpus.corpus, arg, selection);
     return given.length ? given : search.pick();
   };
@@ -128,13 +56,13 @@ export function registerFormatted(corpus: CorpusService, search: SearchUi, forma
   };
   return vscode.Disposable.from(
     vscode.commands.registerCommand(Commands.copyFormattedReference, async (arg?: unknown, selection?: unknown) => {
-      const refs = formatter.tryFormat(await entriesOr(arg, selection));
+      const refs = await corpus.tryFormat(await entriesOr(arg, selection), vscode.window.activeTextEditor?.document.uri);
       if (!refs.length) return;
       await vscode.env.clipboard.writeText(refs.join('\n'));
       void vscode.window.setStatusBarMessage(`MLSys Papers: copied ${refs.length} formatted reference(s)`, 4000);
     }),
     vscode.commands.registerCommand(Commands.insertFormattedReference, async (arg?: unknown, selection?: unknown) => {
-      const refs = formatter.tryFormat(await entriesOr(arg, selection));
+      const refs = await corpus.tryFormat(await entriesOr(arg, selection), vscode.window.activeTextEditor?.document.uri);
       if (refs.length) await insertAtCursor(refs.join('\n'));
     }),
     vscode.commands.registerCommand(Commands.insertBibliography, async () => {
@@ -145,7 +73,7 @@ export function registerFormatted(corpus: CorpusService, search: SearchUi, forma
         void vscode.window.showInformationMessage('MLSys Papers: this document cites no entry of the corpus.');
         return;
       }
-      const refs = formatter.tryFormat(entries);
+      const refs = await corpus.tryFormat(entries, editor.document.uri);
       if (refs.length) await insertAtCursor(`${refs.join('\n\n')}\n`);
     }),
     vscode.commands.registerCommand(Commands.exportEntries, async (arg?: unknown, selection?: unknown) => {

@@ -41,18 +41,37 @@ export async function insertCitations(editor: vscode.TextEditor, entries: readon
 }
 
 /**
- * Cites entries where the user writes and keeps the document's bibliography in step: a work the
- * bibliography already has under another key is cited by that key; missing entries are added to
- * the bibliography (setting `mlsysPapers.syncBibliography`).
+ * Cites entries where the user writes and keeps the document's bibliography in step: the language
+ * server plans both (a work the bibliography already has under another key is cited by that key;
+ * missing entries are added to the bibliography unless `mlsysPapers.syncBibliography` is off).
+ * In editors of other languages, a plain-text reference goes in at the cursor.
  *
  * @returns the keys inserted into the document
  */
 export async function citeEntries(editor: vscode.TextEditor, entries: readonly Entry[], config: Config, bibs: Bibliographies): Promise<string[]> {
-  if (!config.syncBibliography || !isCitingEditor(editor)) return insertCitations(editor, entries, config);
+  if (!isCitingEditor(editor)) return insertCitations(editor, entries, config);
   const doc = editor.document;
-  const { bib, plan } = await bibs.prepare(doc, entries);
-  const cited = entries.map((e) => ({ ...e, key: plan.citeAs.get(e.key) ?? e.key }));
-  const added = await insertCitations(editor, cited, config);
-  await bibs.complete(bib, plan);
-  return added;
+  const keys = entries.map((e) => e.key);
+  let plan = await bibs.planCitation(doc, editor.selection.active, keys);
+  // Typed while the plan was made: plan again on the new text.
+  if (plan.version !== doc.version) plan = await bibs.planCitation(doc, editor.selection.active, keys);
+  if (plan.version !== doc.version) {
+    void vscode.window.showErrorMessage('MLSys Papers: the document kept changing while the citation was planned; cite again.');
+    return [];
+  }
+  if (!plan.edit) {
+    void vscode.window.setStatusBarMessage(`MLSys Papers: ${keys.join(', ')} already cited here`, 4000);
+    return [];
+  }
+  const { offset, length, text } = plan.edit;
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(doc.uri, new vscode.Range(doc.positionAt(offset), doc.positionAt(offset + length)), text);
+  if (!(await vscode.workspace.applyEdit(edit))) {
+    void vscode.window.showErrorMessage(`MLSys Papers: could not insert the citation into ${vscode.workspace.asRelativePath(doc.uri)}.`);
+    return [];
+  }
+  const end = doc.positionAt(offset + text.length);
+  editor.selection = new vscode.Selection(end, end);
+  await bibs.complete(plan.reused, plan.bibliography);
+  return plan.added;
 }

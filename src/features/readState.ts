@@ -16,6 +16,11 @@ export class ReadState implements vscode.Disposable {
     this.keys = new Set(memento.get<string[]>(STATE_KEY, []).map((k) => k.toLowerCase()));
   }
 
+  /** Every read key (lower case), sorted. */
+  all(): string[] {
+    return [...this.keys].sort();
+  }
+
   isRead(key: string): boolean {
     return this.keys.has(key.toLowerCase());
   }

@@ -3,11 +3,10 @@
  * VS Code's own filtering and sorting are switched off, every item is `alwaysShow`.
  */
 import * as vscode from 'vscode';
-import { parseQuery } from '../core/search.js';
 import type { Entry } from '../core/schema.js';
-import type { CorpusService } from './corpusService.js';
+import type { CorpusClient } from './corpusClient.js';
 import { entryLink } from '../core/links.js';
-import { bylineOf, topicPathOf } from './present.js';
+import { bylineOf, topicPathOf } from '../core/service/present.js';
 
 interface EntryItem extends vscode.QuickPickItem {
   entry: Entry;
@@ -27,7 +26,7 @@ export interface SearchButtons {
 
 /** The search quick pick. */
 export class SearchUi {
-  constructor(private readonly corpus: CorpusService, private readonly buttons: SearchButtons) {}
+  constructor(private readonly corpus: CorpusClient, private readonly buttons: SearchButtons) {}
 
   /**
    * Shows the search and resolves with the entries the user accepted: the checked ones, or the
@@ -66,10 +65,25 @@ export class SearchUi {
     };
     const checked = new Map<string, EntryItem>();
     let updating = false;
-    const update = () => {
+    // Answers come from the language server; only the answer to the latest query is shown.
+    let asked = 0;
+    let pending: Promise<void> = Promise.resolve();
+    const update = async () => {
       const query = qp.value;
-      const { invalid } = parseQuery(query);
-      const hits = query.trim() ? this.corpus.index.search(query, LIMIT).map((h) => itemOf(h.entry)) : this.corpus.corpus.entries.slice(0, LIMIT).map(itemOf);
+      const mine = ++asked;
+      qp.busy = true;
+      let answer;
+      try {
+        answer = await this.corpus.search(query, LIMIT);
+      } catch (e) {
+        qp.title = `${title} (search failed: ${e instanceof Error ? e.message : String(e)})`;
+        return;
+      } finally {
+        if (mine === asked) qp.busy = false;
+      }
+      if (mine !== asked) return;
+      const { invalid } = answer;
+      const hits = answer.entries.map(itemOf);
       // Checked entries stay at the top while the user searches for more.
       const items = [...checked.values(), ...hits.filter((i) => !checked.has(i.entry.key))];
       updating = true;
@@ -91,14 +105,16 @@ export class SearchUi {
         qp.hide();
       };
       const subs: vscode.Disposable[] = [
-        qp.onDidChangeValue(update),
+        qp.onDidChangeValue(() => { pending = update(); }),
         qp.onDidChangeSelection((sel) => {
           if (updating) return;
           const shown = new Set(qp.items.map((i) => i.entry.key));
           for (const key of [...checked.keys()]) if (shown.has(key) && !sel.some((s) => s.entry.key === key)) checked.delete(key);
           for (const s of sel) checked.set(s.entry.key, s);
         }),
-        qp.onDidAccept(() => {
+        qp.onDidAccept(async () => {
+          // Enter right after typing: take the best hit of what was typed, not of the query before.
+          await pending;
           const chosen = checked.size ? [...checked.values()] : qp.activeItems.slice(0, 1);
           if (chosen.length) finish(chosen.map((i) => i.entry));
         }),
@@ -112,7 +128,7 @@ export class SearchUi {
           finish([]);
         }),
       ];
-      update();
+      pending = update();
       qp.show();
     });
   }

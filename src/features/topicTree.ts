@@ -6,8 +6,9 @@ import type { Entry, Level } from '../core/schema.js';
 import { LEVELS } from '../core/schema.js';
 import { Commands, ContextKeys, ContextValues, Views } from '../ids.js';
 import type { ConfigStore } from './config.js';
-import type { CorpusService } from './corpusService.js';
-import { entryMarkdown, escapeMarkdown, KIND_ICONS, LEVEL_LABELS, venueYear } from './present.js';
+import type { CorpusClient } from './corpusClient.js';
+import { escapeMarkdown, LEVEL_BADGES, venueYear } from '../core/service/present.js';
+import { entryTooltip, KIND_ICONS } from './present.js';
 import type { ReadState } from './readState.js';
 
 /** A node of the tree: a topic, or an entry under a topic. */
@@ -21,7 +22,7 @@ export class TopicTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly subs: vscode.Disposable[];
 
-  constructor(private readonly corpus: CorpusService, private readonly read: ReadState, private readonly config: ConfigStore) {
+  constructor(private readonly corpus: CorpusClient, private readonly read: ReadState, private readonly config: ConfigStore) {
     const refresh = () => this.emitter.fire(undefined);
     this.subs = [corpus.onDidChange(refresh), read.onDidChange(refresh), config.onDidChange(refresh), this.emitter];
   }
@@ -30,7 +31,8 @@ export class TopicTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     return !e.level || this.config.value.levels.includes(e.level);
   }
 
-  getChildren(node?: TreeNode): TreeNode[] {
+  async getChildren(node?: TreeNode): Promise<TreeNode[]> {
+    await this.corpus.ready;
     const c = this.corpus.corpus;
     // Topics with nothing to show (empty, or every entry filtered out by level) are left out.
     const shown = (id: string) => c.entriesUnder(id).some((e) => this.visible(e));
@@ -69,7 +71,7 @@ export class TopicTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     item.id = `entry:${node.topicId}:${e.key}`;
     const mark = e.level === 'must-read' ? '⚡ ' : '';
     item.description = `${mark}${venueYear(e)}${read ? ' · ✓' : ''}`;
-    item.tooltip = entryMarkdown(c, e, { read });
+    item.tooltip = entryTooltip(c, e, { read });
     item.iconPath = new vscode.ThemeIcon(read ? 'pass' : KIND_ICONS[e.kind]);
     item.contextValue = read ? ContextValues.entryRead : ContextValues.entry;
     item.accessibilityInformation = {
@@ -87,7 +89,7 @@ export class TopicTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
 /** Lets the user choose which levels the tree shows (setting `mlsysPapers.levels`). */
 async function filterByLevel(config: ConfigStore): Promise<void> {
   const current = new Set(config.value.levels);
-  const items = LEVELS.map((l) => ({ label: LEVEL_LABELS[l]!, level: l, picked: current.has(l) }));
+  const items = LEVELS.map((l) => ({ label: LEVEL_BADGES[l], level: l, picked: current.has(l) }));
   const picked = await vscode.window.showQuickPick(items, {
     canPickMany: true, title: 'MLSys Papers: Show levels', placeHolder: 'Levels to show in the Topics view',
   });
@@ -97,7 +99,7 @@ async function filterByLevel(config: ConfigStore): Promise<void> {
 }
 
 /** Registers the Topics view and its title-bar Filter by Level command. */
-export function registerTopicTree(corpus: CorpusService, read: ReadState, config: ConfigStore): vscode.Disposable {
+export function registerTopicTree(corpus: CorpusClient, read: ReadState, config: ConfigStore): vscode.Disposable {
   const provider = new TopicTreeProvider(corpus, read, config);
   const view = vscode.window.createTreeView(Views.topics, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true });
   const setContext = () =>

@@ -1,0 +1,46 @@
+/**
+ * What the language server's quick fixes and go to definition need from VS Code: the commands of
+ * the quick fixes ("Add … to the bibliography", "Search MLSys Papers for a replacement"), and the
+ * read-only documents that show a corpus entry's BibTeX (`mlsys-papers:/<key>.bib`).
+ * Diagnostics, hover, completion and definition themselves come from the server.
+ */
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { ENTRY_SCHEME, ServiceCommands } from '../core/service/types.js';
+import { Methods, type EntryDocumentParams } from '../server/protocol.js';
+import type { Bibliographies } from './bibliography.js';
+
+/** A URI from a command argument: VS Code passes `Uri`s, the server's code actions pass strings. */
+function uriOf(arg: vscode.Uri | string): vscode.Uri {
+  return typeof arg === 'string' ? vscode.Uri.parse(arg, true) : arg;
+}
+
+/** A range from a command argument: a `Range`, or an LSP range from the server. */
+function rangeOf(arg: vscode.Range | { start: { line: number; character: number }; end: { line: number; character: number } }): vscode.Range {
+  return arg instanceof vscode.Range ? arg : new vscode.Range(arg.start.line, arg.start.character, arg.end.line, arg.end.character);
+}
+
+/**
+ * Registers the quick fixes' commands and the entry documents.
+ *
+ * @param pick - asks the user for a replacement key (the search, pre-filled with the unknown key)
+ */
+export function registerCitationFixes(client: LanguageClient, bibs: Bibliographies, pick: (query: string) => Promise<string[]>): vscode.Disposable {
+  const entries: vscode.TextDocumentContentProvider = {
+    provideTextDocumentContent: (uri, token) => client.sendRequest<string>(Methods.entryDocument, { uri: uri.toString() } satisfies EntryDocumentParams, token),
+  };
+  return vscode.Disposable.from(
+    vscode.workspace.registerTextDocumentContentProvider(ENTRY_SCHEME, entries),
+    vscode.commands.registerCommand(ServiceCommands.addToBibliography, async (uri: vscode.Uri | string, key: string) => {
+      const doc = await vscode.workspace.openTextDocument(uriOf(uri));
+      await bibs.addCited(doc, [key]);
+    }),
+    vscode.commands.registerCommand(ServiceCommands.replaceKey, async (uri: vscode.Uri | string, range: vscode.Range, key: string) => {
+      const [replacement] = await pick(key);
+      if (!replacement) return;
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(uriOf(uri), rangeOf(range), replacement);
+      if (await vscode.workspace.applyEdit(edit)) await vscode.commands.executeCommand(ServiceCommands.addToBibliography, uriOf(uri), replacement);
+    }),
+  );
+}
