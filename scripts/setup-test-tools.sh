@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Installs the Debian packages of the real consumers (pdflatex, bibtex, biber, pandoc, pdftotext) when missing,
+# Installs the Debian packages of the real consumers (pdflatex, bibtex, biber, pandoc, pdftotext, nvim) when missing,
 # then code-server, Node 24 and chromium (scripts/setup-vscode-test.sh). Idempotent; needs root for apt.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-PACKAGES=(texlive-latex-base texlive-latex-recommended texlive-bibtex-extra biber pandoc poppler-utils)
+PACKAGES=(texlive-latex-base texlive-latex-recommended texlive-bibtex-extra biber pandoc poppler-utils neovim)
 missing=()
 for p in "${PACKAGES[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if ((${#missing[@]})); then

@@ -2,9 +2,9 @@
 # Real consumers of our output: the whole corpus exported as BibTeX goes through pdflatex + bibtex
 # (plain style, \nocite{*}) and biblatex + biber; the CSL-JSON export goes through pandoc --citeproc.
 # Fails on any error or warning, and when a consumer renders fewer references than the corpus has
-# entries.
+# entries. Last, headless Neovim uses the language server (test/consumers/neovim.sh).
 # Needs: dist/cli.js (npm run build); Debian's texlive-latex-base, texlive-latex-recommended,
-# texlive-bibtex-extra, biber, pandoc and poppler-utils (pdftotext).
+# texlive-bibtex-extra, biber, pandoc, poppler-utils (pdftotext) and neovim.
 set -uo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 work="$(mktemp -d)"
@@ -93,6 +93,14 @@ if pandoc --citeproc --bibliography=all.json -t plain refs.md -o refs.txt 2> pan
   if ((missing == 0)) && [[ ! -s pandoc.err ]]; then ok "pandoc --citeproc: all $n titles rendered"; else bad "pandoc --citeproc: $missing of $n titles missing"; cat pandoc.err | head | sed 's/^/      /'; fi
 else
   bad "pandoc --citeproc failed"; head pandoc.err | sed 's/^/      /'
+fi
+
+# 4. A real LSP client: headless Neovim drives `mlsys-papers lsp --stdio` with the set-up that
+# docs/other-editors.md gives (test/consumers/neovim.sh prints its own checks).
+if bash "$REPO/test/consumers/neovim.sh" 2>&1 | sed 's/^/  /'; then
+  ok "neovim: completion, hover, definition, diagnostics, quick fix and settings over LSP"
+else
+  bad "neovim: see its FAILED lines above"
 fi
 
 echo "consumers: $passed passed, $failed failed"
