@@ -41,6 +41,11 @@ export interface ServerHost {
    * @returns the file, undefined when it does not exist, or null when this host cannot read such URIs (the client is asked)
    */
   readFile?(uri: URI): Promise<HostFile | null> | HostFile | null;
+  /**
+   * What changes when the file changes (modification time and size), without reading it; same
+   * conventions as {@link readFile}. Absent: the file is read for it.
+   */
+  stamp?(uri: URI): string | undefined | null;
   /** The compiled bundled corpus (`dist/corpus.json`). */
   bundledCorpus(): CorpusData | Promise<CorpusData>;
   /** A bundled CSL file by path under `csl/` (`styles/apa.csl`, `locales/locales-en-US.xml`). */
@@ -142,6 +147,10 @@ export function startServer(connection: Connection, host: ServerHost): void {
     async stamp(uri) {
       const open = documents.get(uri.toString());
       if (open) return `v${open.version}`;
+      // Asked on every keystroke for every declared file: a stat, not a read, where the host can.
+      const own = host.stamp?.(uri);
+      if (own !== undefined && own !== null) return own.startsWith('d') ? undefined : own;
+      if (own === undefined && host.stamp) return undefined;
       const f = await readFile(uri);
       return f && !('directory' in f) ? f.stamp : undefined;
     },

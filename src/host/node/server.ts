@@ -31,6 +31,13 @@ export function readNodeFile(uri: { scheme: string; fsPath: string }): HostFile 
   }
 }
 
+/** A `file:` URI's modification time and size (`d…` for a folder), undefined when missing; null for other schemes. */
+export function statNodeFile(uri: { scheme: string; fsPath: string }): string | undefined | null {
+  if (uri.scheme !== 'file') return null;
+  const st = statSync(uri.fsPath, { throwIfNoEntry: false });
+  return st && `${st.isDirectory() ? 'd' : 'm'}${st.mtimeMs}:${st.size}`;
+}
+
 /**
  * The Node host of the server.
  *
@@ -40,6 +47,7 @@ export function readNodeFile(uri: { scheme: string; fsPath: string }): HostFile 
 export function nodeServerHost(dist: string): ServerHost {
   return {
     readFile: readNodeFile,
+    stamp: statNodeFile,
     bundledCorpus: () => JSON.parse(readFileSync(join(dist, 'corpus.json'), 'utf8')) as CorpusData,
     bundledCsl(path) {
       try {
