@@ -12,8 +12,12 @@
  *   compares every key with every other (×35 time for ×10 keys in one mapping).
  * - `toJS()` exceptions (an undefined alias `*nope`, alias expansion over the limit, a bad merge
  *   key) become a problem with a position instead of escaping.
+ * - At most {@link MAX_YAML_PROBLEMS} problems are reported, then one that says how many more
+ *   there were. The library makes an `Error` (with a stack trace) for every problem, and a text
+ *   can have one per character (400,000 `"` or `]` took 2–6 s); past the limit the problems are
+ *   only counted.
  */
-import { isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
+import { Composer, isScalar, LineCounter, Parser, visit, type Document, type ErrorCode, type Range } from 'yaml';
 
 /** A YAML problem at a UTF-16 offset of the text. */
 export interface YamlProblem {
@@ -22,19 +26,26 @@ export interface YamlProblem {
   severity: 'error' | 'warning';
 }
 
-/** A parsed YAML text: the document (absent when it could not be parsed at all) and every problem. */
+/** A parsed YAML text: the document (absent when it could not be parsed at all) and its problems. */
 export interface ParsedYaml {
-  /** The document, when it parsed without errors. */
+  /** The document, when it parsed without errors (its own `errors` and `warnings` are empty: see `problems`). */
   doc?: Document.Parsed;
   /** The value (`doc.toJS()`), when the document converted; undefined for an empty document. */
   value?: unknown;
   /** Line and column lookup for offsets of this text. */
   lines: LineCounter;
+  /** Errors and warnings: at most {@link MAX_YAML_PROBLEMS}, then one "… and N more YAML problems". */
   problems: YamlProblem[];
 }
 
 /** Nesting depth past which a text is refused (no corpus entry, CSL item or front matter comes close). */
 export const MAX_YAML_DEPTH = 100;
+
+/**
+ * Problems reported for one text; any more are counted and summed up in one last problem
+ * ("… and 199,899 more YAML problems"). A real file with a typo has a handful.
+ */
+export const MAX_YAML_PROBLEMS = 100;
 
 /**
  * Alias expansions allowed while converting (the `yaml` default is 100, which refuses a normal
@@ -45,27 +56,40 @@ const MAX_ALIAS_COUNT = 10_000;
 
 /**
  * An upper bound on a YAML text's nesting depth, in one linear pass: flow brackets outside quotes
- * and comments, and per line the indentation plus leading `- ` / `? ` indicators. It may
- * over-count (a plain scalar with brackets), never under-count.
+ * and comments; per line the indentation plus leading `- ` / `? ` indicators; and the `:` value
+ * indicators since the start of the line (in block context) or since the last `,` or bracket (in a
+ * flow collection). `x: x: x: …` on one line nests a mapping per `: ` (an error, but the library
+ * builds all the levels first: 1,000 of them overflowed its stack). It may over-count (a plain
+ * scalar with brackets, prose in a block scalar), never under-count.
  *
- * @returns the offset where {@link MAX_YAML_DEPTH} is first exceeded, or -1
+ * @param text - the YAML text
+ * @param limit - the largest depth allowed (default {@link MAX_YAML_DEPTH})
+ * @returns the offset where `limit` is first exceeded, or -1
  */
 export function tooDeepAt(text: string, limit = MAX_YAML_DEPTH): number {
   let flow = 0;
   let quote = '';
   let lineStart = true;
   let indent = 0;
+  // `:` indicators of the current flow item (or block line), and of the enclosing flow items
+  let keys = 0;
+  let outerKeys = 0;
+  const keyStack: number[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
-    if (c === '\n' || c === '\r') { lineStart = true; indent = 0; if (!quote) continue; }
+    if (c === '\n' || c === '\r') {
+      lineStart = true;
+      indent = 0;
+      if (!quote) { if (flow === 0) keys = 0; continue; }
+    }
     if (quote) {
       if (quote === '"' && c === '\\') i++;
       else if (c === quote) quote = '';
       continue;
     }
     if (lineStart) {
-      if (c === ' ' || c === '\t') { indent++; if (indent + flow > limit) return i; continue; }
-      if ((c === '-' || c === '?') && (text[i + 1] === ' ' || text[i + 1] === '\t')) { indent += 2; i++; if (indent + flow > limit) return i; continue; }
+      if (c === ' ' || c === '\t') { indent++; if (indent + flow + outerKeys + keys > limit) return i; continue; }
+      if ((c === '-' || c === '?') && (text[i + 1] === ' ' || text[i + 1] === '\t')) { indent += 2; i++; if (indent + flow + outerKeys + keys > limit) return i; continue; }
       lineStart = false;
     }
     if (c === '#' && (i === 0 || /\s/.test(text[i - 1]!))) {
@@ -73,9 +97,18 @@ export function tooDeepAt(text: string, limit = MAX_YAML_DEPTH): number {
     } else if (c === '"' || (c === "'" && (i === 0 || /[\s[{,:]/.test(text[i - 1]!)))) {
       quote = c;
     } else if (c === '[' || c === '{') {
-      if (++flow + indent > limit) return i;
+      keyStack.push(keys);
+      outerKeys += keys;
+      keys = 0;
+      if (++flow + indent + outerKeys > limit) return i;
     } else if ((c === ']' || c === '}') && flow > 0) {
       flow--;
+      keys = keyStack.pop()!;
+      outerKeys -= keys;
+    } else if (c === ',' && flow > 0) {
+      keys = 0;
+    } else if (c === ':' && (i + 1 === text.length || /[\s,[\]{}]/.test(text[i + 1]!) || text[i - 1] === '"' || text[i - 1] === "'")) {
+      if (++keys + indent + flow + outerKeys > limit) return i;
     }
   }
   return -1;
@@ -84,31 +117,31 @@ export function tooDeepAt(text: string, limit = MAX_YAML_DEPTH): number {
 /**
  * Parses a YAML text into a document and its value, never throwing.
  *
+ * Time is linear in the text: nesting is bounded by {@link tooDeepAt}, and problems past
+ * {@link MAX_YAML_PROBLEMS} cost no more than counting them.
+ *
  * @param text - the YAML text (a leading BOM is allowed)
  * @param opts.uniqueKeys - report duplicate mapping keys as errors (default true)
- * @returns the document and value when it parsed, and every problem with its offset;
- *   when any problem is an error, `doc` and `value` are absent
+ * @returns the document and value when it parsed, and the problems with their offsets in the
+ *   text: at most {@link MAX_YAML_PROBLEMS}, then one "… and N more YAML problems" at the first
+ *   one left out; when any problem is an error, `doc` and `value` are absent. `lines` counts a
+ *   line after every LF (as the `yaml` library does: a lone CR does not break a line).
  * @example
  * const { value, problems } = parseYaml('references:\n  - id: a\n');
  */
 export function parseYaml(text: string, opts: { uniqueKeys?: boolean } = {}): ParsedYaml {
-  const lines = new LineCounter();
+  const lines = lineCounterOf(text);
   const deep = tooDeepAt(text);
   if (deep >= 0) {
-    lines.addNewLine(0);
-    for (let i = 0; i < deep; i++) if (text[i] === '\n') lines.addNewLine(i + 1);
     return { lines, problems: [{ offset: deep, message: `nested more than ${MAX_YAML_DEPTH} levels deep; not read`, severity: 'error' }] };
   }
+  const problems = new ProblemList();
   let doc: Document.Parsed;
   try {
-    doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: false });
+    doc = composeDocument(text, problems);
   } catch (e) {
     return { lines, problems: [{ offset: 0, message: `cannot be parsed: ${firstLine(e)}`, severity: 'error' }] };
   }
-  const problems: YamlProblem[] = [
-    ...doc.errors.map((e) => ({ offset: e.pos[0], message: firstLine(e), severity: 'error' as const })),
-    ...doc.warnings.map((e) => ({ offset: e.pos[0], message: firstLine(e), severity: 'warning' as const })),
-  ];
   if (opts.uniqueKeys ?? true) {
     visit(doc, {
       Map(_key, map) {
@@ -117,12 +150,12 @@ export function parseYaml(text: string, opts: { uniqueKeys?: boolean } = {}): Pa
           const k = isScalar(pair.key) ? pair.key.value : pair.key;
           if (!seen.has(k)) { seen.add(k); continue; }
           const at = (pair.key as { range?: [number, number, number] } | null)?.range?.[0] ?? map.range?.[0] ?? 0;
-          problems.push({ offset: at, message: 'Map keys must be unique', severity: 'error' });
+          problems.add(at, 'Map keys must be unique', 'error');
         }
       },
     });
   }
-  if (problems.some((p) => p.severity === 'error')) return { lines, problems };
+  if (problems.hasError) return { lines, problems: problems.list() };
   // Aliases to anchors that do not exist are an error of the text, with a position; toJS would throw.
   let dangling: YamlProblem | undefined;
   visit(doc, {
@@ -131,12 +164,101 @@ export function parseYaml(text: string, opts: { uniqueKeys?: boolean } = {}): Pa
       return undefined;
     },
   });
-  if (dangling) return { lines, problems: [...problems, dangling] };
+  if (dangling) return { lines, problems: [...problems.list(), dangling] };
   try {
-    return { doc, value: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }), lines, problems };
+    return { doc, value: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }), lines, problems: problems.list() };
   } catch (e) {
-    return { lines, problems: [...problems, { offset: 0, message: `cannot be read: ${firstLine(e)}`, severity: 'error' }] };
+    return { lines, problems: [...problems.list(), { offset: 0, message: `cannot be read: ${firstLine(e)}`, severity: 'error' }] };
   }
+}
+
+/** Line starts of a text: 0 and after every LF (where the `yaml` library's own counter puts them). */
+function lineCounterOf(text: string): LineCounter {
+  const lines = new LineCounter();
+  lines.addNewLine(0);
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines.addNewLine(i + 1);
+  return lines;
+}
+
+/**
+ * The problems of one text, up to {@link MAX_YAML_PROBLEMS}; past that only counted, with the
+ * offset of the first one left out.
+ */
+class ProblemList {
+  private readonly kept: YamlProblem[] = [];
+  private more = 0;
+  private moreAt = 0;
+  private moreErrors = false;
+  hasError = false;
+
+  add(offset: number, message: string | (() => string), severity: YamlProblem['severity']): void {
+    if (severity === 'error') this.hasError = true;
+    if (this.kept.length < MAX_YAML_PROBLEMS) {
+      this.kept.push({ offset, message: typeof message === 'string' ? message : message(), severity });
+      return;
+    }
+    if (!this.more++) this.moreAt = offset;
+    if (severity === 'error') this.moreErrors = true;
+  }
+
+  list(): YamlProblem[] {
+    if (!this.more) return [...this.kept];
+    const message = `… and ${this.more.toLocaleString('en-US')} more YAML problem${this.more === 1 ? '' : 's'} (only the first ${MAX_YAML_PROBLEMS} are reported)`;
+    return [...this.kept, { offset: this.moreAt, message, severity: this.moreErrors ? 'error' : 'warning' }];
+  }
+}
+
+/** What the `yaml` library's composer reports a problem with (its `ComposeErrorHandler`). */
+type ComposeErrorHandler = (source: number | [number, number] | Range | { offset: number; source?: string }, code: ErrorCode, message: string, warning?: boolean) => void;
+
+function sourceOffset(source: Parameters<ComposeErrorHandler>[0]): number {
+  return typeof source === 'number' ? source : Array.isArray(source) ? source[0] : source.offset;
+}
+
+/**
+ * `parseDocument` of the `yaml` library (options `prettyErrors: false, uniqueKeys: false`), with
+ * its problems going into `problems` instead of the document's `errors` and `warnings`.
+ *
+ * The library makes a `YAMLParseError` (an `Error`, with a stack trace) per problem, from the
+ * composer's `onError` and from each top-level `error` token; here a problem becomes a
+ * {@link YamlProblem} and, past {@link MAX_YAML_PROBLEMS}, only a count. `onError` is a private
+ * member of the library's `Composer` (`yaml` 2.x); should it be missing, the library's errors are
+ * read from the document as before (correct, only not bounded).
+ *
+ * @returns the first document; a second one is the library's `MULTIPLE_DOCS` error, as in
+ *   `parseDocument`
+ * @throws whatever the library throws (the caller reports it)
+ */
+function composeDocument(text: string, problems: ProblemList): Document.Parsed {
+  const composer = new Composer({ prettyErrors: false, uniqueKeys: false });
+  const internal = composer as unknown as { onError?: ComposeErrorHandler };
+  const hooked = typeof internal.onError === 'function';
+  if (hooked) {
+    internal.onError = (source, _code, message, warning) => {
+      problems.add(sourceOffset(source), () => firstLine(message), warning ? 'warning' : 'error');
+    };
+  }
+  let doc: Document.Parsed | undefined;
+  let docs = 0;
+  const take = (d: Document.Parsed): boolean => {
+    if (++docs === 1) { doc = d; return true; }
+    problems.add(d.range[0], 'Source contains multiple documents; please use YAML.parseAllDocuments()', 'error');
+    return false;
+  };
+  tokens: for (const token of new Parser().parse(text)) {
+    // The composer turns these into errors itself, one `Error` each: count them here instead.
+    if (hooked && token.type === 'error') {
+      problems.add(token.offset, () => (token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message), 'error');
+      continue;
+    }
+    for (const d of composer.next(token)) if (!take(d)) break tokens;
+  }
+  if (docs < 2) for (const d of composer.end(true, text.length)) if (!take(d)) break;
+  if (!hooked) {
+    for (const e of doc!.errors) problems.add(e.pos[0], firstLine(e), 'error');
+    for (const e of doc!.warnings) problems.add(e.pos[0], firstLine(e), 'warning');
+  }
+  return doc!;
 }
 
 function firstLine(e: unknown): string {
