@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { duplicateKeys, findBibKey, findBibKeys, parseBib, planBibAppend } from '../../src/core/bib/bibfile.js';
+import {
+  duplicateKeys, findBibKey, findBibKeys, macroExpansionError, MAX_BIB_EXPANSION, parseBib, planBibAppend,
+} from '../../src/core/bib/bibfile.js';
 import {
   latexBibliographies, markdownBibliographies, planLatexBibDeclaration, planMarkdownBibDeclaration, texRootOf,
 } from '../../src/core/bib/locate.js';
@@ -38,6 +40,66 @@ describe('.bib parsing', () => {
     expect(findBibKey(text, 'nope')).toBe(-1);
     expect([...duplicateKeys(parseBib(read('dupkeys.bib')).entries).keys()]).toEqual(['same']);
     expect(findBibKeys(read('dupkeys.bib'), 'same')).toEqual([6, 33]);
+  });
+});
+
+describe('@string macros that expand too far', () => {
+  /** `@string{a0 = "xx"}`, then `levels` lines that each double the previous macro, then an entry using the last. */
+  const doubling = (levels: number, base = '"xx"') => {
+    const lines = [`@string{a0 = ${base}}`];
+    for (let i = 1; i <= levels; i++) lines.push(`@string{a${i} = a${i - 1} # a${i - 1}}`);
+    return [...lines, `@article{k, title = a${levels}}`].join('\n');
+  };
+  it('refuses 26 doublings (a 134-million-character title) at the first @string over 100,000 characters', () => {
+    const text = doubling(26);
+    expect(text).toHaveLength(664);
+    // a16 is "xx" doubled 16 times: 131,072 characters
+    expect(parseBib(text)).toEqual({ entries: [], error: { line: 17, column: 1, message: '@string a16 expands to more than 100,000 characters; not read' } });
+    expect(parseBib(`\uFEFF${doubling(26).replace(/\n/g, '\r\n')}`).error).toMatchObject({ line: 17, column: 1 });
+    // 15 doublings (65,536 characters) are read
+    expect(parseBib(doubling(15)).entries[0]!.fields.title).toHaveLength(65_536);
+  });
+  it('follows the parser: case-insensitive names, ( ) delimiters, braces, numbers, comments, the default and inherited macros', () => {
+    const big = 'x'.repeat(60_000);
+    expect(macroExpansionError(`@STRING( Big = {${big}} )\n@misc{k, title = {${big}}, note = bIG # % a comment\n "" # 12}`)).toBeUndefined();
+    const field = `@string{big = {${big}}}\n@preamble{"x"}\n@misc{k,\n  year = 2020,\n  title = BIG # { and } # big}`;
+    expect(parseBib(field).error).toEqual({ line: 5, column: 3, message: 'field title of entry k expands to more than 100,000 characters through @string macros; not read' });
+    expect(parseBib(`@string{big = "${big}"}\n@preamble{ big # big }`).error).toMatchObject({ line: 2, column: 1, message: expect.stringMatching(/^@preamble expands/) });
+    // inner braces, escapes and quotes count as the parser keeps them: both values are 8 characters
+    const eight = String.raw`@string{a = {a{b}c\}d}}
+@string{q = "q{"}\{\\"}`;
+    expect(macroExpansionError(`${eight}\n@string{b = ${Array(12_501).fill('a').join(' # ')}}`)?.message).toBe('@string b expands to more than 100,000 characters; not read');
+    expect(macroExpansionError(`${eight}\n@string{b = ${Array(12_500).fill('q').join(' # ')}}`)).toBeUndefined();
+    expect(macroExpansionError(`${eight}\n@string{b = ${Array(12_501).fill('q').join(' # ')}}`)).toBeDefined();
+    // `constructor` is not defined, but the parser's macro table answers it with 35 characters
+    expect(parseBib(doubling(12, 'constructor')).error?.message).toBe('@string a12 expands to more than 100,000 characters; not read');
+    // the default macros count as what they expand to: jan is "01", ieeetcad 65 characters (68 in all)
+    expect(parseBib(doubling(10, 'jan # " " # ieeetcad')).entries[0]!.fields.title).toHaveLength(68 * 1024);
+    expect(parseBib(doubling(11, 'jan # " " # ieeetcad')).error?.message).toBe('@string a11 expands to more than 100,000 characters; not read');
+  });
+  it('refuses many references to a large macro once they pass ten times the file\'s length plus 1,000,000', () => {
+    const entries = Array.from({ length: 40 }, (_, i) => `@misc{k${i}, title = m}`);
+    const text = `@string{m = {${'x'.repeat(99_000)}}}\n${entries.join('\n')}\n`;
+    const { error } = parseBib(text);
+    // the budget is 10 × 99,886 + 1,000,000 characters: the 21st reference (99,000 each) passes it
+    expect(error).toEqual({ line: 22, column: 20, message: '@string macros expand to more than 1,998,860 characters in this file; not read' });
+    expect(parseBib(`@string{m = {${'x'.repeat(99_000)}}}\n${entries.slice(0, 20).join('\n')}\n`).entries).toHaveLength(20);
+  });
+  it('reads ordinary @string use as before: months, journal abbreviations, concatenation', () => {
+    const text = [
+      '@String{j-CACM = "Communications of the {ACM}"}',
+      '@string{pub-ACM:adr = "New York, NY, USA"}',
+      '@STRING(ACM = "Association for Computing Machinery")',
+      '@article{a, journal = J-cacm, month = jan # "~1", publisher = acm, address = pub-acm:adr, volume = 12, note = "see " # cacm}',
+    ].join('\n');
+    expect(macroExpansionError(text)).toBeUndefined();
+    const { entries, error } = parseBib(text);
+    expect(error).toBeUndefined();
+    expect(entries[0]!.fields).toMatchObject({
+      journal: 'Communications of the {ACM}', month: '01~1', publisher: 'Association for Computing Machinery',
+      address: 'New York, NY, USA', volume: '12', note: 'see Communications of the ACM',
+    });
+    expect(MAX_BIB_EXPANSION).toBe(100_000);
   });
 });
 

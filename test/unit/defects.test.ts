@@ -107,6 +107,21 @@ describe('CSL-YAML: the new item lands inside references: and the result parses'
   }
 });
 
+describe('CSL-YAML ending in a line of white space with a tab after an indented comment', () => {
+  it('csl-yaml-comment-tab-tail.yaml: the new item goes after the comment, where the yaml library still reads the file', () => {
+    const raw = read('csl-yaml-comment-tab-tail.yaml');
+    expect(raw.endsWith('\n \t')).toBe(true);
+    for (const t of [raw, raw.replace(/\n/g, '\r\n')]) {
+      // items right after `references:` would leave the comment and then " \t" after a nested
+      // list: "Tabs are not allowed as indentation" (found by the long fuzz run of bibwriter)
+      const after = appendAndReadBack('refs.yaml', t, []);
+      expect(after.startsWith(t)).toBe(true);
+      const value = parseDocument(after).toJS() as { references: unknown[] };
+      expect(value.references).toEqual([plain(toCslJson(added))]);
+    }
+  });
+});
+
 describe('a YAML mapping that is not a CSL bibliography', () => {
   it('not-csl-mapping.yaml: planBibAddition refuses it (raw and editor text)', () => {
     const raw = read('not-csl-mapping.yaml');

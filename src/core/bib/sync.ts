@@ -164,7 +164,8 @@ export interface BibInsertion {
  * - CSL-JSON: the items after the array's last item (or inside an empty array), indented like
  *   the first item; in a minified array, minified.
  * - CSL-YAML: the items at the end of the `references:` list (before any key, comment or `...`
- *   that follows it), indented like its items; in a flow list (`references: []`), as flow items;
+ *   that follows it; after trailing comments when the `yaml` library would not read the file back
+ *   otherwise), indented like its items; in a flow list (`references: []`), as flow items;
  *   a file with lone-CR line breaks is not read (see {@link readBibSource}).
  *
  * Every plan for CSL is checked by reading the result back: it must hold the old items and then
@@ -177,13 +178,35 @@ export interface BibInsertion {
 export function planBibAddition(source: BibSource, entries: readonly Entry[]): BibInsertion | undefined {
   if (source.error) return undefined;
   if (source.format === 'bibtex') return planBibAppend(source.text, toBibtexAll(entries));
-  const plan = source.format === 'csl-json' ? planCslJson(source.text, entries) : planCslYaml(source.text, entries);
-  if (!plan) return undefined;
-  const after = source.text.slice(0, plan.offset) + plan.text + source.text.slice(plan.offset);
-  const back = readBibSource(source.path, after);
-  const want = [...source.entries.map((e) => e.key), ...entries.map((e) => e.key)];
-  if (!back || back.error || back.entries.length !== want.length || back.entries.some((e, i) => e.key !== want[i])) return undefined;
-  return plan;
+  const readsBack = (plan: BibInsertion): boolean => {
+    const after = source.text.slice(0, plan.offset) + plan.text + source.text.slice(plan.offset);
+    const back = readBibSource(source.path, after);
+    const want = [...source.entries.map((e) => e.key), ...entries.map((e) => e.key)];
+    return !!back && !back.error && back.entries.length === want.length && back.entries.every((e, i) => e.key === want[i]);
+  };
+  if (source.format === 'csl-json') {
+    const plan = planCslJson(source.text, entries);
+    return plan && readsBack(plan) ? plan : undefined;
+  }
+  const plan = planCslYaml(source.text, entries);
+  if (plan && readsBack(plan)) return plan;
+  // The `yaml` library refuses a last line of spaces and a tab after an indented comment that
+  // follows a nested list ("Tabs are not allowed as indentation"), so items put before that
+  // comment make the file unreadable; after the comment they read.
+  const late = planCslYaml(source.text, entries, { pastComments: true });
+  return late && late.offset !== plan?.offset && readsBack(late) ? late : undefined;
+}
+
+/** Whether only comment lines, blank lines and white space follow `offset` in a YAML text. */
+function onlyCommentsAfter(text: string, offset: number): boolean {
+  let i = offset;
+  while (i < text.length) {
+    while (text[i] === ' ' || text[i] === '\t') i++;
+    if (text[i] === '#') while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
+    if (i < text.length && text[i] !== '\n' && text[i] !== '\r') return false;
+    i++;
+  }
+  return true;
 }
 
 /** The indentation of the line that holds `offset`, as written. */
@@ -221,7 +244,12 @@ function planCslJson(text: string, entries: readonly Entry[]): BibInsertion | un
   return { offset: last + 1, text: `,${eol}${body}` };
 }
 
-function planCslYaml(text: string, entries: readonly Entry[]): BibInsertion | undefined {
+/**
+ * @param opts.pastComments - when the list (or `references:`) is followed only by comments and
+ *   blank lines, put the items after them, at the end of the text (the fallback of
+ *   {@link planBibAddition})
+ */
+function planCslYaml(text: string, entries: readonly Entry[], opts: { pastComments?: boolean } = {}): BibInsertion | undefined {
   const eol = eolOf(text);
   const parsed = parseYaml(text);
   if (!parsed.doc) return undefined;
@@ -237,6 +265,10 @@ function planCslYaml(text: string, entries: readonly Entry[]): BibInsertion | un
     return i < text.length ? i + 1 : i;
   };
   const atEnd = (o: number, s: string) => (o === text.length && o > 0 && !/[\r\n]$/.test(text) ? eol + s : s);
+  const place = (o: number, s: string): BibInsertion => {
+    const at = opts.pastComments && onlyCommentsAfter(text, o) ? text.length : o;
+    return { offset: at, text: atEnd(at, s) };
+  };
   const list = refs.list;
   if (list && isSeq(list) && list.flow) {
     // `references: []` or `[{…}]`: new items go into the flow list as JSON, which is flow YAML.
@@ -248,13 +280,11 @@ function planCslYaml(text: string, entries: readonly Entry[]): BibInsertion | un
   if (list && isSeq(list) && list.items.length) {
     // After the line that ends the list's last item: before a following key, comment or `...`.
     const dash = text.lastIndexOf('-', (list.items[0] as YamlNode).range![0]);
-    const at = lineEnd(Math.max(list.range![1] - 1, 0));
-    return { offset: at, text: atEnd(at, block(indentAt(text, dash))) };
+    return place(lineEnd(Math.max(list.range![1] - 1, 0)), block(indentAt(text, dash)));
   }
   if (refs.pairKey) {
     // `references:` with no value yet: the list goes on the lines after it.
-    const at = lineEnd(refs.pairKey.range![1]);
-    return { offset: at, text: atEnd(at, block(indentAt(text, refs.pairKey.range![0]) + '  ')) };
+    return place(lineEnd(refs.pairKey.range![1]), block(indentAt(text, refs.pairKey.range![0]) + '  '));
   }
   if (list) return undefined;
   // An empty file (or only comments): it becomes a CSL-YAML bibliography.
