@@ -9,7 +9,7 @@ import { buildCorpus, crossCheck, entrySources, mergeCorpusData, type Corpus, ty
 import type { Problem } from '../core/diagnostics.js';
 import type { Logger } from '../core/log.js';
 import { createSearchIndex, type SearchIndex } from '../core/search.js';
-import type { CorpusView } from '../core/service/types.js';
+import { textHash, type CorpusView } from '../core/service/types.js';
 
 /** Reads a corpus file: its text, or why it cannot be read (`is not UTF-8 text`). */
 export type CorpusFileReader = (uri: URI) => Promise<{ text: string } | { problem: string }>;
@@ -20,10 +20,10 @@ const BUNDLED = '(bundled corpus)';
 export class CorpusStore {
   private bundled: CorpusData = { topics: [], entries: [] };
   private merged: CorpusData = this.bundled;
-  private corpusValue: Corpus = buildCorpus(this.bundled);
-  private indexValue: SearchIndex | undefined;
-  private userFiles = new Set<string>();
-  private lastTexts = new Map<string, string>();
+  /** The corpus, with its index once built (kept together, so a reload never pairs one with the other's). */
+  private current: { corpus: Corpus; index?: SearchIndex } = { corpus: buildCorpus(this.bundled) };
+  /** The user's files as last read: URI → hash of the text, or the reason it could not be read. */
+  private userFiles = new Map<string, string>();
   /** Diagnostics per corpus file URI; a file whose problems went away maps to []. */
   readonly fileDiagnostics = new Map<string, Diagnostic[]>();
   /** Increases whenever the corpus changes. */
@@ -39,12 +39,11 @@ export class CorpusStore {
 
   /** The corpus and its index (built now if it was not). */
   get view(): CorpusView {
-    const corpus = this.corpusValue;
-    const self = this;
+    const c = this.current;
     return {
-      corpus,
+      corpus: c.corpus,
       get index() {
-        return (self.indexValue ??= createSearchIndex(corpus));
+        return (c.index ??= createSearchIndex(c.corpus));
       },
     };
   }
@@ -67,24 +66,19 @@ export class CorpusStore {
    */
   async loadUserFiles(uris: readonly URI[]): Promise<boolean> {
     const started = Date.now();
-    const texts = new Map<string, string>();
+    const read = new Map<string, { text: string } | { problem: string }>();
+    for (const uri of uris) read.set(uri.toString(), await this.read(uri));
+    const seen = new Map([...read].map(([id, r]) => [id, 'text' in r ? `#${textHash(r.text)}` : `!${r.problem}`]));
+    // Unchanged files, same list: nothing to do (settings events fire for every write of settings.json).
+    if (seen.size === this.userFiles.size && [...seen].every(([id, h]) => this.userFiles.get(id) === h)) return false;
     const problems: Problem[] = [];
     const sources: EntrySource[] = [];
-    for (const uri of uris) {
-      const id = uri.toString();
-      const r = await this.read(uri);
-      if ('text' in r) texts.set(id, r.text);
-      else {
-        texts.set(id, `\u0000${r.problem}`);
+    for (const [id, r] of read) {
+      if (!('text' in r)) {
         problems.push({ file: id, line: 1, column: 1, field: '', message: `cannot read: ${r.problem}`, severity: 'error' });
+        continue;
       }
-    }
-    // Unchanged files, same list: nothing to do (settings events fire for every write of settings.json).
-    const same = texts.size === this.lastTexts.size && [...texts].every(([k, v]) => this.lastTexts.get(k) === v);
-    if (same && uris.length === this.userFiles.size) return false;
-    for (const [id, text] of texts) {
-      if (text.startsWith('\u0000')) continue;
-      const res = entrySources(text, id);
+      const res = entrySources(r.text, id);
       problems.push(...res.problems);
       sources.push(...res.sources);
     }
@@ -93,18 +87,26 @@ export class CorpusStore {
       ...sources,
     ]).filter((p) => p.file !== BUNDLED));
     for (const uri of this.fileDiagnostics.keys()) this.fileDiagnostics.set(uri, []);
+    // Each problem's range runs to the end of its line; lines are measured once per file.
+    const lengths = new Map<string, number[]>();
+    const lineLengths = (id: string): number[] => {
+      let l = lengths.get(id);
+      if (!l) {
+        const r = read.get(id);
+        lengths.set(id, l = r && 'text' in r ? r.text.split(/\r\n|\r|\n/).map((line) => line.length) : []);
+      }
+      return l;
+    };
     for (const p of problems) {
       const list = this.fileDiagnostics.get(p.file) ?? [];
       // To the end of the problem's line.
-      const line = (texts.get(p.file) ?? '').split(/\r\n|\r|\n/, p.line)[p.line - 1] ?? '';
-      const end = Math.max(p.column - 1, line.length);
+      const end = Math.max(p.column - 1, lineLengths(p.file)[p.line - 1] ?? 0);
       list.push(Diagnostic.create(Range.create(p.line - 1, p.column - 1, p.line - 1, end),
         p.field ? `${p.field}: ${p.message}` : p.message,
         p.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning, undefined, 'MLSys Papers'));
       this.fileDiagnostics.set(p.file, list);
     }
-    this.userFiles = new Set(uris.map((u) => u.toString()));
-    this.lastTexts = texts;
+    this.userFiles = seen;
     this.set(mergeCorpusData(this.bundled, sources.map((s) => s.entry)));
     this.log.info(`corpus: ${this.merged.entries.length} entries (${sources.length} from ${uris.length} file(s) of yours, ${problems.length} problem(s)) in ${Date.now() - started} ms`);
     return true;
@@ -112,8 +114,7 @@ export class CorpusStore {
 
   private set(data: CorpusData): void {
     this.merged = data;
-    this.corpusValue = buildCorpus(data);
-    this.indexValue = undefined;
+    this.current = { corpus: buildCorpus(data) };
     this.version++;
   }
 }

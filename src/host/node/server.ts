@@ -8,6 +8,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import type { CorpusData } from '../../core/corpus.js';
+import { decodeUtf8 } from '../../core/utf8.js';
 import { startServer, type HostFile, type ServerHost } from '../../server/server.js';
 
 /** Reads a `file:` URI: its text (UTF-8, BOM kept), `notUtf8`, `directory`, or undefined when missing; null for other schemes. */
@@ -24,11 +25,8 @@ export function readNodeFile(uri: { scheme: string; fsPath: string }): HostFile 
     // Unreadable (permissions, a file removed between stat and read): as missing.
     return undefined;
   }
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes), stamp };
-  } catch {
-    return { notUtf8: true, stamp };
-  }
+  const text = decodeUtf8(bytes);
+  return text === undefined ? { notUtf8: true, stamp } : { text, stamp };
 }
 
 /** A `file:` URI's modification time and size (`d…` for a folder), undefined when missing; null for other schemes. */

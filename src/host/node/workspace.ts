@@ -5,6 +5,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { URI } from 'vscode-uri';
 import type { BibWorkspace } from '../../core/bib/resolve.js';
+import { decodeUtf8 } from '../../core/utf8.js';
 
 /** A {@link BibWorkspace} over `node:fs`, whose only workspace folder is `root`. */
 export class NodeBibWorkspace implements BibWorkspace {
@@ -41,12 +42,9 @@ export class NodeBibWorkspace implements BibWorkspace {
  * @throws Error naming the file when it is not valid UTF-8 or cannot be read
  */
 export function readTextForRewrite(path: string): string {
-  const bytes = readFileSync(path);
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    throw new Error(`${path} is not UTF-8 text; rewriting it would change its other characters`);
-  }
+  const text = decodeUtf8(readFileSync(path));
+  if (text === undefined) throw new Error(`${path} is not UTF-8 text; rewriting it would change its other characters`);
+  return text;
 }
 
 /** Writes text as UTF-8 (U+FEFF becomes the byte-order mark again). */
