@@ -11,7 +11,7 @@ import { CorpusClient } from './features/corpusClient.js';
 import { copyBibtex, openLink, registerEntryCommands } from './features/entryActions.js';
 import { registerDetails } from './features/details.js';
 import { registerFormatted } from './features/formatted.js';
-import { startLanguageClient } from './features/languageClient.js';
+import { createLanguageClient } from './features/languageClient.js';
 import { entryLink } from './core/links.js';
 import { createLog } from './features/log.js';
 import { ReadState } from './features/readState.js';
@@ -20,19 +20,17 @@ import { SearchUi } from './features/search.js';
 import { registerTopicTree } from './features/topicTree.js';
 import { Methods, type ReadStateParams } from './server/protocol.js';
 
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
+export function activate(context: vscode.ExtensionContext): void {
   const log = createLog();
   context.subscriptions.push(log);
   const config = new ConfigStore();
   const read = new ReadState(context.globalState);
-  let client;
-  try {
-    client = await startLanguageClient(context, log);
-  } catch (e) {
+  const client = createLanguageClient(context, log);
+  // Not awaited: the views and commands below ask the server, and their requests wait for it.
+  client.start().catch((e: unknown) => {
     log.error(e instanceof Error ? e : String(e));
     void vscode.window.showErrorMessage(`MLSys Papers: the language server did not start (${e instanceof Error ? e.message : String(e)}); see the MLSys Papers log.`);
-    return;
-  }
+  });
   const corpus = new CorpusClient(client, log);
   const search = new SearchUi(corpus, { copyBibtex, openPaper: (e) => openLink(entryLink(e), 'paper', e) });
   const bibs = new Bibliographies(client, log);

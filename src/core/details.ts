@@ -5,7 +5,7 @@
  */
 import { toBibtex } from './cite/bibtex.js';
 import { allAuthors } from './cite/names.js';
-import type { Corpus } from './corpus.js';
+import type { Corpus } from './model.js';
 import type { Entry } from './schema.js';
 import { entryLinks } from './links.js';
 

@@ -5,7 +5,7 @@
  */
 import MiniSearch, { type SearchResult as MsResult } from 'minisearch';
 import { stemmer } from 'stemmer';
-import type { Corpus } from './corpus.js';
+import type { Corpus } from './model.js';
 import { foldAscii } from './cite/key.js';
 import { displayName } from './cite/names.js';
 import type { Entry } from './schema.js';

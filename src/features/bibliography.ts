@@ -16,13 +16,12 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { eolOf } from '../core/bib/bibfile.js';
-import { planLatexBibDeclaration, planMarkdownBibDeclaration } from '../core/bib/locate.js';
-import { LATEX_LANGUAGES } from '../core/context.js';
 import { textHash, type BibChange, type CitePlan, type ReusedKey } from '../core/service/types.js';
 import type { Logger } from '../core/log.js';
+import { decodeUtf8 } from '../core/utf8.js';
 import {
-  Methods, type PlanBibliographyParams, type PlanBibliographyResult, type PlanCitationParams, type PlanInsertionParams,
+  Methods, type PlanBibliographyParams, type PlanBibliographyResult, type PlanCitationParams, type PlanDeclarationParams,
+  type PlanDeclarationResult, type PlanInsertionParams,
 } from '../server/protocol.js';
 
 function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
@@ -103,12 +102,16 @@ export class Bibliographies {
       return (await this.editDocument(open, d.offset, d.text, change.keys, save)) || fail('the edit was refused');
     };
     if (open?.isDirty) return onDocument(false);
-    let raw: string;
+    let bytes: Uint8Array;
     try {
-      raw = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(await vscode.workspace.fs.readFile(uri));
+      bytes = await vscode.workspace.fs.readFile(uri);
     } catch (e) {
-      if (open) return onDocument(false);
       this.log.warn(`${uri.toString(true)}: ${String(e)}`);
+      return fail('it cannot be read');
+    }
+    const raw = decodeUtf8(bytes);
+    if (raw === undefined) {
+      if (open) return onDocument(false);
       return fail('it is not UTF-8 text, and rewriting it would change its other characters');
     }
     const disk = change.disk;
@@ -181,14 +184,15 @@ export class Bibliographies {
         : `MLSys Papers: ${displayPath(rootUri)} declares no bibliography. Create references.bib with ${list} and declare it?`,
       action);
     if (choice !== action) return;
+    // Opened, so the server has its current text to plan the declaration on.
     const rootDoc = await vscode.workspace.openTextDocument(rootUri);
-    const text = rootDoc.getText();
-    const eol = eolOf(text) === '\r\n' ? '\r\n' : '\n';
-    const decl = LATEX_LANGUAGES.has(rootDoc.languageId)
-      ? planLatexBibDeclaration(text, 'references.bib', eol)
-      : [planMarkdownBibDeclaration(text, 'references.bib', eol)];
+    const decl = await this.client.sendRequest<PlanDeclarationResult>(Methods.planDeclaration, { uri: rootUri.toString(), file: 'references.bib' } satisfies PlanDeclarationParams);
     if (!decl) {
       void vscode.window.showErrorMessage(`MLSys Papers: ${displayPath(rootUri)} has no \\end{document}; declare the bibliography by hand.`);
+      return;
+    }
+    if (decl.version !== rootDoc.version) {
+      void vscode.window.showErrorMessage(`MLSys Papers: ${displayPath(rootUri)} changed while the declaration was planned; cite again.`);
       return;
     }
     if (plan.kind === 'refuse') {
@@ -198,7 +202,7 @@ export class Bibliographies {
     if (plan.kind === 'create' && !(await this.create(fileUri, plan.text, plan.keys))) return;
     if (plan.kind === 'insert' && !(await this.insert(plan))) return;
     const edit = new vscode.WorkspaceEdit();
-    for (const i of decl) edit.insert(rootUri, rootDoc.positionAt(i.offset), i.text);
+    for (const i of decl.insertions) edit.insert(rootUri, rootDoc.positionAt(i.offset), i.text);
     await vscode.workspace.applyEdit(edit);
   }
 }

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { LATEX_COMMANDS, MARKDOWN_STYLES, type LatexCommand, type MarkdownStyle } from '../core/cite/insert.js';
 import { LEVELS, type Level } from '../core/schema.js';
+import { oneOf } from '../core/service/types.js';
 import { Settings } from '../ids.js';
 
 /** A snapshot of `mlsysPapers.*` settings, validated (unknown values fall back to defaults). */
@@ -17,10 +18,6 @@ export interface Config {
   showChineseLabels: boolean;
   /** Add cited entries to the document's bibliography. */
   syncBibliography: boolean;
-}
-
-function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
-  return allowed.includes(value as T) ? (value as T) : fallback;
 }
 
 /** Reads the current settings. */
@@ -48,18 +45,6 @@ export function readConfig(): Config {
 export function fromWorkspaceSettings(key: string, scope?: vscode.Uri): boolean {
   const i = vscode.workspace.getConfiguration(Settings.section, scope).inspect(key);
   return i?.workspaceFolderValue !== undefined || i?.workspaceValue !== undefined;
-}
-
-/**
- * Whether a file lies inside one of the workspace folders (whole path segments; `..` resolved).
- */
-export function inWorkspaceFolders(uri: vscode.Uri): boolean {
-  const path = vscode.Uri.joinPath(uri, '.').path.replace(/\/$/, '');
-  return (vscode.workspace.workspaceFolders ?? []).some((f) => {
-    if (f.uri.scheme !== uri.scheme || f.uri.authority !== uri.authority) return false;
-    const base = f.uri.path.replace(/\/$/, '');
-    return path === base || path.startsWith(`${base}/`);
-  });
 }
 
 /** Holds the current {@link Config} and tells listeners when one of its values changes. */

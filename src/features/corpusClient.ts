@@ -5,9 +5,10 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { buildCorpus, type Corpus } from '../core/corpus.js';
+import { buildCorpus, type Corpus } from '../core/model.js';
 import type { Entry } from '../core/schema.js';
-import { Methods, type CorpusResult, type FormatResult, type SearchResult } from '../server/protocol.js';
+import { isCitingLanguage } from '../core/context.js';
+import { Methods, type CitedKeysParams, type CorpusResult, type FormatResult, type SearchResult } from '../server/protocol.js';
 
 /** The result of {@link CorpusClient.search}. */
 export interface SearchAnswer {
@@ -58,6 +59,12 @@ export class CorpusClient implements vscode.Disposable {
     await this.ready;
     const r = await this.client.sendRequest<SearchResult>(Methods.search, { query, limit });
     return { entries: r.keys.map((k) => this.model.entry(k)).filter((e): e is Entry => !!e), invalid: r.invalid };
+  }
+
+  /** The keys a LaTeX or Markdown document cites, in order, each once (read by the server). */
+  async citedKeys(doc: vscode.TextDocument): Promise<string[]> {
+    if (!isCitingLanguage(doc.languageId)) return [];
+    return this.client.sendRequest<string[]>(Methods.citedKeys, { uri: doc.uri.toString() } satisfies CitedKeysParams);
   }
 
   /**

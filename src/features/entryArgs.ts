@@ -2,7 +2,7 @@
  * Commands are reached from the tree (a node), the search (an entry), keybindings (nothing) and
  * other extensions (a key): this turns any of those into entries.
  */
-import type { Corpus } from '../core/corpus.js';
+import type { Corpus } from '../core/model.js';
 import type { Entry } from '../core/schema.js';
 
 /** A tree node that carries an entry. */

@@ -6,7 +6,6 @@
 import * as vscode from 'vscode';
 import { toBibtexAll } from '../core/cite/bibtex.js';
 import { toCslJson } from '../core/cite/format.js';
-import { citedKeys } from '../core/citations.js';
 import type { Entry } from '../core/schema.js';
 import { Commands } from '../ids.js';
 import type { CorpusClient } from './corpusClient.js';
@@ -34,9 +33,10 @@ async function saveAs(content: string, name: string): Promise<void> {
 }
 
 /** Entries a document cites, in citation order, each once (keys the corpus does not know are left out). */
-export function citedEntries(doc: vscode.TextDocument, corpus: CorpusClient): Entry[] {
+export async function citedEntries(doc: vscode.TextDocument, corpus: CorpusClient): Promise<Entry[]> {
   // Keys are matched ignoring case, so two spellings of one key are one entry.
-  return [...new Set(citedKeys(doc.getText(), doc.languageId).map((k) => corpus.corpus.entry(k)))].filter((e): e is Entry => !!e);
+  const keys = await corpus.citedKeys(doc);
+  return [...new Set(keys.map((k) => corpus.corpus.entry(k)))].filter((e): e is Entry => !!e);
 }
 
 /** Registers the formatted-reference and export commands. */
@@ -68,7 +68,7 @@ export function registerFormatted(corpus: CorpusClient, search: SearchUi): vscod
     vscode.commands.registerCommand(Commands.insertBibliography, async () => {
       const editor = vscode.window.activeTextEditor;
       if (!editor) return;
-      const entries = citedEntries(editor.document, corpus);
+      const entries = await citedEntries(editor.document, corpus);
       if (!entries.length) {
         void vscode.window.showInformationMessage('MLSys Papers: this document cites no entry of the corpus.');
         return;
@@ -89,7 +89,7 @@ export function registerFormatted(corpus: CorpusClient, search: SearchUi): vscod
       const editor = vscode.window.activeTextEditor;
       if (!editor) return;
       // Not 'references': the default name must not be the bibliography the document already uses.
-      await exportEntries(citedEntries(editor.document, corpus), 'cited-references');
+      await exportEntries(await citedEntries(editor.document, corpus), 'cited-references');
     }),
   );
 }

@@ -6,27 +6,27 @@
  */
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../core/context.js';
+import { isCitingLanguage, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../core/context.js';
+import { decodeUtf8 } from '../core/utf8.js';
 import { Commands, Settings } from '../ids.js';
+import { fromWorkspaceSettings } from './config.js';
 import { FROM_WORKSPACE, Methods, type FindFilesParams, type InitializationOptions, type ReadFileParams, type ReadFileResult } from '../server/protocol.js';
 
 /** The settings that name files: when a workspace sets them, the server reads only inside the workspace. */
 const FILE_SETTINGS = [Settings.corpusFiles, Settings.citationStyle, Settings.latexRoot] as const;
 
-/** Every document the server reads: citing documents, and bibliographies (to plan on their open text). */
+/**
+ * Every document the server reads: citing documents, and bibliographies (CSL-JSON and CSL-YAML
+ * too, so that an addition is planned on their unsaved text). Only citing documents are asked
+ * about (see the middleware), and `.bib` files for their duplicate keys.
+ */
 export const SERVER_SELECTOR = [
   ...[...LATEX_LANGUAGES, ...MARKDOWN_LANGUAGES, 'bibtex'].map((language) => ({ language })),
   { pattern: '**/*.{bib,json,yaml,yml}' },
 ];
 
-/** The keys of `mlsysPapers.*` whose value a workspace (folder) sets, in a resource's scope. */
-function workspaceSet(scope: vscode.Uri | undefined): string[] {
-  const conf = vscode.workspace.getConfiguration(Settings.section, scope);
-  return FILE_SETTINGS.filter((k) => {
-    const i = conf.inspect(k);
-    return i?.workspaceFolderValue !== undefined || i?.workspaceValue !== undefined;
-  });
-}
+/** Whether the server has answers for a document: a citing language (LaTeX, Markdown). */
+const citing = (doc: vscode.TextDocument) => isCitingLanguage(doc.languageId);
 
 async function readFile(p: ReadFileParams): Promise<ReadFileResult> {
   const uri = vscode.Uri.parse(p.uri, true);
@@ -38,21 +38,18 @@ async function readFile(p: ReadFileParams): Promise<ReadFileResult> {
     return { missing: true };
   }
   if (st.type & vscode.FileType.Directory) return { directory: true, mtime: st.mtime, size: st.size };
-  const bytes = await vscode.workspace.fs.readFile(uri);
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes), mtime: st.mtime, size: st.size };
-  } catch {
-    return { notUtf8: true, mtime: st.mtime, size: st.size };
-  }
+  const text = decodeUtf8(await vscode.workspace.fs.readFile(uri));
+  return text === undefined ? { notUtf8: true, mtime: st.mtime, size: st.size } : { text, mtime: st.mtime, size: st.size };
 }
 
 /**
- * Starts the language server (a Node process over IPC: `dist/server.js`) and its client.
+ * The client of the language server (a Node process over IPC: `dist/server.js`), not started:
+ * requests sent before `start()` settles wait for it, so activation does not.
  *
  * @param log - where the server's log lines go (the "MLSys Papers" channel)
- * @returns the running client; dispose it to stop the server
+ * @returns the client; dispose it to stop the server
  */
-export async function startLanguageClient(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Promise<LanguageClient> {
+export function createLanguageClient(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): LanguageClient {
   const module = vscode.Uri.joinPath(context.extensionUri, 'dist', 'server.js').fsPath;
   const server: ServerOptions = {
     run: { module, transport: TransportKind.ipc },
@@ -65,7 +62,13 @@ export async function startLanguageClient(context: vscode.ExtensionContext, log:
     outputChannel: log,
     // Hovers carry one command link (Show Details); every other text in them is escaped.
     markdown: { isTrusted: { enabledCommands: [Commands.showDetails] } },
+    // A JSON or YAML file is synced only for its text: no completion, hover or checks on it.
+    diagnosticPullOptions: { filter: (doc) => !citing(doc) && doc.languageId !== 'bibtex' && !/\.bib$/i.test(doc.uri.path) },
     middleware: {
+      provideCompletionItem: (doc, pos, ctx, token, next) => (citing(doc) ? next(doc, pos, ctx, token) : undefined),
+      provideHover: (doc, pos, token, next) => (citing(doc) ? next(doc, pos, token) : undefined),
+      provideDefinition: (doc, pos, token, next) => (citing(doc) ? next(doc, pos, token) : undefined),
+      provideCodeActions: (doc, range, ctx, token, next) => (citing(doc) ? next(doc, range, ctx, token) : undefined),
       workspace: {
         configuration: async (params, token, next) => {
           const result = await next(params, token);
@@ -74,20 +77,16 @@ export async function startLanguageClient(context: vscode.ExtensionContext, log:
             const item = params.items[i];
             if (item?.section !== Settings.section || !value || typeof value !== 'object') return value;
             const scope = item.scopeUri ? vscode.Uri.parse(item.scopeUri, true) : undefined;
-            return { ...value, [FROM_WORKSPACE]: workspaceSet(scope) };
+            return { ...value, [FROM_WORKSPACE]: FILE_SETTINGS.filter((k) => fromWorkspaceSettings(k, scope)) };
           });
         },
       },
     },
-    synchronize: { configurationSection: undefined },
+    // A change of our settings tells the server to pull them again (`workspace/configuration`).
+    synchronize: { configurationSection: Settings.section },
   };
   const client = new LanguageClient('mlsysPapers', 'MLSys Papers', server, options);
   client.onRequest(Methods.findFiles, async (p: FindFilesParams) => (await vscode.workspace.findFiles(p.pattern)).map((u) => u.toString()));
   client.onRequest(Methods.readFile, readFile);
-  await client.start();
-  // Settings are pulled (`workspace/configuration`); a change of ours tells the server to pull again.
-  context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration(Settings.section)) void client.sendNotification('workspace/didChangeConfiguration', { settings: null });
-  }));
   return client;
 }

@@ -3,7 +3,7 @@
  * Markdown cards (`core/service/present.ts`) as `MarkdownString`s.
  */
 import * as vscode from 'vscode';
-import type { Corpus } from '../core/corpus.js';
+import type { Corpus } from '../core/model.js';
 import type { Entry, Kind } from '../core/schema.js';
 import { entryMarkdown, type EntryMarkdownOptions } from '../core/service/present.js';
 

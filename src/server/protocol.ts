@@ -3,9 +3,9 @@
  * LSP's standard ones. Shared by the server and the VS Code client; plain types and method names
  * only (no `vscode`, no `node:`).
  */
-import type { Position, Range } from 'vscode-languageserver-types';
+import type { Position } from 'vscode-languageserver-types';
 import type { CorpusData } from '../core/corpus.js';
-import type { BibChange, CitePlan, ReusedKey } from '../core/service/types.js';
+import type { BibChange, ReusedKey } from '../core/service/types.js';
 
 /** Custom method names, all under `mlsysPapers/`. */
 export const Methods = {
@@ -21,6 +21,10 @@ export const Methods = {
   planBibliography: 'mlsysPapers/planBibliography',
   /** Client → server: plan adding entries to a named bibliography file. */
   planInsertion: 'mlsysPapers/planInsertion',
+  /** Client → server: plan declaring a new bibliography file in an open document. */
+  planDeclaration: 'mlsysPapers/planDeclaration',
+  /** Client → server: the keys an open document cites. */
+  citedKeys: 'mlsysPapers/citedKeys',
   /** Client → server: entries as formatted references in the configured CSL style. */
   format: 'mlsysPapers/format',
   /** Client → server: which entries the user has read (the whole set). */
@@ -61,8 +65,6 @@ export interface PlanCitationParams {
   keys: string[];
 }
 
-export type PlanCitationResult = CitePlan;
-
 export interface PlanBibliographyParams {
   uri: string;
   keys: string[];
@@ -77,6 +79,20 @@ export interface PlanInsertionParams {
   /** The bibliography file. */
   uri: string;
   keys: string[];
+}
+
+export interface PlanDeclarationParams {
+  /** The document (open, a citing language). */
+  uri: string;
+  /** The bibliography file's name relative to it (`references.bib`). */
+  file: string;
+}
+
+/** `mlsysPapers/planDeclaration` result: insertions on the document version; null without `\end{document}`. */
+export type PlanDeclarationResult = { version: number; insertions: { offset: number; text: string }[] } | null;
+
+export interface CitedKeysParams {
+  uri: string;
 }
 
 export interface FormatParams {
@@ -124,5 +140,3 @@ export interface InitializationOptions {
    */
   clientCommands?: boolean;
 }
-
-export type { Range };

@@ -15,18 +15,17 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI, Utils } from 'vscode-uri';
 import { inWorkspace } from '../core/bib/resolve.js';
 import { bibFormatOf } from '../core/bib/sync.js';
-import { LATEX_COMMANDS, MARKDOWN_STYLES } from '../core/cite/insert.js';
 import { BUNDLED_STYLES, type BundledStyle } from '../core/cite/styles.js';
 import type { CorpusData } from '../core/corpus.js';
 import type { Logger } from '../core/log.js';
 import type { Entry } from '../core/schema.js';
 import { parseQuery } from '../core/search.js';
 import { createCitationService } from '../core/service/service.js';
-import { DEFAULT_DOCUMENT_SETTINGS, ServiceCommands, type DocumentSettings, type ServiceWorkspace } from '../core/service/types.js';
+import { documentSettingsFrom, ServiceCommands, type DocumentSettings, type ServiceWorkspace } from '../core/service/types.js';
 import { CorpusStore } from './corpusStore.js';
 import {
   FROM_WORKSPACE, Methods, type CorpusResult, type EntryDocumentParams, type FormatParams, type FormatResult,
-  type InitializationOptions, type PlanBibliographyParams, type PlanCitationParams, type PlanInsertionParams,
+  type CitedKeysParams, type InitializationOptions, type PlanBibliographyParams, type PlanDeclarationParams, type PlanDeclarationResult, type PlanCitationParams, type PlanInsertionParams,
   type ReadFileResult, type ReadStateParams, type SearchParams, type SearchResult,
 } from './protocol.js';
 
@@ -108,13 +107,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
 
   const documentSettings = async (uri: URI): Promise<DocumentSettings> => {
     const s = await rawSettings(uri);
-    return {
-      latexCommand: LATEX_COMMANDS.includes(s.latexCommand as never) ? s.latexCommand as DocumentSettings['latexCommand'] : DEFAULT_DOCUMENT_SETTINGS.latexCommand,
-      markdownStyle: MARKDOWN_STYLES.includes(s.markdownStyle as never) ? s.markdownStyle as DocumentSettings['markdownStyle'] : DEFAULT_DOCUMENT_SETTINGS.markdownStyle,
-      syncBibliography: typeof s.syncBibliography === 'boolean' ? s.syncBibliography : DEFAULT_DOCUMENT_SETTINGS.syncBibliography,
-      latexRoot: typeof s.latexRoot === 'string' && s.latexRoot.trim() ? s.latexRoot.trim() : undefined,
-      latexRootFromWorkspace: fromWorkspace(s, 'latexRoot'),
-    };
+    return documentSettingsFrom(s, fromWorkspace(s, 'latexRoot'));
   };
 
   /** Reads a file: the host's own access first, else the client's (`mlsysPapers/readFile`). */
@@ -132,6 +125,18 @@ export function startServer(connection: Connection, host: ServerHost): void {
     }
   };
 
+  /**
+   * A file's stamp on disk (`m…` for a file, `d…` for a folder), undefined when missing. Asked on
+   * every keystroke for every declared file: a stat where the host can, else a read.
+   */
+  const fileStamp = async (uri: URI): Promise<string | undefined> => {
+    const own = host.stamp?.(uri);
+    if (own !== null && own !== undefined) return own;
+    if (own === undefined && host.stamp) return undefined;
+    const f = await readFile(uri);
+    return f && ('directory' in f ? `d${f.stamp.slice(1)}` : f.stamp);
+  };
+
   const workspace: ServiceWorkspace = {
     get folders() { return folders; },
     async readText(uri) {
@@ -147,15 +152,11 @@ export function startServer(connection: Connection, host: ServerHost): void {
     async stamp(uri) {
       const open = documents.get(uri.toString());
       if (open) return `v${open.version}`;
-      // Asked on every keystroke for every declared file: a stat, not a read, where the host can.
-      const own = host.stamp?.(uri);
-      if (own !== undefined && own !== null) return own.startsWith('d') ? undefined : own;
-      if (own === undefined && host.stamp) return undefined;
-      const f = await readFile(uri);
-      return f && !('directory' in f) ? f.stamp : undefined;
+      const st = await fileStamp(uri);
+      return st?.startsWith('d') ? undefined : st;
     },
     async exists(uri) {
-      return !!documents.get(uri.toString()) || (await readFile(uri)) !== undefined;
+      return !!documents.get(uri.toString()) || (await fileStamp(uri)) !== undefined;
     },
     openDocument(uri) {
       const open = documents.get(uri.toString());
@@ -170,33 +171,49 @@ export function startServer(connection: Connection, host: ServerHost): void {
   });
   let corpusGlobs = false;
 
+  /**
+   * The files a setting's path names: an absolute path or `~/…` as it is, else that path in each
+   * workspace folder.
+   */
+  const settingUris = (path: string): URI[] => {
+    if (path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path)) return [URI.file(path)];
+    if (path.startsWith('~/') && host.home) return [URI.file(`${host.home}${path.slice(1)}`)];
+    return folders.map((f) => Utils.joinPath(f, path));
+  };
+
   // --- Formatting (CSL) ---
-  const styleCache = new Map<string, string>();
+  /** Bundled styles and locales never change while the server runs: each is read once. */
+  const bundled = new Map<string, Promise<string | undefined>>();
+  const bundledCsl = (path: string) => {
+    let xml = bundled.get(path);
+    if (!xml) bundled.set(path, xml = Promise.resolve(host.bundledCsl(path)));
+    return xml;
+  };
+  /** The user's own style, read again only when its file changes (hovers format on every look). */
+  let userStyle: { uri: string; stamp: string; xml: string } | undefined;
   const formatReferences = async (entries: readonly Entry[], scope?: URI): Promise<string[]> => {
     const s = await rawSettings(scope);
     const setting = (typeof s.citationStyle === 'string' && s.citationStyle.trim()) || 'apa';
     let xml: string | undefined;
-    if (setting in BUNDLED_STYLES) xml = await host.bundledCsl(`styles/${BUNDLED_STYLES[setting as BundledStyle]}`);
-    else {
-      const folder = folders[0];
-      const uri = setting.startsWith('/') || /^[A-Za-z]:[\\/]/.test(setting) ? URI.file(setting)
-        : setting.startsWith('~/') && host.home ? URI.file(`${host.home}${setting.slice(1)}`)
-          : folder ? Utils.joinPath(folder, setting) : URI.file(setting);
+    if (setting in BUNDLED_STYLES) {
+      xml = await bundledCsl(`styles/${BUNDLED_STYLES[setting as BundledStyle]}`);
+      if (!xml) throw new Error(`MLSys Papers: the bundled CSL style "${setting}" is missing from the installation`);
+    } else {
+      const uri = settingUris(setting)[0] ?? URI.file(setting);
       if (fromWorkspace(s, 'citationStyle') && !inWorkspace(workspace, uri)) {
         throw new Error(`MLSys Papers: the CSL style "${setting}" named by the workspace settings (mlsysPapers.citationStyle) is outside the workspace folders, so it is not read. Name it in your user settings to use it.`);
       }
-      const f = await readFile(uri);
-      if (!f || !('text' in f)) throw new Error(`MLSys Papers: cannot read the CSL style "${setting}" (setting mlsysPapers.citationStyle)`);
-      xml = f.text;
+      const stamp = await workspace.stamp!(uri);
+      if (stamp === undefined || userStyle?.uri !== uri.toString() || userStyle.stamp !== stamp) {
+        const text = stamp === undefined ? undefined : await workspace.readText(uri);
+        if (text === undefined) throw new Error(`MLSys Papers: cannot read the CSL style "${setting}" (setting mlsysPapers.citationStyle)`);
+        userStyle = { uri: uri.toString(), stamp: stamp!, xml: text };
+      }
+      xml = userStyle.xml;
     }
-    if (!xml) throw new Error(`MLSys Papers: the bundled CSL style "${setting}" is missing from the installation`);
     const csl = await host.loadCsl();
     const locales = new Map<string, string | undefined>();
-    for (const lang of ['en-US', 'zh-CN']) {
-      const key = `locale:${lang}`;
-      if (!styleCache.has(key)) styleCache.set(key, (await host.bundledCsl(`locales/locales-${lang}.xml`)) ?? '');
-      locales.set(lang, styleCache.get(key) || undefined);
-    }
+    for (const lang of ['en-US', 'zh-CN']) locales.set(lang, await bundledCsl(`locales/locales-${lang}.xml`));
     return csl.formatBibliography(entries, xml, (lang) => locales.get(lang), 'text');
   };
 
@@ -236,13 +253,11 @@ export function startServer(connection: Connection, host: ServerHost): void {
   const resolveCorpusFiles = async (patterns: readonly string[], restricted: boolean): Promise<URI[]> => {
     const out = new Map<string, URI>();
     for (const p of patterns) {
-      if (p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p)) out.set(p, URI.file(p));
-      else if (p.startsWith('~/') && host.home) out.set(p, URI.file(`${host.home}${p.slice(1)}`));
-      else if (/[*?{[]/.test(p)) {
+      if (/[*?{[]/.test(p) && !/^(\/|~\/|[A-Za-z]:[\\/])/.test(p)) {
         if (!init.fileSystem) { log.warn(`corpusFiles: the glob "${p}" needs a client that can find files; name the files instead`); continue; }
         const found = await connection.sendRequest<string[]>(Methods.findFiles, { pattern: p }).catch((e: unknown) => { log.warn(`findFiles ${p}: ${String(e)}`); return []; });
         for (const u of found) out.set(u, URI.parse(u));
-      } else for (const f of folders) { const u = Utils.joinPath(f, p); out.set(u.toString(), u); }
+      } else for (const u of settingUris(p)) out.set(u.toString(), u);
     }
     const all = [...out.values()];
     if (!restricted) return all;
@@ -336,6 +351,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     else if (canPushDiagnostics) pushDiagnostics(document.uri);
   });
   documents.onDidClose(({ document }) => {
+    settingsCache.delete(document.uri);
     if (canPushDiagnostics) void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
   });
 
@@ -414,6 +430,15 @@ export function startServer(connection: Connection, host: ServerHost): void {
     const doc = documents.get(p.uri);
     if (!doc) throw new Error(`${p.uri} is not open`);
     return service.planBibliography(doc, p.keys);
+  });
+  connection.onRequest(Methods.planDeclaration, (p: PlanDeclarationParams): PlanDeclarationResult => {
+    const doc = documents.get(p.uri);
+    if (!doc) throw new Error(`${p.uri} is not open`);
+    return service.planDeclaration(doc, p.file) ?? null;
+  });
+  connection.onRequest(Methods.citedKeys, (p: CitedKeysParams): string[] => {
+    const doc = documents.get(p.uri);
+    return doc ? service.citedKeys(doc) : [];
   });
   connection.onRequest(Methods.planInsertion, (p: PlanInsertionParams) => service.planInsertion(URI.parse(p.uri), p.keys));
   connection.onRequest(Methods.format, async (p: FormatParams): Promise<FormatResult> => {

@@ -65,6 +65,26 @@ describe('import rules (ARCHITECTURE.md)', () => {
       expect(broken).toEqual([]);
     });
   }
+  it('the VS Code client does not bundle the YAML reader or Citation.js (parsing runs in the server)', () => {
+    // Every src module the extension reaches, following relative imports from src/extension.ts.
+    // Type-only imports (`import type`) are erased by the build: only value imports count.
+    const valueImportsOf = (file: string) => {
+      const text = readFileSync(file, 'utf8');
+      return [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s+(?!type\b)[^'"`;]*?from\s*['"]([^'"]+)['"]|\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g)]
+        .map((m) => (m[1] ?? m[2] ?? m[3])!);
+    };
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const spec of valueImportsOf(file)) if (spec.startsWith('.')) visit(join(file, '..', spec).replace(/\.js$/, '.ts'));
+    };
+    visit(join(SRC, 'extension.ts'));
+    expect(seen.size).toBeGreaterThan(20);
+    const heavy = [...seen].flatMap((f) => valueImportsOf(f).filter((s) => s === 'yaml' || s.startsWith('@citation-js') || s === 'citeproc')
+      .map((s) => `${relative(SRC, f)} imports ${s}`));
+    expect(heavy).toEqual([]);
+  });
   it('src/cli.ts does not import vscode or the VS Code layer', () => {
     const f = join(SRC, 'cli.ts');
     expect(importsOf(f).filter((s) => s === 'vscode' || target(f, s)?.startsWith('features'))).toEqual([]);

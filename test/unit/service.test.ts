@@ -808,6 +808,33 @@ describe('planInsertion', () => {
   });
 });
 
+describe('planDeclaration and citedKeys', () => {
+  it('declares references.bib before \\end{document} in the document\'s CRLF line endings, on its version', () => {
+    const { service } = setup();
+    const doc = docOf('/ws/main.tex', 'latex', '\\documentclass{article}\r\n\\begin{document}\r\n\\cite{a}\r\n\\end{document}\r\n', 7);
+    const text = doc.getText();
+    expect(service.planDeclaration(doc, 'references.bib')).toEqual({
+      version: 7,
+      insertions: [{ offset: text.indexOf('\\end{document}'), text: '\\bibliographystyle{plain}\r\n\\bibliography{references}\r\n' }],
+    });
+    expect(service.planDeclaration(docOf('/ws/part.tex', 'latex', '\\cite{a}\n'), 'references.bib')).toBeUndefined();
+  });
+
+  it('adds bibliography: to Markdown front matter, or a front matter block when there is none', () => {
+    const { service } = setup();
+    const withFm = docOf('/ws/note.md', 'markdown', '---\ntitle: T\n---\n\nText [@a].\n');
+    expect(service.planDeclaration(withFm, 'references.bib')!.insertions).toEqual([{ offset: '---\ntitle: T\n'.length, text: 'bibliography: references.bib\n' }]);
+    const bare = docOf('/ws/bare.md', 'markdown', 'Text [@a].\n');
+    expect(service.planDeclaration(bare, 'references.bib')!.insertions).toEqual([{ offset: 0, text: '---\nbibliography: references.bib\n---\n\n' }]);
+  });
+
+  it('lists the cited keys in order, each once', () => {
+    const { service } = setup();
+    expect(service.citedKeys(docOf('/ws/main.tex', 'latex', '\\cite{b,a} % \\cite{c}\n\\citep{b,d}\n'))).toEqual(['b', 'a', 'd']);
+    expect(service.citedKeys(docOf('/ws/note.md', 'markdown', 'See [@x; @y] and @x.\n'))).toEqual(['x', 'y']);
+  });
+});
+
 describe('editors without our UI (clientUi false)', () => {
   it('hover has no details command link, definition no mlsys-papers: document, code actions no replacement search', async () => {
     const { service } = setup({ clientUi: false });

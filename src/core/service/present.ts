@@ -4,7 +4,7 @@
  * text (CommonMark, as VS Code's `MarkdownString` and LSP's `MarkupContent` take it); text from
  * entries is escaped and links are only http(s).
  */
-import type { Corpus } from '../corpus.js';
+import type { Corpus } from '../model.js';
 import { allAuthors, shortAuthors } from '../cite/names.js';
 import { entryLinksMarkdown } from '../links.js';
 import type { Entry, Level } from '../schema.js';

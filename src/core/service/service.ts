@@ -13,15 +13,16 @@ import {
   Hover, Location, MarkupKind, Position, Range, type Command,
 } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
-import { duplicateKeys, editorText, findBibKey, findBibKeys, lineColumnAt, parseBib, type BibEntry } from '../bib/bibfile.js';
+import { duplicateKeys, editorText, eolOf, findBibKey, findBibKeys, lineColumnAt, parseBib, type BibEntry } from '../bib/bibfile.js';
 import {
-  BibCache, inWorkspace, planBibliographyUpdate, planCitationSync, resolveBibliography, type DocumentBibliography,
+  BibCache, inWorkspace, isInside, planBibliographyUpdate, planCitationSync, resolveBibliography, type DocumentBibliography,
 } from '../bib/resolve.js';
-import { bibFormatOf, planBibAddition, planBibSync, readBibSource } from '../bib/sync.js';
+import { planBibAddition, planBibSync, readBibSource } from '../bib/sync.js';
 import { toBibtex } from '../cite/bibtex.js';
 import { planCitation } from '../cite/insert.js';
 import { foldAscii } from '../cite/key.js';
-import { citationAt, citationsIn, type CitedKey } from '../citations.js';
+import { citationAt, citationsIn, citedKeys, type CitedKey } from '../citations.js';
+import { planLatexBibDeclaration, planMarkdownBibDeclaration } from '../bib/locate.js';
 import { citeContextAt, isCitingLanguage, LATEX_LANGUAGES } from '../context.js';
 import type { Logger } from '../log.js';
 import type { Entry } from '../schema.js';
@@ -89,6 +90,16 @@ export interface CitationService {
    * or a new file with them when it does not exist.
    */
   planInsertion(file: URI, keys: readonly string[]): Promise<BibChange>;
+  /**
+   * Plans declaring a new bibliography file in a document (`\\bibliography`, `\\addbibresource`,
+   * or the front matter's `bibliography:`), in the document's own line ending.
+   *
+   * @param file - the file's name relative to the document (`references.bib`)
+   * @returns the insertions, or undefined for a LaTeX document without `\\end{document}`
+   */
+  planDeclaration(doc: TextDocument, file: string): { version: number; insertions: { offset: number; text: string }[] } | undefined;
+  /** The keys a document cites, in order, each once (ignoring case). */
+  citedKeys(doc: TextDocument): string[];
   /** Forgets every cached file (the workspace folders changed). */
   clearCache(): void;
 }
@@ -127,17 +138,15 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
 
   /** Paths as the user sees them: relative to the workspace folder that holds the file. */
   const displayPath = (uri: URI): string => {
-    for (const f of ws.folders) {
-      const base = f.path.endsWith('/') ? f.path : `${f.path}/`;
-      if (f.scheme === uri.scheme && f.authority === uri.authority && uri.path.startsWith(base)) return uri.path.slice(base.length);
-    }
+    const folder = ws.folders.find((f) => isInside(f, uri));
+    if (folder) return uri.path.slice(folder.path.replace(/\/$/, '').length + 1);
     return uri.scheme === 'file' ? uri.fsPath : uri.toString(true);
   };
 
   const bibliographyOf = async (doc: TextDocument): Promise<DocumentBibliography | undefined> => {
     const uri = URI.parse(doc.uri);
     const settings = await opts.config(uri);
-    const folder = ws.folders.find((f) => uri.path.startsWith(f.path.endsWith('/') ? f.path : `${f.path}/`) && f.scheme === uri.scheme);
+    const folder = ws.folders.find((f) => isInside(f, uri));
     return resolveBibliography(ws, { uri, languageId: doc.languageId, text: doc.getText() }, {
       latexRoot: settings.latexRoot || undefined,
       latexRootBase: folder,
@@ -453,13 +462,19 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
       return insertionInto(file, add, openDocument(file));
     },
 
+    planDeclaration(doc, file) {
+      const text = doc.getText();
+      const eol = eolOf(text) === '\r\n' ? '\r\n' : '\n';
+      const insertions = LATEX_LANGUAGES.has(doc.languageId) ? planLatexBibDeclaration(text, file, eol) : [planMarkdownBibDeclaration(text, file, eol)];
+      return insertions && { version: doc.version, insertions };
+    },
+
+    citedKeys(doc) {
+      return citedKeys(doc.getText(), doc.languageId);
+    },
+
     clearCache() {
       cache.clear();
     },
   };
-}
-
-/** Whether a path names a bibliography file the service reads (`.bib`, CSL-JSON, CSL-YAML). */
-export function isBibliographyPath(path: string): boolean {
-  return bibFormatOf(path) !== undefined;
 }

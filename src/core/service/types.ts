@@ -4,7 +4,7 @@
  */
 import type { URI } from 'vscode-uri';
 import type { BibWorkspace } from '../bib/resolve.js';
-import type { LatexCommand, MarkdownStyle } from '../cite/insert.js';
+import { LATEX_COMMANDS, MARKDOWN_STYLES, type LatexCommand, type MarkdownStyle } from '../cite/insert.js';
 import type { Corpus } from '../corpus.js';
 import type { SearchIndex } from '../search.js';
 
@@ -44,6 +44,30 @@ export interface DocumentSettings {
 
 /** The defaults of {@link DocumentSettings} (the `package.json` defaults). */
 export const DEFAULT_DOCUMENT_SETTINGS: DocumentSettings = { latexCommand: 'cite', markdownStyle: 'pandoc', syncBibliography: true };
+
+/** `value` when it is one of `allowed`, else `fallback`: how a setting's unknown value falls back to its default. */
+export function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
+  return allowed.includes(value as T) ? (value as T) : fallback;
+}
+
+/**
+ * Validates the `mlsysPapers` settings section as an editor sends it (`workspace/configuration`):
+ * unknown values fall back to the defaults of `package.json`.
+ *
+ * @param raw - the section's object; anything else counts as empty
+ * @param latexRootFromWorkspace - whether `latexRoot` comes from a workspace's settings
+ */
+export function documentSettingsFrom(raw: unknown, latexRootFromWorkspace = false): DocumentSettings {
+  const s = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const d = DEFAULT_DOCUMENT_SETTINGS;
+  return {
+    latexCommand: oneOf(s.latexCommand, LATEX_COMMANDS, d.latexCommand),
+    markdownStyle: oneOf(s.markdownStyle, MARKDOWN_STYLES, d.markdownStyle),
+    syncBibliography: typeof s.syncBibliography === 'boolean' ? s.syncBibliography : d.syncBibliography,
+    latexRoot: typeof s.latexRoot === 'string' && s.latexRoot.trim() ? s.latexRoot.trim() : undefined,
+    latexRootFromWorkspace,
+  };
+}
 
 /** A request that may be cancelled (LSP's `CancellationToken` has this shape). */
 export interface Cancellation {

@@ -462,6 +462,8 @@ suite('Citation checks', () => {
     const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
     assert.match(text, /Efficient Memory Management for Large Language Model Serving/);
     assert.match(text, /not in \S*refs\\?\.bib/);
+    // The one command link, from the server's Markdown, which the client trusts for that command only.
+    assert.match(text, /\[Details\]\(command:mlsysPapers\.showDetails\?/);
     const defs = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', doc.uri, at('mine2020'));
     const def = defs[0] as vscode.Location;
     assert.strictEqual(def.uri.fsPath, join(dir, 'refs.bib'));
