@@ -9,15 +9,15 @@ import { mkdirSync, readFileSync, statSync, writeFileSync, type Stats } from 'no
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { distance } from 'fastest-levenshtein';
-import { buildCorpus, crossCheck, entrySources, parseTopicsFile, type Corpus, type EntrySource } from './core/corpus.js';
-import { CorpusError, formatProblem, type Problem } from './core/diagnostics.js';
+import { buildCorpus, crossCheck, entryLocations, parseTopicsFile, type Corpus, type EntryLocation } from './core/corpus.js';
+import { CorpusError, formatProblem, type Problem } from './core/problems.js';
 import { loadCompiledCorpus, loadCorpusDir, type LoadedCorpus } from './host/node/load.js';
 import { createSearchIndex, parseQuery } from './core/search.js';
 import { toBibtexAll } from './core/cite/bibtex.js';
 import { CITE_FORMATS, formatCitation, toCslJson, type CiteFormat } from './core/cite/format.js';
 import { foldAscii } from './core/cite/key.js';
 import { shortAuthors } from './core/cite/names.js';
-import { entryJson } from './core/json.js';
+import { entryJson } from './core/entryJson.js';
 import { citedKeys } from './core/citations.js';
 import type { TopicInput } from './core/schema.js';
 import { runNodeServer } from './host/node/server.js';
@@ -455,7 +455,7 @@ interface Linted {
   abs: string;
   kind: 'missing' | 'topics' | 'entries';
   problems: Problem[];
-  sources: EntrySource[];
+  locations: EntryLocation[];
   /** For a topics file without errors: its topics. */
   topics?: TopicInput[];
 }
@@ -474,7 +474,7 @@ function runLint(ctx: Context): number {
     seen.add(abs);
     const st = statPath(file);
     if (!st) {
-      linted.push({ file, abs, kind: 'missing', sources: [], problems: [{ file, line: 1, column: 1, field: '', message: 'file not found', severity: 'error' }] });
+      linted.push({ file, abs, kind: 'missing', locations: [], problems: [{ file, line: 1, column: 1, field: '', message: 'file not found', severity: 'error' }] });
       continue;
     }
     if (st.isDirectory()) throw new UsageError(`lint: ${file} is a folder, not a file (lint its files: ${join(file, '*.yaml')})`);
@@ -483,24 +483,24 @@ function runLint(ctx: Context): number {
     if (isTopics) {
       const res = parseTopicsFile(text, file);
       const ok = !res.problems.some((p) => p.severity === 'error');
-      linted.push({ file, abs, kind: 'topics', sources: [], problems: res.problems, topics: ok ? res.items : undefined });
+      linted.push({ file, abs, kind: 'topics', locations: [], problems: res.problems, topics: ok ? res.items : undefined });
     } else {
-      const res = entrySources(text, file);
-      linted.push({ file, abs, kind: 'entries', sources: res.sources, problems: res.problems });
+      const res = entryLocations(text, file);
+      linted.push({ file, abs, kind: 'entries', locations: res.locations, problems: res.problems });
     }
   }
 
   const cross = new Map<string, Problem[]>();
   const entryFiles = linted.filter((l) => l.kind === 'entries');
-  if (entryFiles.some((l) => l.sources.length)) {
+  if (entryFiles.some((l) => l.locations.length)) {
     const ref = lintReference(ctx.values.corpus, entryFiles.map((l) => l.abs));
     const lintedPaths = new Set(linted.map((l) => l.abs));
     // The linted files replace their own version in the reference corpus (a file is no duplicate of itself).
-    const others = ref.sources.filter((s) => s.file === BUNDLED || !lintedPaths.has(resolve(s.file)));
+    const others = ref.locations.filter((s) => s.file === BUNDLED || !lintedPaths.has(resolve(s.file)));
     const namedTopics = linted.flatMap((l) => l.topics ?? []);
     const topics = namedTopics.length ? namedTopics : ref.topics;
     const names = new Set(entryFiles.map((l) => l.file));
-    for (const p of crossCheck(topics, [...others, ...entryFiles.flatMap((l) => l.sources)])) {
+    for (const p of crossCheck(topics, [...others, ...entryFiles.flatMap((l) => l.locations)])) {
       if (!names.has(p.file)) continue; // a problem of the reference corpus itself
       if (!topics.length && p.message.startsWith('unknown topic')) continue; // no readable taxonomy to check against
       const message = p.message.split(`${BUNDLED}:1`).join('bundled corpus');
@@ -522,7 +522,7 @@ function runLint(ctx: Context): number {
 /** The corpus that linted entries are checked against: its taxonomy and its entries with where they are. */
 interface Reference {
   topics: TopicInput[];
-  sources: EntrySource[];
+  locations: EntryLocation[];
 }
 
 /**
@@ -533,7 +533,7 @@ interface Reference {
  * @throws UsageError when a folder cannot be read, or the files sit in two corpus folders
  */
 function lintReference(corpusOption: string | undefined, files: readonly string[]): Reference {
-  const fromDir = (loaded: LoadedCorpus): Reference => ({ topics: loaded.data.topics, sources: loaded.sources });
+  const fromDir = (loaded: LoadedCorpus): Reference => ({ topics: loaded.data.topics, locations: loaded.locations });
   if (corpusOption !== undefined) return fromDir(readCorpusDir(corpusOption, '--corpus'));
   const folders = [...new Set(files.map(corpusFolderOf).filter((d): d is string => !!d))];
   if (folders.length > 1) throw new UsageError(`lint: the files are in ${folders.length} corpus folders (${folders.join(', ')}); lint each folder's files on their own, or pass --corpus DIR`);
@@ -543,7 +543,7 @@ function lintReference(corpusOption: string | undefined, files: readonly string[
     const t = corpus.topic(id)!;
     return { id: t.id, label: t.label, zh: t.zh, children: t.children.map(toInput) };
   };
-  return { topics: corpus.roots.map(toInput), sources: corpus.entries.map((entry) => ({ entry, file: BUNDLED, line: 1 })) };
+  return { topics: corpus.roots.map(toInput), locations: corpus.entries.map((entry) => ({ entry, file: BUNDLED, line: 1 })) };
 }
 
 /** The corpus folder an entries file belongs to (`DIR` for `DIR/entries/x.yaml` when `DIR/topics.yaml` exists). */

@@ -8,15 +8,18 @@ import { Bibliographies } from './features/bibliography.js';
 import { registerCitationFixes } from './features/citationFixes.js';
 import { ConfigStore } from './features/config.js';
 import { CorpusClient } from './features/corpusClient.js';
-import { copyBibtex, openLink, registerEntryCommands } from './features/entryActions.js';
+import { copyBibtex } from './features/clipboard.js';
+import { openLink, registerEntryCommands } from './features/entryActions.js';
 import { registerDetails } from './features/details.js';
-import { registerFormatted } from './features/formatted.js';
+import { registerExport } from './features/exportEntries.js';
+import { registerFormattedReferences } from './features/formattedReferences.js';
+import { registerInsertCitation } from './features/insertCitation.js';
 import { createLanguageClient } from './features/languageClient.js';
 import { entryLink } from './core/links.js';
 import { createLog } from './features/log.js';
 import { ReadState } from './features/readState.js';
 import { registerSearch } from './features/searchCommand.js';
-import { SearchUi } from './features/search.js';
+import { EntryPicker } from './features/entryPicker.js';
 import { registerTopicTree } from './features/topicTree.js';
 import { Methods, type ReadStateParams } from './server/protocol.js';
 
@@ -32,9 +35,9 @@ export function activate(context: vscode.ExtensionContext): void {
     void vscode.window.showErrorMessage(`MLSys Papers: the language server did not start (${e instanceof Error ? e.message : String(e)}); see the MLSys Papers log.`);
   });
   const corpus = new CorpusClient(client, log);
-  const search = new SearchUi(corpus, { copyBibtex, openPaper: (e) => openLink(entryLink(e), 'paper', e) });
+  const picker = new EntryPicker(corpus, { copyBibtex, openPaper: (e) => openLink(entryLink(e), 'paper', e) });
   const bibs = new Bibliographies(client, log);
-  const services = { corpus, read, config, search, bibs };
+  const services = { corpus, read, config, picker, bibs };
   const sendReadState = () => void client.sendNotification(Methods.readState, { keys: read.all() } satisfies ReadStateParams);
   sendReadState();
 
@@ -45,11 +48,13 @@ export function activate(context: vscode.ExtensionContext): void {
     read,
     read.onDidChange(sendReadState),
     registerTopicTree(corpus, read, config),
+    registerInsertCitation(services),
     registerEntryCommands(services),
     registerSearch(services),
-    registerFormatted(corpus, search),
-    registerDetails(corpus, read, search, log),
-    registerCitationFixes(client, bibs, async (q) => (await search.pick('MLSys Papers: Replace citation key', q)).map((e) => e.key)),
+    registerFormattedReferences(corpus, picker),
+    registerExport(corpus, picker),
+    registerDetails(corpus, read, config, picker, log),
+    registerCitationFixes(client, bibs, async (q) => (await picker.pick('MLSys Papers: Replace citation key', q)).map((e) => e.key)),
   );
 }
 

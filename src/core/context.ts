@@ -14,7 +14,7 @@ const LATEX_LOOK_AHEAD = 1000;
 /** A citation context found at the cursor. */
 export interface CiteContext {
   /** `latex`: inside `\cite{…}`; `pandoc`: after `@` or inside `[@…]` in Markdown. */
-  kind: 'latex' | 'pandoc';
+  syntax: 'latex' | 'pandoc';
   /** The citation command, for LaTeX (`citep`); '' for Pandoc. */
   command: string;
   /** Offset where the partial key under the cursor starts (for completion's replace range). */
@@ -78,7 +78,7 @@ export function latexCiteContext(text: string, offset: number): CiteContext | un
   // Comments inside the list are blank in `code`.
   const existing = code.slice(open + 1, close).split(',').map((k) => k.trim()).filter((k) => k && k !== partial);
   return {
-    kind: 'latex', command: found.command, keyStart, keyEnd, prefix: text.slice(keyStart, offset), existing,
+    syntax: 'latex', command: found.command, keyStart, keyEnd, prefix: text.slice(keyStart, offset), existing,
     listStart: open + 1, listEnd: close, bracketed: true,
   };
 }
@@ -111,7 +111,7 @@ export function pandocCiteContext(text: string, offset: number): CiteContext | u
     .map((m) => m[1]!.replace(/[.:,;?]+$/, ''))
     .filter((k) => k !== partial);
   return {
-    kind: 'pandoc', command: '', keyStart: atOk ? keyStart : offset, keyEnd: atOk ? keyEnd : offset, prefix,
+    syntax: 'pandoc', command: '', keyStart: atOk ? keyStart : offset, keyEnd: atOk ? keyEnd : offset, prefix,
     existing, listStart, listEnd, bracketed: !!bracket,
   };
 }

@@ -7,7 +7,7 @@
  */
 import { isMap, isSeq, type Document, type LineCounter, type Node as YamlNode } from 'yaml';
 import type * as z from 'zod/mini';
-import type { Problem } from './diagnostics.js';
+import type { Problem } from './problems.js';
 import { hasCjk } from './cite/bibtex.js';
 import { normaliseTitle } from './bib/bibfile.js';
 import { buildCorpus, mergeCorpusData, type Corpus, type CorpusData, type Topic } from './model.js';
@@ -100,8 +100,8 @@ export interface ParseResult<T> {
  * const { items, problems } = parseEntriesFile(fs.readFileSync(f, 'utf8'), 'corpus/entries/x.yaml');
  */
 export function parseEntriesFile(text: string, file: string): ParseResult<Entry> {
-  const { sources, problems } = entrySources(text, file);
-  return { items: sources.map((s) => s.entry), problems };
+  const { locations, problems } = entryLocations(text, file);
+  return { items: locations.map((s) => s.entry), problems };
 }
 
 /** Rules across fields of one entry, which the schema cannot say. */
@@ -136,7 +136,7 @@ export function parseTopicsFile(text: string, file: string): ParseResult<TopicIn
 }
 
 /** Where an entry came from, to point cross-file problems at it. */
-export interface EntrySource {
+export interface EntryLocation {
   entry: Entry;
   file: string;
   /** 1-based line of the entry's `key:`; 1 when unknown. */
@@ -154,18 +154,18 @@ export interface EntrySource {
  * @returns the valid entries in file order with their `key:` lines (1-based; the item's line when
  *   it has no `key:`), and a problem per invalid field (1-based line and column). Never throws.
  */
-export function entrySources(text: string, file: string): { sources: EntrySource[]; problems: Problem[] } {
+export function entryLocations(text: string, file: string): { locations: EntryLocation[]; problems: Problem[] } {
   const problems: Problem[] = [];
   const loc = parseLocated(text, file, problems);
-  if (!loc) return { sources: [], problems };
+  if (!loc) return { locations: [], problems };
   const root = loc.doc.contents;
-  if (root === null || root === undefined) return { sources: [], problems };
+  if (root === null || root === undefined) return { locations: [], problems };
   if (!isSeq(root)) {
     problems.push({ file, ...positionOf(loc, []), field: '', message: 'must be a YAML list of entries', severity: 'error' });
-    return { sources: [], problems };
+    return { locations: [], problems };
   }
   const raw = loc.value as unknown[];
-  const sources: EntrySource[] = [];
+  const locations: EntryLocation[] = [];
   raw.forEach((value, i) => {
     const res = EntrySchema.safeParse(value);
     if (!res.success) return zodProblems(loc, file, [i], res.error, problems);
@@ -174,9 +174,9 @@ export function entrySources(text: string, file: string): { sources: EntrySource
       problems.push({ file, ...positionOf(loc, [i, rule.at]), field: `[${i}].${rule.field}`, message: rule.message, severity: 'error' });
       return;
     }
-    sources.push({ entry: res.data, file, line: keyLine(loc, root.items[i]) });
+    locations.push({ entry: res.data, file, line: keyLine(loc, root.items[i]) });
   });
-  return { sources, problems };
+  return { locations, problems };
 }
 
 /** The 1-based line of an entry item's `key:` value, else of the item. */
@@ -192,18 +192,18 @@ function keyLine(loc: Located, item: unknown): number {
  * twice (same DOI, arXiv id or normalised title).
  *
  * @param topics - the taxonomy
- * @param sources - the entries with their file and line
+ * @param locations - the entries with their file and line
  * @returns problems (errors), one per offending entry
  */
-export function crossCheck(topics: readonly TopicInput[], sources: readonly EntrySource[]): Problem[] {
+export function crossCheck(topics: readonly TopicInput[], locations: readonly EntryLocation[]): Problem[] {
   const ids = new Set<string>();
   const walk = (ts: readonly TopicInput[]) => ts.forEach((t) => { ids.add(t.id); walk(t.children ?? []); });
   walk(topics);
   const problems: Problem[] = [];
-  const seen = new Map<string, EntrySource>();
-  const err = (s: EntrySource, field: string, message: string) =>
+  const seen = new Map<string, EntryLocation>();
+  const err = (s: EntryLocation, field: string, message: string) =>
     problems.push({ file: s.file, line: s.line, column: 1, field: `${s.entry.key}.${field}`, message, severity: 'error' });
-  for (const s of sources) {
+  for (const s of locations) {
     for (const t of s.entry.topics) if (!ids.has(t)) err(s, 'topics', `unknown topic "${t}"`);
     const ident: [string, string | undefined][] = [
       ['key', s.entry.key.toLowerCase()],

@@ -6,7 +6,7 @@
 import { toBibtex } from './cite/bibtex.js';
 import { allAuthors } from './cite/names.js';
 import type { Corpus } from './model.js';
-import type { Entry } from './schema.js';
+import { LEVEL_BADGES, type Entry } from './schema.js';
 import { entryLinks } from './links.js';
 
 /** Escapes text for HTML element content and double-quoted attributes. */
@@ -25,8 +25,6 @@ export interface DetailsContext {
   formatted?: string;
   styleName: string;
 }
-
-const LEVELS: Record<string, string> = { 'must-read': '⚡ must-read', optional: '💎 optional', advanced: '💡 advanced' };
 
 /**
  * The details page of an entry.
@@ -68,7 +66,7 @@ export function detailsHtml(corpus: Corpus, e: Entry, ctx: DetailsContext): stri
 ${e.title_en && e.title_en !== e.title ? `<p class="sub">${h(e.title_en)}</p>` : ''}
 <p id="authors">${h(allAuthors(e.authors)) || '<em>authors not verified</em>'}</p>
 <p class="sub" id="venue">${h(venue)}</p>
-<p class="facts"><span>${h(e.level ? LEVELS[e.level] ?? e.level : '')}</span><span>${h(e.kind)}</span><span><code>${h(e.key)}</code></span>
+<p class="facts"><span>${h(e.level ? LEVEL_BADGES[e.level] : '')}</span><span>${h(e.kind)}</span><span><code>${h(e.key)}</code></span>
 <span id="read">${ctx.read ? '✓ read' : 'not read'}</span> <button id="toggleRead">${ctx.read ? 'Mark as Unread' : 'Mark as Read'}</button></p>
 <section><p id="summary">${h(e.summary)}</p></section>
 <section><p class="sub">${topics.map(h).join('<br>')}</p></section>

@@ -10,6 +10,11 @@ import * as z from 'zod/mini';
 export const LEVELS = ['must-read', 'optional', 'advanced'] as const;
 export type Level = (typeof LEVELS)[number];
 
+/** How each reading level is shown to a reader: `⚡ must-read`, `💎 optional`, `💡 advanced`. */
+export const LEVEL_BADGES: Record<Level, string> = {
+  'must-read': '⚡ must-read', optional: '💎 optional', advanced: '💡 advanced',
+};
+
 /** What an entry is to a reader; drives its icon. */
 export const KINDS = [
   'paper', 'survey', 'framework', 'course', 'book', 'blog', 'video', 'tutorial', 'talk', 'docs', 'report',

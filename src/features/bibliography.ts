@@ -15,7 +15,7 @@
  * Before writing, the file's text is checked against the one the plan was made on (length and hash).
  */
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { BaseLanguageClient } from 'vscode-languageclient';
 import { textHash, type BibChange, type CitePlan, type ReusedKey } from '../core/service/types.js';
 import type { Logger } from '../core/log.js';
 import { decodeUtf8 } from '../core/utf8.js';
@@ -36,7 +36,7 @@ const BOM = '\uFEFF';
 
 /** Asks the server for citation and bibliography plans, and applies them. */
 export class Bibliographies {
-  constructor(private readonly client: LanguageClient, private readonly log: Logger) {}
+  constructor(private readonly client: BaseLanguageClient, private readonly log: Logger) {}
 
   /** Plans citing `keys` at `position` in `doc` (the server must have the document open: a citing language). */
   planCitation(doc: vscode.TextDocument, position: vscode.Position, keys: readonly string[]): Promise<CitePlan> {

@@ -5,7 +5,7 @@
  * Diagnostics, hover, completion and definition themselves come from the server.
  */
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { BaseLanguageClient } from 'vscode-languageclient';
 import { ENTRY_SCHEME, ServiceCommands } from '../core/service/types.js';
 import { Methods, type EntryDocumentParams } from '../server/protocol.js';
 import type { Bibliographies } from './bibliography.js';
@@ -25,7 +25,7 @@ function rangeOf(arg: vscode.Range | { start: { line: number; character: number 
  *
  * @param pick - asks the user for a replacement key (the search, pre-filled with the unknown key)
  */
-export function registerCitationFixes(client: LanguageClient, bibs: Bibliographies, pick: (query: string) => Promise<string[]>): vscode.Disposable {
+export function registerCitationFixes(client: BaseLanguageClient, bibs: Bibliographies, pick: (query: string) => Promise<string[]>): vscode.Disposable {
   const entries: vscode.TextDocumentContentProvider = {
     provideTextDocumentContent: (uri, token) => client.sendRequest<string>(Methods.entryDocument, { uri: uri.toString() } satisfies EntryDocumentParams, token),
   };

@@ -1,36 +1,62 @@
 /**
- * The extension's settings as one typed snapshot, re-read on `onDidChangeConfiguration` in one place.
+ * Every `mlsysPapers.*` setting as one typed, validated snapshot, read in one place (after
+ * rust-analyzer's `editors/code/src/config.ts`). Settings that depend on the document
+ * (`scope: "resource"` in package.json) are read with the document's URI, so a folder of a
+ * multi-root workspace can set its own; the rest are the window's.
  */
 import * as vscode from 'vscode';
 import { LATEX_COMMANDS, MARKDOWN_STYLES, type LatexCommand, type MarkdownStyle } from '../core/cite/insert.js';
 import { LEVELS, type Level } from '../core/schema.js';
 import { oneOf } from '../core/service/types.js';
 import { Settings } from '../ids.js';
+import { Disposable } from './dispose.js';
 
-/** A snapshot of `mlsysPapers.*` settings, validated (unknown values fall back to defaults). */
+/** A snapshot of the `mlsysPapers.*` settings, validated (unknown values fall back to defaults). */
 export interface Config {
+  /** Resource scope: the command Insert Citation writes in LaTeX. */
   latexCommand: LatexCommand;
+  /** Resource scope: how a citation is written in Markdown. */
   markdownStyle: MarkdownStyle;
-  /** Workspace-relative or absolute paths (globs allowed) of user corpus YAML files. */
-  corpusFiles: string[];
-  /** Levels shown in the tree; entries with no level always show. */
-  levels: Level[];
-  showChineseLabels: boolean;
-  /** Add cited entries to the document's bibliography. */
+  /** Resource scope: add cited entries to the document's bibliography. */
   syncBibliography: boolean;
+  /** Resource scope: the LaTeX root file for documents without `% !TEX root` ('' when unset). */
+  latexRoot: string;
+  /** Resource scope: a bundled CSL style name or the path of a `.csl` file. */
+  citationStyle: string;
+  /** Window scope: workspace-relative or absolute paths (globs allowed) of user corpus YAML files. */
+  corpusFiles: string[];
+  /** Window scope: levels shown in the tree; entries with no level always show. */
+  levels: Level[];
+  /** Window scope: show the Chinese label beside each topic. */
+  showChineseLabels: boolean;
 }
 
-/** Reads the current settings. */
-export function readConfig(): Config {
-  const c = vscode.workspace.getConfiguration(Settings.section);
-  const levels = c.get<string[]>(Settings.levels, [...LEVELS]).filter((l): l is Level => (LEVELS as readonly string[]).includes(l));
+/** The settings of {@link Config} that name files (read only inside the workspace when a workspace sets them). */
+export const FILE_SETTINGS = [Settings.corpusFiles, Settings.citationStyle, Settings.latexRoot] as const;
+
+const str = (v: unknown, fallback: string): string => (typeof v === 'string' ? v.trim() || fallback : fallback);
+const bool = (v: unknown, fallback: boolean): boolean => (typeof v === 'boolean' ? v : fallback);
+
+/**
+ * Reads every setting.
+ *
+ * @param scope - the document whose folder's settings apply to resource-scoped settings; the
+ *   window's settings when absent
+ */
+export function readConfig(scope?: vscode.Uri): Config {
+  const c = vscode.workspace.getConfiguration(Settings.section, scope);
+  const levelsSetting = c.get<unknown>(Settings.levels);
+  const levels = Array.isArray(levelsSetting) ? levelsSetting.filter((l): l is Level => (LEVELS as readonly unknown[]).includes(l)) : [];
+  const files = c.get<unknown>(Settings.corpusFiles);
   return {
     latexCommand: oneOf(c.get(Settings.latexCommand), LATEX_COMMANDS, 'cite'),
     markdownStyle: oneOf(c.get(Settings.markdownStyle), MARKDOWN_STYLES, 'pandoc'),
-    corpusFiles: c.get<string[]>(Settings.corpusFiles, []).filter((s) => typeof s === 'string' && s.trim()),
+    syncBibliography: bool(c.get(Settings.syncBibliography), true),
+    latexRoot: str(c.get(Settings.latexRoot), ''),
+    citationStyle: str(c.get(Settings.citationStyle), 'apa'),
+    corpusFiles: Array.isArray(files) ? files.filter((s): s is string => typeof s === 'string' && !!s.trim()) : [],
     levels: levels.length ? levels : [...LEVELS],
-    showChineseLabels: c.get<boolean>(Settings.showChineseLabels, false),
-    syncBibliography: c.get<boolean>(Settings.syncBibliography, true),
+    showChineseLabels: bool(c.get(Settings.showChineseLabels), false),
   };
 }
 
@@ -47,36 +73,37 @@ export function fromWorkspaceSettings(key: string, scope?: vscode.Uri): boolean 
   return i?.workspaceFolderValue !== undefined || i?.workspaceValue !== undefined;
 }
 
-/** Holds the current {@link Config} and tells listeners when one of its values changes. */
-export class ConfigStore implements vscode.Disposable {
+/** Holds the window's {@link Config}, reads a document's, and tells listeners when a value changes. */
+export class ConfigStore extends Disposable {
   private current = readConfig();
-  private readonly emitter = new vscode.EventEmitter<Config>();
-  private readonly sub: vscode.Disposable;
+  private readonly emitter = this._register(new vscode.EventEmitter<Config>());
   readonly onDidChange = this.emitter.event;
 
   constructor() {
-    this.sub = vscode.workspace.onDidChangeConfiguration((e) => {
+    super();
+    this._register(vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(Settings.section)) return;
-      // Only a change of what we read counts: editing settings.json fires for every write (and for
-      // settings read elsewhere, such as the citation style), and each event would rebuild the tree.
+      // Only a change of a value counts: editing settings.json fires for every write, and each
+      // event would rebuild the tree.
       const next = readConfig();
       if (JSON.stringify(next) === JSON.stringify(this.current)) return;
       this.current = next;
       this.emitter.fire(next);
-    });
+    }));
   }
 
+  /** The window's settings (resource-scoped ones as no particular folder sets them). */
   get value(): Config {
     return this.current;
+  }
+
+  /** The settings for a document: its folder's values of resource-scoped settings. */
+  for(uri: vscode.Uri): Config {
+    return readConfig(uri);
   }
 
   /** Updates a setting in the user's global settings. */
   async update<K extends keyof Config>(key: K, value: Config[K]): Promise<void> {
     await vscode.workspace.getConfiguration(Settings.section).update(key, value, vscode.ConfigurationTarget.Global);
-  }
-
-  dispose(): void {
-    this.sub.dispose();
-    this.emitter.dispose();
   }
 }

@@ -4,10 +4,11 @@
  * the tree, the details page and the commands show, and asks the server to search and format.
  */
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import type { BaseLanguageClient } from 'vscode-languageclient';
 import { buildCorpus, type Corpus } from '../core/model.js';
 import type { Entry } from '../core/schema.js';
 import { isCitingLanguage } from '../core/context.js';
+import { Disposable } from './dispose.js';
 import { Methods, type CitedKeysParams, type CorpusResult, type FormatResult, type SearchResult } from '../server/protocol.js';
 
 /** The result of {@link CorpusClient.search}. */
@@ -18,17 +19,17 @@ export interface SearchAnswer {
 }
 
 /** The server's corpus, mirrored; fires when the server reloads it. */
-export class CorpusClient implements vscode.Disposable {
+export class CorpusClient extends Disposable {
   private model: Corpus = buildCorpus({ topics: [], entries: [] });
   private version = -1;
-  private readonly emitter = new vscode.EventEmitter<void>();
-  private readonly subs: vscode.Disposable[] = [this.emitter];
+  private readonly emitter = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.emitter.event;
   /** Settles when the first corpus arrived from the server. */
   readonly ready: Promise<void>;
 
-  constructor(private readonly client: LanguageClient, private readonly log: vscode.LogOutputChannel) {
-    this.subs.push(client.onNotification(Methods.corpusChanged, () => void this.refresh()));
+  constructor(private readonly client: BaseLanguageClient, private readonly log: vscode.LogOutputChannel) {
+    super();
+    this._register(client.onNotification(Methods.corpusChanged, () => void this.refresh()));
     this.ready = this.refresh();
   }
 
@@ -53,44 +54,50 @@ export class CorpusClient implements vscode.Disposable {
    * Searches the corpus (ranking: `core/search.ts`, in the server).
    *
    * @param query - free text and filters (`author:`, `year:`, `venue:`, `topic:`)
+   * @param token - cancels the request (the server stops and the promise rejects)
    * @returns the entries in rank order; the first entries of the corpus for an empty query
    */
-  async search(query: string, limit = 60): Promise<SearchAnswer> {
+  async search(query: string, limit = 60, token?: vscode.CancellationToken): Promise<SearchAnswer> {
     await this.ready;
-    const r = await this.client.sendRequest<SearchResult>(Methods.search, { query, limit });
+    const r = await this.client.sendRequest<SearchResult>(Methods.search, { query, limit }, token);
     return { entries: r.keys.map((k) => this.model.entry(k)).filter((e): e is Entry => !!e), invalid: r.invalid };
   }
 
   /** The keys a LaTeX or Markdown document cites, in order, each once (read by the server). */
-  async citedKeys(doc: vscode.TextDocument): Promise<string[]> {
+  async citedKeys(doc: vscode.TextDocument, token?: vscode.CancellationToken): Promise<string[]> {
     if (!isCitingLanguage(doc.languageId)) return [];
-    return this.client.sendRequest<string[]>(Methods.citedKeys, { uri: doc.uri.toString() } satisfies CitedKeysParams);
+    return this.client.sendRequest<string[]>(Methods.citedKeys, { uri: doc.uri.toString() } satisfies CitedKeysParams, token);
+  }
+
+  /** The corpus entries a document cites, in citation order, each once (keys the corpus does not know are left out). */
+  async citedEntries(doc: vscode.TextDocument, token?: vscode.CancellationToken): Promise<Entry[]> {
+    const keys = await this.citedKeys(doc, token);
+    await this.ready;
+    // Keys are matched ignoring case, so two spellings of one key are one entry.
+    return [...new Set(keys.map((k) => this.model.entry(k)))].filter((e): e is Entry => !!e);
   }
 
   /**
    * Formats entries as references in the configured CSL style (`mlsysPapers.citationStyle`).
    *
    * @param scope - the document whose settings count
+   * @param token - cancels the request
    * @throws Error with a message for the user when the style cannot be used
    */
-  async format(entries: readonly Entry[], scope?: vscode.Uri): Promise<string[]> {
+  async format(entries: readonly Entry[], scope?: vscode.Uri, token?: vscode.CancellationToken): Promise<string[]> {
     if (!entries.length) return [];
-    const r = await this.client.sendRequest<FormatResult>(Methods.format, { keys: entries.map((e) => e.key), scope: scope?.toString() });
+    const r = await this.client.sendRequest<FormatResult>(Methods.format, { keys: entries.map((e) => e.key), scope: scope?.toString() }, token);
     if ('error' in r) throw new Error(r.error);
     return r.references;
   }
 
   /** Like {@link format}, but shows the problem to the user and returns []. */
-  async tryFormat(entries: readonly Entry[], scope?: vscode.Uri): Promise<string[]> {
+  async tryFormat(entries: readonly Entry[], scope?: vscode.Uri, token?: vscode.CancellationToken): Promise<string[]> {
     try {
-      return await this.format(entries, scope);
+      return await this.format(entries, scope, token);
     } catch (e) {
       void vscode.window.showErrorMessage(e instanceof Error ? e.message : String(e));
       return [];
     }
-  }
-
-  dispose(): void {
-    for (const s of this.subs) s.dispose();
   }
 }

@@ -2,27 +2,38 @@
  * "MLSys Papers: Show Details": an entry's details in a webview, one panel reused for every entry.
  * Reached from the tree, the search (entry actions) and hovers (a command link).
  */
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { toBibtex } from '../core/cite/bibtex.js';
 import { detailsHtml } from '../core/details.js';
 import { isWebLink } from '../core/links.js';
 import type { Entry } from '../core/schema.js';
-import { Commands, Settings } from '../ids.js';
+import { Commands } from '../ids.js';
+import type { ConfigStore } from './config.js';
 import type { CorpusClient } from './corpusClient.js';
 import { entriesFromArgs } from './entryArgs.js';
 import type { Logger } from '../core/log.js';
 import type { ReadState } from './readState.js';
-import type { SearchUi } from './search.js';
+import type { EntryPicker } from './entryPicker.js';
+import { Disposable } from './dispose.js';
+
+/** A content-security-policy nonce: 16 random bytes in base64 (Web Crypto, on desktop and in the browser). */
+function nonce(): string {
+  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
+}
 
 /** The details panel: created on first use, then reused and revealed. */
-class DetailsPanel implements vscode.Disposable {
+class DetailsPanel extends Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private entry: Entry | undefined;
-  private readonly subs: vscode.Disposable[] = [];
+  /** The document last written in: its citation style is the one shown (the panel itself has no document). */
+  private scope: vscode.Uri | undefined;
 
-  constructor(private readonly corpus: CorpusClient, private readonly read: ReadState, private readonly log: Logger) {
-    this.subs.push(read.onDidChange(() => void this.render()));
+  constructor(
+    private readonly corpus: CorpusClient, private readonly read: ReadState, private readonly config: ConfigStore, private readonly log: Logger,
+  ) {
+    super();
+    this._register(read.onDidChange(() => void this.render()));
+    this._register({ dispose: () => this.panel?.dispose() });
   }
 
   show(entry: Entry): void {
@@ -32,8 +43,12 @@ class DetailsPanel implements vscode.Disposable {
         enableScripts: true,
         localResourceRoots: [],
       });
-      this.panel.onDidDispose(() => { this.panel = undefined; }, null, this.subs);
-      this.panel.webview.onDidReceiveMessage((m: { type: string; what?: string; url?: string }) => void this.onMessage(m), null, this.subs);
+      const panel = this.panel;
+      const onMessage = panel.webview.onDidReceiveMessage((m: { type: string; what?: string; url?: string }) => void this.onMessage(m));
+      panel.onDidDispose(() => {
+        onMessage.dispose();
+        if (this.panel === panel) this.panel = undefined;
+      });
     }
     this.panel.title = entry.title;
     void this.render();
@@ -41,9 +56,9 @@ class DetailsPanel implements vscode.Disposable {
   }
 
   /** The entry's formatted reference; undefined when the style cannot be used (the formatting commands say why). */
-  private async formatted(e: Entry): Promise<string | undefined> {
+  private async formatted(e: Entry, scope: vscode.Uri | undefined): Promise<string | undefined> {
     try {
-      return (await this.corpus.format([e]))[0];
+      return (await this.corpus.format([e], scope))[0];
     } catch (err) {
       this.log.warn(`details of ${e.key}: no formatted reference: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
@@ -53,11 +68,13 @@ class DetailsPanel implements vscode.Disposable {
   private async render(): Promise<void> {
     const entry = this.entry;
     if (!this.panel || !entry) return;
-    const style = vscode.workspace.getConfiguration(Settings.section).get<string>(Settings.citationStyle, 'apa');
-    const formatted = await this.formatted(entry);
+    // The style of the document being written, as the citation commands use it.
+    const scope = (this.scope = vscode.window.activeTextEditor?.document.uri ?? this.scope);
+    const style = (scope ? this.config.for(scope) : this.config.value).citationStyle;
+    const formatted = await this.formatted(entry, scope);
     if (!this.panel || this.entry !== entry) return;
     this.panel.webview.html = detailsHtml(this.corpus.corpus, entry, {
-      nonce: randomBytes(16).toString('base64'),
+      nonce: nonce(),
       cspSource: this.panel.webview.cspSource,
       read: this.read.isRead(entry.key),
       formatted,
@@ -69,7 +86,7 @@ class DetailsPanel implements vscode.Disposable {
     const e = this.entry;
     if (!e) return;
     if (m.type === 'copy') {
-      const text = m.what === 'bibtex' ? toBibtex(e) : m.what === 'key' ? e.key : await this.formatted(e);
+      const text = m.what === 'bibtex' ? toBibtex(e) : m.what === 'key' ? e.key : await this.formatted(e, this.scope);
       if (text) await vscode.env.clipboard.writeText(text);
       void vscode.window.setStatusBarMessage(`MLSys Papers: copied ${m.what === 'bibtex' ? 'BibTeX' : m.what === 'key' ? 'the key' : 'the reference'}`, 3000);
     } else if (m.type === 'open' && isWebLink(m.url)) {
@@ -79,22 +96,17 @@ class DetailsPanel implements vscode.Disposable {
       await this.read.set([e.key], !this.read.isRead(e.key));
     }
   }
-
-  dispose(): void {
-    this.panel?.dispose();
-    for (const s of this.subs) s.dispose();
-  }
 }
 
 /** Registers "Show Details". */
-export function registerDetails(corpus: CorpusClient, read: ReadState, search: SearchUi, log: Logger): vscode.Disposable {
-  const panel = new DetailsPanel(corpus, read, log);
+export function registerDetails(corpus: CorpusClient, read: ReadState, config: ConfigStore, picker: EntryPicker, log: Logger): vscode.Disposable {
+  const panel = new DetailsPanel(corpus, read, config, log);
   return vscode.Disposable.from(
     panel,
     vscode.commands.registerCommand(Commands.showDetails, async (arg?: unknown) => {
       await corpus.ready;
       let [entry] = entriesFromArgs(corpus.corpus, arg);
-      if (!entry) [entry] = await search.pick('MLSys Papers: Show Details');
+      if (!entry) [entry] = await picker.pick('MLSys Papers: Show Details');
       if (entry) panel.show(entry);
     }),
   );

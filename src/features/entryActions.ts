@@ -1,28 +1,15 @@
 /**
- * What can be done with entries: insert, copy the key or BibTeX, open links, mark read.
+ * What can be done with entries: copy the key or BibTeX, open links, mark read, and the actions
+ * menu of a picked entry (Insert Citation itself is `insertCitation.ts`).
  * Each command takes a tree node, an entry, a key, or a multi-selection.
  */
 import * as vscode from 'vscode';
-import { toBibtexAll } from '../core/cite/bibtex.js';
+import { copyBibtex } from './clipboard.js';
 import type { Entry } from '../core/schema.js';
 import { Commands } from '../ids.js';
-import type { Bibliographies } from './bibliography.js';
-import type { ConfigStore } from './config.js';
-import type { CorpusClient } from './corpusClient.js';
-import { entriesFromArgs } from './entryArgs.js';
-import { citeEntries, isCitingEditor } from './insertCitation.js';
+import { commandOnEntries, type EntryServices } from './entryArgs.js';
+import { citeEntries, targetEditor } from './insertCitation.js';
 import { entryLink, isWebLink, pdfLink } from '../core/links.js';
-import type { ReadState } from './readState.js';
-import type { SearchUi } from './search.js';
-
-/** The services the entry commands need. */
-export interface EntryServices {
-  corpus: CorpusClient;
-  read: ReadState;
-  config: ConfigStore;
-  search: SearchUi;
-  bibs: Bibliographies;
-}
 
 /** Opens an http(s) link in the browser; refuses anything else. */
 export async function openLink(url: string | undefined, what: string, e: Entry): Promise<void> {
@@ -31,18 +18,6 @@ export async function openLink(url: string | undefined, what: string, e: Entry):
     return;
   }
   await vscode.env.openExternal(vscode.Uri.parse(url, true));
-}
-
-export async function copyBibtex(entries: readonly Entry[]): Promise<void> {
-  await vscode.env.clipboard.writeText(toBibtexAll(entries));
-  void vscode.window.setStatusBarMessage(`MLSys Papers: copied BibTeX of ${entries.map((e) => e.key).join(', ')}`, 4000);
-}
-
-/** The editor to insert into: the active one, else the last visible LaTeX/Markdown editor. */
-function targetEditor(): vscode.TextEditor | undefined {
-  const active = vscode.window.activeTextEditor;
-  if (active) return active;
-  return vscode.window.visibleTextEditors.find(isCitingEditor);
 }
 
 interface ActionItem extends vscode.QuickPickItem {
@@ -57,7 +32,7 @@ export async function showEntryActions(s: EntryServices, entries: readonly Entry
   const allRead = entries.every((e) => s.read.isRead(e.key));
   const editor = targetEditor();
   const items: ActionItem[] = [
-    ...(editor ? [{ label: '$(quote) Insert Citation', description: vscode.workspace.asRelativePath(editor.document.uri), run: () => citeEntries(editor, entries, s.config.value, s.bibs) }] : []),
+    ...(editor ? [{ label: '$(quote) Insert Citation', description: vscode.workspace.asRelativePath(editor.document.uri), run: () => citeEntries(editor, entries, s.config.for(editor.document.uri), s.bibs) }] : []),
     ...(many ? [] : [{ label: '$(info) Show Details', run: () => vscode.commands.executeCommand(Commands.showDetails, first.key) }]),
     { label: '$(key) Copy Citation Key', description: entries.map((e) => e.key).join(', '), run: () => vscode.env.clipboard.writeText(entries.map((e) => e.key).join(',')) },
     { label: '$(copy) Copy BibTeX', run: () => copyBibtex(entries) },
@@ -82,23 +57,9 @@ export async function showEntryActions(s: EntryServices, entries: readonly Entry
  * for entries through the search.
  */
 export function registerEntryCommands(s: EntryServices): vscode.Disposable {
-  const withEntries = (fn: (entries: Entry[]) => unknown) => async (arg?: unknown, selection?: unknown) => {
-    await s.corpus.ready;
-    let entries = entriesFromArgs(s.corpus.corpus, arg, selection);
-    if (!entries.length) entries = await s.search.pick();
-    if (entries.length) await fn(entries);
-  };
+  const withEntries = (fn: (entries: Entry[]) => unknown) => commandOnEntries(s, fn);
   const single = (fn: (e: Entry) => unknown) => withEntries((es) => fn(es[0]!));
   return vscode.Disposable.from(
-    vscode.commands.registerCommand(Commands.insertCitation, withEntries(async (entries) => {
-      const editor = targetEditor();
-      if (!editor) {
-        void vscode.window.showInformationMessage('MLSys Papers: open a LaTeX or Markdown file to insert a citation; the BibTeX was copied instead.');
-        await copyBibtex(entries);
-        return;
-      }
-      await citeEntries(editor, entries, s.config.value, s.bibs);
-    })),
     vscode.commands.registerCommand(Commands.copyCitationKey, withEntries(async (entries) => {
       await vscode.env.clipboard.writeText(entries.map((e) => e.key).join(','));
       void vscode.window.setStatusBarMessage(`MLSys Papers: copied ${entries.map((e) => e.key).join(',')}`, 4000);

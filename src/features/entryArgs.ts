@@ -4,6 +4,20 @@
  */
 import type { Corpus } from '../core/model.js';
 import type { Entry } from '../core/schema.js';
+import type { Bibliographies } from './bibliography.js';
+import type { ConfigStore } from './config.js';
+import type { CorpusClient } from './corpusClient.js';
+import type { EntryPicker } from './entryPicker.js';
+import type { ReadState } from './readState.js';
+
+/** The services the entry commands need. */
+export interface EntryServices {
+  corpus: CorpusClient;
+  read: ReadState;
+  config: ConfigStore;
+  picker: EntryPicker;
+  bibs: Bibliographies;
+}
 
 /** A tree node that carries an entry. */
 export interface EntryNodeLike {
@@ -37,4 +51,18 @@ export function entriesFromArgs(corpus: Corpus, arg: unknown, selection?: unknow
     if (e) out.set(e.key, e);
   }
   return [...out.values()];
+}
+
+/**
+ * A command handler over entries: resolves its arguments ({@link entriesFromArgs}), or asks for
+ * entries through the search when it has none (palette, keybinding), then runs `fn` unless the
+ * user picked nothing.
+ */
+export function commandOnEntries(s: Pick<EntryServices, 'corpus' | 'picker'>, fn: (entries: Entry[]) => unknown) {
+  return async (arg?: unknown, selection?: unknown): Promise<void> => {
+    await s.corpus.ready;
+    let entries = entriesFromArgs(s.corpus.corpus, arg, selection);
+    if (!entries.length) entries = await s.picker.pick();
+    if (entries.length) await fn(entries);
+  };
 }

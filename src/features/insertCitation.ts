@@ -1,5 +1,6 @@
 /**
- * Inserting citations into the active editor as an undoable `WorkspaceEdit`.
+ * Insert Citation: cites entries at the cursor of the editor being written in, as one undoable
+ * `WorkspaceEdit`, and keeps the document's bibliography in step.
  */
 import * as vscode from 'vscode';
 import { planCitation } from '../core/cite/insert.js';
@@ -7,10 +8,20 @@ import { isCitingLanguage } from '../core/context.js';
 import type { Entry } from '../core/schema.js';
 import type { Config } from './config.js';
 import type { Bibliographies } from './bibliography.js';
+import { copyBibtex } from './clipboard.js';
+import { commandOnEntries, type EntryServices } from './entryArgs.js';
+import { Commands } from '../ids.js';
 
 /** Whether citations in this editor are LaTeX or Pandoc citations (rather than plain text). */
 export function isCitingEditor(editor: vscode.TextEditor | undefined): boolean {
   return isCitingLanguage(editor?.document.languageId ?? '');
+}
+
+/** The editor to insert into: the active one, else the last visible LaTeX/Markdown editor. */
+export function targetEditor(): vscode.TextEditor | undefined {
+  const active = vscode.window.activeTextEditor;
+  if (active) return active;
+  return vscode.window.visibleTextEditors.find(isCitingEditor);
 }
 
 /**
@@ -74,4 +85,17 @@ export async function citeEntries(editor: vscode.TextEditor, entries: readonly E
   editor.selection = new vscode.Selection(end, end);
   await bibs.complete(plan.reused, plan.bibliography);
   return plan.added;
+}
+
+/** Registers Insert Citation (from the tree, the search, the palette or a keybinding). */
+export function registerInsertCitation(s: EntryServices): vscode.Disposable {
+  return vscode.commands.registerCommand(Commands.insertCitation, commandOnEntries(s, async (entries) => {
+    const editor = targetEditor();
+    if (!editor) {
+      void vscode.window.showInformationMessage('MLSys Papers: open a LaTeX or Markdown file to insert a citation; the BibTeX was copied instead.');
+      await copyBibtex(entries);
+      return;
+    }
+    await citeEntries(editor, entries, s.config.for(editor.document.uri), s.bibs);
+  }));
 }

@@ -9,11 +9,8 @@ import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerO
 import { isCitingLanguage, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../core/context.js';
 import { decodeUtf8 } from '../core/utf8.js';
 import { Commands, Settings } from '../ids.js';
-import { fromWorkspaceSettings } from './config.js';
+import { FILE_SETTINGS, fromWorkspaceSettings } from './config.js';
 import { FROM_WORKSPACE, Methods, type FindFilesParams, type InitializationOptions, type ReadFileParams, type ReadFileResult } from '../server/protocol.js';
-
-/** The settings that name files: when a workspace sets them, the server reads only inside the workspace. */
-const FILE_SETTINGS = [Settings.corpusFiles, Settings.citationStyle, Settings.latexRoot] as const;
 
 /**
  * Every document the server reads: citing documents, and bibliographies (CSL-JSON and CSL-YAML

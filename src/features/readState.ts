@@ -3,16 +3,18 @@
  * and follows the user across workspaces.
  */
 import * as vscode from 'vscode';
+import { Disposable } from './dispose.js';
 
 const STATE_KEY = 'mlsysPapers.readKeys';
 
 /** The set of read citation keys (lower case), persisted in `Memento` global state. */
-export class ReadState implements vscode.Disposable {
+export class ReadState extends Disposable {
   private readonly keys: Set<string>;
-  private readonly emitter = new vscode.EventEmitter<void>();
+  private readonly emitter = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.emitter.event;
 
   constructor(private readonly memento: vscode.Memento) {
+    super();
     this.keys = new Set(memento.get<string[]>(STATE_KEY, []).map((k) => k.toLowerCase()));
   }
 
@@ -33,9 +35,5 @@ export class ReadState implements vscode.Disposable {
     }
     await this.memento.update(STATE_KEY, [...this.keys].sort());
     this.emitter.fire();
-  }
-
-  dispose(): void {
-    this.emitter.dispose();
   }
 }

@@ -2,29 +2,31 @@
  * The "Topics" view: topics, subtopics and entries, with read progress and a level filter.
  */
 import * as vscode from 'vscode';
-import type { Entry, Level } from '../core/schema.js';
-import { LEVELS } from '../core/schema.js';
+import { LEVEL_BADGES, LEVELS, type Entry, type Level } from '../core/schema.js';
 import { Commands, ContextKeys, ContextValues, Views } from '../ids.js';
 import type { ConfigStore } from './config.js';
 import type { CorpusClient } from './corpusClient.js';
-import { escapeMarkdown, LEVEL_BADGES, venueYear } from '../core/service/present.js';
+import { escapeMarkdown, venueYear } from '../core/service/present.js';
 import { entryTooltip, KIND_ICONS } from './present.js';
+import { Disposable } from './dispose.js';
 import type { ReadState } from './readState.js';
 
 /** A node of the tree: a topic, or an entry under a topic. */
 export type TreeNode =
-  | { kind: 'topic'; id: string }
-  | { kind: 'entry'; entry: Entry; topicId: string };
+  | { nodeType: 'topic'; id: string }
+  | { nodeType: 'entry'; entry: Entry; topicId: string };
 
 /** `TreeDataProvider` over the corpus. Nodes are plain data; items are made on demand. */
-export class TopicTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<TreeNode | undefined>();
+export class TopicTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
+  private readonly emitter = this._register(new vscode.EventEmitter<TreeNode | undefined>());
   readonly onDidChangeTreeData = this.emitter.event;
-  private readonly subs: vscode.Disposable[];
 
   constructor(private readonly corpus: CorpusClient, private readonly read: ReadState, private readonly config: ConfigStore) {
+    super();
     const refresh = () => this.emitter.fire(undefined);
-    this.subs = [corpus.onDidChange(refresh), read.onDidChange(refresh), config.onDidChange(refresh), this.emitter];
+    this._register(corpus.onDidChange(refresh));
+    this._register(read.onDidChange(refresh));
+    this._register(config.onDidChange(refresh));
   }
 
   private visible(e: Entry): boolean {
@@ -36,23 +38,23 @@ export class TopicTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     const c = this.corpus.corpus;
     // Topics with nothing to show (empty, or every entry filtered out by level) are left out.
     const shown = (id: string) => c.entriesUnder(id).some((e) => this.visible(e));
-    if (!node) return c.roots.filter(shown).map((id) => ({ kind: 'topic', id }));
-    if (node.kind === 'entry') return [];
+    if (!node) return c.roots.filter(shown).map((id) => ({ nodeType: 'topic', id }));
+    if (node.nodeType === 'entry') return [];
     const topic = c.topic(node.id);
     if (!topic) return [];
-    const subs: TreeNode[] = topic.children.filter(shown).map((id) => ({ kind: 'topic', id }));
-    const entries: TreeNode[] = c.entriesOf(node.id).filter((e) => this.visible(e)).map((entry) => ({ kind: 'entry', entry, topicId: node.id }));
+    const subs: TreeNode[] = topic.children.filter(shown).map((id) => ({ nodeType: 'topic', id }));
+    const entries: TreeNode[] = c.entriesOf(node.id).filter((e) => this.visible(e)).map((entry) => ({ nodeType: 'entry', entry, topicId: node.id }));
     return [...subs, ...entries];
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
-    const id = node.kind === 'topic' ? this.corpus.corpus.topic(node.id)?.parent : node.topicId;
-    return id ? { kind: 'topic', id } : undefined;
+    const id = node.nodeType === 'topic' ? this.corpus.corpus.topic(node.id)?.parent : node.topicId;
+    return id ? { nodeType: 'topic', id } : undefined;
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
     const c = this.corpus.corpus;
-    if (node.kind === 'topic') {
+    if (node.nodeType === 'topic') {
       const t = c.topic(node.id)!;
       const all = c.entriesUnder(t.id).filter((e) => this.visible(e));
       const done = all.filter((e) => this.read.isRead(e.key)).length;
@@ -79,10 +81,6 @@ export class TopicTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     };
     item.command = { command: Commands.entryActions, title: 'Show actions', arguments: [node] };
     return item;
-  }
-
-  dispose(): void {
-    for (const s of this.subs) s.dispose();
   }
 }
 

@@ -5,8 +5,8 @@
  */
 import { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-types';
 import type { URI } from 'vscode-uri';
-import { buildCorpus, crossCheck, entrySources, mergeCorpusData, type Corpus, type CorpusData, type EntrySource } from '../core/corpus.js';
-import type { Problem } from '../core/diagnostics.js';
+import { buildCorpus, crossCheck, entryLocations, mergeCorpusData, type Corpus, type CorpusData, type EntryLocation } from '../core/corpus.js';
+import type { Problem } from '../core/problems.js';
 import type { Logger } from '../core/log.js';
 import { createSearchIndex, type SearchIndex } from '../core/search.js';
 import { textHash, type CorpusView } from '../core/service/types.js';
@@ -72,19 +72,19 @@ export class CorpusStore {
     // Unchanged files, same list: nothing to do (settings events fire for every write of settings.json).
     if (seen.size === this.userFiles.size && [...seen].every(([id, h]) => this.userFiles.get(id) === h)) return false;
     const problems: Problem[] = [];
-    const sources: EntrySource[] = [];
+    const locations: EntryLocation[] = [];
     for (const [id, r] of read) {
       if (!('text' in r)) {
         problems.push({ file: id, line: 1, column: 1, field: '', message: `cannot read: ${r.problem}`, severity: 'error' });
         continue;
       }
-      const res = entrySources(r.text, id);
+      const res = entryLocations(r.text, id);
       problems.push(...res.problems);
-      sources.push(...res.sources);
+      locations.push(...res.locations);
     }
     problems.push(...crossCheck(this.bundled.topics, [
       ...this.bundled.entries.map((entry) => ({ entry, file: BUNDLED, line: 1 })),
-      ...sources,
+      ...locations,
     ]).filter((p) => p.file !== BUNDLED));
     for (const uri of this.fileDiagnostics.keys()) this.fileDiagnostics.set(uri, []);
     // Each problem's range runs to the end of its line; lines are measured once per file.
@@ -107,8 +107,8 @@ export class CorpusStore {
       this.fileDiagnostics.set(p.file, list);
     }
     this.userFiles = seen;
-    this.set(mergeCorpusData(this.bundled, sources.map((s) => s.entry)));
-    this.log.info(`corpus: ${this.merged.entries.length} entries (${sources.length} from ${uris.length} file(s) of yours, ${problems.length} problem(s)) in ${Date.now() - started} ms`);
+    this.set(mergeCorpusData(this.bundled, locations.map((s) => s.entry)));
+    this.log.info(`corpus: ${this.merged.entries.length} entries (${locations.length} from ${uris.length} file(s) of yours, ${problems.length} problem(s)) in ${Date.now() - started} ms`);
     return true;
   }
 

@@ -7,7 +7,7 @@ import {
 import {
   latexBibliographies, markdownBibliographies, planLatexBibDeclaration, planMarkdownBibDeclaration, texRootOf,
 } from '../../src/core/bib/locate.js';
-import { planBibAddition, planBibSync, readBibSource } from '../../src/core/bib/sync.js';
+import { planBibAddition, planBibSync, readBibFile } from '../../src/core/bib/sync.js';
 import { entry, realCorpus } from './helpers.js';
 
 const FIX = join(__dirname, 'fixtures/bib');
@@ -156,7 +156,7 @@ describe('bibliography declarations', () => {
 
 describe('planBibSync', () => {
   it('adds what is missing, keeps what is there, and reuses a work found under another key', () => {
-    const source = readBibSource('refs.bib', read('comments-strings.bib'))!;
+    const source = readBibFile('refs.bib', read('comments-strings.bib'))!;
     const other = entry({ key: 'smith2020thing', title: 'A Thing' });
     const plan = planBibSync([orca(), kwon(), other], [source]);
     expect(plan.add.map((e) => e.key)).toEqual(['smith2020thing']);
@@ -165,24 +165,24 @@ describe('planBibSync', () => {
     expect(plan.reused).toEqual([{ entry: kwon(), key: 'paged', path: 'refs.bib' }]);
   });
   it('recognises the same work by its title alone, whatever its case and braces', () => {
-    const source = readBibSource('refs.bib', '@misc{mykey, title = {{Orca}: A distributed serving system for {Transformer-Based} generative models}}\n')!;
+    const source = readBibFile('refs.bib', '@misc{mykey, title = {{Orca}: A distributed serving system for {Transformer-Based} generative models}}\n')!;
     const plan = planBibSync([orca()], [source]);
     expect(plan.citeAs.get('yu2022orca')).toBe('mykey');
     expect(plan.add).toEqual([]);
   });
   it('appends to CSL-JSON and CSL YAML in their own shape', () => {
-    const json = readBibSource('refs.json', read('refs.json'))!;
+    const json = readBibFile('refs.json', read('refs.json'))!;
     expect(json.entries.map((e) => e.key)).toEqual(['yu2022orca']);
     const outJson = apply(json.text, planBibAddition(json, [kwon()])!);
     const items = JSON.parse(outJson) as { id: string }[];
     expect(items.map((i) => i.id)).toEqual(['yu2022orca', 'kwon2023efficient']);
     expect(outJson.startsWith(json.text.slice(0, json.text.lastIndexOf('}') + 1))).toBe(true);
-    const yaml = readBibSource('refs.yaml', read('refs.yaml'))!;
+    const yaml = readBibFile('refs.yaml', read('refs.yaml'))!;
     const outYaml = apply(yaml.text, planBibAddition(yaml, [kwon()])!);
-    expect(readBibSource('refs.yaml', outYaml)!.entries.map((e) => e.key)).toEqual(['yu2022orca', 'kwon2023efficient']);
+    expect(readBibFile('refs.yaml', outYaml)!.entries.map((e) => e.key)).toEqual(['yu2022orca', 'kwon2023efficient']);
     expect(outYaml.startsWith(yaml.text)).toBe(true);
   });
   it('reports a broken CSL-JSON file instead of appending', () => {
-    expect(readBibSource('x.json', '[{"id": "a",]')!.error).toBeDefined();
+    expect(readBibFile('x.json', '[{"id": "a",]')!.error).toBeDefined();
   });
 });

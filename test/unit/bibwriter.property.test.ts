@@ -22,7 +22,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { editorText, eolOf, parseBib } from '../../src/core/bib/bibfile.js';
-import { planBibAddition, readBibSource, type BibSource } from '../../src/core/bib/sync.js';
+import { planBibAddition, readBibFile, type BibFile } from '../../src/core/bib/sync.js';
 import { toBibtex } from '../../src/core/cite/bibtex.js';
 import { toCslJson } from '../../src/core/cite/format.js';
 import {
@@ -48,7 +48,7 @@ const LONE_CR = /\r(?!\n)/;
 /** Plain data as JSON would carry it (drops undefined fields). */
 const plain = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
 
-/** The value of a YAML text as the `yaml` library reads it (the library readBibSource uses). */
+/** The value of a YAML text as the `yaml` library reads it (the library readBibFile uses). */
 function yamlValue(text: string): unknown {
   const doc = parseDocument(text, { prettyErrors: false });
   return doc.toJS({ maxAliasCount: -1 });
@@ -57,8 +57,8 @@ function yamlValue(text: string): unknown {
 function appendProperty(path: string, format: string, variant: Variant) {
   return ({ raw, add }: Case): void => {
     const t = variant === 'raw' ? raw : call('editorText', () => editorText(raw));
-    const src = call('readBibSource', () => readBibSource(path, t)) as BibSource | undefined;
-    check('readBibSource gives a source', src !== undefined, () => `for ${path}`);
+    const src = call('readBibFile', () => readBibFile(path, t)) as BibFile | undefined;
+    check('readBibFile gives a source', src !== undefined, () => `for ${path}`);
     if (src.error) throw new Skip('file does not read');
     const oldKeys = src.entries.map((e) => e.key);
     if (oldKeys.some((k) => k.toLowerCase() === add.key.toLowerCase())) throw new Skip('new key already in the file');
@@ -87,7 +87,7 @@ function appendProperty(path: string, format: string, variant: Variant) {
       () => `around the insertion: ${show(t.slice(Math.max(0, offset - 2), offset))} | ${show(plan.text.slice(0, 2))} … ${show(plan.text.slice(-2))} | ${show(t.slice(offset, offset + 2))}`);
 
     // Reading the result back: old keys then the new one, old entries unchanged.
-    const back = call('readBibSource(after)', () => readBibSource(path, after))!;
+    const back = call('readBibFile(after)', () => readBibFile(path, after))!;
     check('result reads without error', !back.error, () => show(back.error));
     const keys = back.entries.map((x) => x.key);
     check('keys are the old keys then the new key', isDeepStrictEqual(keys, [...oldKeys, add.key]),

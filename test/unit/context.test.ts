@@ -136,9 +136,9 @@ describe('Pandoc citation context', () => {
 
   it('dispatches by language id', () => {
     const { text, offset } = cursor('\\cite{|}');
-    expect(citeContextAt(text, offset, 'latex')?.kind).toBe('latex');
+    expect(citeContextAt(text, offset, 'latex')?.syntax).toBe('latex');
     expect(citeContextAt(text, offset, 'plaintext')).toBeUndefined();
     const md = cursor('[@|]');
-    expect(citeContextAt(md.text, md.offset, 'markdown')?.kind).toBe('pandoc');
+    expect(citeContextAt(md.text, md.offset, 'markdown')?.syntax).toBe('pandoc');
   });
 });

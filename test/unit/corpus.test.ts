@@ -1,8 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildCorpus, crossCheck, entrySources, parseEntriesFile, parseTopicsFile } from '../../src/core/corpus.js';
-import { formatProblem } from '../../src/core/diagnostics.js';
+import { buildCorpus, crossCheck, entryLocations, parseEntriesFile, parseTopicsFile } from '../../src/core/corpus.js';
+import { formatProblem } from '../../src/core/problems.js';
 import { loadCorpusDir } from '../../src/host/node/load.js';
 
 const FIX = join(__dirname, 'fixtures');
@@ -62,7 +62,7 @@ describe('entry validation: each rule has a failing fixture and a message naming
 describe('cross-file checks', () => {
   const check = (name: string) => {
     const text = readFileSync(join(FIX, `corpus-bad/${name}.yaml`), 'utf8');
-    return crossCheck(okTopics, [{ entry: okEntry, file: 'one.yaml', line: 1 }, ...entrySources(text, name).sources]);
+    return crossCheck(okTopics, [{ entry: okEntry, file: 'one.yaml', line: 1 }, ...entryLocations(text, name).locations]);
   };
   it('rejects a key taken by another entry, ignoring case', () => {
     const [p] = check('dup-key');
@@ -77,9 +77,9 @@ describe('cross-file checks', () => {
       + '  topics: [t]\n  summary: s\n  sources: [curated]\n  verified: ["https://example.org"]\n'
       + '- key: twice2020a\n  type: misc\n  kind: paper\n  title: B\n  authors: [{given: A, family: B}]\n'
       + '  topics: [t]\n  summary: s\n  sources: [curated]\n  verified: ["https://example.org/b"]\n';
-    const { sources } = entrySources(text, 'x.yaml');
-    expect(sources.map((s) => s.line)).toEqual([2, 11]);
-    const dup = crossCheck(okTopics, sources).filter((p) => p.field.endsWith('.key'));
+    const { locations } = entryLocations(text, 'x.yaml');
+    expect(locations.map((s) => s.line)).toEqual([2, 11]);
+    const dup = crossCheck(okTopics, locations).filter((p) => p.field.endsWith('.key'));
     expect(dup).toEqual([expect.objectContaining({ line: 11, message: 'same key as "twice2020a" (x.yaml:2)' })]);
   });
   it('rejects unknown topics', () => {

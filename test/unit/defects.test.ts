@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { editorText, eolOf } from '../../src/core/bib/bibfile.js';
-import { planBibAddition, readBibSource } from '../../src/core/bib/sync.js';
+import { planBibAddition, readBibFile } from '../../src/core/bib/sync.js';
 import { toCslJson } from '../../src/core/cite/format.js';
 import { parseEntriesFile, parseTopicsFile } from '../../src/core/corpus.js';
 import { parseYaml } from '../../src/core/yaml.js';
@@ -33,7 +33,7 @@ const added = entry({
  * ending that fuses no line breaks, and the result reads back as `keys` then the new key.
  */
 function appendAndReadBack(path: string, t: string, keys: string[]): string {
-  const source = readBibSource(path, t)!;
+  const source = readBibFile(path, t)!;
   expect(source.error).toBeUndefined();
   expect(source.entries.map((e) => e.key)).toEqual(keys);
   const plan = planBibAddition(source, [added]);
@@ -43,7 +43,7 @@ function appendAndReadBack(path: string, t: string, keys: string[]): string {
   expect(after.slice(plan!.offset + plan!.text.length)).toBe(t.slice(plan!.offset));
   expect(new Set(breaks(plan!.text))).toEqual(new Set(breaks(plan!.text).length ? [eolOf(t)] : []));
   expect(breaks(after).length, 'line breaks fused or split at the insertion').toBe(breaks(t).length + breaks(plan!.text).length);
-  const back = readBibSource(path, after)!;
+  const back = readBibFile(path, after)!;
   expect(back.error).toBeUndefined();
   expect(back.entries.map((e) => e.key)).toEqual([...keys, added.key]);
   return after;
@@ -126,7 +126,7 @@ describe('a YAML mapping that is not a CSL bibliography', () => {
   it('not-csl-mapping.yaml: planBibAddition refuses it (raw and editor text)', () => {
     const raw = read('not-csl-mapping.yaml');
     for (const t of [raw, editorText(raw), raw.replace(/\n/g, '\r\n')]) {
-      const source = readBibSource('refs.yaml', t)!;
+      const source = readBibFile('refs.yaml', t)!;
       expect(planBibAddition(source, [added])).toBeUndefined();
     }
   });
@@ -157,7 +157,7 @@ describe('YAML that crashed or refused the readers', () => {
       if (line !== undefined) expect(errors.map((p) => p.line), JSON.stringify(errors)).toContain(line);
       expect(() => parseTopicsFile(text, name)).not.toThrow();
       expect(() => parseYaml(text)).not.toThrow();
-      expect(() => readBibSource('refs.yaml', text)).not.toThrow();
+      expect(() => readBibFile('refs.yaml', text)).not.toThrow();
     });
   }
   it('deep-flow.yaml: nesting is refused, also when generated deeper (850 to 5,000 levels)', () => {

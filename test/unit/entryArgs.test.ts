@@ -4,9 +4,9 @@ import { realCorpus } from './helpers.js';
 
 describe('command arguments to entries', () => {
   const c = realCorpus();
-  const vllm = { kind: 'entry', entry: c.entry('kwon2023efficient')!, topicId: 'serving.memory' };
-  const orca = { kind: 'entry', entry: c.entry('yu2022orca')!, topicId: 'serving.batching' };
-  const topic = { kind: 'topic', id: 'clusters' };
+  const vllm = { nodeType: 'entry', entry: c.entry('kwon2023efficient')!, topicId: 'serving.memory' };
+  const orca = { nodeType: 'entry', entry: c.entry('yu2022orca')!, topicId: 'serving.batching' };
+  const topic = { nodeType: 'topic', id: 'clusters' };
   const keys = (es: { key: string }[]) => es.map((e) => e.key);
 
   it('takes a key, an entry, a node, or nothing', () => {

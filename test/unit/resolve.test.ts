@@ -35,7 +35,7 @@ describe('resolveBibliography', () => {
     const ws = new MemoryWorkspace({ '/ws/paper/refs.bib': '@misc{a, title={A}}\n' });
     const bib = await resolveBibliography(ws, doc('/ws/paper/main.tex', '\\bibliography{refs,more}\n'));
     expect(bib!.root.path).toBe('/ws/paper/main.tex');
-    expect(bib!.sources.map((s) => [s.uri.path, s.entries.map((e) => e.key)])).toEqual([['/ws/paper/refs.bib', ['a']]]);
+    expect(bib!.files.map((s) => [s.uri.path, s.entries.map((e) => e.key)])).toEqual([['/ws/paper/refs.bib', ['a']]]);
     expect(paths(bib!.missing)).toEqual(['/ws/paper/more.bib']);
   });
 
@@ -46,7 +46,7 @@ describe('resolveBibliography', () => {
     });
     const bib = await resolveBibliography(ws, doc('/ws/chapters/one.tex', '% !TEX root = ../main.tex\n\\chapter{One}\n'));
     expect(bib!.root.path).toBe('/ws/main.tex');
-    expect(bib!.sources.map((s) => s.uri.path)).toEqual(['/ws/bib/refs.bib']);
+    expect(bib!.files.map((s) => s.uri.path)).toEqual(['/ws/bib/refs.bib']);
   });
 
   it('uses latexRoot for documents without a magic comment, but not one from the workspace settings that leaves the workspace', async () => {
@@ -67,11 +67,11 @@ describe('resolveBibliography', () => {
     });
     const project = await resolveBibliography(ws, doc('/ws/site/chapters/intro.qmd', '# Intro\n', 'quarto'));
     expect(project!.root.path).toBe('/ws/site/_quarto.yml');
-    expect(project!.sources.map((s) => s.entries[0]!.key)).toEqual(['q']);
+    expect(project!.files.map((s) => s.entries[0]!.key)).toEqual(['q']);
     const own = await resolveBibliography(ws, doc('/ws/site/chapters/own.qmd', '---\nbibliography: own.bib\n---\n', 'quarto'));
-    expect(own!.sources.map((s) => s.entries[0]!.key)).toEqual(['o']);
+    expect(own!.files.map((s) => s.entries[0]!.key)).toEqual(['o']);
     const outside = await resolveBibliography(ws, doc('/ws/other/note.md', '# Note\n'));
-    expect(outside!.sources).toEqual([]);
+    expect(outside!.files).toEqual([]);
   });
 
   it('reads a file once per change when given a cache, and the cache is bounded', async () => {
@@ -82,7 +82,7 @@ describe('resolveBibliography', () => {
     await resolveBibliography(ws, d, { cache });
     expect(ws.reads).toBe(1);
     ws.files['/ws/refs.bib'] += '@misc{b, title={B}}\n';
-    expect((await resolveBibliography(ws, d, { cache }))!.sources[0]!.entries).toHaveLength(2);
+    expect((await resolveBibliography(ws, d, { cache }))!.files[0]!.entries).toHaveLength(2);
     expect(ws.reads).toBe(2);
     ws.files['/ws/other.bib'] = '';
     await resolveBibliography(ws, doc('/ws/q.tex', '\\bibliography{other}\n'), { cache });

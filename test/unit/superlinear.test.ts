@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { findBibKeys, normaliseTitle, parseBib, planBibAppend } from '../../src/core/bib/bibfile.js';
 import { frontMatterOf } from '../../src/core/bib/locate.js';
-import { planBibAddition, readBibSource } from '../../src/core/bib/sync.js';
+import { planBibAddition, readBibFile } from '../../src/core/bib/sync.js';
 import { parseYaml } from '../../src/core/yaml.js';
 import { entry } from './helpers.js';
 
@@ -71,8 +71,8 @@ describe('appending after a long white-space tail is linear', () => {
   ];
   for (const [where, make] of jsonCases) {
     it(`planBibAddition for CSL-JSON, 4 KB vs 40 KB of white space ${where}`, () => {
-      const a = readBibSource('refs.json', make(4_000))!;
-      const b = readBibSource('refs.json', make(40_000))!;
+      const a = readBibFile('refs.json', make(4_000))!;
+      const b = readBibFile('refs.json', make(40_000))!;
       expect(a.error).toBeUndefined();
       expect(planBibAddition(a, [added])).toBeDefined();
       expectLinear(`planBibAddition CSL-JSON (${where})`, () => planBibAddition(a, [added]), () => planBibAddition(b, [added]));
@@ -80,8 +80,8 @@ describe('appending after a long white-space tail is linear', () => {
   }
   it('planBibAddition for CSL-YAML, 4 KB vs 40 KB of white space at the end', () => {
     const make = (n: number) => `references:\n  - id: a\n    type: book\n    title: A\n${ws('  \n', n)}`;
-    const a = readBibSource('refs.yaml', make(4_000))!;
-    const b = readBibSource('refs.yaml', make(40_000))!;
+    const a = readBibFile('refs.yaml', make(4_000))!;
+    const b = readBibFile('refs.yaml', make(40_000))!;
     expect(a.error).toBeUndefined();
     expect(planBibAddition(a, [added])).toBeDefined();
     expectLinear('planBibAddition CSL-YAML (white space tail)', () => planBibAddition(a, [added]), () => planBibAddition(b, [added]));

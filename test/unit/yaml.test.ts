@@ -1,6 +1,6 @@
 import { Composer } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { readBibSource } from '../../src/core/bib/sync.js';
+import { readBibFile } from '../../src/core/bib/sync.js';
 import { parseEntriesFile } from '../../src/core/corpus.js';
 import { MAX_YAML_PROBLEMS, parseYaml, tooDeepAt } from '../../src/core/yaml.js';
 
@@ -40,7 +40,7 @@ describe('parseYaml with a problem per character', () => {
     expect(items).toEqual([]);
     expect(problems.length).toBeLessThanOrEqual(MAX_YAML_PROBLEMS + 1);
     expect(problems.every((p) => p.line === 2 && p.column >= 1)).toBe(true);
-    const bib = readBibSource('refs.yaml', `references:\n${text}`)!;
+    const bib = readBibFile('refs.yaml', `references:\n${text}`)!;
     expect(bib.error?.line).toBe(3);
   });
   it('counts the errors the library makes from top-level tokens, and per line', () => {

@@ -1,7 +1,7 @@
 /**
  * Robustness of every reader of YAML text against mutated input: corpus files, CSL-YAML
  * bibliographies and Markdown front matter with random edits (see fuzz/yamlMutations.ts).
- * `parseEntriesFile`, `entrySources`, `parseTopicsFile`, `parseYaml`, `readBibSource(*.yaml)` and
+ * `parseEntriesFile`, `entryLocations`, `parseTopicsFile`, `parseYaml`, `readBibFile(*.yaml)` and
  * `frontMatterOf` (of the text, and of a Markdown document with the text as front matter) must
  * never throw, each call must finish within 2 s, and every problem they report must point into
  * the text.
@@ -11,9 +11,9 @@
 import fc from 'fast-check';
 import { afterAll, describe, it } from 'vitest';
 import { frontMatterOf } from '../../src/core/bib/locate.js';
-import { readBibSource } from '../../src/core/bib/sync.js';
-import { entrySources, parseEntriesFile, parseTopicsFile } from '../../src/core/corpus.js';
-import type { Problem } from '../../src/core/diagnostics.js';
+import { readBibFile } from '../../src/core/bib/sync.js';
+import { entryLocations, parseEntriesFile, parseTopicsFile } from '../../src/core/corpus.js';
+import type { Problem } from '../../src/core/problems.js';
 import { parseYaml } from '../../src/core/yaml.js';
 import { cslYamlLogicalArb, frontMatterDocArb } from './fuzz/arbitraries.js';
 import { call, check, HANG_MS, runFuzz, tallies, TEST_TIMEOUT_MS } from './fuzz/harness.js';
@@ -36,8 +36,8 @@ function readers(text: string): void {
   check('parseEntriesFile returns items and problems', Array.isArray(entries?.items) && Array.isArray(entries.problems));
   problemsInText('parseEntriesFile', text, entries.problems);
 
-  const sources = call('entrySources', () => entrySources(text, 'fuzz.yaml'));
-  problemsInText('entrySources', text, sources.problems);
+  const sources = call('entryLocations', () => entryLocations(text, 'fuzz.yaml'));
+  problemsInText('entryLocations', text, sources.problems);
 
   const topics = call('parseTopicsFile', () => parseTopicsFile(text, 'topics.yaml'));
   check('parseTopicsFile returns items and problems', Array.isArray(topics?.items) && Array.isArray(topics.problems));
@@ -49,10 +49,10 @@ function readers(text: string): void {
       () => `${JSON.stringify(p)} in a text of ${text.length} characters`);
   }
 
-  const bib = call('readBibSource(.yaml)', () => readBibSource('refs.yaml', text));
-  check('readBibSource(.yaml) gives a source', bib !== undefined);
+  const bib = call('readBibFile(.yaml)', () => readBibFile('refs.yaml', text));
+  check('readBibFile(.yaml) gives a source', bib !== undefined);
   if (bib.error) {
-    check('readBibSource(.yaml): error position in the text', bib.error.line >= 1 && bib.error.line <= lineCount(text) && bib.error.column >= 1,
+    check('readBibFile(.yaml): error position in the text', bib.error.line >= 1 && bib.error.line <= lineCount(text) && bib.error.column >= 1,
       () => JSON.stringify(bib.error));
   }
 

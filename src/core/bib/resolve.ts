@@ -12,7 +12,7 @@ import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../context.js';
 import type { Entry } from '../schema.js';
 import { parseYaml } from '../yaml.js';
 import { latexBibliographies, markdownBibliographies, texRootOf, type BibDeclaration } from './locate.js';
-import { planBibAddition, planBibSync, readBibSource, type BibInsertion, type BibSource, type BibSyncPlan } from './sync.js';
+import { planBibAddition, planBibSync, readBibFile, type BibInsertion, type BibFile, type BibSyncPlan } from './sync.js';
 
 /** What resolving a bibliography needs from its host. */
 export interface BibWorkspace {
@@ -43,14 +43,14 @@ export interface BibDocument {
 }
 
 /** A bibliography file a document declares, as read. */
-export type ResolvedSource = BibSource & { uri: URI };
+export type ResolvedBibFile = BibFile & { uri: URI };
 
 /** The bibliography a document declares: where it lives and what it holds. */
 export interface DocumentBibliography {
   /** The document whose declarations count: the LaTeX root file, the Markdown document, or `_quarto.yml`. */
   root: URI;
   /** Declared files that exist (each with its entries, or the `error` that stopped its parse). */
-  sources: ResolvedSource[];
+  files: ResolvedBibFile[];
   /** Declared files that do not exist yet. */
   missing: URI[];
 }
@@ -192,15 +192,15 @@ export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, op
       if (project?.decls.length) { root = project.uri; decls = project.decls; }
     }
   } else return undefined;
-  const sources: ResolvedSource[] = [];
+  const files: ResolvedBibFile[] = [];
   const missing: URI[] = [];
   for (const d of decls) {
     const uri = relativeTo(root, d.path);
-    const source = await cache.get(ws, uri, 'bib', (text) => readBibSource(d.path, text));
-    if (source === null) missing.push(uri);
-    else if (source) sources.push({ ...source, uri });
+    const file = await cache.get(ws, uri, 'bib', (text) => readBibFile(d.path, text));
+    if (file === null) missing.push(uri);
+    else if (file) files.push({ ...file, uri });
   }
-  return { root, sources, missing };
+  return { root, files, missing };
 }
 
 /**
@@ -215,7 +215,7 @@ export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, op
  */
 export type BibUpdate =
   | { kind: 'none' }
-  | { kind: 'append'; uri: URI; source: ResolvedSource; insertion: BibInsertion; entries: readonly Entry[] }
+  | { kind: 'append'; uri: URI; source: ResolvedBibFile; insertion: BibInsertion; entries: readonly Entry[] }
   | { kind: 'create'; uri: URI; text: string; entries: readonly Entry[] }
   | { kind: 'declare'; entries: readonly Entry[] }
   | { kind: 'refuse'; uri: URI; reason: 'unreadable' | 'outside-workspace' | 'no-folder' | 'unsafe'; line?: number; column?: number; message: string; entries: readonly Entry[] };
@@ -233,8 +233,8 @@ export async function planBibliographyUpdate(ws: BibWorkspace, bib: DocumentBibl
   const entries = plan.add;
   if (!bib || !entries.length) return { kind: 'none' };
   const keys = entries.map((e) => e.key).join(', ');
-  const target = bib.sources[0];
-  const broken = bib.sources.find((s) => s.error);
+  const target = bib.files[0];
+  const broken = bib.files.find((s) => s.error);
   if (target?.error || (!target && broken)) {
     const b = (target ?? broken)!;
     return {
@@ -256,7 +256,7 @@ export async function planBibliographyUpdate(ws: BibWorkspace, bib: DocumentBibl
   if (!(await ws.exists(folder))) {
     return { kind: 'refuse', uri, reason: 'no-folder', entries, message: `cannot be created: its folder does not exist; add ${keys} once it does` };
   }
-  const fresh = readBibSource(uri.path, '');
+  const fresh = readBibFile(uri.path, '');
   const insertion = fresh && planBibAddition(fresh, entries);
   if (!insertion) return { kind: 'refuse', uri, reason: 'unsafe', entries, message: 'is not a bibliography format we can write (.bib, .json or .yaml)' };
   return { kind: 'create', uri, text: insertion.text, entries };
@@ -264,5 +264,5 @@ export async function planBibliographyUpdate(ws: BibWorkspace, bib: DocumentBibl
 
 /** Decides what to cite and what to add for `entries` in a document ({@link planBibSync} over its readable files). */
 export function planCitationSync(bib: DocumentBibliography | undefined, entries: readonly Entry[]): BibSyncPlan {
-  return planBibSync(entries, bib?.sources.filter((s) => !s.error) ?? []);
+  return planBibSync(entries, bib?.files.filter((s) => !s.error) ?? []);
 }

@@ -24,7 +24,7 @@ export function bibFormatOf(path: string): BibFormat | undefined {
 }
 
 /** A bibliography file as read: its entries' keys and identities, or why it could not be read. */
-export interface BibSource {
+export interface BibFile {
   path: string;
   format: BibFormat;
   text: string;
@@ -59,11 +59,11 @@ function cslYamlReferences(doc: Document.Parsed): { list?: YamlNode; pairKey?: Y
  * @param text - the file's text
  * @returns undefined when the extension is not a bibliography format's
  */
-export function readBibSource(path: string, text: string): BibSource | undefined {
+export function readBibFile(path: string, text: string): BibFile | undefined {
   const format = bibFormatOf(path);
   if (!format) return undefined;
   if (format === 'bibtex') return { path, format, text, ...parseBib(text) };
-  const fail = (offset: number, message: string): BibSource =>
+  const fail = (offset: number, message: string): BibFile =>
     ({ path, format, text, entries: [], error: { ...lineColumnAt(text, offset), message } });
   let items: unknown;
   if (format === 'csl-json') {
@@ -124,13 +124,13 @@ export interface BibSyncPlan {
  * have the same work under another key (same DOI, arXiv id or normalised title), or need it added.
  *
  * @param entries - the entries being cited
- * @param sources - the document's bibliography files that could be read
+ * @param files - the document's bibliography files that could be read
  */
-export function planBibSync(entries: readonly Entry[], sources: readonly BibSource[]): BibSyncPlan {
+export function planBibSync(entries: readonly Entry[], files: readonly BibFile[]): BibSyncPlan {
   const citeAs = new Map<string, string>();
   const add: Entry[] = [];
   const reused: BibSyncPlan['reused'] = [];
-  const all = sources.flatMap((s) => s.entries.map((e) => ({ e, path: s.path })));
+  const all = files.flatMap((s) => s.entries.map((e) => ({ e, path: s.path })));
   for (const entry of entries) {
     if (all.some(({ e }) => e.key.toLowerCase() === entry.key.toLowerCase())) {
       citeAs.set(entry.key, entry.key);
@@ -166,7 +166,7 @@ export interface BibInsertion {
  * - CSL-YAML: the items at the end of the `references:` list (before any key, comment or `...`
  *   that follows it; after trailing comments when the `yaml` library would not read the file back
  *   otherwise), indented like its items; in a flow list (`references: []`), as flow items;
- *   a file with lone-CR line breaks is not read (see {@link readBibSource}).
+ *   a file with lone-CR line breaks is not read (see {@link readBibFile}).
  *
  * Every plan for CSL is checked by reading the result back: it must hold the old items and then
  * the new ones. A file whose shape we cannot append to safely gets no plan.
@@ -175,12 +175,12 @@ export interface BibInsertion {
  *   bibliography of its format (a YAML mapping without `references:`, JSON that is not a list),
  *   or the result would not read back as old + new
  */
-export function planBibAddition(source: BibSource, entries: readonly Entry[]): BibInsertion | undefined {
+export function planBibAddition(source: BibFile, entries: readonly Entry[]): BibInsertion | undefined {
   if (source.error) return undefined;
   if (source.format === 'bibtex') return planBibAppend(source.text, toBibtexAll(entries));
   const readsBack = (plan: BibInsertion): boolean => {
     const after = source.text.slice(0, plan.offset) + plan.text + source.text.slice(plan.offset);
-    const back = readBibSource(source.path, after);
+    const back = readBibFile(source.path, after);
     const want = [...source.entries.map((e) => e.key), ...entries.map((e) => e.key)];
     return !!back && !back.error && back.entries.length === want.length && back.entries.every((e, i) => e.key === want[i]);
   };

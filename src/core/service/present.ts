@@ -7,12 +7,8 @@
 import type { Corpus } from '../model.js';
 import { allAuthors, shortAuthors } from '../cite/names.js';
 import { entryLinksMarkdown } from '../links.js';
-import type { Entry, Level } from '../schema.js';
+import { LEVEL_BADGES, type Entry } from '../schema.js';
 
-/** How each reading level is shown: `⚡ must-read`, `💎 optional`, `💡 advanced`. */
-export const LEVEL_BADGES: Record<Level, string> = {
-  'must-read': '⚡ must-read', optional: '💎 optional', advanced: '💡 advanced',
-};
 
 /** The command that opens an entry's details page (`mlsysPapers.showDetails`, arguments `[key]`). */
 export const SHOW_DETAILS_COMMAND = 'mlsysPapers.showDetails';

@@ -17,7 +17,7 @@ import { duplicateKeys, editorText, eolOf, findBibKey, findBibKeys, lineColumnAt
 import {
   BibCache, inWorkspace, isInside, planBibliographyUpdate, planCitationSync, resolveBibliography, type DocumentBibliography,
 } from '../bib/resolve.js';
-import { planBibAddition, planBibSync, readBibSource } from '../bib/sync.js';
+import { planBibAddition, planBibSync, readBibFile } from '../bib/sync.js';
 import { toBibtex } from '../cite/bibtex.js';
 import { planCitation } from '../cite/insert.js';
 import { foldAscii } from '../cite/key.js';
@@ -156,7 +156,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
   };
 
   const bibEntries = (bib: DocumentBibliography | undefined) =>
-    bib?.sources.flatMap((s) => s.entries.map((entry) => ({ entry, source: s }))) ?? [];
+    bib?.files.flatMap((s) => s.entries.map((entry) => ({ entry, source: s }))) ?? [];
 
   const formatted = async (entry: Entry, scope: string): Promise<string | undefined> => {
     if (!opts.formatReferences) return undefined;
@@ -179,14 +179,14 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     const keys = entries.map((e) => e.key);
     let document: { version: number; offset: number; text: string } | undefined;
     if (open) {
-      const source = readBibSource(uri.path, open.text);
+      const source = readBibFile(uri.path, open.text);
       const ins = source && planBibAddition(source, entries);
       if (ins) document = { version: open.version, ...ins };
     }
     let disk;
     const raw = ws.readDisk ? await ws.readDisk(uri) : await ws.readText(uri);
     if (typeof raw === 'string') {
-      const source = readBibSource(uri.path, raw);
+      const source = readBibFile(uri.path, raw);
       const ins = source && planBibAddition(source, entries);
       if (ins) disk = { ...ins, length: raw.length, hash: textHash(raw), editorSafe: editorText(raw) === raw };
     }
@@ -214,7 +214,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     const bib = await bibliographyOf(doc);
     // Reused works name their file by URI: a source's `path` is the name it was declared by (an
     // absolute path, or relative to whichever root file declared it first, as cached).
-    const sync = planCitationSync(bib && { ...bib, sources: bib.sources.map((s) => ({ ...s, path: s.uri.toString() })) }, entries);
+    const sync = planCitationSync(bib && { ...bib, files: bib.files.map((s) => ({ ...s, path: s.uri.toString() })) }, entries);
     const reused = sync.reused.map((r) => ({ key: r.entry.key, citeAs: r.key, title: r.entry.title, file: r.path }));
     const update = await planBibliographyUpdate(ws, bib, sync);
     let bibliography: BibChange;
@@ -249,7 +249,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
       if (!local) return undefined;
       const ctx = { ...local, keyStart: local.keyStart + base, keyEnd: local.keyEnd + base };
       // In Markdown, only offer keys right after '@' (inside brackets, the user types '@' first).
-      if (ctx.kind === 'pandoc' && text[ctx.keyStart - 1] !== '@') return undefined;
+      if (ctx.syntax === 'pandoc' && text[ctx.keyStart - 1] !== '@') return undefined;
       const { corpus, index } = opts.corpus();
       const hits = ctx.prefix ? index.search(ctx.prefix, COMPLETION_LIMIT).map((h) => h.entry) : corpus.entries.slice(0, COMPLETION_LIMIT);
       const bib = await bibliographyOf(doc);
@@ -313,7 +313,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
       const { corpus } = opts.corpus();
       const entry = corpus.entry(c.key);
       const where = own ? `✓ in ${displayPath(own.source.uri)}`
-        : bib?.sources.length ? `✗ not in ${bib.sources.map((s) => displayPath(s.uri)).join(', ')}` : 'no bibliography declared';
+        : bib?.files.length ? `✗ not in ${bib.files.map((s) => displayPath(s.uri)).join(', ')}` : 'no bibliography declared';
       let md: string;
       if (entry) {
         md = entryMarkdown(corpus, entry, { read: isRead(entry.key), detailsLink: !!opts.clientUi?.() });
@@ -333,7 +333,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
       if (!c) return undefined;
       const bib = await bibliographyOf(doc);
       if (token.isCancellationRequested) return undefined;
-      for (const s of bib?.sources ?? []) {
+      for (const s of bib?.files ?? []) {
         const at = findBibKey(s.text, c.key);
         if (at >= 0) {
           const { line, column } = lineColumnAt(s.text, at);
@@ -366,10 +366,10 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
       const bib = await bibliographyOf(doc);
       if (token.isCancellationRequested) return [];
       const inBib = new Set(bibEntries(bib).map((b) => b.entry.key.toLowerCase()));
-      const readable = bib?.sources.filter((s) => !s.error) ?? [];
+      const readable = bib?.files.filter((s) => !s.error) ?? [];
       const bibName = readable.map((s) => displayPath(s.uri)).join(', ');
       // Declared files that are missing or cannot be parsed: the document does declare a bibliography.
-      const unreadable = [...(bib?.sources.filter((s) => s.error).map((s) => s.uri) ?? []), ...(bib?.missing ?? [])].map(displayPath).join(', ');
+      const unreadable = [...(bib?.files.filter((s) => s.error).map((s) => s.uri) ?? []), ...(bib?.missing ?? [])].map(displayPath).join(', ');
       const { corpus } = opts.corpus();
       const out: Diagnostic[] = [];
       const raise = (c: CitedKey, code: string, message: string) =>
@@ -386,7 +386,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
               : `Unknown citation key "${c.key}": the document declares no bibliography and the MLSys Papers corpus does not know it.`);
         } else if (readable.length) {
           raise(c, DiagnosticCodes.notInBib, `"${c.key}" is in the MLSys Papers corpus but not in ${bibName}.`);
-        } else if (bib?.missing.length && !bib.sources.length) {
+        } else if (bib?.missing.length && !bib.files.length) {
           // Declared but not created yet: the quick fix creates it with the entry.
           raise(c, DiagnosticCodes.notInBib, `"${c.key}" is in the MLSys Papers corpus; ${bib.missing.map(displayPath).join(', ')} does not exist yet.`);
         }
@@ -446,7 +446,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
       const uri = file.toString();
       if (!inWorkspace(ws, file)) return { kind: 'refuse', uri, message: 'is outside the workspace; it was not changed' };
       const text = await ws.readText(file);
-      const source = readBibSource(file.path, text ?? '');
+      const source = readBibFile(file.path, text ?? '');
       if (!source) return { kind: 'refuse', uri, message: 'is not a bibliography format we can write (.bib, .json or .yaml)' };
       if (text === undefined) {
         const refused = await refuseExisting(file, entries.map((e) => e.key));

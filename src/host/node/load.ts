@@ -3,8 +3,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { buildCorpus, crossCheck, entrySources, parseTopicsFile, type Corpus, type CorpusData, type EntrySource } from '../../core/corpus.js';
-import { CorpusError, type Problem } from '../../core/diagnostics.js';
+import { buildCorpus, crossCheck, entryLocations, parseTopicsFile, type Corpus, type CorpusData, type EntryLocation } from '../../core/corpus.js';
+import { CorpusError, type Problem } from '../../core/problems.js';
 import type { Entry } from '../../core/schema.js';
 
 /** The result of validating a corpus folder: the data (valid parts only) and every problem. */
@@ -12,7 +12,7 @@ export interface LoadedCorpus {
   data: CorpusData;
   problems: Problem[];
   /** Where each entry was read from. */
-  sources: EntrySource[];
+  locations: EntryLocation[];
 }
 
 /**
@@ -28,18 +28,18 @@ export function loadCorpusDir(dir: string, cwd = process.cwd()): LoadedCorpus {
   const topicsPath = join(dir, 'topics.yaml');
   const topics = parseTopicsFile(readFileSync(topicsPath, 'utf8'), relative(cwd, topicsPath));
   problems.push(...topics.problems);
-  const sources: EntrySource[] = [];
+  const locations: EntryLocation[] = [];
   const entriesDir = join(dir, 'entries');
   for (const name of readdirSync(entriesDir).filter((n) => /\.ya?ml$/.test(n)).sort()) {
     const path = join(entriesDir, name);
     const file = relative(cwd, path);
     const text = readFileSync(path, 'utf8');
-    const res = entrySources(text, file);
+    const res = entryLocations(text, file);
     problems.push(...res.problems);
-    sources.push(...res.sources);
+    locations.push(...res.locations);
   }
-  problems.push(...crossCheck(topics.items, sources));
-  return { data: { topics: topics.items, entries: sources.map((s) => s.entry) }, problems, sources };
+  problems.push(...crossCheck(topics.items, locations));
+  return { data: { topics: topics.items, entries: locations.map((s) => s.entry) }, problems, locations };
 }
 
 /**
@@ -62,9 +62,9 @@ export function loadCompiledCorpus(path: string): Corpus {
  * @param display - how to name a path in problems
  * @returns the valid entries and the problems; a file that cannot be read is one problem, not an exception
  */
-export function loadUserEntries(paths: readonly string[], display: (p: string) => string = (p) => p): { entries: Entry[]; sources: EntrySource[]; problems: Problem[] } {
+export function loadUserEntries(paths: readonly string[], display: (p: string) => string = (p) => p): { entries: Entry[]; locations: EntryLocation[]; problems: Problem[] } {
   const problems: Problem[] = [];
-  const sources: EntrySource[] = [];
+  const locations: EntryLocation[] = [];
   for (const path of paths) {
     let text: string;
     try {
@@ -73,9 +73,9 @@ export function loadUserEntries(paths: readonly string[], display: (p: string) =
       problems.push({ file: display(path), line: 1, column: 1, field: '', message: `cannot read: ${(e as Error).message}`, severity: 'error' });
       continue;
     }
-    const res = entrySources(text, display(path));
+    const res = entryLocations(text, display(path));
     problems.push(...res.problems);
-    sources.push(...res.sources);
+    locations.push(...res.locations);
   }
-  return { entries: sources.map((s) => s.entry), sources, problems };
+  return { entries: locations.map((s) => s.entry), locations, problems };
 }

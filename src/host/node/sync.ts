@@ -7,7 +7,7 @@
 import { relative, resolve } from 'node:path';
 import { URI } from 'vscode-uri';
 import { planBibliographyUpdate, planCitationSync, resolveBibliography } from '../../core/bib/resolve.js';
-import { planBibAddition, readBibSource } from '../../core/bib/sync.js';
+import { planBibAddition, readBibFile } from '../../core/bib/sync.js';
 import { citedKeys } from '../../core/citations.js';
 import type { Corpus } from '../../core/corpus.js';
 import type { Entry } from '../../core/schema.js';
@@ -53,7 +53,7 @@ export async function syncBibliography(
   const show = (u: URI) => relative(opts.cwd, u.fsPath) || u.fsPath;
   const keys = citedKeys(opts.text, languageId);
   const bib = await resolveBibliography(ws, { uri: URI.file(resolve(opts.cwd, file)), languageId, text: opts.text });
-  const inBib = new Set(bib?.sources.flatMap((s) => s.entries.map((e) => e.key.toLowerCase())) ?? []);
+  const inBib = new Set(bib?.files.flatMap((s) => s.entries.map((e) => e.key.toLowerCase())) ?? []);
   const entries = [...new Set(keys.map((k) => corpus.entry(k)))].filter((e): e is Entry => !!e);
   const unknown = keys.filter((k) => !corpus.entry(k) && !inBib.has(k.toLowerCase()));
   if (unknown.length) err.push(`not in the bibliography nor the corpus, left as they are: ${unknown.join(', ')}`);
@@ -80,7 +80,7 @@ export async function syncBibliography(
       const path = update.uri.fsPath;
       // Plan again on the file's exact bytes (the resolver's text may have lost invalid UTF-8).
       const raw = readTextForRewrite(path);
-      const source = readBibSource(path, raw);
+      const source = readBibFile(path, raw);
       const ins = source && planBibAddition(source, update.entries);
       if (!ins) return { code: 2, out, err: [...err, `${show(update.uri)}: has a shape we cannot add to without rewriting it; nothing was written`] };
       out.push(`${show(update.uri)}: ${verb} ${update.entries.map((e) => e.key).join(', ')}`);

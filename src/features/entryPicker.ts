@@ -24,8 +24,8 @@ export interface SearchButtons {
   openPaper(entry: Entry): Thenable<void> | void;
 }
 
-/** The search quick pick. */
-export class SearchUi {
+/** The entry picker: the search as a `QuickPick`, used by every command that needs entries. */
+export class EntryPicker {
   constructor(private readonly corpus: CorpusClient, private readonly buttons: SearchButtons) {}
 
   /**
@@ -65,18 +65,24 @@ export class SearchUi {
     };
     const checked = new Map<string, EntryItem>();
     let updating = false;
-    // Answers come from the language server; only the answer to the latest query is shown.
+    // Answers come from the language server; a new keystroke cancels the request of the previous
+    // one, and only the answer to the latest query is shown.
     let asked = 0;
+    let inFlight: vscode.CancellationTokenSource | undefined;
     let pending: Promise<void> = Promise.resolve();
     const update = async () => {
       const query = qp.value;
       const mine = ++asked;
+      inFlight?.cancel();
+      inFlight?.dispose();
+      const cts = (inFlight = new vscode.CancellationTokenSource());
       qp.busy = true;
       let answer;
       try {
-        answer = await this.corpus.search(query, LIMIT);
+        answer = await this.corpus.search(query, LIMIT, cts.token);
       } catch (e) {
-        qp.title = `${title} (search failed: ${e instanceof Error ? e.message : String(e)})`;
+        // A superseded query was cancelled on purpose; only the latest one's failure is news.
+        if (mine === asked) qp.title = `${title} (search failed: ${e instanceof Error ? e.message : String(e)})`;
         return;
       } finally {
         if (mine === asked) qp.busy = false;
@@ -123,6 +129,8 @@ export class SearchUi {
           else if (button === OPEN_PAPER && entryLink(item.entry)) await this.buttons.openPaper(item.entry);
         }),
         qp.onDidHide(() => {
+          inFlight?.cancel();
+          inFlight?.dispose();
           subs.forEach((d) => d.dispose());
           qp.dispose();
           finish([]);

@@ -1,0 +1,54 @@
+/**
+ * "Export Entries" and "Export Cited Entries": entries of the corpus written as BibTeX or CSL-JSON
+ * to a file the user picks in the save dialog.
+ */
+import * as vscode from 'vscode';
+import { toBibtexAll } from '../core/cite/bibtex.js';
+import { toCslJson } from '../core/cite/format.js';
+import type { Entry } from '../core/schema.js';
+import { Commands } from '../ids.js';
+import type { CorpusClient } from './corpusClient.js';
+import type { EntryPicker } from './entryPicker.js';
+import { entriesFromArgs } from './entryArgs.js';
+
+async function saveAs(content: string, name: string): Promise<void> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const uri = await vscode.window.showSaveDialog({ defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined, saveLabel: 'Export' });
+  if (!uri) return;
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(content));
+  void vscode.window.showInformationMessage(`MLSys Papers: exported to ${vscode.workspace.asRelativePath(uri, false)}.`);
+}
+
+async function exportEntries(entries: readonly Entry[], name: string): Promise<void> {
+  if (!entries.length) return;
+  const format = await vscode.window.showQuickPick([
+    { label: 'BibTeX', ext: 'bib', content: () => toBibtexAll(entries) },
+    { label: 'CSL-JSON', ext: 'json', content: () => `${JSON.stringify(entries.map(toCslJson), null, 2)}\n` },
+  ], { title: `Export ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}`, placeHolder: 'Format' });
+  if (format) await saveAs(format.content(), `${name}.${format.ext}`);
+}
+
+/** Registers Export Entries (from the tree, the search or the palette) and Export Cited Entries. */
+export function registerExport(corpus: CorpusClient, picker: EntryPicker): vscode.Disposable {
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand(Commands.exportEntries, async (arg?: unknown, selection?: unknown) => {
+      await corpus.ready;
+      // From the tree: a topic exports everything under it; entries export themselves.
+      const nodes = (Array.isArray(selection) && selection.length ? selection : [arg]) as { nodeType?: string; id?: string }[];
+      const topics = nodes.filter((n) => n?.nodeType === 'topic' && n.id).map((n) => n.id!);
+      if (topics.length) {
+        const entries = [...new Map(topics.flatMap((t) => corpus.corpus.entriesUnder(t)).map((e) => [e.key, e])).values()];
+        await exportEntries(entries, topics.length === 1 ? topics[0]! : 'mlsys-papers');
+        return;
+      }
+      const given = entriesFromArgs(corpus.corpus, arg, selection);
+      await exportEntries(given.length ? given : await picker.pick(), 'mlsys-papers');
+    }),
+    vscode.commands.registerCommand(Commands.exportCited, async () => {
+      const editor = vscode.window.activeTextEditor;
+      if (!editor) return;
+      // Not 'references': the default name must not be the bibliography the document already uses.
+      await exportEntries(await corpus.citedEntries(editor.document), 'cited-references');
+    }),
+  );
+}

@@ -1,0 +1,55 @@
+/**
+ * Formatted references in a CSL style (setting `mlsysPapers.citationStyle`, formatted by the
+ * language server with citeproc-js): Copy Formatted Reference, Insert Formatted Reference, and
+ * Insert Bibliography (every corpus entry a document cites, in citation order).
+ */
+import * as vscode from 'vscode';
+import type { Entry } from '../core/schema.js';
+import { Commands } from '../ids.js';
+import type { CorpusClient } from './corpusClient.js';
+import type { EntryPicker } from './entryPicker.js';
+import { entriesFromArgs } from './entryArgs.js';
+
+async function insertAtCursor(text: string): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) {
+    await vscode.env.clipboard.writeText(text);
+    void vscode.window.showInformationMessage('MLSys Papers: no editor is open; the text was copied to the clipboard.');
+    return;
+  }
+  const edit = new vscode.WorkspaceEdit();
+  edit.insert(editor.document.uri, editor.selection.active, text);
+  await vscode.workspace.applyEdit(edit);
+}
+
+/** Registers the formatted-reference commands. */
+export function registerFormattedReferences(corpus: CorpusClient, picker: EntryPicker): vscode.Disposable {
+  const entriesOr = async (arg: unknown, selection: unknown): Promise<Entry[]> => {
+    await corpus.ready;
+    const given = entriesFromArgs(corpus.corpus, arg, selection);
+    return given.length ? given : picker.pick();
+  };
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand(Commands.copyFormattedReference, async (arg?: unknown, selection?: unknown) => {
+      const refs = await corpus.tryFormat(await entriesOr(arg, selection), vscode.window.activeTextEditor?.document.uri);
+      if (!refs.length) return;
+      await vscode.env.clipboard.writeText(refs.join('\n'));
+      void vscode.window.setStatusBarMessage(`MLSys Papers: copied ${refs.length} formatted reference(s)`, 4000);
+    }),
+    vscode.commands.registerCommand(Commands.insertFormattedReference, async (arg?: unknown, selection?: unknown) => {
+      const refs = await corpus.tryFormat(await entriesOr(arg, selection), vscode.window.activeTextEditor?.document.uri);
+      if (refs.length) await insertAtCursor(refs.join('\n'));
+    }),
+    vscode.commands.registerCommand(Commands.insertBibliography, async () => {
+      const editor = vscode.window.activeTextEditor;
+      if (!editor) return;
+      const entries = await corpus.citedEntries(editor.document);
+      if (!entries.length) {
+        void vscode.window.showInformationMessage('MLSys Papers: this document cites no entry of the corpus.');
+        return;
+      }
+      const refs = await corpus.tryFormat(entries, editor.document.uri);
+      if (refs.length) await insertAtCursor(`${refs.join('\n\n')}\n`);
+    }),
+  );
+}
