@@ -7,6 +7,9 @@
  *   first search) against the baseline of validating the YAML corpus instead.
  * - Search: our index against a linear scan (substring match of every query word over each entry's
  *   text, ranked by hit count), for queries typed one keystroke at a time.
+ * - Server (`server.bench.ts`): the language server's start to first answer against activation plus
+ *   the first search in-process (both from a cold Node process), and its per-request round-trip
+ *   against the same search in-process.
  *
  * Timings are wall-clock (`performance.now()`), after a warm-up, on whatever the machine is doing:
  * read the ratios, not the absolute numbers.
@@ -19,6 +22,7 @@ import { loadCorpusDir } from '../src/host/node/load.js';
 import { createSearchIndex } from '../src/core/search.js';
 import { displayName } from '../src/core/cite/names.js';
 import type { Entry } from '../src/core/schema.js';
+import { serverBench } from './server.bench.js';
 
 const ROOT = join(__dirname, '..');
 const QUERIES = [
@@ -63,7 +67,7 @@ const ms = (x: number) => `${x.toFixed(3)} ms`;
 const ratio = (ours: number, base: number) =>
   `ours/baseline = ${(ours / base).toFixed(2)} (${ours <= base ? `${(base / ours).toFixed(1)}× faster` : `${(ours / base).toFixed(1)}× slower`})`;
 
-function main(): void {
+async function main(): Promise<void> {
   const jsonPath = join(ROOT, 'dist/corpus.json');
   const json = readFileSync(jsonPath, 'utf8');
   const data = JSON.parse(json) as CorpusData;
@@ -102,6 +106,12 @@ function main(): void {
   console.log(`  baseline: linear substring scan                        p50 ${ms(percentile(baseQ, 50))}  p95 ${ms(percentile(baseQ, 95))}`);
   console.log(`  ratio (p50): ${ratio(percentile(oursQ, 50), percentile(baseQ, 50))}`);
   console.log(`  ratio (p95): ${ratio(percentile(oursQ, 95), percentile(baseQ, 95))}`);
+
+  await serverBench();
 }
 
-main();
+// Errors fail the bench; timings never do.
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.stack ?? e.message : e);
+  process.exit(1);
+});

@@ -13,6 +13,7 @@ await Promise.all([
   // The language server (core/service over LSP), started by the extension's client over IPC.
   build({ ...common, entryPoints: ['src/host/node/serverMain.ts'], outfile: 'dist/server.js', minify: true }),
   build({ ...common, entryPoints: ['bench/search.bench.ts'], outfile: 'dist-test/bench.js' }),
+  build({ ...common, entryPoints: ['bench/coldSearch.ts'], outfile: 'dist-test/bench-cold.js', minify: true }),
 ]);
 chmodSync('dist/cli.js', 0o755);
 try {
