@@ -1,61 +1,19 @@
 /**
- * MLSys Papers: activation is a table of contents; each feature returns the `Disposable` it owns.
- * Citation features (completion, hover, definition, diagnostics, quick fixes) come from the
- * language server (`src/server/`) through its client; the views and commands here ask it.
+ * The desktop entry point (`main` in package.json): the language server runs in a Node process
+ * (`dist/server.js`), spoken to over IPC.
  */
 import * as vscode from 'vscode';
-import { Bibliographies } from './features/bibliography.js';
-import { registerCitationFixes } from './features/citationFixes.js';
-import { ConfigStore } from './features/config.js';
-import { CorpusClient } from './features/corpusClient.js';
-import { copyBibtex } from './features/clipboard.js';
-import { openLink, registerEntryCommands } from './features/entryActions.js';
-import { registerDetails } from './features/details.js';
-import { registerExport } from './features/exportEntries.js';
-import { registerFormattedReferences } from './features/formattedReferences.js';
-import { registerInsertCitation } from './features/insertCitation.js';
-import { createLanguageClient } from './features/languageClient.js';
-import { entryLink } from './core/links.js';
-import { createLog } from './features/log.js';
-import { ReadState } from './features/readState.js';
-import { registerSearch } from './features/searchCommand.js';
-import { EntryPicker } from './features/entryPicker.js';
-import { registerTopicTree } from './features/topicTree.js';
-import { Methods, type ReadStateParams } from './server/protocol.js';
+import { LanguageClient, TransportKind, type ServerOptions } from 'vscode-languageclient/node';
+import { activateWith } from './activate.js';
+import { CLIENT_ID, CLIENT_NAME } from './features/languageClient.js';
 
 export function activate(context: vscode.ExtensionContext): void {
-  const log = createLog();
-  context.subscriptions.push(log);
-  const config = new ConfigStore();
-  const read = new ReadState(context.globalState);
-  const client = createLanguageClient(context, log);
-  // Not awaited: the views and commands below ask the server, and their requests wait for it.
-  client.start().catch((e: unknown) => {
-    log.error(e instanceof Error ? e : String(e));
-    void vscode.window.showErrorMessage(`MLSys Papers: the language server did not start (${e instanceof Error ? e.message : String(e)}); see the MLSys Papers log.`);
-  });
-  const corpus = new CorpusClient(client, log);
-  const picker = new EntryPicker(corpus, { copyBibtex, openPaper: (e) => openLink(entryLink(e), 'paper', e) });
-  const bibs = new Bibliographies(client, log);
-  const services = { corpus, read, config, picker, bibs };
-  const sendReadState = () => void client.sendNotification(Methods.readState, { keys: read.all() } satisfies ReadStateParams);
-  sendReadState();
-
-  context.subscriptions.push(
-    client,
-    config,
-    corpus,
-    read,
-    read.onDidChange(sendReadState),
-    registerTopicTree(corpus, read, config),
-    registerInsertCitation(services),
-    registerEntryCommands(services),
-    registerSearch(services),
-    registerFormattedReferences(corpus, picker),
-    registerExport(corpus, picker),
-    registerDetails(corpus, read, config, picker, log),
-    registerCitationFixes(client, bibs, async (q) => (await picker.pick('MLSys Papers: Replace citation key', q)).map((e) => e.key)),
-  );
+  const module = vscode.Uri.joinPath(context.extensionUri, 'dist', 'server.js').fsPath;
+  const server: ServerOptions = {
+    run: { module, transport: TransportKind.ipc },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
+  };
+  activateWith(context, (options) => new LanguageClient(CLIENT_ID, CLIENT_NAME, server, options));
 }
 
 export function deactivate(): void {}

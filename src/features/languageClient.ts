@@ -1,11 +1,13 @@
 /**
  * The thin client of the MLSys Papers language server (`src/server/`): completion, hover, go to
  * definition, diagnostics and quick fixes come from the server through `vscode-languageclient`;
- * this file starts it, answers its file-system requests through `vscode.workspace.fs`, and tells
- * it which settings come from a workspace (files they name are read only inside the workspace).
+ * this file configures it, answers its file-system requests through `vscode.workspace.fs`, and
+ * tells it which settings come from a workspace (files they name are read only inside the
+ * workspace). Where the server runs is the entry point's choice: a Node process on desktop
+ * (`src/extension.ts`), a Web Worker in the browser (`src/extension.web.ts`).
  */
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
 import { isCitingLanguage, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../core/context.js';
 import { decodeUtf8 } from '../core/utf8.js';
 import { Commands, Settings } from '../ids.js';
@@ -39,19 +41,22 @@ async function readFile(p: ReadFileParams): Promise<ReadFileResult> {
   return text === undefined ? { notUtf8: true, mtime: st.mtime, size: st.size } : { text, mtime: st.mtime, size: st.size };
 }
 
+/** The client's id and name (the log channel's name) as `vscode-languageclient` wants them. */
+export const CLIENT_ID = 'mlsysPapers';
+export const CLIENT_NAME = 'MLSys Papers';
+
+/** Makes the client of a transport from the options every transport shares. */
+export type ClientFactory = (options: LanguageClientOptions) => BaseLanguageClient;
+
 /**
- * The client of the language server (a Node process over IPC: `dist/server.js`), not started:
- * requests sent before `start()` settles wait for it, so activation does not.
+ * The client of the language server, not started: requests sent before `start()` settles wait
+ * for it, so activation does not.
  *
  * @param log - where the server's log lines go (the "MLSys Papers" channel)
+ * @param make - builds the client for this host's transport from the shared options
  * @returns the client; dispose it to stop the server
  */
-export function createLanguageClient(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): LanguageClient {
-  const module = vscode.Uri.joinPath(context.extensionUri, 'dist', 'server.js').fsPath;
-  const server: ServerOptions = {
-    run: { module, transport: TransportKind.ipc },
-    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
-  };
+export function createLanguageClient(log: vscode.LogOutputChannel, make: ClientFactory): BaseLanguageClient {
   const initializationOptions: InitializationOptions = { fileSystem: true, clientCommands: true };
   const options: LanguageClientOptions = {
     documentSelector: SERVER_SELECTOR,
@@ -82,7 +87,7 @@ export function createLanguageClient(context: vscode.ExtensionContext, log: vsco
     // A change of our settings tells the server to pull them again (`workspace/configuration`).
     synchronize: { configurationSection: Settings.section },
   };
-  const client = new LanguageClient('mlsysPapers', 'MLSys Papers', server, options);
+  const client = make(options);
   client.onRequest(Methods.findFiles, async (p: FindFilesParams) => (await vscode.workspace.findFiles(p.pattern)).map((u) => u.toString()));
   client.onRequest(Methods.readFile, readFile);
   return client;

@@ -47,9 +47,16 @@ const rules: { folder: string; forbidden: (spec: string, to: string | undefined)
     why: 'the Node host serves the CLI (and a future server): no vscode, no VS Code layer',
   },
   {
+    folder: 'host/browser',
+    forbidden: (spec, to) => spec === 'vscode' || spec.startsWith('node:') || spec === 'vscode-languageserver/node'
+      || !!to && !to.startsWith('core') && !to.startsWith('server') && !to.startsWith('host/browser') && !to.startsWith('../csl/'),
+    why: 'the Web Worker host runs in a browser: no vscode, no node:, no Node transport (it embeds the bundled CSL files)',
+  },
+  {
     folder: 'features',
-    forbidden: (spec, to) => !!to && (to.startsWith('host') || to === 'cli' || to.startsWith('server') && to !== 'server/protocol.js'),
-    why: 'the VS Code layer reaches files through VS Code, and the server only through its protocol',
+    forbidden: (spec, to) => spec.startsWith('node:') || spec === 'vscode-languageclient/node' || spec === 'vscode-languageclient/browser'
+      || !!to && (to.startsWith('host') || to === 'cli' || to.startsWith('server') && to !== 'server/protocol.js'),
+    why: 'the VS Code layer runs on desktop and in the browser: files through VS Code, the server only through its protocol, no node:, no transport (the entry points choose it)',
   },
 ];
 
@@ -80,10 +87,19 @@ describe('import rules (ARCHITECTURE.md)', () => {
       for (const spec of valueImportsOf(file)) if (spec.startsWith('.')) visit(join(file, '..', spec).replace(/\.js$/, '.ts'));
     };
     visit(join(SRC, 'extension.ts'));
+    visit(join(SRC, 'extension.web.ts'));
     expect(seen.size).toBeGreaterThan(20);
     const heavy = [...seen].flatMap((f) => valueImportsOf(f).filter((s) => s === 'yaml' || s.startsWith('@citation-js') || s === 'citeproc')
       .map((s) => `${relative(SRC, f)} imports ${s}`));
     expect(heavy).toEqual([]);
+  });
+  it('each entry point takes its own transport: extension.ts the Node one, extension.web.ts the browser one, and the browser one no node:', () => {
+    const desktop = importsOf(join(SRC, 'extension.ts'));
+    const web = importsOf(join(SRC, 'extension.web.ts'));
+    expect(desktop).toContain('vscode-languageclient/node');
+    expect(web).toContain('vscode-languageclient/browser');
+    expect(web.filter((s) => s.startsWith('node:') || s.endsWith('/node'))).toEqual([]);
+    expect(importsOf(join(SRC, 'activate.ts')).filter((s) => s.startsWith('node:') || s.startsWith('vscode-languageclient'))).toEqual([]);
   });
   it('src/cli.ts does not import vscode or the VS Code layer', () => {
     const f = join(SRC, 'cli.ts');

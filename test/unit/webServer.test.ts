@@ -1,0 +1,146 @@
+/**
+ * The browser build of the language server (`src/host/browser/`, `dist/web/server.js`): built here
+ * with the options `scripts/build.mjs` uses, then run as a Web Worker runs it — in a context with a
+ * worker's globals and none of Node's (no `process`, `require`, `Buffer`, `module`), talking
+ * JSON-RPC through `postMessage` on a `MessageChannel`. Workspace files use a scheme the server
+ * cannot read itself (`memfs:`), so every one of them comes through the client's
+ * `mlsysPapers/readFile`, as `vscode.workspace.fs` answers it in the browser.
+ */
+import { build } from 'esbuild';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createContext, runInContext } from 'node:vm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BrowserMessageReader, BrowserMessageWriter, CompletionRequest, ConfigurationRequest, createMessageConnection, DidOpenTextDocumentNotification,
+  DocumentDiagnosticRequest, HoverRequest, InitializedNotification, InitializeRequest, type CompletionList, type Diagnostic,
+  type DocumentDiagnosticReport, type Hover, type MarkupContent, type MessageConnection,
+} from 'vscode-languageserver-protocol/browser';
+import { BUNDLED_STYLES } from '../../src/core/cite/styles.js';
+import { loadCorpusDir } from '../../src/host/node/load.js';
+import type { CitePlan } from '../../src/core/service/types.js';
+import { Methods, type ReadFileParams, type ReadFileResult, type SearchResult } from '../../src/server/protocol.js';
+// @ts-expect-error -- a plain ES module of the build scripts, without type declarations
+import { webServerOptions } from '../../scripts/web-build.mjs';
+
+const ROOT = join(__dirname, '../..');
+let dir: string;
+let script: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'mlsys-web-server-'));
+  const corpus = join(dir, 'corpus.json');
+  writeFileSync(corpus, JSON.stringify(loadCorpusDir(join(ROOT, 'corpus')).data));
+  const out = join(dir, 'server.js');
+  await build({ ...webServerOptions(corpus, out), absWorkingDir: ROOT, sourcemap: false, logLevel: 'silent' });
+  script = readFileSync(out, 'utf8');
+}, 60_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * Runs the server script as a worker does: its global scope is the worker's (`self`,
+ * `postMessage`, `onmessage`, `addEventListener`), with the Web APIs a worker has.
+ *
+ * @returns the client's connection (its `mlsysPapers/readFile` answered from `files`) and what the server printed
+ */
+function startWorker(files: Record<string, string>): { client: MessageConnection; logs: string[]; stop(): void } {
+  const channel = new MessageChannel();
+  // Node's MessagePort is an EventTarget with `onmessage`, as a worker's scope is; its types say less.
+  const worker = channel.port1 as unknown as { postMessage(m: unknown): void; addEventListener(t: string, fn: (e: unknown) => void): void; removeEventListener(t: string, fn: (e: unknown) => void): void; onmessage: unknown; close(): void };
+  const page = channel.port2;
+  const logs: string[] = [];
+  const scope: Record<string, unknown> = {
+    postMessage: (m: unknown) => worker.postMessage(m),
+    addEventListener: (type: string, fn: (e: unknown) => void) => worker.addEventListener(type, fn),
+    removeEventListener: (type: string, fn: (e: unknown) => void) => worker.removeEventListener(type, fn),
+    console: { log: (...a: unknown[]) => logs.push(a.join(' ')), info: (...a: unknown[]) => logs.push(a.join(' ')), warn: (...a: unknown[]) => logs.push(a.join(' ')), error: (...a: unknown[]) => logs.push(a.join(' ')) },
+    setTimeout, clearTimeout, setInterval, clearInterval, queueMicrotask, structuredClone,
+    TextEncoder, TextDecoder, URL, URLSearchParams, AbortController, performance, crypto, MessageChannel, MessagePort, Event, EventTarget,
+    navigator: { userAgent: 'test', language: 'en-US', hardwareConcurrency: 2 },
+  };
+  Object.defineProperty(scope, 'onmessage', { set: (fn) => { worker.onmessage = fn; }, get: () => worker.onmessage });
+  scope.self = scope;
+  const context = createContext(scope);
+  runInContext(script, context, { filename: 'dist/web/server.js' });
+  for (const name of ['process', 'require', 'Buffer', 'module', 'global', '__dirname']) {
+    expect(runInContext(`typeof ${name}`, context), `a worker has no ${name}`).toBe('undefined');
+  }
+
+  const port = page as unknown as ConstructorParameters<typeof BrowserMessageReader>[0];
+  const client = createMessageConnection(new BrowserMessageReader(port), new BrowserMessageWriter(port));
+  client.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.section === 'mlsysPapers' ? { citationStyle: 'apa' } : null)));
+  client.onRequest(Methods.readFile, (p: ReadFileParams): ReadFileResult => {
+    const text = files[p.uri];
+    if (text !== undefined) return { text, mtime: 1, size: text.length };
+    return Object.keys(files).some((k) => k.startsWith(`${p.uri.replace(/\/$/, '')}/`)) ? { directory: true, mtime: 1, size: 0 } : { missing: true };
+  });
+  client.onRequest(Methods.findFiles, () => []);
+  client.listen();
+  return {
+    client,
+    logs,
+    stop() {
+      client.dispose();
+      worker.close();
+      page.close();
+    },
+  };
+}
+
+const PAPER = 'memfs:/ws/paper.tex';
+const REFS = 'memfs:/ws/refs.bib';
+
+describe('the language server as a Web Worker (browser build)', () => {
+  it('embeds every bundled CSL style and locale the Node host reads from csl/', () => {
+    const source = readFileSync(join(ROOT, 'src/host/browser/server.ts'), 'utf8');
+    const files = ['styles', 'locales'].flatMap((d) => readdirSync(join(ROOT, 'csl', d)).map((f) => `${d}/${f}`));
+    expect(files.length).toBeGreaterThanOrEqual(Object.keys(BUNDLED_STYLES).length + 2);
+    for (const f of files) expect(source, f).toContain(`'${f}': `);
+    for (const f of Object.values(BUNDLED_STYLES)) expect(files).toContain(`styles/${f}`);
+  });
+
+  it('runs without Node, reads the workspace through the client, and answers search, completion, hover, diagnostics and citation plans', async () => {
+    const text = '\\bibliography{refs}\n\\cite{pag}, \\cite{nosuch1999}.\n';
+    const w = startWorker({ [REFS]: '@misc{own2020,\n  title = {Own},\n  year = {2020}\n}\n', [PAPER]: text });
+    try {
+      await w.client.sendRequest(InitializeRequest.type, {
+        processId: null, rootUri: null,
+        capabilities: { workspace: { configuration: true }, textDocument: { diagnostic: { dynamicRegistration: false } } },
+        workspaceFolders: [{ uri: 'memfs:/ws', name: 'ws' }],
+        initializationOptions: { fileSystem: true, clientCommands: true },
+      });
+      await w.client.sendNotification(InitializedNotification.type, {});
+      await w.client.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: PAPER, languageId: 'latex', version: 1, text } });
+
+      // The embedded corpus and its index.
+      const search = await w.client.sendRequest(Methods.search, { query: 'paged attention', limit: 5 }) as SearchResult;
+      expect(search.keys[0]).toBe('kwon2023efficient');
+
+      const list = await w.client.sendRequest(CompletionRequest.type, { textDocument: { uri: PAPER }, position: { line: 1, character: 9 } }) as CompletionList;
+      expect(list.items.map((i) => i.label)).toContain('kwon2023efficient');
+
+      const unknown = await w.client.sendRequest(HoverRequest.type, { textDocument: { uri: PAPER }, position: { line: 1, character: 7 } }) as Hover;
+      expect((unknown.contents as MarkupContent).value).toBe('Unknown key pag\n\n---\n\n✗ not in refs\\.bib');
+      // Hover formats with citeproc-js and the embedded APA style and locale; the bibliography came through readFile.
+      await w.client.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: 'memfs:/ws/b.tex', languageId: 'latex', version: 1, text: '\\bibliography{refs}\n\\cite{kwon2023efficient}\n' } });
+      const card = await w.client.sendRequest(HoverRequest.type, { textDocument: { uri: 'memfs:/ws/b.tex' }, position: { line: 1, character: 8 } }) as Hover;
+      const value = (card.contents as MarkupContent).value;
+      expect(value).toContain('Kwon, W\\., Li, Z\\., Zhuang, S\\., Sheng, Y\\., Zheng, L\\., Yu, C\\. H\\., Gonzalez, J\\. E\\., Zhang, H\\., & Stoica, I\\. \\(2023\\)\\. Efficient Memory Management');
+      expect(value).toContain('✗ not in refs\\.bib');
+
+      const report = await w.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: PAPER } }) as DocumentDiagnosticReport;
+      const messages = (report as { items: Diagnostic[] }).items.map((d) => d.message);
+      expect(messages.some((m) => m.includes('nosuch1999'))).toBe(true);
+
+      // Citing plans the edit and the bibliography addition on the text the client gave.
+      const plan = await w.client.sendRequest(Methods.planCitation, { uri: 'memfs:/ws/b.tex', position: { line: 1, character: 0 }, keys: ['yu2022orca'] }) as CitePlan;
+      expect(plan.bibliography.kind).toBe('insert');
+      expect(plan.bibliography).toMatchObject({ uri: REFS });
+      expect(w.logs.join('\n')).not.toMatch(/error/i);
+    } finally {
+      w.stop();
+    }
+  }, 60_000);
+});
