@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -46,6 +46,22 @@ const QUIET_SETTINGS: Record<string, unknown> = {
   'files.autoSave': 'off',
 };
 
+/**
+ * Which extension host runs the extensions under test: `node` (code-server's remote extension
+ * host, as desktop VS Code runs them) or `web` (the browser's web worker extension host, as
+ * vscode.dev runs them: the `browser` entry point, its language server in a Web Worker). Set by
+ * `MLSYS_E2E_EXTENSION_HOST=web` (see `test/e2e/web.e2e.ts`).
+ */
+export const extensionHost: 'node' | 'web' = process.env.MLSYS_E2E_EXTENSION_HOST === 'web' ? 'web' : 'node';
+
+/** Workspace trust on, and nothing trusted without asking, which is never: every folder opens in Restricted Mode. */
+const RESTRICTED_SETTINGS: Record<string, unknown> = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.emptyWindow': false,
+  'security.workspace.trust.banner': 'never',
+};
+
 /** The chromium flags that work as root with no network. */
 const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -67,14 +83,19 @@ export interface CodeServer {
 /**
  * Starts code-server on a free port of 127.0.0.1 with fresh, temporary user-data and extensions folders.
  *
- * Each extension folder is loaded through a symlink named `publisher.name-version` (read from its
- * package.json) in the extensions folder, because code-server rejects `--extensionDevelopmentPath`.
+ * Each `.vsix` is installed with `--install-extension`, as a user installs it; each extension
+ * folder is loaded through a symlink named `publisher.name-version` (read from its package.json)
+ * in the extensions folder, because code-server rejects `--extensionDevelopmentPath`.
  * The server runs under `setsid` in its own process group, so {@link CodeServer.stop} (or the exit of
  * this process) ends it together with its extension hosts.
  *
  * @param opts.workspace - folder code-server opens by default (absolute or relative to the cwd).
- * @param opts.extensionPaths - extension folders, each with a package.json.
- * @param opts.settings - user settings merged over the quiet defaults.
+ * @param opts.extensionPaths - `.vsix` files, or extension folders each with a package.json.
+ * @param opts.settings - user settings merged over the quiet defaults. With {@link extensionHost}
+ *   `web`, `remote.extensionKind` also sends every extension of `opts.extensionPaths` to the web
+ *   worker extension host.
+ * @param opts.trusted - false: workspace trust is on and the folder is not trusted, so VS Code
+ *   opens it in Restricted Mode (no prompt). Default true: trust is off, every folder is trusted.
  * @returns once the server answers on `/healthz`.
  * @throws if code-server is not installed (run `scripts/setup-vscode-test.sh`), exits early, or does
  *   not listen within 30 s; the message carries the end of its log.
@@ -86,23 +107,48 @@ export async function startCodeServer(opts: {
   workspace: string;
   extensionPaths: string[];
   settings?: Record<string, unknown>;
+  trusted?: boolean;
 }): Promise<CodeServer> {
   for (const file of [NODE24, CODE_SERVER]) {
     if (!existsSync(file)) throw new Error(`harness: ${file} is missing; run scripts/setup-vscode-test.sh`);
   }
+  const trusted = opts.trusted ?? true;
   const root = await mkdtemp(join(tmpdir(), 'mlsys-code-server-'));
   const userDataDir = join(root, 'user-data');
   const extensionsDir = join(root, 'extensions');
   const logFile = join(root, 'code-server.log');
   await mkdir(join(userDataDir, 'User'), { recursive: true });
   await mkdir(extensionsDir);
-  await writeFile(join(userDataDir, 'User/settings.json'),
-    JSON.stringify({ ...QUIET_SETTINGS, ...opts.settings }, null, 2));
+  // Each extension: a `.vsix` is installed as a user installs it; a folder is linked.
+  const installed: string[] = [];
+  const linked: { dir: string; id: string; version: string }[] = [];
   for (const ext of opts.extensionPaths) {
+    if (ext.endsWith('.vsix')) {
+      installed.push(await installVsix(ext, userDataDir, extensionsDir, root));
+      continue;
+    }
     const target = await realpath(ext);
     const pkg = JSON.parse(await readFile(join(target, 'package.json'), 'utf8'));
-    await symlink(target, join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`), 'dir');
+    const dir = join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
+    await symlink(target, dir, 'dir');
+    installed.push(dir);
+    linked.push({ dir, id: `${pkg.publisher}.${pkg.name}`, version: pkg.version });
   }
+  // An install writes extensions.json, and VS Code then loads only what it lists: list the linked ones too.
+  const manifest = join(extensionsDir, 'extensions.json');
+  if (existsSync(manifest) && linked.length) {
+    const list = JSON.parse(await readFile(manifest, 'utf8')) as unknown[];
+    for (const l of linked) {
+      list.push({
+        identifier: { id: l.id }, version: l.version,
+        location: { $mid: 1, fsPath: l.dir, external: `file://${l.dir}`, path: l.dir, scheme: 'file' },
+        relativeLocation: basename(l.dir), metadata: { installedTimestamp: Date.now(), source: 'resource' },
+      });
+    }
+    await writeFile(manifest, JSON.stringify(list));
+  }
+  await writeFile(join(userDataDir, 'User/settings.json'),
+    JSON.stringify({ ...QUIET_SETTINGS, ...(await webExtensionKinds(installed)), ...(trusted ? {} : RESTRICTED_SETTINGS), ...opts.settings }, null, 2));
 
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/`;
@@ -111,7 +157,7 @@ export async function startCodeServer(opts: {
   // child's pid is also the id of its new process group.
   const child = spawn('setsid', [NODE24, CODE_SERVER,
     '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+    '--disable-telemetry', '--disable-update-check', ...(trusted ? ['--disable-workspace-trust'] : []),
     '--disable-getting-started-override', '--ignore-last-opened',
     // code-server writes a config file (with a password) even when it does not need one; keep it out of $HOME.
     '--config', join(root, 'config.yaml'),
@@ -155,6 +201,47 @@ export async function startCodeServer(opts: {
     throw new Error(`harness: ${(err as Error).message}\n${tail}`);
   }
   return { url, userDataDir, extensionsDir, logFile, stop };
+}
+
+/**
+ * The extension the tests drive: the packaged `.vsix` when `MLSYS_VSIX` names one (what users
+ * install; `npm test` packages it first), else the folder `MLSYS_EXTENSION_PATH` or the repository.
+ */
+export function extensionUnderTest(): string {
+  return process.env.MLSYS_VSIX ? resolve(process.env.MLSYS_VSIX) : resolve(process.env.MLSYS_EXTENSION_PATH ?? repoRoot);
+}
+
+/**
+ * Installs a `.vsix` into `extensionsDir` with code-server's `--install-extension`, as a user does.
+ *
+ * @returns the folder it was installed into
+ * @throws with code-server's output when the install fails
+ */
+async function installVsix(vsix: string, userDataDir: string, extensionsDir: string, root: string): Promise<string> {
+  const before = new Set(await readdir(extensionsDir));
+  const run = spawn(NODE24, [CODE_SERVER, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir,
+    '--config', join(root, 'config.yaml'), '--install-extension', resolve(vsix)], {
+    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: `${dirname(NODE24)}:${process.env.PATH}`, XDG_DATA_HOME: root },
+  });
+  let output = '';
+  run.stdout.on('data', (d) => { output += d; });
+  run.stderr.on('data', (d) => { output += d; });
+  const code = await new Promise<number | null>((done) => run.on('close', done));
+  const added = (await readdir(extensionsDir)).filter((d) => !before.has(d) && !d.startsWith('.') && d !== 'extensions.json');
+  if (code !== 0 || added.length !== 1) throw new Error(`harness: installing ${vsix} failed (exit ${code}, new folders ${JSON.stringify(added)}):\n${output}`);
+  return join(extensionsDir, added[0]!);
+}
+
+/** With {@link extensionHost} `web`: the `remote.extensionKind` setting that runs each extension in the web worker host. */
+async function webExtensionKinds(paths: readonly string[]): Promise<Record<string, unknown>> {
+  if (extensionHost !== 'web') return {};
+  const kinds: Record<string, string[]> = {};
+  for (const ext of paths) {
+    const pkg = JSON.parse(await readFile(join(ext, 'package.json'), 'utf8'));
+    if (!pkg.browser) throw new Error(`harness: ${pkg.publisher}.${pkg.name} has no browser entry point; it cannot run in the web worker extension host`);
+    kinds[`${pkg.publisher}.${pkg.name}`] = ['web'];
+  }
+  return { 'remote.extensionKind': kinds };
 }
 
 /**

@@ -1,6 +1,7 @@
 // Runs the Mocha suite test/integration/suite/index.ts inside a real VS Code: code-server + chromium.
 //   node test/integration/run-code-server.mjs [folder]       (folder defaults to a fresh copy of demo/)
-// Env: MLSYS_EXTENSION_PATH — the extension under test (default: the repo root);
+// Env: MLSYS_VSIX — the packaged extension under test, installed as a user installs it; else
+//      MLSYS_EXTENSION_PATH — its folder (default: the repo root);
 //      MLSYS_RESULTS_TIMEOUT_MS — how long to wait for the suite (default: 3 min).
 // Needs scripts/setup-vscode-test.sh to have run. Prints one line per test, then `N passed, N failed`;
 // exits 1 on any failure or timeout.
@@ -44,7 +45,6 @@ async function main() {
   // so by default it gets a fresh copy of the demo, not the repository's own demo/.
   const folder = process.argv[2] ? resolve(process.argv[2]) : await mkdtemp(join(tmpdir(), 'mlsys-integration-ws-'));
   if (!process.argv[2]) await cp(join(repo, 'demo'), folder, { recursive: true });
-  const extensionPath = resolve(process.env.MLSYS_EXTENSION_PATH ?? repo);
   const suite = await buildSuite();
   // The harness is TypeScript; bundle it beside the suite so that this script runs on plain Node.
   const harnessFile = join(outDir, 'harness.mjs');
@@ -53,6 +53,8 @@ async function main() {
     bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning',
   });
   const h = await import(pathToFileURL(harnessFile).href);
+  const extensionPath = h.extensionUnderTest();
+  console.log(`extension under test: ${extensionPath}`);
 
   // A private copy of the host extension, with its config beside it.
   const tmp = await mkdtemp(join(tmpdir(), 'mlsys-integration-'));
