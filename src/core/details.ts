@@ -2,12 +2,16 @@
  * The HTML of an entry's details page (shown in a VS Code webview). Pure: every text from the
  * corpus is escaped here, only http(s) links are rendered, and the page carries a
  * Content-Security-Policy that allows no remote content and only the script with the given nonce.
+ *
+ * The page is written for a reader: the entry's provenance (the `verified` URLs every field was
+ * checked against, the `unverified` fields left out, the curator's `note`) is kept out of the body
+ * and shown only in a collapsed "Sources" section at the end.
  */
 import { toBibtex } from './cite/bibtex.js';
 import { allAuthors } from './cite/names.js';
 import type { Corpus } from './model.js';
 import { LEVEL_BADGES, type Entry } from './schema.js';
-import { entryLinks } from './links.js';
+import { entryLinks, isWebLink } from './links.js';
 
 /** Escapes text for HTML element content and double-quoted attributes. */
 export function escapeHtml(s: string): string {
@@ -26,8 +30,20 @@ export interface DetailsContext {
   styleName: string;
 }
 
+/** The collapsed "Sources" section: where the entry's fields were checked, what is left out, the curator's note. */
+function sourcesHtml(e: Entry): string {
+  const h = escapeHtml;
+  const checked = e.verified.filter((u) => isWebLink(u)).map((u) => `<li><a href="${h(u)}" data-open="${h(u)}">${h(u)}</a></li>`);
+  return `<details id="sources"><summary>Sources</summary>
+${checked.length ? `<p class="sub">Every field was checked against:</p><ul id="verified">${checked.join('')}</ul>` : ''}
+${e.unverified.length ? `<p class="sub" id="unverified">Not verified, left out: ${h(e.unverified.join(', '))}</p>` : ''}
+${e.note ? `<p class="sub" id="note">${h(e.note)}</p>` : ''}
+</details>`;
+}
+
 /**
- * The details page of an entry.
+ * The details page of an entry: title, authors, venue and year, the summary, topics, level,
+ * links, the formatted reference and the BibTeX, then a collapsed "Sources" section.
  *
  * The page's script posts `{ type: 'copy', what: 'bibtex' | 'formatted' | 'key' }`,
  * `{ type: 'open', url }` and `{ type: 'toggleRead' }` messages; the extension acts on them.
@@ -59,6 +75,8 @@ export function detailsHtml(corpus: Corpus, e: Entry, ctx: DetailsContext): stri
   button:hover { background: var(--vscode-button-hoverBackground); }
   section { margin-top: 1.2em; }
   .facts span { margin-right: 1em; }
+  details summary { cursor: pointer; color: var(--vscode-descriptionForeground); }
+  #verified a { word-break: break-all; }
 </style>
 </head>
 <body>
@@ -71,11 +89,10 @@ ${e.title_en && e.title_en !== e.title ? `<p class="sub">${h(e.title_en)}</p>` :
 <section><p id="summary">${h(e.summary)}</p></section>
 <section><p class="sub">${topics.map(h).join('<br>')}</p></section>
 <section id="links">${linkHtml}</section>
-${e.note ? `<section><p class="sub" id="note">${h(e.note)}</p></section>` : ''}
-${e.unverified.length ? `<section><p class="sub">Not verified, left out: ${h(e.unverified.join(', '))}</p></section>` : ''}
 <section><h2>Reference (${h(ctx.styleName)})</h2><p id="formatted">${h(ctx.formatted ?? '')}</p>
 <button data-copy="formatted">Copy reference</button> <button data-copy="key">Copy key</button></section>
 <section><h2>BibTeX</h2><pre id="bibtex">${h(toBibtex(e))}</pre><button data-copy="bibtex">Copy BibTeX</button></section>
+<section>${sourcesHtml(e)}</section>
 <script nonce="${ctx.nonce}">
   const vscode = acquireVsCodeApi();
   for (const b of document.querySelectorAll('[data-copy]')) b.addEventListener('click', () => vscode.postMessage({ type: 'copy', what: b.dataset.copy }));

@@ -13,6 +13,7 @@ import type { Corpus } from '../../src/core/corpus.js';
 import type { Logger } from '../../src/core/log.js';
 import type { Entry } from '../../src/core/schema.js';
 import { createSearchIndex } from '../../src/core/search.js';
+import { entryMarkdown, escapeMarkdown } from '../../src/core/service/present.js';
 import { createCitationService, type CitationService } from '../../src/core/service/service.js';
 import {
   DEFAULT_DOCUMENT_SETTINGS, DiagnosticCodes, DIAGNOSTIC_SOURCE, ServiceCommands, textHash, type BibChange, type CorpusView,
@@ -371,6 +372,22 @@ describe('hover', () => {
     expect(markdownOf((await service.hover(doc, position))!.contents)).toBe('Unknown key nosuch1999\n\n---\n\n✗ not in refs\\.bib');
     const off = docAt('/ws/main.tex', 'latex', `Se${CURSOR}e \\cite{kwon2023efficient}.`);
     expect(await service.hover(off.doc, off.position)).toBeUndefined();
+  });
+
+  it('shows the reader\'s text only: no curator note, no verified or unverified list', async () => {
+    const { service } = setup({ files: { '/ws/refs.bib': kwonBib } });
+    const kwon = realCorpus().entry('kwon2023efficient')!;
+    expect(kwon.note).toMatch(/not reachable/);
+    const md = markdownOf((await service.hover(cite('kwon2023efficient').doc, cite('kwon2023efficient').position))!.contents);
+    expect(md).toContain(escapeMarkdown(kwon.summary));
+    expect(md).not.toContain('reachable');
+    expect(md).not.toContain('verbatim');
+    expect(md).not.toContain('sosp2023');
+    for (const e of realCorpus().entries) {
+      const card = entryMarkdown(realCorpus(), e, { detailsLink: true });
+      if (e.note) expect(card).not.toContain(escapeMarkdown(e.note));
+      expect(card).not.toMatch(/not verified|left out/i);
+    }
   });
 
   it('works on Markdown citations', async () => {

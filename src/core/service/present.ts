@@ -43,7 +43,8 @@ export interface EntryMarkdownOptions {
 
 /**
  * A Markdown card for hovers, tooltips and completion documentation: title, authors, venue,
- * level, summary, topics, links.
+ * level, summary, topics, links. It is the reader's text only: the entry's provenance (`verified`,
+ * `unverified`, the curator's `note`) is left to the details page's "Sources" section.
  *
  * @returns Markdown text in which every piece of entry text is escaped
  */
@@ -60,7 +61,6 @@ export function entryMarkdown(corpus: Corpus, e: Entry, opts: EntryMarkdownOptio
   const shown = entryLinksMarkdown(e);
   if (opts.detailsLink) shown.unshift(`[Details](command:${SHOW_DETAILS_COMMAND}?${encodeURIComponent(JSON.stringify([e.key]))})`);
   if (shown.length) parts.push(`\n\n${shown.join(' · ')}`);
-  if (e.unverified.length) parts.push(`\n\n*Not verified, left out: ${escapeMarkdown(e.unverified.join(', '))}*`);
   return parts.join('');
 }
 
