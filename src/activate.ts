@@ -18,7 +18,7 @@ import { registerFormattedReferences } from './features/formattedReferences.js';
 import { registerInsertCitation } from './features/insertCitation.js';
 import { createLanguageClient, type ClientFactory } from './features/languageClient.js';
 import { entryLink } from './core/links.js';
-import { createLog } from './features/log.js';
+import { createLog, registerShowLog } from './features/log.js';
 import { ReadState } from './features/readState.js';
 import { registerSearch } from './features/searchCommand.js';
 import { EntryPicker } from './features/entryPicker.js';
@@ -61,6 +61,7 @@ export function activateWith(context: vscode.ExtensionContext, makeClient: Clien
     registerFormattedReferences(corpus, picker),
     registerExport(corpus, picker),
     registerDetails(corpus, read, config, picker, log),
+    registerShowLog(log),
     registerCitationFixes(client, bibs, async (q) => (await picker.pick('MLSys Papers: Replace citation key', q)).map((e) => e.key)),
   );
 }

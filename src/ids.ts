@@ -24,6 +24,7 @@ export const Commands = {
   exportEntries: 'mlsysPapers.exportEntries',
   exportCited: 'mlsysPapers.exportCited',
   showDetails: 'mlsysPapers.showDetails',
+  showLog: 'mlsysPapers.showLog',
 } as const;
 
 export const Views = {

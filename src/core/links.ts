@@ -11,6 +11,7 @@ export function isWebLink(url: string | undefined): url is string {
     const u = new URL(url);
     return u.protocol === 'http:' || u.protocol === 'https:';
   } catch {
+    // ignored: `new URL` throws only for a string that is not a URL, which is not a web link.
     return false;
   }
 }

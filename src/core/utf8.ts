@@ -15,7 +15,8 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
   try {
     return strict.decode(bytes);
   } catch {
-    // Not UTF-8: the caller reports it (and leaves the file alone).
+    // ignored: a fatal decoder throws only for bytes that are not UTF-8, which is what undefined
+    // says; the caller reports it (and leaves the file alone).
     return undefined;
   }
 }

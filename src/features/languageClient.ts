@@ -32,9 +32,13 @@ async function readFile(p: ReadFileParams): Promise<ReadFileResult> {
   let st: vscode.FileStat;
   try {
     st = await vscode.workspace.fs.stat(uri);
-  } catch {
-    // Not there: the server treats the file as missing.
-    return { missing: true };
+  } catch (e) {
+    // Not there: the server treats the file as missing. Any other failure (no permission, an
+    // unavailable provider) is thrown back to the server, which logs its cause and treats the file
+    // as missing too, so what the server sees is the same.
+    const code = (e as { code?: unknown }).code;
+    if (code === 'FileNotFound' || code === 'FileNotADirectory') return { missing: true };
+    throw e;
   }
   if (st.type & vscode.FileType.Directory) return { directory: true, mtime: st.mtime, size: st.size };
   const text = decodeUtf8(await vscode.workspace.fs.readFile(uri));

@@ -41,8 +41,9 @@ export function formatBibliography(entries: readonly Entry[], styleXml: string, 
   let engine: InstanceType<typeof CSL.Engine>;
   try {
     engine = new CSL.Engine(sys, styleXml);
-  } catch {
-    throw new Error('MLSys Papers: cannot use this CSL style: citeproc-js could not read it');
+  } catch (e) {
+    // citeproc-js's own message quotes the style it was given: kept as the cause, not shown.
+    throw new Error('MLSys Papers: cannot use this CSL style: citeproc-js could not read it', { cause: e });
   }
   engine.setOutputFormat(format);
   engine.updateItems([...items.keys()]);

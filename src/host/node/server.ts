@@ -23,6 +23,7 @@ export function readNodeFile(uri: { scheme: string; fsPath: string }): HostFile 
     bytes = readFileSync(uri.fsPath);
   } catch {
     // Unreadable (permissions, a file removed between stat and read): as missing.
+    // no-logger: the cause of an unreadable file is lost; no Logger reaches this host function.
     return undefined;
   }
   const text = decodeUtf8(bytes);
@@ -51,7 +52,8 @@ export function nodeServerHost(dist: string): ServerHost {
       try {
         return readFileSync(join(dist, '..', 'csl', path), 'utf8');
       } catch {
-        // A missing bundled file is reported by the caller, which knows what it wanted.
+        // ignored: a bundled file that cannot be read is reported by the caller, which names the
+        // style or locale it wanted; the file is part of the extension, so there is no user cause.
         return undefined;
       }
     },

@@ -21,6 +21,7 @@ export class NodeBibWorkspace implements BibWorkspace {
       return readFileSync(uri.fsPath, 'utf8');
     } catch {
       // Missing or unreadable: the resolver reports a declared file that cannot be read as missing.
+      // no-logger: the cause of an unreadable file (EACCES, EISDIR) is lost; no Logger reaches here.
       return undefined;
     }
   }
