@@ -4,7 +4,7 @@
  * the tree, the details page and the commands show, and asks the server to search and format.
  */
 import * as vscode from 'vscode';
-import type { BaseLanguageClient } from 'vscode-languageclient';
+import { State, type BaseLanguageClient } from 'vscode-languageclient';
 import { buildCorpus, type Corpus } from '../core/model.js';
 import type { Entry } from '../core/schema.js';
 import { isCitingLanguage } from '../core/context.js';
@@ -30,6 +30,15 @@ export class CorpusClient extends Disposable {
   constructor(private readonly client: BaseLanguageClient, private readonly log: vscode.LogOutputChannel) {
     super();
     this._register(client.onNotification(Methods.corpusChanged, () => void this.refresh()));
+    // A server that (re)starts has its corpus anew: after a crash the client restarts it, and a
+    // request sent while it was starting may have failed.
+    let starts = 0;
+    this._register(client.onDidChangeState((e) => {
+      if (e.newState !== State.Running) return;
+      // The first start: only if the first request did not get the corpus. A restart: always.
+      if (starts++ > 0) this.version = -1;
+      if (this.version < 0) void this.refresh();
+    }));
     this.ready = this.refresh();
   }
 
