@@ -5,5 +5,7 @@ export default defineConfig({
     include: ['test/unit/**/*.test.ts'],
     exclude: ['**/node_modules/**'],
     environment: 'node',
+    // Reads and validates corpus/ once and provides it to every worker (realCorpus() in helpers.ts).
+    globalSetup: ['test/unit/globalSetup.ts'],
   },
 });

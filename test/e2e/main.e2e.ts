@@ -2,19 +2,27 @@
  * The main job, as a user does it in a real VS Code: open the Topics view, expand a topic, search
  * "paged attention", insert the citation into a Markdown note and a LaTeX paper (also into an
  * existing \cite{…}), complete a key, save, and check the files on disk.
+ *
+ * One code-server and one page serve every test, but no test relies on another: each one starts
+ * from closed editors ({@link resetWorkbench}), reveals the tree rows it needs itself, resets the
+ * read marks it asserts on, and works on its own copies of the demo files in a folder named after
+ * it ({@link scratch}). vitest.e2e.config.mts runs the tests in a shuffled order to keep it so.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, onTestFinished, test } from 'vitest';
+import { loadCompiledCorpus } from '../../src/host/node/load';
 import {
-  launchBrowser, openFile, openWorkbench, quickInput, repoRoot, runCommand, save, screenshot, startCodeServer,
+  extensionUnderTest, launchBrowser, openFile, openWorkbench, quickInput, repoRoot, runCommand, save, screenshot, startCodeServer,
   typeInEditor, waitForEditorText, type CodeServer,
 } from './harness';
 
 const VLLM_TITLE = 'Efficient Memory Management for Large Language Model Serving with PagedAttention';
+const ORCA_TITLE = 'Orca: A Distributed Serving System for Transformer-Based Generative Models';
+const extensionPath = extensionUnderTest();
 const shots = join(repoRoot, 'test-results');
 const workspace = mkdtempSync(join(tmpdir(), 'mlsys-e2e-'));
 cpSync(join(repoRoot, 'demo'), workspace, { recursive: true });
@@ -23,18 +31,51 @@ let browser: Browser | undefined;
 let page: Page;
 
 beforeAll(async () => {
-  server = await startCodeServer({ workspace, extensionPaths: [process.env.MLSYS_EXTENSION_PATH ?? repoRoot] });
+  server = await startCodeServer({
+    workspace, extensionPaths: [extensionPath],
+    // The view's Collapse All sits in the side bar title, shown on hover only by default.
+    settings: { 'workbench.view.alwaysShowHeaderActions': true },
+  });
   browser = await launchBrowser();
   page = await openWorkbench(browser, server.url, workspace);
+  // The workbench renders before it knows the extension's contributions (the remote extension
+  // host scans them); until then the palette has no MLSys Papers command, whichever test runs first.
+  await page.locator('.activitybar .action-item a[aria-label^="MLSys Papers"]').waitFor({ timeout: 60_000 });
 });
 
+/** The tests in the order they ran (shuffled, see vitest.e2e.config.mts), printed to replay a failure. */
+const ran: string[] = [];
+
 afterAll(async () => {
+  console.log(`e2e: ran in this order (seed ${process.env.MLSYS_E2E_SEED ?? 'none'}):\n${ran.map((t, i) => `  ${i + 1}. ${t}`).join('\n')}`);
   await browser?.close();
   await server?.stop();
   rmSync(workspace, { recursive: true, force: true });
 });
 
+beforeEach(async ({ task }) => {
+  ran.push(task.name);
+  await resetWorkbench();
+});
+
 const onDisk = (name: string) => readFileSync(join(workspace, name), 'utf8');
+const demo = (name: string) => readFileSync(join(repoRoot, 'demo', name), 'utf8');
+
+/**
+ * Makes the folder `name` in the workspace and copies demo files into it, renamed as `files` says
+ * (demo name → new name). Unique file names keep quick open and the tabs unambiguous.
+ * @returns the workspace-relative path of each copy, by its demo name.
+ * @throws if the folder exists: two tests must not share one.
+ */
+function scratch(name: string, files: Record<string, string>): Record<string, string> {
+  mkdirSync(join(workspace, name));
+  const out: Record<string, string> = {};
+  for (const [from, to] of Object.entries(files)) {
+    cpSync(join(repoRoot, 'demo', from), join(workspace, name, to));
+    out[from] = `${name}/${to}`;
+  }
+  return out;
+}
 
 /** 1-based line number of the first line containing `text` in a workspace file. */
 function lineOf(name: string, text: string): number {
@@ -52,47 +93,161 @@ async function goTo(target: string, end = false): Promise<void> {
   if (end) await page.keyboard.press('End');
 }
 
-/** Runs the search, types the query and waits until the first row holds `title`. Returns the rows' texts in list order. */
+/**
+ * Runs the search, types the query and waits until the first row holds `title`. Returns the rows' texts in list order.
+ * @throws (a failed assertion, after a screenshot) if the first row no longer holds `title` once the rows were read.
+ */
 async function searchFor(command: string, query: string, title: string): Promise<string[]> {
   await page.keyboard.press('Escape'); // nothing else (a menu, a hover) may hold the focus
   await runCommand(page, command);
   await quickInput.type(page, query);
   const first = page.locator('.quick-input-widget .monaco-list-row[data-index="0"] >> visible=true');
-  await expect.poll(async () => (await first.textContent()) ?? '', { timeout: 30_000 }).toContain(title);
+  // Settled: the first row has held the title for three reads in a row (the list is re-rendered
+  // as answers to earlier keystrokes arrive); then it must stay so.
+  let held = 0;
+  await expect.poll(async () => {
+    held = ((await first.textContent()) ?? '').includes(title) ? held + 1 : 0;
+    return held;
+  }, { timeout: 30_000, intervals: [250] }).toBeGreaterThanOrEqual(3);
   // The list is virtual: DOM order is not list order, data-index is; rows of other, hidden lists
   // (the command palette's) are left out.
   const rows = await page.locator('.quick-input-widget .monaco-list-row').evaluateAll((els) =>
     els.filter((el) => (el as HTMLElement).offsetParent !== null)
       .map((el) => [Number(el.getAttribute('data-index')), el.textContent ?? ''] as const).sort((a, b) => a[0] - b[0]).map(([, t]) => t));
   const top = (await first.textContent()) ?? '';
-  if (!top.includes(title)) {
-    // Seen rarely: the list changed after the first row had shown `title`. Keep the evidence.
-    await screenshot(page, join(shots, 'search-changed.png'));
-    console.warn(`search "${query}": first row changed to ${JSON.stringify(top)}; rows ${JSON.stringify(rows.slice(0, 4))}`);
-  }
+  // A list that changes after showing the right first row would make Enter cite something else.
+  if (!top.includes(title)) await screenshot(page, join(shots, `search-changed-${query.replace(/\W+/g, '-')}.png`));
+  expect(top, `search "${query}": first row changed; rows ${JSON.stringify(rows.slice(0, 4))}`).toContain(title);
   return [top, ...rows.slice(1)];
+}
+
+/**
+ * The state every test starts from: no menu, dialog or quick input, no editor open (unsaved
+ * changes of an earlier test are dropped, never saved), the focus out of any webview.
+ */
+async function resetWorkbench(): Promise<void> {
+  // Keys pressed while a webview (Show Details) has the focus stay in the webview.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  if (await page.locator('.editor-group-container .tab').count()) {
+    await page.keyboard.press('F1');
+    await quickInput.type(page, '>View: Close All Editors');
+    // Not runCommand: its match on a part of the title could pick "Close All Editors in Group".
+    await page.locator('.quick-input-widget .monaco-list-row', { has: page.locator('.label-name', { hasText: /^View: Close All Editors$/ }) })
+      .first().click({ timeout: 30_000 });
+    const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: "Don't Save" });
+    await expect.poll(async () => {
+      if (await dontSave.isVisible()) await dontSave.click();
+      return page.locator('.editor-group-container .tab').count();
+    }, { timeout: 30_000 }).toBe(0);
+  }
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+}
+
+/** The Topics view's tree. */
+const topicsTree = () => page.locator('.monaco-list[aria-label="Topics"]');
+/** The first row of the Topics tree whose text contains `label`. */
+const treeRow = (label: string) => topicsTree().locator('.monaco-list-row', { hasText: label }).first();
+/** The description (read progress `done/all`, or an entry's venue and marks) of a tree row. */
+const description = async (label: string) => (await treeRow(label).locator('.label-description').textContent()) ?? '';
+
+/** Shows the MLSys Papers view container, unless it is already shown (a click on its icon then would hide the side bar). */
+async function showTopics(): Promise<void> {
+  if (!(await topicsTree().isVisible())) await page.locator('.activitybar .action-item a[aria-label^="MLSys Papers"]').click();
+  await topicsTree().locator('.monaco-list-row').first().waitFor({ timeout: 30_000 });
+}
+
+/** Shows the Topics view with every topic collapsed (its Collapse All action), so that the root topics are all in view. */
+async function collapseTopics(): Promise<void> {
+  await showTopics();
+  await page.locator('.part.sidebar .action-label[aria-label="Collapse All"] >> visible=true').click();
+  await expect.poll(() => topicsTree().locator('.monaco-list-row[aria-level="2"]').count(), { timeout: 15_000 }).toBe(0);
+}
+
+/** Expands the topics of `path`, one level after the other, each only if collapsed (a click on an expanded topic collapses it). */
+async function expandTopics(...path: string[]): Promise<void> {
+  await showTopics();
+  for (const label of path) {
+    const row = treeRow(label);
+    await row.waitFor({ timeout: 30_000 });
+    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
+    await expect.poll(() => row.getAttribute('aria-expanded'), { timeout: 15_000 }).toBe('true');
+  }
+}
+
+/** Shows the vLLM paper's row (LLM inference serving › GPU memory management), from a collapsed tree so that it is in view. */
+async function revealVllm(): Promise<void> {
+  await collapseTopics();
+  await expandTopics('LLM inference serving', 'GPU memory management');
+  await treeRow(VLLM_TITLE).waitFor({ timeout: 15_000 });
+}
+
+/** Marks the first search result for `query` (which must be `title`) unread, through the palette's Mark as Unread. */
+async function markUnread(query: string, title: string): Promise<void> {
+  await searchFor('MLSys Papers: Mark as Unread', query, title);
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+}
+
+/**
+ * Marks unread the entries that tests of this file mark read (vLLM, Orca), and waits until the
+ * tree shows their topic, LLM inference serving, with nothing read. The read marks live in the
+ * extension's global state, which outlives a test and a window reload.
+ */
+async function resetReadState(): Promise<void> {
+  await markUnread('kwon2023', VLLM_TITLE);
+  await markUnread('yu2022orca', ORCA_TITLE);
+  await collapseTopics();
+  await expect.poll(() => description('LLM inference serving'), { timeout: 15_000 }).toMatch(/^0\/\d+$/);
+}
+
+/** Ticks every level in Filter by Level that is not ticked (the extension's default: all levels shown). */
+async function showAllLevels(): Promise<void> {
+  await runCommand(page, 'MLSys Papers: Filter by Level');
+  await quickInput.waitForItem(page, 'must-read');
+  const unticked = page.locator('.quick-input-widget .monaco-list-row[aria-checked="false"]');
+  for (let n = await unticked.count(); n > 0; n--) await unticked.first().locator('.monaco-checkbox').click();
+  await page.locator('.quick-input-widget .monaco-button', { hasText: 'OK' }).click();
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+}
+
+/** Cites the vLLM paper at the end of the line of `file` holding `lineText`, through Search + Enter, and waits for `expected` in the editor. */
+async function citeVllmAt(file: string, lineText: string, expected: string): Promise<void> {
+  await openFile(page, file);
+  await goTo(String(lineOf(file, lineText)), true);
+  await searchFor('MLSys Papers: Search', 'paged attention', VLLM_TITLE);
+  await page.keyboard.press('Enter');
+  await waitForEditorText(page, expected);
 }
 
 describe('MLSys Papers in a real VS Code', () => {
   test('the Topics view shows the seed taxonomy and expands to entries', async () => {
-    await page.locator('.activitybar .action-item a[aria-label^="MLSys Papers"]').click();
-    const tree = page.locator('.pane-body .monaco-list[aria-label*="Topics"], .pane-body .monaco-list').first();
-    const row = (label: string) => page.locator('.monaco-list-row', { hasText: label }).first();
-    for (const label of ['AI fundamentals', 'Distributed training', 'LLM inference serving', 'Diffusion inference serving']) {
-      await row(label).waitFor({ timeout: 30_000 });
-    }
-    await row('LLM inference serving').click();
-    await row('GPU memory management').waitFor();
-    await expect(row('GPU memory management').textContent()).resolves.toMatch(/0\/\d+$/);
-    await row('GPU memory management').click();
-    await row(VLLM_TITLE).waitFor();
-    await expect(row(VLLM_TITLE).textContent()).resolves.toContain('⚡ SOSP 2023');
-    expect(await tree.count()).toBeGreaterThan(0);
+    // The root rows the view must show: the compiled corpus's root topics that hold entries, in
+    // order, each with its count of entries (none read).
+    const corpus = loadCompiledCorpus(join(repoRoot, 'dist/corpus.json'));
+    const expected = corpus.roots.filter((id) => corpus.entriesUnder(id).length)
+      .map((id) => `${corpus.topic(id)!.label} 0/${corpus.entriesUnder(id).length}`);
+    expect(expected).toContain('LLM inference serving 0/' + corpus.entriesUnder('serving').length);
+    await resetReadState(); // also collapses the tree: every root row is in view
+    const roots = () => topicsTree().locator('.monaco-list-row[aria-level="1"]').evaluateAll((els) =>
+      els.map((el) => [Number(el.getAttribute('data-index')),
+        `${el.querySelector('.label-name')?.textContent ?? ''} ${el.querySelector('.label-description')?.textContent ?? ''}`] as const)
+        .sort((a, b) => a[0] - b[0]).map(([, t]) => t));
+    await expect.poll(roots, { timeout: 30_000 }).toEqual(expected);
+    await treeRow('LLM inference serving').click();
+    await treeRow('GPU memory management').waitFor();
+    await expect(treeRow('GPU memory management').textContent()).resolves.toMatch(/0\/\d+$/);
+    await treeRow('GPU memory management').click();
+    await treeRow(VLLM_TITLE).waitFor();
+    await expect(treeRow(VLLM_TITLE).textContent()).resolves.toContain('⚡ SOSP 2023');
     await screenshot(page, join(shots, 'topics.png'));
   });
 
   test('Mark as Read from the context menu updates the progress, and survives a reload', async () => {
-    const row = (label: string) => page.locator('.monaco-list-row', { hasText: label }).first();
+    await resetReadState();
+    await revealVllm();
+    const row = treeRow;
     await row(VLLM_TITLE).click();
     await row(VLLM_TITLE).click({ button: 'right' });
     const item = page.getByRole('menuitem', { name: 'Mark as Read', exact: true });
@@ -109,24 +264,24 @@ describe('MLSys Papers in a real VS Code', () => {
     await quickInput.waitForItem(page, 'Developer: Reload Window');
     await Promise.all([page.waitForEvent('load', { timeout: 60_000 }), page.keyboard.press('Enter')]);
     await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
-    const topics = row('LLM inference serving');
-    if (!(await topics.isVisible())) await page.locator('.activitybar .action-item a[aria-label^="MLSys Papers"]').click();
-    await topics.waitFor({ timeout: 30_000 });
-    if (!(await row('GPU memory management').isVisible())) await topics.click();
+    await expandTopics('LLM inference serving');
     await expect.poll(async () => row('GPU memory management').textContent(), { timeout: 15_000 }).toMatch(/1\/\d+$/);
-    await expect(topics.textContent()).resolves.toMatch(/1\/\d+$/);
+    await expect(row('LLM inference serving').textContent()).resolves.toMatch(/1\/\d+$/);
   });
 
   test('Filter by Level hides must-read entries from the tree and brings them back', async () => {
-    const row = (label: string) => page.locator('.monaco-list-row', { hasText: label }).first();
-    if (!(await row(VLLM_TITLE).isVisible())) await row('GPU memory management').click();
-    await row(VLLM_TITLE).waitFor();
+    const row = treeRow;
+    await revealVllm();
+    let hidden = false;
+    // The level filter is a user setting: left on, it would hide vLLM from every later test.
+    onTestFinished(async () => { if (hidden) await showAllLevels(); });
     const toggleMustRead = async () => {
       await runCommand(page, 'MLSys Papers: Filter by Level');
       await quickInput.waitForItem(page, 'must-read');
       await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'must-read' }).locator('.quick-input-list-checkbox, input[type=checkbox], .monaco-custom-toggle').first().click();
       await page.locator('.quick-input-widget .monaco-button', { hasText: 'OK' }).click();
       await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+      hidden = !hidden;
     };
     await toggleMustRead();
     await row(VLLM_TITLE).waitFor({ state: 'detached', timeout: 15_000 });
@@ -136,10 +291,12 @@ describe('MLSys Papers in a real VS Code', () => {
   });
 
   test('mlsysPapers.showChineseLabels adds the Chinese topic labels, and turning it off removes them', async () => {
-    const row = (label: string) => page.locator('.monaco-list-row', { hasText: label }).first();
+    const row = treeRow;
     const settingsFile = join(workspace, '.vscode/settings.json');
     const original = readFileSync(settingsFile, 'utf8');
+    onTestFinished(() => writeFileSync(settingsFile, original));
     const withSetting = (on: boolean) => JSON.stringify({ ...JSON.parse(original), 'mlsysPapers.showChineseLabels': on }, null, 2);
+    await collapseTopics();
     await row('LLM inference serving').waitFor();
     await expect(row('LLM inference serving').textContent()).resolves.not.toContain('LLM推理服务');
     // As a user editing .vscode/settings.json: VS Code reloads it and the view follows.
@@ -149,13 +306,11 @@ describe('MLSys Papers in a real VS Code', () => {
     writeFileSync(settingsFile, withSetting(false));
     await row('LLM inference serving · LLM推理服务').waitFor({ state: 'detached', timeout: 30_000 });
     await row('LLM inference serving').waitFor();
-    writeFileSync(settingsFile, original);
   });
 
   test('Open Code and Open PDF from the context menu open the entry\'s links', async () => {
-    const row = (label: string) => page.locator('.monaco-list-row', { hasText: label }).first();
-    if (!(await row(VLLM_TITLE).isVisible())) await row('GPU memory management').click();
-    await row(VLLM_TITLE).waitFor();
+    const row = treeRow;
+    await revealVllm();
     /** Runs a context-menu item and returns what the workbench shows for opening it (dialog text or new tab's URL). */
     const opened = async (item: string): Promise<string> => {
       await page.keyboard.press('Escape');
@@ -199,8 +354,11 @@ describe('MLSys Papers in a real VS Code', () => {
   });
 
   test('search for "paged attention" finds the vLLM paper first; Enter cites it in Markdown', async () => {
-    await openFile(page, 'notes.md');
-    await goTo(String(lineOf('notes.md', 'Paging the KV cache removes fragmentation')), true);
+    const f = scratch('md-search', { 'notes.md': 'md-search.md', 'references.bib': 'references.bib' });
+    const note = f['notes.md']!;
+    const bibFile = f['references.bib']!;
+    await openFile(page, note);
+    await goTo(String(lineOf(note, 'Paging the KV cache removes fragmentation')), true);
     const rows = await searchFor('MLSys Papers: Search', 'paged attention', VLLM_TITLE);
     expect(rows[0]).toContain('Kwon, Li, Zhuang et al. · SOSP 2023');
     expect(rows[0]).toContain('LLM inference serving › GPU memory management');
@@ -218,40 +376,44 @@ describe('MLSys Papers in a real VS Code', () => {
     const classes = await tokenClasses();
     expect(classes.key).not.toBe(classes.word);
     await save(page);
-    expect(onDisk('notes.md')).toContain('Paging the KV cache removes fragmentation [@kwon2023efficient]\n');
+    expect(onDisk(note)).toContain('Paging the KV cache removes fragmentation [@kwon2023efficient]\n');
     // The bibliography gained exactly that entry, after everything it had.
-    const original = readFileSync(join(repoRoot, 'demo/references.bib'), 'utf8');
-    await expect.poll(() => onDisk('references.bib').length, { timeout: 15_000 }).toBeGreaterThan(original.length);
-    const bib = onDisk('references.bib');
+    const original = demo('references.bib');
+    await expect.poll(() => onDisk(bibFile).length, { timeout: 15_000 }).toBeGreaterThan(original.length);
+    const bib = onDisk(bibFile);
     expect(bib.startsWith(original)).toBe(true);
     expect(bib.slice(original.length)).toMatch(/^\n@inproceedings\{kwon2023efficient,\n/);
     expect(bib.match(/^@/gm)).toHaveLength(2);
     // Nothing else in the note changed.
-    expect(onDisk('notes.md').replace(' [@kwon2023efficient]', '')).toBe(readFileSync(join(repoRoot, 'demo/notes.md'), 'utf8').replace(/fragmentation \n/, 'fragmentation\n'));
+    expect(onDisk(note).replace(' [@kwon2023efficient]', '')).toBe(demo('notes.md').replace(/fragmentation \n/, 'fragmentation\n'));
   });
 
   test('Enter in the search cites \\cite{key} in LaTeX, and Insert Citation joins an existing \\cite{…}', async () => {
-    await openFile(page, 'paper.tex');
-    await goTo(String(lineOf('paper.tex', 'Paged KV-cache management')), true);
-    await searchFor('MLSys Papers: Search', 'paged attention', VLLM_TITLE);
-    await page.keyboard.press('Enter');
-    await waitForEditorText(page, 'Paged KV-cache management\\cite{kwon2023efficient}');
+    const f = scratch('tex-search', { 'paper.tex': 'tex-search.tex', 'references.bib': 'references.bib' });
+    const paper = f['paper.tex']!;
+    await citeVllmAt(paper, 'Paged KV-cache management', 'Paged KV-cache management\\cite{kwon2023efficient}');
 
-    const line = lineOf('paper.tex', 'Systems such as \\cite{yu2022orca,}');
-    const column = onDisk('paper.tex').split('\n')[line - 1]!.indexOf('orca,}') + 'orca,'.length + 1;
+    const line = lineOf(paper, 'Systems such as \\cite{yu2022orca,}');
+    const column = onDisk(paper).split('\n')[line - 1]!.indexOf('orca,}') + 'orca,'.length + 1;
     await goTo(`${line}:${column}`);
     await searchFor('MLSys Papers: Insert Citation', 'paged attention', VLLM_TITLE);
     await page.keyboard.press('Enter');
     await waitForEditorText(page, '\\cite{yu2022orca,kwon2023efficient}');
     await save(page);
-    const tex = onDisk('paper.tex');
+    const tex = onDisk(paper);
     expect(tex).toContain('Paged KV-cache management\\cite{kwon2023efficient}\n');
     expect(tex).toContain('Systems such as \\cite{yu2022orca,kwon2023efficient} shaped this field.');
-    expect(onDisk('references.bib').match(/^@/gm), 'no entry added twice').toHaveLength(2);
+    // The first citation added kwon2023efficient to the bibliography; the second must not again.
+    await expect.poll(() => onDisk(f['references.bib']!).match(/^@/gm)?.length, { timeout: 15_000 }).toBe(2);
+    expect(onDisk(f['references.bib']!).match(/^@/gm), 'no entry added twice').toHaveLength(2);
   });
 
   test('completion inside \\cite{…} offers keys ranked by our search', async () => {
-    await goTo(String(lineOf('paper.tex', '\\bibliographystyle{plain}')));
+    // Typed before the language server is up, nothing would complete: the tree fills from the server's corpus.
+    await showTopics();
+    const paper = scratch('tex-complete', { 'paper.tex': 'tex-complete.tex', 'references.bib': 'references.bib' })['paper.tex']!;
+    await openFile(page, paper);
+    await goTo(String(lineOf(paper, '\\bibliographystyle{plain}')));
     await page.keyboard.press('Home');
     await typeInEditor(page, 'See \\cite{pagedatt');
     const first = page.locator('.suggest-widget .monaco-list-row[data-index="0"]');
@@ -262,9 +424,10 @@ describe('MLSys Papers in a real VS Code', () => {
   });
 
   test('completion after [@ in Markdown', async () => {
-    await page.keyboard.press('Escape');
-    await page.locator('.tabs-container .tab', { hasText: 'notes.md' }).click();
-    await page.locator('.editor-group-container.active .monaco-editor.focused').waitFor();
+    // Typed before the language server is up, nothing would complete: the tree fills from the server's corpus.
+    await showTopics();
+    const note = scratch('md-complete', { 'notes.md': 'md-complete.md', 'references.bib': 'references.bib' })['notes.md']!;
+    await openFile(page, note);
     await page.keyboard.press('Control+End');
     await typeInEditor(page, '\nOrca introduced iteration-level scheduling [@orc');
     const first = page.locator('.suggest-widget .monaco-list-row[data-index="0"]');
@@ -272,10 +435,11 @@ describe('MLSys Papers in a real VS Code', () => {
     await page.keyboard.press('Enter');
     await waitForEditorText(page, '[@yu2022orca]');
     await save(page);
-    expect(onDisk('notes.md')).toContain('Orca introduced iteration-level scheduling [@yu2022orca]');
+    expect(onDisk(note)).toContain('Orca introduced iteration-level scheduling [@yu2022orca]');
   });
 
   test('Show Details opens a webview with the entry, its BibTeX, and a working read toggle', async () => {
+    await markUnread('yu2022orca', ORCA_TITLE);
     await searchFor('MLSys Papers: Show Details', 'orca', 'Orca: A Distributed Serving System');
     await page.keyboard.press('Enter');
     const frame = async () => {
@@ -285,7 +449,7 @@ describe('MLSys Papers in a real VS Code', () => {
       return undefined;
     };
     await expect.poll(async () => (await (await frame())?.locator('#title').textContent()) ?? '', { timeout: 30_000 })
-      .toBe('Orca: A Distributed Serving System for Transformer-Based Generative Models');
+      .toBe(ORCA_TITLE);
     const f = (await frame())!;
     await expect(f.locator('#bibtex').textContent()).resolves.toContain('@inproceedings{yu2022orca,');
     await expect(f.locator('#read').textContent()).resolves.toBe('not read');
@@ -295,27 +459,29 @@ describe('MLSys Papers in a real VS Code', () => {
   });
 
   test('a document with no bibliography is offered references.bib, created and declared', async () => {
-    // Focus an editor first: keys pressed while a webview has the focus stay in the webview.
-    await page.locator('.tabs-container .tab', { hasText: 'notes.md' }).click();
-    await page.locator('.editor-group-container.active .monaco-editor.focused').waitFor();
-    mkdirSync(join(workspace, 'drafts'));
-    writeFileSync(join(workspace, 'drafts/draft.tex'), '\\documentclass{article}\n\\begin{document}\nDraft: \n\\end{document}\n');
-    await openFile(page, 'drafts/draft.tex');
+    mkdirSync(join(workspace, 'no-bib'));
+    writeFileSync(join(workspace, 'no-bib/no-bib.tex'), '\\documentclass{article}\n\\begin{document}\nDraft: \n\\end{document}\n');
+    await openFile(page, 'no-bib/no-bib.tex');
     await goTo('3', true);
     await searchFor('MLSys Papers: Search', 'paged attention', VLLM_TITLE);
     await page.keyboard.press('Enter');
     await waitForEditorText(page, 'Draft: \\cite{kwon2023efficient}');
     const button = page.locator('.notifications-toasts .monaco-button', { hasText: 'Create references.bib' });
     await button.click({ timeout: 30_000 });
-    await expect.poll(() => { try { return onDisk('drafts/references.bib'); } catch { return ''; } }, { timeout: 15_000 }).toMatch(/^@inproceedings\{kwon2023efficient,/);
+    await expect.poll(() => { try { return onDisk('no-bib/references.bib'); } catch { return ''; } }, { timeout: 15_000 }).toMatch(/^@inproceedings\{kwon2023efficient,/);
     await waitForEditorText(page, '\\bibliography{references}');
     await save(page);
-    expect(onDisk('drafts/draft.tex')).toBe('\\documentclass{article}\n\\begin{document}\nDraft: \\cite{kwon2023efficient}\n\\bibliographystyle{plain}\n\\bibliography{references}\n\\end{document}\n');
+    expect(onDisk('no-bib/no-bib.tex')).toBe('\\documentclass{article}\n\\begin{document}\nDraft: \\cite{kwon2023efficient}\n\\bibliographystyle{plain}\n\\bibliography{references}\n\\end{document}\n');
   });
 
   test('Export Cited Entries writes the keys a note cites as BibTeX, through the save dialog', async () => {
-    await page.locator('.tabs-container .tab', { hasText: 'notes.md' }).click();
-    await page.locator('.editor-group-container.active .monaco-editor.focused').waitFor();
+    // A note citing yu2022orca, then kwon2023efficient, then yu2022orca again.
+    const note = scratch('export', { 'notes.md': 'export.md', 'references.bib': 'references.bib' })['notes.md']!;
+    writeFileSync(join(workspace, note), demo('notes.md').replace('fragmentation \n', 'fragmentation [@kwon2023efficient]\n')
+      + '\nOrca introduced iteration-level scheduling [@yu2022orca]\n');
+    // The save dialog proposes cited-references.bib in the workspace folder; no earlier file may answer for this test.
+    rmSync(join(workspace, 'cited-references.bib'), { force: true });
+    await openFile(page, note);
     await runCommand(page, 'MLSys Papers: Export Cited Entries');
     await quickInput.pick(page, 'BibTeX');
     // code-server's save dialog is a quick input holding the path; the default is cited-references.bib.
@@ -328,27 +494,36 @@ describe('MLSys Papers in a real VS Code', () => {
   });
 
   test('the cited paper compiles with pdflatex + bibtex and with biblatex + biber, and the note renders with pandoc --citeproc', async () => {
-    // After the tests above: paper.tex cites yu2022orca and kwon2023efficient, notes.md cites both,
-    // and references.bib gained kwon2023efficient through the extension.
-    const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { cwd: workspace, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    // The paper and the note cite yu2022orca (as in the demo) and kwon2023efficient (cited here
+    // through the extension, which also adds its entry to references.bib).
+    const dir = 'compile';
+    const f = scratch(dir, { 'paper.tex': 'paper.tex', 'notes.md': 'notes.md', 'references.bib': 'references.bib' });
+    await citeVllmAt(f['paper.tex']!, 'Paged KV-cache management', 'Paged KV-cache management\\cite{kwon2023efficient}');
+    await save(page);
+    await citeVllmAt(f['notes.md']!, 'Paging the KV cache removes fragmentation', '[@kwon2023efficient]');
+    await save(page);
+    await expect.poll(() => onDisk(f['references.bib']!), { timeout: 15_000 }).toMatch(/^@inproceedings\{kwon2023efficient,/m);
+
+    const local = (name: string) => onDisk(`${dir}/${name}`);
+    const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { cwd: join(workspace, dir), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     const tex = ['-interaction=nonstopmode', '-halt-on-error'];
     run('pdflatex', [...tex, 'paper']);
     run('bibtex', ['paper']);
     run('pdflatex', [...tex, 'paper']);
     run('pdflatex', [...tex, 'paper']);
-    const bbl = onDisk('paper.bbl');
+    const bbl = local('paper.bbl');
     expect(bbl).toContain('\\bibitem{kwon2023efficient}');
     expect(bbl).toContain('\\bibitem{yu2022orca}');
-    expect(onDisk('paper.log')).not.toMatch(/Citation `[^']+' on page \d+ undefined/);
+    expect(local('paper.log')).not.toMatch(/Citation `[^']+' on page \d+ undefined/);
 
     // The same paper with biblatex + biber.
-    writeFileSync(join(workspace, 'paper-biber.tex'), onDisk('paper.tex')
+    writeFileSync(join(workspace, dir, 'paper-biber.tex'), local('paper.tex')
       .replace('\\begin{document}', '\\usepackage[backend=biber]{biblatex}\n\\addbibresource{references.bib}\n\\begin{document}')
       .replace(/\\bibliographystyle\{plain\}\n\\bibliography\{references\}/, '\\printbibliography'));
     run('pdflatex', [...tex, 'paper-biber']);
     run('biber', ['paper-biber']);
     run('pdflatex', [...tex, 'paper-biber']);
-    const biberBbl = onDisk('paper-biber.bbl');
+    const biberBbl = local('paper-biber.bbl');
     expect(biberBbl).toContain('\\entry{kwon2023efficient}');
     expect(biberBbl).toContain('\\entry{yu2022orca}');
 

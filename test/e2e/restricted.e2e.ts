@@ -40,6 +40,8 @@ beforeAll(async () => {
   server = await startCodeServer({ workspace, extensionPaths: [extensionUnderTest()], trusted: false });
   browser = await launchBrowser();
   page = await openWorkbench(browser, server.url, workspace);
+  // The extension's contributions (its view, its commands in the palette) are registered.
+  await page.locator('.activitybar .action-item a[aria-label^="MLSys Papers"]').waitFor({ timeout: 60_000 });
 });
 
 afterAll(async () => {
@@ -78,6 +80,7 @@ describe('MLSys Papers in Restricted Mode', () => {
   test('the CSL style and corpus file named by the workspace settings are not used', async () => {
     // The style: the workspace says IEEE; Restricted Mode leaves the user's (default) APA.
     await page.keyboard.press('Escape');
+    await openFile(page, 'notes.md');
     await runCommand(page, 'MLSys Papers: Copy Formatted Reference');
     await quickInput.type(page, 'kwon2023efficient');
     const first = page.locator('.quick-input-widget .monaco-list-row[data-index="0"] >> visible=true');

@@ -1,12 +1,16 @@
-import { join } from 'node:path';
+import { inject } from 'vitest';
 import { buildCorpus, type Corpus } from '../../src/core/corpus.js';
-import { loadCorpusDir } from '../../src/host/node/load.js';
 import type { Entry } from '../../src/core/schema.js';
+import { loadValidCorpusData } from './globalSetup.js';
 
 let cached: Corpus | undefined;
-/** The real bundled corpus, read from `corpus/` (not from the build output). */
+/**
+ * The real bundled corpus, read from `corpus/` (not from the build output). The global setup
+ * (globalSetup.ts) has read and validated it once for the whole run; this only builds the model,
+ * once per worker. Under a config without that setup it reads the folder itself, with the same checks.
+ */
 export function realCorpus(): Corpus {
-  return (cached ??= buildCorpus(loadCorpusDir(join(__dirname, '../../corpus')).data));
+  return (cached ??= buildCorpus(inject('corpusData') ?? loadValidCorpusData()));
 }
 
 /** Splits fixture text at the `|` cursor marker: `\cite{a,|}` → text without the marker and the offset. */

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { Commands, EXTENSION_ID, Views } from '../../../src/ids';
+import { Commands, EXTENSION_ID } from '../../../src/ids';
 
 async function activate(): Promise<void> {
   const ext = vscode.extensions.getExtension(EXTENSION_ID);
@@ -71,9 +71,9 @@ suite('MLSys Papers extension', () => {
     for (const id of Object.values(Commands)) assert.ok(all.has(id), `${id} is registered`);
   });
 
-  test('contributes the Topics view', async () => {
-    await vscode.commands.executeCommand(`${Views.topics}.focus`);
-  });
+  // No test of the Topics view here: what it shows is not visible through the `vscode` API (the
+  // extension exports nothing, and `<view>.focus` succeeds for any view the manifest declares, with
+  // or without a data provider). test/e2e/main.e2e.ts checks the view in a real workbench.
 
   test('completes citation keys inside \\cite{…}, ranked by our search', async () => {
     const editor = await editorWith('latex', 'As shown by \\citep[p.~3]{yu2022orca,pagedatt|}.');
