@@ -22,17 +22,10 @@ import { loadCorpusDir } from '../src/host/node/load.js';
 import { createSearchIndex } from '../src/core/search.js';
 import { displayName } from '../src/core/cite/names.js';
 import type { Entry } from '../src/core/schema.js';
+import { percentile, QUERIES } from './common.js';
 import { serverBench } from './server.bench.js';
 
 const ROOT = join(__dirname, '..');
-const QUERIES = [
-  'paged attention', 'zero offload', 'pipeline parallelism', 'megatron', 'ring attention', 'speculative decoding',
-  'flashattention 2', 'author:stoica', 'mixture of experts training', 'quantization llm', '深度学习', 'kwon2023',
-];
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 function time(fn: () => void, repeat: number): number[] {
   const out: number[] = [];

@@ -33,11 +33,12 @@
  * that does not answer, or a crash is an error (exit 1); timings never fail the bench.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import { percentile, QUERIES } from './common.js';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import { buildCorpus, type CorpusData } from '../src/core/model.js';
 import { createSearchIndex, parseQuery, type SearchIndex } from '../src/core/search.js';
@@ -48,16 +49,10 @@ const SERVER = join(ROOT, 'dist/server.js');
 const COLD = join(ROOT, 'dist-test/bench-cold.js');
 const FIRST_QUERY = 'paged attention';
 const LIMIT = 60;
-const ROUND_TRIP_QUERIES = [
-  'paged attention', 'zero offload', 'pipeline parallelism', 'megatron', 'ring attention', 'speculative decoding',
-  'flashattention 2', 'author:stoica', 'mixture of experts training', 'quantization llm', '深度学习', 'kwon2023',
-];
 const RUNS = Math.max(1, Number(process.env.BENCH_SERVER_RUNS) || 7);
 const REQUESTS = 200;
 const TIMEOUT_MS = 30_000;
 
-const percentile = (sorted: readonly number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const sorted = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);
 const ms = (x: number) => `${x.toFixed(x < 10 ? 3 : 1)} ms`;
 const stats = (xs: readonly number[]) => {
@@ -96,15 +91,6 @@ function defaultSettings(): Record<string, unknown> {
   return { ...out, [FROM_WORKSPACE]: [] };
 }
 
-/** `mlsysPapers/readFile` as the VS Code client answers it (see `features/languageClient.ts`). */
-function readFileAnswer(p: { uri: string }) {
-  const path = new URL(p.uri).protocol === 'file:' ? decodeURIComponent(new URL(p.uri).pathname) : undefined;
-  const st = path ? statSync(path, { throwIfNoEntry: false }) : undefined;
-  if (!path || !st) return { missing: true };
-  if (st.isDirectory()) return { directory: true, mtime: st.mtimeMs, size: st.size };
-  return { text: readFileSync(path, 'utf8'), mtime: st.mtimeMs, size: st.size };
-}
-
 interface LiveServer {
   child: ChildProcess;
   connection: MessageConnection;
@@ -125,7 +111,8 @@ async function startServer(workspace: string, settings: Record<string, unknown>)
   const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   connection.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) =>
     p.items.map((i) => (i.section === 'mlsysPapers' ? settings : null)));
-  connection.onRequest(Methods.readFile, readFileAnswer);
+  // The Node server reads file: URIs itself; it asks the client only for other schemes, which this workspace has none of.
+  connection.onRequest(Methods.readFile, () => ({ missing: true }));
   connection.onRequest(Methods.findFiles, () => []);
   // Registrations, refreshes, progress: accepted, as VS Code does.
   connection.onRequest(() => null);
@@ -273,14 +260,14 @@ export async function serverBench(): Promise<void> {
     // Round-trips over the live server against the same search in this process.
     const index = createSearchIndex(buildCorpus(JSON.parse(readFileSync(join(ROOT, 'dist/corpus.json'), 'utf8')) as CorpusData));
     const { connection } = live!;
-    for (const q of ROUND_TRIP_QUERIES) {
+    for (const q of QUERIES) {
       const got = await withTimeout(connection.sendRequest<SearchResult>(Methods.search, { query: q, limit: LIMIT }), 'search');
       sameAnswer(got, localSearch(index, q), `search "${q}"`);
     }
     const rt: number[] = [];
     const local: number[] = [];
     for (let i = 0; i < REQUESTS; i++) {
-      const q = ROUND_TRIP_QUERIES[i % ROUND_TRIP_QUERIES.length]!;
+      const q = QUERIES[i % QUERIES.length]!;
       let t = performance.now();
       await withTimeout(connection.sendRequest<SearchResult>(Methods.search, { query: q, limit: LIMIT }), 'search');
       rt.push(performance.now() - t);
@@ -288,7 +275,7 @@ export async function serverBench(): Promise<void> {
       localSearch(index, q);
       local.push(performance.now() - t);
     }
-    console.log(`\nsearch per request (${REQUESTS} sequential requests, ${ROUND_TRIP_QUERIES.length} queries in turn)`);
+    console.log(`\nsearch per request (${REQUESTS} sequential requests, ${QUERIES.length} queries in turn)`);
     row('server:   mlsysPapers/search round-trip over stdio', rt);
     row('baseline: the same search in this process (parseQuery + index.search)', local);
     console.log(`  ratio (p50): ${ratioText(percentile(sorted(rt), 50), percentile(sorted(local), 50))}`);
