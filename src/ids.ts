@@ -1,7 +1,11 @@
 /**
  * Every id the extension contributes: commands, views, settings, context keys.
- * A unit test checks these against `package.json`.
+ * A unit test checks these against `package.json`. The commands the language service names in
+ * its answers are defined in the core (which imports nothing outside it) and taken from there.
  */
+import { SHOW_DETAILS_COMMAND } from './core/service/present.js';
+import { ServiceCommands } from './core/service/types.js';
+
 export const EXTENSION_ID = 'mlsys-papers.mlsys-papers';
 
 export const Commands = {
@@ -16,14 +20,14 @@ export const Commands = {
   markUnread: 'mlsysPapers.markUnread',
   filterByLevel: 'mlsysPapers.filterByLevel',
   entryActions: 'mlsysPapers.entryActions',
-  addToBibliography: 'mlsysPapers.addToBibliography',
-  replaceKey: 'mlsysPapers.replaceKey',
+  addToBibliography: ServiceCommands.addToBibliography,
+  replaceKey: ServiceCommands.replaceKey,
   copyFormattedReference: 'mlsysPapers.copyFormattedReference',
   insertFormattedReference: 'mlsysPapers.insertFormattedReference',
   insertBibliography: 'mlsysPapers.insertBibliography',
   exportEntries: 'mlsysPapers.exportEntries',
   exportCited: 'mlsysPapers.exportCited',
-  showDetails: 'mlsysPapers.showDetails',
+  showDetails: SHOW_DETAILS_COMMAND,
   showLog: 'mlsysPapers.showLog',
 } as const;
 

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { LATEX_COMMANDS, MARKDOWN_STYLES, type LatexCommand, type MarkdownStyle } from '../core/cite/insert.js';
 import { LEVELS, type Level } from '../core/schema.js';
-import { oneOf } from '../core/service/types.js';
+import { DEFAULT_CITATION_STYLE, DEFAULT_DOCUMENT_SETTINGS, oneOf } from '../core/service/types.js';
 import { Settings } from '../ids.js';
 import { Disposable } from './dispose.js';
 
@@ -48,12 +48,13 @@ export function readConfig(scope?: vscode.Uri): Config {
   const levelsSetting = c.get<unknown>(Settings.levels);
   const levels = Array.isArray(levelsSetting) ? levelsSetting.filter((l): l is Level => (LEVELS as readonly unknown[]).includes(l)) : [];
   const files = c.get<unknown>(Settings.corpusFiles);
+  const d = DEFAULT_DOCUMENT_SETTINGS;
   return {
-    latexCommand: oneOf(c.get(Settings.latexCommand), LATEX_COMMANDS, 'cite'),
-    markdownStyle: oneOf(c.get(Settings.markdownStyle), MARKDOWN_STYLES, 'pandoc'),
-    syncBibliography: bool(c.get(Settings.syncBibliography), true),
+    latexCommand: oneOf(c.get(Settings.latexCommand), LATEX_COMMANDS, d.latexCommand),
+    markdownStyle: oneOf(c.get(Settings.markdownStyle), MARKDOWN_STYLES, d.markdownStyle),
+    syncBibliography: bool(c.get(Settings.syncBibliography), d.syncBibliography),
     latexRoot: str(c.get(Settings.latexRoot), ''),
-    citationStyle: str(c.get(Settings.citationStyle), 'apa'),
+    citationStyle: str(c.get(Settings.citationStyle), DEFAULT_CITATION_STYLE),
     corpusFiles: Array.isArray(files) ? files.filter((s): s is string => typeof s === 'string' && !!s.trim()) : [],
     levels: levels.length ? levels : [...LEVELS],
     showChineseLabels: bool(c.get(Settings.showChineseLabels), false),

@@ -1,7 +1,7 @@
 /**
  * The thin client of the MLSys Papers language server (`src/server/`): completion, hover, go to
  * definition, diagnostics and quick fixes come from the server through `vscode-languageclient`;
- * this file configures it, answers its file-system requests through `vscode.workspace.fs`, and
+ * this file configures it, answers its file-system requests (find, read, stat) through `vscode.workspace.fs`, and
  * tells it which settings come from a workspace (files they name are read only inside the
  * workspace). Where the server runs is the entry point's choice: a Node process on desktop
  * (`src/extension.ts`), a Web Worker in the browser (`src/extension.web.ts`).
@@ -12,7 +12,7 @@ import { isCitingLanguage, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../core/c
 import { decodeUtf8 } from '../core/utf8.js';
 import { Commands, Settings } from '../ids.js';
 import { FILE_SETTINGS, fromWorkspaceSettings } from './config.js';
-import { FROM_WORKSPACE, Methods, type FindFilesParams, type InitializationOptions, type ReadFileParams, type ReadFileResult } from '../server/protocol.js';
+import { FROM_WORKSPACE, Methods, type FindFilesParams, type InitializationOptions, type ReadFileParams, type ReadFileResult, type StatParams, type StatResult } from '../server/protocol.js';
 
 /**
  * Every document the server reads: citing documents, and bibliographies (CSL-JSON and CSL-YAML
@@ -27,22 +27,36 @@ export const SERVER_SELECTOR = [
 /** Whether the server has answers for a document: a citing language (LaTeX, Markdown). */
 const citing = (doc: vscode.TextDocument) => isCitingLanguage(doc.languageId);
 
-async function readFile(p: ReadFileParams): Promise<ReadFileResult> {
-  const uri = vscode.Uri.parse(p.uri, true);
-  let st: vscode.FileStat;
+/**
+ * A file's metadata, or undefined when it is not there. Any other failure (no permission, an
+ * unavailable provider) is thrown back to the server, which logs its cause and treats the file
+ * as missing too, so what the server sees is the same.
+ */
+async function statOf(uri: vscode.Uri): Promise<vscode.FileStat | undefined> {
   try {
-    st = await vscode.workspace.fs.stat(uri);
+    return await vscode.workspace.fs.stat(uri);
   } catch (e) {
-    // Not there: the server treats the file as missing. Any other failure (no permission, an
-    // unavailable provider) is thrown back to the server, which logs its cause and treats the file
-    // as missing too, so what the server sees is the same.
     const code = (e as { code?: unknown }).code;
-    if (code === 'FileNotFound' || code === 'FileNotADirectory') return { missing: true };
+    if (code === 'FileNotFound' || code === 'FileNotADirectory') return undefined;
     throw e;
   }
+}
+
+/** Answers `mlsysPapers/readFile`: the file's text and stamp. */
+async function readFile(p: ReadFileParams): Promise<ReadFileResult> {
+  const uri = vscode.Uri.parse(p.uri, true);
+  const st = await statOf(uri);
+  if (!st) return { missing: true };
   if (st.type & vscode.FileType.Directory) return { directory: true, mtime: st.mtime, size: st.size };
   const text = decodeUtf8(await vscode.workspace.fs.readFile(uri));
   return text === undefined ? { notUtf8: true, mtime: st.mtime, size: st.size } : { text, mtime: st.mtime, size: st.size };
+}
+
+/** Answers `mlsysPapers/stat`: the file's stamp only (the server asks on every request; nothing is read). */
+async function stat(p: StatParams): Promise<StatResult> {
+  const st = await statOf(vscode.Uri.parse(p.uri, true));
+  if (!st) return { missing: true };
+  return st.type & vscode.FileType.Directory ? { directory: true, mtime: st.mtime, size: st.size } : { mtime: st.mtime, size: st.size };
 }
 
 /** The client's id and name (the log channel's name) as `vscode-languageclient` wants them. */
@@ -94,5 +108,6 @@ export function createLanguageClient(log: vscode.LogOutputChannel, make: ClientF
   const client = make(options);
   client.onRequest(Methods.findFiles, async (p: FindFilesParams) => (await vscode.workspace.findFiles(p.pattern)).map((u) => u.toString()));
   client.onRequest(Methods.readFile, readFile);
+  client.onRequest(Methods.stat, stat);
   return client;
 }

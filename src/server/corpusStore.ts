@@ -9,7 +9,7 @@ import { buildCorpus, crossCheck, entryLocations, mergeCorpusData, type Corpus, 
 import type { Problem } from '../core/problems.js';
 import type { Logger } from '../core/log.js';
 import { createSearchIndex, type SearchIndex } from '../core/search.js';
-import { textHash, type CorpusView } from '../core/service/types.js';
+import { DIAGNOSTIC_SOURCE, textHash, type CorpusView } from '../core/service/types.js';
 
 /** Reads a corpus file: its text, or why it cannot be read (`is not UTF-8 text`). */
 export type CorpusFileReader = (uri: URI) => Promise<{ text: string } | { problem: string }>;
@@ -35,15 +35,22 @@ export class CorpusStore {
   async init(bundled: CorpusData): Promise<void> {
     this.bundled = bundled;
     this.set(bundled);
+    this.log.info(`corpus: ${bundled.entries.length} entries bundled`);
   }
 
   /** The corpus and its index (built now if it was not). */
   get view(): CorpusView {
     const c = this.current;
+    const log = this.log;
     return {
       corpus: c.corpus,
       get index() {
-        return (c.index ??= createSearchIndex(c.corpus));
+        if (!c.index) {
+          const started = Date.now();
+          c.index = createSearchIndex(c.corpus);
+          log.info(`search index: ${c.corpus.entries.length} entries in ${Date.now() - started} ms`);
+        }
+        return c.index;
       },
     };
   }
@@ -103,7 +110,7 @@ export class CorpusStore {
       const end = Math.max(p.column - 1, lineLengths(p.file)[p.line - 1] ?? 0);
       list.push(Diagnostic.create(Range.create(p.line - 1, p.column - 1, p.line - 1, end),
         p.field ? `${p.field}: ${p.message}` : p.message,
-        p.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning, undefined, 'MLSys Papers'));
+        p.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning, undefined, DIAGNOSTIC_SOURCE));
       this.fileDiagnostics.set(p.file, list);
     }
     this.userFiles = seen;

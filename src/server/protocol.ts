@@ -35,6 +35,11 @@ export const Methods = {
   findFiles: 'mlsysPapers/findFiles',
   /** Server → client: a file's text, for URIs the server cannot read itself (virtual workspaces). */
   readFile: 'mlsysPapers/readFile',
+  /**
+   * Server → client: a file's modification time and size without its contents, for URIs the
+   * server cannot reach itself; asked on every request for every file the answers depend on.
+   */
+  stat: 'mlsysPapers/stat',
 } as const;
 
 /** `mlsysPapers/corpus` result. */
@@ -123,6 +128,16 @@ export type ReadFileResult =
   | { notUtf8: true; mtime: number; size: number }
   | { directory: true; mtime: number; size: number };
 
+export interface StatParams {
+  uri: string;
+}
+
+/** `mlsysPapers/stat` result: what changes when the file changes (no contents), or that it is not there. */
+export type StatResult =
+  | { missing: true }
+  | { directory: true; mtime: number; size: number }
+  | { mtime: number; size: number };
+
 /**
  * What the VS Code client adds to the `workspace/configuration` answer for `mlsysPapers`: the
  * settings whose value comes from a workspace's settings rather than the user's (files named by
@@ -132,7 +147,7 @@ export const FROM_WORKSPACE = '__fromWorkspace';
 
 /** `initializationOptions` the server understands. */
 export interface InitializationOptions {
-  /** The client answers `mlsysPapers/findFiles` and `mlsysPapers/readFile`. */
+  /** The client answers `mlsysPapers/findFiles`, `mlsysPapers/readFile` and `mlsysPapers/stat`. */
   fileSystem?: boolean;
   /**
    * The client implements the code actions' commands (`mlsysPapers.addToBibliography`,

@@ -21,15 +21,30 @@ import type { Logger } from '../core/log.js';
 import type { Entry } from '../core/schema.js';
 import { parseQuery } from '../core/search.js';
 import { createCitationService } from '../core/service/service.js';
-import { documentSettingsFrom, ServiceCommands, type DocumentSettings, type ServiceWorkspace } from '../core/service/types.js';
+import { DEFAULT_CITATION_STYLE, documentSettingsFrom, ServiceCommands, type DocumentSettings, type ServiceWorkspace } from '../core/service/types.js';
 import { CorpusStore } from './corpusStore.js';
 import {
   FROM_WORKSPACE, Methods, type CorpusResult, type EntryDocumentParams, type FormatParams, type FormatResult,
   type CitedKeysParams, type InitializationOptions, type PlanBibliographyParams, type PlanDeclarationParams, type PlanDeclarationResult, type PlanCitationParams, type PlanInsertionParams,
-  type ReadFileResult, type ReadStateParams, type SearchParams, type SearchResult,
+  type ReadFileResult, type ReadStateParams, type SearchParams, type SearchResult, type StatResult,
 } from './protocol.js';
 
-/** A file as the host reads it. */
+/**
+ * The stamp of a file on disk, the one format every host and the client's answers share: `m…`
+ * for a file, `d…` for a folder (a folder is no file the service reads).
+ *
+ * @param mtime - modification time, in any unit the same host keeps to
+ * @param size - size in bytes
+ * @param directory - whether it is a folder
+ */
+export function fileStampOf(mtime: number, size: number, directory = false): string {
+  return `${directory ? 'd' : 'm'}${mtime}:${size}`;
+}
+
+/** How many formatted references are kept (for hovers and completion documentation). */
+const FORMATTED_LIMIT = 500;
+
+/** A file as the host reads it; `stamp` as {@link fileStampOf} makes it. */
 export type HostFile = { text: string; stamp: string } | { notUtf8: true; stamp: string } | { directory: true; stamp: string } | undefined;
 
 /** What the server needs from where it runs. */
@@ -41,8 +56,9 @@ export interface ServerHost {
    */
   readFile?(uri: URI): Promise<HostFile | null> | HostFile | null;
   /**
-   * What changes when the file changes (modification time and size), without reading it; same
-   * conventions as {@link readFile}. Absent: the file is read for it.
+   * What changes when the file changes, without reading it ({@link fileStampOf}, as the stamps
+   * of {@link readFile}); same conventions as {@link readFile}. Absent: the client is asked
+   * (`mlsysPapers/stat`), or, without one, the file is read for it.
    */
   stamp?(uri: URI): string | undefined | null;
   /** The compiled bundled corpus (`dist/corpus.json`). */
@@ -117,7 +133,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     try {
       const r = await connection.sendRequest<ReadFileResult>(Methods.readFile, { uri: uri.toString() });
       if ('missing' in r) return undefined;
-      const stamp = `m${r.mtime}:${r.size}`;
+      const stamp = fileStampOf(r.mtime, r.size, 'directory' in r);
       return 'directory' in r ? { directory: true, stamp } : 'notUtf8' in r ? { notUtf8: true, stamp } : { text: r.text, stamp };
     } catch (e) {
       log.warn(`cannot read ${uri.toString(true)} through the client: ${String(e)}`);
@@ -126,15 +142,26 @@ export function startServer(connection: Connection, host: ServerHost): void {
   };
 
   /**
-   * A file's stamp on disk (`m…` for a file, `d…` for a folder), undefined when missing. Asked on
-   * every keystroke for every declared file: a stat where the host can, else a read.
+   * A file's stamp on disk ({@link fileStampOf}), undefined when missing. Asked on every keystroke
+   * for every declared file, so it never transfers the file: the host's stat, else the client's
+   * (`mlsysPapers/stat`); only a host with a reader and no stat reads the file for it.
    */
   const fileStamp = async (uri: URI): Promise<string | undefined> => {
-    const own = host.stamp?.(uri);
-    if (own !== null && own !== undefined) return own;
-    if (own === undefined && host.stamp) return undefined;
-    const f = await readFile(uri);
-    return f && ('directory' in f ? `d${f.stamp.slice(1)}` : f.stamp);
+    if (host.stamp) {
+      const own = host.stamp(uri);
+      if (own !== null) return own;
+    } else if (host.readFile) {
+      const own = await host.readFile(uri);
+      if (own !== null) return own?.stamp;
+    }
+    if (!init.fileSystem) return undefined;
+    try {
+      const r = await connection.sendRequest<StatResult>(Methods.stat, { uri: uri.toString() });
+      return 'missing' in r ? undefined : fileStampOf(r.mtime, r.size, 'directory' in r);
+    } catch (e) {
+      log.warn(`cannot stat ${uri.toString(true)} through the client: ${String(e)}`);
+      return undefined;
+    }
   };
 
   const workspace: ServiceWorkspace = {
@@ -191,13 +218,22 @@ export function startServer(connection: Connection, host: ServerHost): void {
   };
   /** The user's own style, read again only when its file changes (hovers format on every look). */
   let userStyle: { uri: string; stamp: string; xml: string } | undefined;
+  /**
+   * One entry's formatted reference by key, for the style and corpus in `formattedFor` (a hover
+   * or a completion item asks again on every look; citeproc-js builds an engine per call). Dropped
+   * when the style or the corpus changes; the oldest go beyond {@link FORMATTED_LIMIT}.
+   */
+  const formattedRefs = new Map<string, string | undefined>();
+  let formattedFor = '';
   const formatReferences = async (entries: readonly Entry[], scope?: URI): Promise<string[]> => {
     const s = await rawSettings(scope);
-    const setting = (typeof s.citationStyle === 'string' && s.citationStyle.trim()) || 'apa';
+    const setting = (typeof s.citationStyle === 'string' && s.citationStyle.trim()) || DEFAULT_CITATION_STYLE;
     let xml: string | undefined;
+    let styleId: string;
     if (setting in BUNDLED_STYLES) {
       xml = await bundledCsl(`styles/${BUNDLED_STYLES[setting as BundledStyle]}`);
       if (!xml) throw new Error(`MLSys Papers: the bundled CSL style "${setting}" is missing from the installation`);
+      styleId = `bundled:${setting}`;
     } else {
       const uri = settingUris(setting)[0] ?? URI.file(setting);
       if (fromWorkspace(s, 'citationStyle') && !inWorkspace(workspace, uri)) {
@@ -210,11 +246,27 @@ export function startServer(connection: Connection, host: ServerHost): void {
         userStyle = { uri: uri.toString(), stamp: stamp!, xml: text };
       }
       xml = userStyle.xml;
+      styleId = `user:${userStyle.uri}#${userStyle.stamp}`;
+    }
+    // Only one entry at a time is kept: in a numeric style, a reference's number depends on the others.
+    const single = entries.length === 1 ? entries[0]!.key : undefined;
+    const id = `${store.version}|${styleId}`;
+    if (id !== formattedFor) { formattedRefs.clear(); formattedFor = id; }
+    if (single !== undefined && formattedRefs.has(single)) {
+      const ref = formattedRefs.get(single);
+      formattedRefs.delete(single);
+      formattedRefs.set(single, ref);
+      return ref === undefined ? [] : [ref];
     }
     const csl = await host.loadCsl();
     const locales = new Map<string, string | undefined>();
     for (const lang of ['en-US', 'zh-CN']) locales.set(lang, await bundledCsl(`locales/locales-${lang}.xml`));
-    return csl.formatBibliography(entries, xml, (lang) => locales.get(lang), 'text');
+    const refs = csl.formatBibliography(entries, xml, (lang) => locales.get(lang), 'text');
+    if (single !== undefined && formattedFor === id) {
+      formattedRefs.set(single, refs[0]);
+      if (formattedRefs.size > FORMATTED_LIMIT) formattedRefs.delete(formattedRefs.keys().next().value!);
+    }
+    return refs;
   };
 
   const service = createCitationService({

@@ -37,6 +37,8 @@ interface Session {
   init: InitializeResult;
   /** URIs the host was asked to read, in order. */
   reads: string[];
+  /** How many times the host loaded the formatter (once per reference formatted, not cached). */
+  cslLoads: () => number;
   /** Notifications the server sent, in order. */
   notifications: { method: string; params: unknown }[];
   /** `window/showMessageRequest`s the server sent. */
@@ -62,6 +64,7 @@ afterEach(() => {
 async function start(files: Record<string, string>, settings: Record<string, unknown> = { citationStyle: 'apa' }): Promise<Session> {
   const disk = new Map(Object.entries(files).map(([p, t]) => [URI.file(p).toString(), t]));
   const reads: string[] = [];
+  let cslLoads = 0;
   const host: ServerHost = {
     readFile(uri): HostFile {
       reads.push(uri.toString());
@@ -72,7 +75,7 @@ async function start(files: Record<string, string>, settings: Record<string, unk
     },
     bundledCorpus: () => bundled,
     bundledCsl: (path) => readFileSync(join(ROOT, 'csl', path), 'utf8'),
-    loadCsl: async () => import('../../src/core/cite/csl.js'),
+    loadCsl: async () => { cslLoads++; return import('../../src/core/cite/csl.js'); },
   };
   const toServer = new PassThrough();
   const toClient = new PassThrough();
@@ -106,7 +109,7 @@ async function start(files: Record<string, string>, settings: Record<string, unk
   await client.sendNotification(InitializedNotification.type, {});
 
   const session: Session = {
-    client, init, reads, notifications, messages, edits,
+    client, init, reads, notifications, messages, edits, cslLoads: () => cslLoads,
     notified<T>(method: string, pred: (p: T) => boolean = () => true) {
       const past = notifications.find((n) => n.method === method && pred(n.params as T));
       if (past) return Promise.resolve(past.params as T);
@@ -256,6 +259,22 @@ describe('language server over LSP', () => {
     expect(await card()).not.toContain('✓ read');
     await s.client.sendNotification(Methods.readState, { keys: ['KWON2023EFFICIENT'] });
     expect(await card()).toContain(' · ✓ read · `kwon2023efficient`');
+  });
+
+  it('formats a reference once per style: hovers and completion resolves of the same key reuse it', async () => {
+    const s = await start({});
+    s.open(MAIN, 'latex', '\\cite{kwon2023efficient}\n');
+    const card = async () => ((await s.client.sendRequest(HoverRequest.type, { textDocument: { uri: MAIN }, position: { line: 0, character: 8 } }) as Hover).contents as MarkupContent).value;
+    const first = await card();
+    expect(first).toContain(markdownEscaped(APA_KWON));
+    expect(s.cslLoads()).toBe(1);
+    expect(await card()).toBe(first);
+    const resolved = await s.client.sendRequest(CompletionResolveRequest.type, { label: 'kwon2023efficient', data: { key: 'kwon2023efficient', uri: MAIN } }) as CompletionItem;
+    expect((resolved.documentation as MarkupContent).value).toContain(markdownEscaped(APA_KWON));
+    expect(s.cslLoads()).toBe(1);
+    // Several entries together are formatted each time (a numeric style numbers them among each other).
+    await s.client.sendRequest(Methods.format, { keys: ['kwon2023efficient', 'yu2022orca'], scope: MAIN });
+    expect(s.cslLoads()).toBe(2);
   });
 
   it('reports a CSL style it cannot use through mlsysPapers/format, and shows cards without a reference', async () => {

@@ -20,7 +20,7 @@ import {
 import { BUNDLED_STYLES } from '../../src/core/cite/styles.js';
 import { loadCorpusDir } from '../../src/host/node/load.js';
 import type { CitePlan } from '../../src/core/service/types.js';
-import { Methods, type ReadFileParams, type ReadFileResult, type SearchResult } from '../../src/server/protocol.js';
+import { Methods, type ReadFileParams, type ReadFileResult, type SearchResult, type StatParams, type StatResult } from '../../src/server/protocol.js';
 // @ts-expect-error -- a plain ES module of the build scripts, without type declarations
 import { webServerOptions } from '../../scripts/web-build.mjs';
 
@@ -43,9 +43,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
  * Runs the server script as a worker does: its global scope is the worker's (`self`,
  * `postMessage`, `onmessage`, `addEventListener`), with the Web APIs a worker has.
  *
- * @returns the client's connection (its `mlsysPapers/readFile` answered from `files`) and what the server printed
+ * @returns the client's connection (its `mlsysPapers/readFile` and `mlsysPapers/stat` answered
+ *   from `files`), the file requests the server sent (`method uri`, in order) and what it printed
  */
-function startWorker(files: Record<string, string>): { client: MessageConnection; logs: string[]; stop(): void } {
+function startWorker(files: Record<string, string>): { client: MessageConnection; logs: string[]; requests: string[]; stop(): void } {
   const channel = new MessageChannel();
   // Node's MessagePort is an EventTarget with `onmessage`, as a worker's scope is; its types say less.
   const worker = channel.port1 as unknown as { postMessage(m: unknown): void; addEventListener(t: string, fn: (e: unknown) => void): void; removeEventListener(t: string, fn: (e: unknown) => void): void; onmessage: unknown; close(): void };
@@ -71,16 +72,26 @@ function startWorker(files: Record<string, string>): { client: MessageConnection
   const port = page as unknown as ConstructorParameters<typeof BrowserMessageReader>[0];
   const client = createMessageConnection(new BrowserMessageReader(port), new BrowserMessageWriter(port));
   client.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.section === 'mlsysPapers' ? { citationStyle: 'apa' } : null)));
+  const requests: string[] = [];
+  const isFolder = (uri: string) => Object.keys(files).some((k) => k.startsWith(`${uri.replace(/\/$/, '')}/`));
   client.onRequest(Methods.readFile, (p: ReadFileParams): ReadFileResult => {
+    requests.push(`${Methods.readFile} ${p.uri}`);
     const text = files[p.uri];
     if (text !== undefined) return { text, mtime: 1, size: text.length };
-    return Object.keys(files).some((k) => k.startsWith(`${p.uri.replace(/\/$/, '')}/`)) ? { directory: true, mtime: 1, size: 0 } : { missing: true };
+    return isFolder(p.uri) ? { directory: true, mtime: 1, size: 0 } : { missing: true };
+  });
+  client.onRequest(Methods.stat, (p: StatParams): StatResult => {
+    requests.push(`${Methods.stat} ${p.uri}`);
+    const text = files[p.uri];
+    if (text !== undefined) return { mtime: 1, size: text.length };
+    return isFolder(p.uri) ? { directory: true, mtime: 1, size: 0 } : { missing: true };
   });
   client.onRequest(Methods.findFiles, () => []);
   client.listen();
   return {
     client,
     logs,
+    requests,
     stop() {
       client.dispose();
       worker.close();
@@ -139,6 +150,34 @@ describe('the language server as a Web Worker (browser build)', () => {
       expect(plan.bibliography.kind).toBe('insert');
       expect(plan.bibliography).toMatchObject({ uri: REFS });
       expect(w.logs.join('\n')).not.toMatch(/error/i);
+    } finally {
+      w.stop();
+    }
+  }, 60_000);
+
+  it('reads a bibliography through the client once, then only stats it while it is unchanged', async () => {
+    const text = '\\bibliography{refs}\n\\cite{pag}\n';
+    const w = startWorker({ [REFS]: '@misc{own2020,\n  title = {Own},\n  year = {2020}\n}\n', [PAPER]: text });
+    try {
+      await w.client.sendRequest(InitializeRequest.type, {
+        processId: null, rootUri: null,
+        capabilities: { workspace: { configuration: true }, textDocument: { diagnostic: { dynamicRegistration: false } } },
+        workspaceFolders: [{ uri: 'memfs:/ws', name: 'ws' }],
+        initializationOptions: { fileSystem: true, clientCommands: true },
+      });
+      await w.client.sendNotification(InitializedNotification.type, {});
+      await w.client.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: PAPER, languageId: 'latex', version: 1, text } });
+      const complete = () => w.client.sendRequest(CompletionRequest.type, { textDocument: { uri: PAPER }, position: { line: 1, character: 9 } }) as Promise<CompletionList>;
+      expect((await complete()).items.map((i) => i.label)).toContain('kwon2023efficient');
+      const reads = () => w.requests.filter((r) => r.startsWith(`${Methods.readFile} `));
+      expect(reads()).toEqual([`${Methods.readFile} ${REFS}`]);
+      const before = w.requests.length;
+      for (let i = 0; i < 3; i++) await complete();
+      await w.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: PAPER } });
+      const after = w.requests.slice(before);
+      expect(after.length).toBeGreaterThanOrEqual(4);
+      expect(after.every((r) => r === `${Methods.stat} ${REFS}`)).toBe(true);
+      expect(reads()).toHaveLength(1);
     } finally {
       w.stop();
     }

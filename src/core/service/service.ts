@@ -17,7 +17,7 @@ import { duplicateKeys, editorText, eolOf, findBibKey, findBibKeys, lineColumnAt
 import {
   BibCache, inWorkspace, isInside, planBibliographyUpdate, planCitationSync, resolveBibliography, type DocumentBibliography,
 } from '../bib/resolve.js';
-import { planBibAddition, planBibSync, readBibFile } from '../bib/sync.js';
+import { bibFormatOf, planBibAddition, planBibSync, readBibFile } from '../bib/sync.js';
 import { toBibtex } from '../cite/bibtex.js';
 import { planCitation } from '../cite/insert.js';
 import { foldAscii } from '../cite/key.js';
@@ -237,17 +237,12 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
 
   return {
     async complete(doc, position, token = NOT_CANCELLED) {
-      const offset = doc.offsetAt(position);
-      // LaTeX: the scanner must see the whole document to know whether the cursor is in a comment,
-      // verbatim text or an \iffalse block (a few ms for a 300 KB paper). Markdown context
-      // detection looks at most 2,000 characters back and 1,000 ahead: only that window is read.
-      const latex = LATEX_LANGUAGES.has(doc.languageId);
-      const base = latex ? 0 : Math.max(0, offset - 2000);
+      // LaTeX: the scanner sees the whole document, to know whether the cursor is in a comment,
+      // verbatim text or an \iffalse block (a few ms for a 300 KB paper). Markdown: the detection
+      // reads only around the cursor (the key under it, and a bracket within 1,000 characters).
       const text = doc.getText();
-      const window = latex ? text : text.slice(base, offset + 1000);
-      const local = citeContextAt(window, offset - base, doc.languageId);
-      if (!local) return undefined;
-      const ctx = { ...local, keyStart: local.keyStart + base, keyEnd: local.keyEnd + base };
+      const ctx = citeContextAt(text, doc.offsetAt(position), doc.languageId);
+      if (!ctx) return undefined;
       // In Markdown, only offer keys right after '@' (inside brackets, the user types '@' first).
       if (ctx.syntax === 'pandoc' && text[ctx.keyStart - 1] !== '@') return undefined;
       const { corpus, index } = opts.corpus();
@@ -347,10 +342,17 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
 
     async diagnostics(doc, token = NOT_CANCELLED) {
       if (!isCitingLanguage(doc.languageId)) {
-        if (doc.languageId !== 'bibtex' && !/\.bib$/i.test(doc.uri)) return [];
+        const uri = URI.parse(doc.uri);
+        const bibtex = bibFormatOf(uri.path) === 'bibtex';
+        if (doc.languageId !== 'bibtex' && !bibtex) return [];
         const text = doc.getText();
+        // The workspace's view of this very document: parsed once for it and for the documents that cite from it.
+        const shared = bibtex && ws.openDocument?.(uri)?.version === doc.version
+          ? await cache.get(ws, uri, 'bib', (t) => readBibFile(uri.path, t))
+          : undefined;
+        const entries = shared?.text === text ? shared.entries : parseBib(text).entries;
         const out: Diagnostic[] = [];
-        for (const key of duplicateKeys(parseBib(text).entries).keys()) {
+        for (const key of duplicateKeys(entries).keys()) {
           for (const start of findBibKeys(text, key)) {
             const found = text.substr(start, key.length);
             out.push({

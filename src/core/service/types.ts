@@ -45,6 +45,9 @@ export interface DocumentSettings {
 /** The defaults of {@link DocumentSettings} (the `package.json` defaults). */
 export const DEFAULT_DOCUMENT_SETTINGS: DocumentSettings = { latexCommand: 'cite', markdownStyle: 'pandoc', syncBibliography: true };
 
+/** The citation style when `mlsysPapers.citationStyle` is unset (a bundled style's name; the `package.json` default). */
+export const DEFAULT_CITATION_STYLE = 'apa';
+
 /** `value` when it is one of `allowed`, else `fallback`: how a setting's unknown value falls back to its default. */
 export function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
   return allowed.includes(value as T) ? (value as T) : fallback;

@@ -9,14 +9,14 @@ import { join } from 'node:path';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import type { CorpusData } from '../../core/corpus.js';
 import { decodeUtf8 } from '../../core/utf8.js';
-import { startServer, type HostFile, type ServerHost } from '../../server/server.js';
+import { fileStampOf, startServer, type HostFile, type ServerHost } from '../../server/server.js';
 
 /** Reads a `file:` URI: its text (UTF-8, BOM kept), `notUtf8`, `directory`, or undefined when missing; null for other schemes. */
 export function readNodeFile(uri: { scheme: string; fsPath: string }): HostFile | null {
   if (uri.scheme !== 'file') return null;
   const st = statSync(uri.fsPath, { throwIfNoEntry: false });
   if (!st) return undefined;
-  const stamp = `m${st.mtimeMs}:${st.size}`;
+  const stamp = fileStampOf(st.mtimeMs, st.size, st.isDirectory());
   if (st.isDirectory()) return { directory: true, stamp };
   let bytes: Buffer;
   try {
@@ -30,11 +30,11 @@ export function readNodeFile(uri: { scheme: string; fsPath: string }): HostFile 
   return text === undefined ? { notUtf8: true, stamp } : { text, stamp };
 }
 
-/** A `file:` URI's modification time and size (`d…` for a folder), undefined when missing; null for other schemes. */
+/** A `file:` URI's stamp ({@link fileStampOf}: modification time and size), undefined when missing; null for other schemes. */
 export function statNodeFile(uri: { scheme: string; fsPath: string }): string | undefined | null {
   if (uri.scheme !== 'file') return null;
   const st = statSync(uri.fsPath, { throwIfNoEntry: false });
-  return st && `${st.isDirectory() ? 'd' : 'm'}${st.mtimeMs}:${st.size}`;
+  return st && fileStampOf(st.mtimeMs, st.size, st.isDirectory());
 }
 
 /**
