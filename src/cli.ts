@@ -12,16 +12,15 @@ import { distance } from 'fastest-levenshtein';
 import { buildCorpus, crossCheck, entryLocations, parseTopicsFile, type Corpus, type EntryLocation } from './core/corpus.js';
 import { CorpusError, formatProblem, type Problem } from './core/problems.js';
 import { loadCompiledCorpus, loadCorpusDir, type LoadedCorpus } from './host/node/load.js';
-import { createSearchIndex, parseQuery } from './core/search.js';
+import { createSearchIndex, parseQuery, topicsMatching } from './core/search.js';
 import { toBibtexAll } from './core/cite/bibtex.js';
 import { CITE_FORMATS, formatCitation, toCslJson, type CiteFormat } from './core/cite/format.js';
-import { foldAscii } from './core/cite/key.js';
 import { shortAuthors } from './core/cite/names.js';
 import { entryJson } from './core/entryJson.js';
 import { citedKeys } from './core/citations.js';
 import type { TopicInput } from './core/schema.js';
 import { runNodeServer } from './host/node/server.js';
-import { syncBibliography } from './host/node/sync.js';
+import { languageOfPath, syncBibliography } from './host/node/sync.js';
 
 /** Every option the CLI knows; each command takes some of them (see {@link COMMANDS}). */
 const OPTIONS = {
@@ -375,10 +374,7 @@ function queryProblem(query: string, corpus: Corpus): string | undefined {
   const bad = parsed.invalid[0];
   if (bad) return `bad filter ${bad}: a year filter is year:2023, year:2022..2024, year:2022.. or year:..2024`;
   for (const needle of parsed.filters.topic ?? []) {
-    // The same rule as the search's topic filter: an id, an id prefix, or part of a label.
-    const known = corpus.topics.some((t) => t.id === needle || t.id.startsWith(`${needle}.`)
-      || foldAscii(t.label).includes(needle) || foldAscii(t.zh).includes(needle));
-    if (!known) return `unknown topic in filter topic:${needle}${didYouMean(suggest(needle, corpus.topics.map((t) => t.id)))} (see: mlsys-papers topics)`;
+    if (!topicsMatching(corpus, needle).size) return `unknown topic in filter topic:${needle}${didYouMean(suggest(needle, corpus.topics.map((t) => t.id)))} (see: mlsys-papers topics)`;
   }
   return undefined;
 }
@@ -406,12 +402,12 @@ function runExport(ctx: Context): number {
   const format = ctx.values.format ?? 'bibtex';
   if (format !== 'bibtex' && format !== 'csl-json') throw new UsageError(`--format must be bibtex or csl-json, not "${format}"`);
   const citedIn = ctx.values['cited-in'];
-  let lang: 'latex' | 'markdown' | undefined;
+  let lang: string | undefined;
   if (citedIn !== undefined) {
     const st = statPath(citedIn);
     if (!st) throw new UsageError(`--cited-in ${citedIn}: no such file`);
     if (st.isDirectory()) throw new UsageError(`--cited-in ${citedIn}: is a folder, not a file`);
-    lang = /\.(tex|ltx|latex)$/i.test(citedIn) ? 'latex' : /\.(md|markdown|qmd|rmd)$/i.test(citedIn) ? 'markdown' : undefined;
+    lang = languageOfPath(citedIn);
     if (!lang) throw new UsageError(`--cited-in ${citedIn}: not a LaTeX (.tex) or Markdown (.md) file`);
   }
   const corpus = loadCorpus(ctx.values);

@@ -44,10 +44,9 @@ const PANDOC_KEY_CHAR = /[\p{L}\p{N}_:.#$%&+?<>~/-]/u;
  * text is read with `latexRegions` (`latex/scan.ts`), from its start to 1,000 characters past the
  * cursor, so a cursor deep in a long listing is known to be in it.
  *
- * @param text - the whole document; or a window around the cursor, then read as a fragment (an
- *   `\end{lstlisting}` without its `\begin` means the window started inside that listing). A window
- *   cannot tell whether it starts in an `\iffalse` block or in a comment's line: pass the whole
- *   document for an exact answer (scanning and masking 300 KB takes a few milliseconds).
+ * @param text - the whole document: a piece of it cannot tell whether it starts in a verbatim
+ *   environment, an `\iffalse` block or a comment's line (scanning and masking 300 KB takes a few
+ *   milliseconds)
  * @param offset - cursor offset in `text`
  * @returns the context, or undefined when the cursor is not inside the braces of a citation command
  * @example latexCiteContext('\\cite{a,|}', 8) // { command: 'cite', existing: ['a'], prefix: '' … }
@@ -55,7 +54,7 @@ const PANDOC_KEY_CHAR = /[\p{L}\p{N}_:.#$%&+?<>~/-]/u;
 export function latexCiteContext(text: string, offset: number): CiteContext | undefined {
   const windowStart = Math.max(0, offset - LATEX_LOOK_BACK);
   const windowEnd = Math.min(text.length, offset + LATEX_LOOK_AHEAD);
-  const regions = latexRegions(text, { end: windowEnd, fragment: true });
+  const regions = latexRegions(text, { end: windowEnd });
   if (latexRegionAt(regions, offset)) return undefined;
   const code = maskLatex(text, regions);
   let found: { command: string; open: number; close: number } | undefined;

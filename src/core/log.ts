@@ -7,6 +7,3 @@ export interface Logger {
   warn(message: string): void;
   error(message: string | Error): void;
 }
-
-/** A logger that drops everything (for tests and one-shot commands). */
-export const silentLogger: Logger = { info() {}, warn() {}, error() {} };

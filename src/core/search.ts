@@ -179,6 +179,24 @@ export interface SearchIndex {
 }
 
 /**
+ * The topics a `topic:` filter selects: the topic ids it names (with their subtopics: `serving` →
+ * `serving.*`) and, when no id matches, the topics whose label in English or Chinese contains it
+ * (again with their subtopics).
+ *
+ * @param corpus - the corpus whose topics are matched
+ * @param needle - the filter's value, folded as {@link parseQuery} gives it
+ * @returns the matching topic ids; empty when the filter names no topic
+ */
+export function topicsMatching(corpus: Corpus, needle: string): Set<string> {
+  const byId = corpus.topics.filter((t) => t.id === needle || t.id.startsWith(`${needle}.`));
+  const hits = byId.length ? byId : corpus.topics.filter((t) => fold(t.label).includes(needle) || fold(t.zh).includes(needle));
+  const out = new Set<string>();
+  const add = (id: string) => { out.add(id); corpus.topic(id)?.children.forEach(add); };
+  hits.forEach((t) => add(t.id));
+  return out;
+}
+
+/**
  * Builds the search index over a corpus.
  *
  * @param corpus - the corpus model; topic labels (English and Chinese) and paths are indexed
@@ -225,16 +243,6 @@ export function createSearchIndex(corpus: Corpus): SearchIndex {
   });
   ms.addAll(docs);
 
-  // `topic:` matches topic ids (with their subtopics: `serving` → `serving.*`) and, when no id
-  // matches, topic labels in English or Chinese (again with their subtopics).
-  const topicsMatching = (needle: string): Set<string> => {
-    const byId = corpus.topics.filter((t) => t.id === needle || t.id.startsWith(`${needle}.`));
-    const hits = byId.length ? byId : corpus.topics.filter((t) => fold(t.label).includes(needle) || fold(t.zh).includes(needle));
-    const out = new Set<string>();
-    const add = (id: string) => { out.add(id); corpus.topic(id)?.children.forEach(add); };
-    hits.forEach((t) => add(t.id));
-    return out;
-  };
   // Names an entry is known by: an exact hit on one of these outranks a hit inside a longer name.
   const names = entries.map((e) => new Set([e.key, ...e.aliases, e.title.split(':')[0]!, e.title_en?.split(':')[0] ?? ''].map((n) => fold(n).trim()).filter(Boolean)));
 
@@ -252,7 +260,7 @@ export function createSearchIndex(corpus: Corpus): SearchIndex {
   return {
     search(query, limit = 50) {
       const { text, filters } = parseQuery(query);
-      topicSets = filters.topic?.map(topicsMatching);
+      topicSets = filters.topic?.map((needle) => topicsMatching(corpus, needle));
       const filter = (r: MsResult) => passes(r.id as number, filters);
       if (!text) {
         const anyFilter = Object.keys(filters).length > 0;

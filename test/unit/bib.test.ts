@@ -5,7 +5,7 @@ import {
   duplicateKeys, findBibKey, findBibKeys, macroExpansionError, MAX_BIB_EXPANSION, parseBib, planBibAppend,
 } from '../../src/core/bib/bibfile.js';
 import {
-  latexBibliographies, markdownBibliographies, planLatexBibDeclaration, planMarkdownBibDeclaration, texRootOf,
+  bibliographyDeclarations, latexBibliographies, markdownBibliographies, planLatexBibDeclaration, planMarkdownBibDeclaration, texRootOf,
 } from '../../src/core/bib/locate.js';
 import { planBibAddition, planBibSync, readBibFile } from '../../src/core/bib/sync.js';
 import { entry, realCorpus } from './helpers.js';
@@ -122,6 +122,8 @@ describe('appending to a .bib touches nothing else', () => {
     expect(apply('@misc{a, title={A}}\n', planBibAppend('@misc{a, title={A}}\n', bib))).toBe('@misc{a, title={A}}\n\n@misc{x,\n  title = {X}\n}\n');
     expect(apply('@misc{a, title={A}}', planBibAppend('@misc{a, title={A}}', bib))).toBe('@misc{a, title={A}}\n\n@misc{x,\n  title = {X}\n}\n');
     expect(apply('', planBibAppend('', bib))).toBe(bib);
+    // A file holding only a BOM is empty: the entries follow it with no blank line.
+    expect(apply('\uFEFF', planBibAppend('\uFEFF', bib))).toBe(`\uFEFF${bib}`);
   });
 });
 
@@ -140,6 +142,12 @@ describe('bibliography declarations', () => {
     expect(markdownBibliographies('---\ntitle: x\nbibliography: refs.bib\n---\n# A')).toEqual([{ path: 'refs.bib', via: 'pandoc' }]);
     expect(markdownBibliographies('---\nbibliography:\n  - a.bib\n  - b.json\n---\n')).toEqual([{ path: 'a.bib', via: 'pandoc' }, { path: 'b.json', via: 'pandoc' }]);
     expect(markdownBibliographies('# no front matter\nbibliography: x.bib')).toEqual([]);
+  });
+  it('reads a `bibliography:` value: a string, a list (skipping non-strings), or nothing else', () => {
+    expect(bibliographyDeclarations('refs.bib')).toEqual([{ path: 'refs.bib', via: 'pandoc' }]);
+    expect(bibliographyDeclarations(['a.bib', 3, 'b.json'])).toEqual([{ path: 'a.bib', via: 'pandoc' }, { path: 'b.json', via: 'pandoc' }]);
+    expect(bibliographyDeclarations({ file: 'x.bib' })).toEqual([]);
+    expect(bibliographyDeclarations(undefined)).toEqual([]);
   });
   it('declares a new bibliography in LaTeX (BibTeX and biblatex) and Markdown', () => {
     const tex = '\\documentclass{article}\n\\begin{document}\nHi.\n\\end{document}\n';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { latexCitations } from '../../src/core/citations.js';
 import { citeContextAt, latexCiteContext, pandocCiteContext } from '../../src/core/context.js';
 import { cursor } from './helpers.js';
 
@@ -81,32 +82,31 @@ describe('LaTeX citation context', () => {
     expect(ctx.existing).toEqual(['a', 'b']);
   });
 
-  describe('a long listing: the whole document, or a window of it as completion reads it', () => {
+  describe('a long listing', () => {
     const lines = (n: number) => Array.from({ length: n }, (_, k) => `line ${k} of code  # \\cite{k${k}}`).join('\n');
-    const doc = (middle: string, after = lines(120)) =>
-      `Intro \\cite{intro}.\n\\begin{lstlisting}\n${lines(120)}\n${middle}\n${after}\n\\end{lstlisting}\nAfter \\cite{|}.`;
-    /** What completion passes today: 2,000 characters before the cursor and 1,000 after. */
-    const windowed = (text: string, offset: number) => {
-      const base = Math.max(0, offset - 2000);
-      const ctx = latexCiteContext(text.slice(base, offset + 1000), offset - base);
-      return ctx && { ...ctx, keyStart: ctx.keyStart + base };
-    };
+    const doc = (middle: string) =>
+      `Intro \\cite{intro}.\n\\begin{lstlisting}\n${lines(120)}\n${middle}\n${lines(120)}\n\\end{lstlisting}\nAfter \\cite{|}.`;
 
     it('a cursor deep inside the listing gets no completion', () => {
       const text = doc('\\cite{x}').replace('\\cite{|}', '\\cite{}');
       const offset = text.indexOf('\\cite{x}') + 6;
       expect(offset - text.indexOf('\\begin{lstlisting}')).toBeGreaterThan(2000);
       expect(latexCiteContext(text, offset)).toBeUndefined();
-      // A window that starts inside the listing knows it from the listing's \end ahead of the cursor.
-      const near = doc('\\cite{x}', lines(5)).replace('\\cite{|}', '\\cite{}');
-      expect(windowed(near, near.indexOf('\\cite{x}') + 6)).toBeUndefined();
     });
 
     it('a cursor after the listing does', () => {
       const { text, offset } = cursor(doc('code'));
       expect(latexCiteContext(text, offset)?.keyStart).toBe(offset);
-      expect(windowed(text, offset)?.keyStart).toBe(offset);
     });
+  });
+
+  it('a stray \\end{verbatim} after the cursor does not hide the citation', () => {
+    const text = 'See \\cite{a,} here.\n\\end{verbatim}\n';
+    expect(latexCitations(text).map((c) => c.key)).toEqual(['a']);
+    const ctx = latexCiteContext(text, text.indexOf(',') + 1)!;
+    expect(ctx).toBeDefined();
+    expect(ctx.existing).toEqual(['a']);
+    expect(ctx.prefix).toBe('');
   });
 });
 

@@ -90,6 +90,17 @@ describe('resolveBibliography', () => {
     expect(ws.reads).toBe(4);
   });
 
+  it('caches the LaTeX root\'s declarations, not only its text, for requests from its children', async () => {
+    const ws = new MemoryWorkspace({ '/ws/main.tex': '\\bibliography{refs}\n', '/ws/refs.bib': '' });
+    const cache = new BibCache();
+    const child = doc('/ws/ch.tex', '% !TEX root = main.tex\n\\chapter{A}\n');
+    expect(paths((await resolveBibliography(ws, child, { cache }))!.files.map((f) => f.uri))).toEqual(['/ws/refs.bib']);
+    const cached = await cache.get(ws, URI.file('/ws/main.tex'), 'latex', () => { throw new Error('scanned again'); });
+    expect(cached).toEqual([{ path: 'refs.bib', via: 'bibtex' }]);
+    expect(paths((await resolveBibliography(ws, child, { cache }))!.files.map((f) => f.uri))).toEqual(['/ws/refs.bib']);
+    expect(ws.reads).toBe(2);
+  });
+
   it('says nothing for other languages', async () => {
     expect(await resolveBibliography(new MemoryWorkspace({}), doc('/ws/a.py', 'x', 'python'))).toBeUndefined();
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSearchIndex, parseQuery, tokenize, withAbbreviations } from '../../src/core/search.js';
+import { createSearchIndex, parseQuery, tokenize, topicsMatching, withAbbreviations } from '../../src/core/search.js';
 import { realCorpus } from './helpers.js';
 
 const index = createSearchIndex(realCorpus());
@@ -92,6 +92,14 @@ describe('filters', () => {
     const serving = index.search('topic:serving', 100);
     expect(serving.length).toBe(realCorpus().entriesUnder('serving').length);
     expect(index.search('topic:"GPU memory management"', 10).map((h) => h.entry.key)).toContain('kwon2023efficient');
+  });
+  it('topicsMatching: an id with its subtopics, else a label; nothing for an unknown topic', () => {
+    const corpus = realCorpus();
+    const serving = topicsMatching(corpus, 'serving');
+    expect(serving.has('serving')).toBe(true);
+    for (const t of corpus.topics) if (t.id.startsWith('serving.')) expect(serving.has(t.id)).toBe(true);
+    expect(topicsMatching(corpus, 'gpu memory management').size).toBeGreaterThan(0);
+    expect(topicsMatching(corpus, 'no such topic').size).toBe(0);
   });
   it('combines filters and text', () => {
     expect(keys('attention year:2023..2024 venue:iclr')).toContain('liu2024ringattention');

@@ -144,17 +144,6 @@ export function macroExpansionError(text: string): { offset: number; message: st
     return -1;
   };
   /** An expression at `i`: its expanded length and whether it uses a macro, or undefined where the grammar breaks. */
-  /** `name = expression`: null when no name starts here, undefined when the rest does not parse. */
-  const assignment = (): { name: string; value: { length: number; macro: boolean; over?: number } } | null | undefined => {
-    const name = sticky(BIB.identifier);
-    if (name === undefined) return null;
-    skip();
-    if (!sticky(BIB.equals)) return undefined;
-    skip();
-    // eslint-disable-next-line @typescript-eslint/no-use-before-define
-    const value = expression();
-    return value && { name, value };
-  };
   const expression = (): { length: number; macro: boolean; over?: number } | undefined => {
     let length = 0;
     let macro = false;
@@ -180,6 +169,16 @@ export function macroExpansionError(text: string): { offset: number; message: st
       i++;
       skip();
     }
+  };
+  /** `name = expression`: null when no name starts here, undefined when the rest does not parse. */
+  const assignment = (): { name: string; value: { length: number; macro: boolean; over?: number } } | null | undefined => {
+    const name = sticky(BIB.identifier);
+    if (name === undefined) return null;
+    skip();
+    if (!sticky(BIB.equals)) return undefined;
+    skip();
+    const value = expression();
+    return value && { name, value };
   };
   const tooLong = (what: string, through = ' through @string macros') =>
     `${what} expands to more than ${MAX_BIB_EXPANSION.toLocaleString('en-US')} characters${through}; not read`;
@@ -356,8 +355,9 @@ export function trailingSpaceStart(text: string): number {
 export function planBibAppend(text: string, bibtex: string): { offset: number; text: string } {
   const eol = eolOf(text);
   const body = bibtex.slice(0, trailingSpaceStart(bibtex)).replace(/\r?\n/g, eol) + eol;
+  // An empty file, or one of white space only (a lone BOM too: `\s` matches U+FEFF), gets the entries alone.
   const contentEnd = trailingSpaceStart(text);
-  if (contentEnd === 0 || (contentEnd === 1 && text[0] === '\uFEFF')) return { offset: text.length, text: body };
+  if (contentEnd === 0) return { offset: text.length, text: body };
   // The white space after the last entry: how many line breaks it already holds.
   let breaks = 0;
   for (let i = contentEnd; i < text.length; i++) {
@@ -371,13 +371,18 @@ export function planBibAppend(text: string, bibtex: string): { offset: number; t
   return { offset: text.length, text: lead + body };
 }
 
-/** Titles longer than this are compared on their first this-many characters (no real title comes close). */
+/**
+ * Titles longer than this are compared on their first this-many characters (no real title comes
+ * close). `parseBib` refuses files whose macros expand past {@link MAX_BIB_EXPANSION}, but a title
+ * may still be that long (100,000 characters through macros, or a literal as long as the file),
+ * and every entry's title is normalised each time a bibliography is compared with the corpus.
+ */
 const TITLE_LIMIT = 2000;
 
 /**
  * A title reduced for comparison: lower case, TeX commands and braces dropped, punctuation folded
- * to spaces. Only the first 2,000 characters count, so a field that `@string` macros blew up to
- * millions of characters costs no more than a real title.
+ * to spaces. Only the first 2,000 characters count, so an overlong title field costs no more than
+ * a real title.
  */
 export function normaliseTitle(t: string): string {
   return t.slice(0, TITLE_LIMIT).toLowerCase().normalize('NFKD').replace(/\\[a-zA-Z]+|[{}]/g, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();

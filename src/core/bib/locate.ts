@@ -93,11 +93,22 @@ export function frontMatterOf(text: string): FrontMatter | undefined {
   return { start, end: start + c.index, data };
 }
 
+/**
+ * The bibliography files a Pandoc `bibliography:` metadata value declares (in a document's front
+ * matter or a Quarto project's `_quarto.yml`).
+ *
+ * @param value - the parsed YAML value of `bibliography`: a string or a list (non-strings in it are
+ *   skipped); anything else declares nothing
+ * @returns the declared files, paths as written
+ */
+export function bibliographyDeclarations(value: unknown): BibDeclaration[] {
+  const list = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((b): b is string => typeof b === 'string') : [];
+  return list.map((path) => ({ path, via: 'pandoc' as const }));
+}
+
 /** The bibliography files a Markdown document's front matter declares (`bibliography:` string or list). */
 export function markdownBibliographies(text: string): BibDeclaration[] {
-  const bib = frontMatterOf(text)?.data?.bibliography;
-  const list = typeof bib === 'string' ? [bib] : Array.isArray(bib) ? bib.filter((b): b is string => typeof b === 'string') : [];
-  return list.map((path) => ({ path, via: 'pandoc' as const }));
+  return bibliographyDeclarations(frontMatterOf(text)?.data?.bibliography);
 }
 
 /** An insertion into a document's text. */

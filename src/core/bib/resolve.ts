@@ -11,7 +11,7 @@ import { URI, Utils } from 'vscode-uri';
 import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../context.js';
 import type { Entry } from '../schema.js';
 import { parseYaml } from '../yaml.js';
-import { latexBibliographies, markdownBibliographies, texRootOf, type BibDeclaration } from './locate.js';
+import { bibliographyDeclarations, latexBibliographies, markdownBibliographies, texRootOf, type BibDeclaration } from './locate.js';
 import { planBibAddition, planBibSync, readBibFile, type BibInsertion, type BibFile, type BibSyncPlan } from './sync.js';
 
 /** What resolving a bibliography needs from its host. */
@@ -146,9 +146,7 @@ async function quartoProject(ws: BibWorkspace, doc: URI, cache: BibCache): Promi
       const uri = Utils.joinPath(dir, name);
       const decls = await cache.get(ws, uri, 'quarto', (text) => {
         const value = parseYaml(text).value as { bibliography?: unknown } | undefined;
-        const bib = value && typeof value === 'object' ? value.bibliography : undefined;
-        const list = typeof bib === 'string' ? [bib] : Array.isArray(bib) ? bib.filter((b): b is string => typeof b === 'string') : [];
-        return list.map((path): BibDeclaration => ({ path, via: 'pandoc' }));
+        return bibliographyDeclarations(value && typeof value === 'object' ? value.bibliography : undefined);
       });
       if (decls) return { uri, decls };
     }
@@ -170,10 +168,9 @@ async function quartoProject(ws: BibWorkspace, doc: URI, cache: BibCache): Promi
 export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, opts: ResolveOptions = {}): Promise<DocumentBibliography | undefined> {
   const cache = opts.cache ?? new BibCache();
   let root = doc.uri;
-  let decls: BibDeclaration[];
+  let decls: readonly BibDeclaration[] | undefined;
   if (LATEX_LANGUAGES.has(doc.languageId)) {
-    let rootText = doc.text;
-    const magic = texRootOf(rootText);
+    const magic = texRootOf(doc.text);
     let rootUri: URI | undefined;
     if (magic) rootUri = relativeTo(doc.uri, magic);
     else if (opts.latexRoot && opts.latexRootBase) {
@@ -181,10 +178,11 @@ export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, op
       if (!opts.latexRootFromWorkspace || inWorkspace(ws, named)) rootUri = named;
     }
     if (rootUri && rootUri.toString() !== doc.uri.toString()) {
-      const text = await cache.get(ws, rootUri, 'text', (t) => t);
-      if (text !== null) { root = rootUri; rootText = text; }
+      // The root's declarations, scanned once per change of the root (not per request from a child).
+      const rootDecls = await cache.get(ws, rootUri, 'latex', latexBibliographies);
+      if (rootDecls !== null) { root = rootUri; decls = rootDecls; }
     }
-    decls = latexBibliographies(rootText);
+    decls ??= latexBibliographies(doc.text);
   } else if (MARKDOWN_LANGUAGES.has(doc.languageId)) {
     decls = markdownBibliographies(doc.text);
     if (!decls.length) {

@@ -21,6 +21,8 @@
  * same delimiter ended, so even a document full of unclosed `[` is read in linear time.
  */
 
+import { BACKSLASH, isLetter, LBRACE, LBRACKET, STAR } from './scan.js';
+
 /** One braced argument `{…}` of a command. */
 export interface LatexGroup {
   /** Offset of the `{`. */
@@ -41,8 +43,7 @@ export interface LatexCommand {
   groups: LatexGroup[];
 }
 
-const BACKSLASH = 92, LBRACE = 123, LBRACKET = 91, LPAREN = 40, STAR = 42;
-const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const LPAREN = 40;
 const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11;
 
 /** Whether a command name (letters only) is a citation command: it contains `cite` or `Cite`. */

@@ -71,18 +71,11 @@ export interface LatexRegion {
 export interface LatexScanOptions {
   /** Scan only up to this offset (regions are cut there). Default: the whole text. */
   end?: number;
-  /**
-   * The text is a piece cut out of a document (for example a window around the cursor) and may
-   * start inside a verbatim-like environment: an `\end{env}` met in code, with no `\begin{env}`
-   * before it, then makes everything from the start of the text to it that environment's content.
-   * Off by default: in a whole document such an `\end` is an error, and hiding the text before it
-   * would hide real citations.
-   */
-  fragment?: boolean;
 }
 
-const BACKSLASH = 92, PERCENT = 37, LF = 10, CR = 13, SPACE = 32, TAB = 9;
-const LBRACE = 123, RBRACE = 125, LBRACKET = 91, RBRACKET = 93, STAR = 42;
+/** Character codes the LaTeX readers compare with (`scan.ts` and `commands.ts`). */
+export const BACKSLASH = 92, LBRACE = 123, LBRACKET = 91, STAR = 42;
+const PERCENT = 37, LF = 10, CR = 13, SPACE = 32, TAB = 9, RBRACE = 125, RBRACKET = 93;
 
 /** Environments whose content is not LaTeX code, and the arguments that follow their `\begin{…}`. */
 const VERBATIM_ENVIRONMENTS: ReadonlyMap<string, 'none' | 'options' | 'options+arg'> = new Map([
@@ -101,7 +94,8 @@ const CONDITIONALS: ReadonlySet<string> = new Set([
   'ifpdf', 'ifxetex', 'ifluatex', 'ifpdftex', 'ifPDFTeX', 'ifXeTeX', 'ifLuaTeX', 'ifvtex', 'ifVTeX',
 ]);
 
-const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+/** Whether a character code is an ASCII letter: what a LaTeX control word's name is made of (catcode 11). */
+export const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isBlank = (c: number): boolean => c === SPACE || c === TAB;
 const isLineEnd = (c: number): boolean => c === LF || c === CR;
 
@@ -109,8 +103,8 @@ const isLineEnd = (c: number): boolean => c === LF || c === CR;
  * The regions of a LaTeX document that are not LaTeX code (see the module's documentation for the
  * rules and their sources).
  *
- * @param text - a LaTeX document, or a piece of one (then see {@link LatexScanOptions.fragment})
- * @param options - where to stop; whether `text` is a fragment
+ * @param text - a LaTeX document, from its start (an `\end{env}` without its `\begin` is code)
+ * @param options - where to stop
  * @returns disjoint regions in ascending order of offset, none empty
  * @example latexRegions('a % b\n\\verb|c|') // [{ kind: 'comment', start: 2, end: 5 }, { kind: 'inline', name: 'verb', start: 11, end: 14 }]
  */
@@ -119,7 +113,6 @@ export function latexRegions(text: string, options: LatexScanOptions = {}): Late
   const stop = Math.min(n, Math.max(0, options.end ?? n));
   const regions: LatexRegion[] = [];
   const conditionals = new Set(CONDITIONALS);
-  let orphanSeen = false;
   const push = (kind: LatexRegionKind, name: string, start: number, end: number) => {
     const e = Math.min(end, stop);
     if (e > start) regions.push({ kind, name, start, end: e });
@@ -284,17 +277,6 @@ export function latexRegions(text: string, options: LatexScanOptions = {}): Late
         const contentStart = environmentArguments(env.after, args, contentEnd);
         push('environment', env.name, contentStart, contentEnd);
         i = found < 0 ? n : found + endTag.length;
-        break;
-      }
-      case 'end': {
-        if (!options.fragment || orphanSeen) break;
-        const env = environmentName(j);
-        if (!env || !VERBATIM_ENVIRONMENTS.has(env.name)) break;
-        // A fragment that started inside this environment: all of it so far was its content.
-        orphanSeen = true;
-        regions.length = 0;
-        push('environment', env.name, 0, i - name.length - 1);
-        i = env.after;
         break;
       }
       case 'newif': {
