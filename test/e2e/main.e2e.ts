@@ -228,7 +228,6 @@ describe('MLSys Papers in a real VS Code', () => {
     const corpus = loadCompiledCorpus(join(repoRoot, 'dist/corpus.json'));
     const expected = corpus.roots.filter((id) => corpus.entriesUnder(id).length)
       .map((id) => `${corpus.topic(id)!.label} 0/${corpus.entriesUnder(id).length}`);
-    expect(expected).toContain('LLM inference serving 0/' + corpus.entriesUnder('serving').length);
     await resetReadState(); // also collapses the tree: every root row is in view
     const roots = () => topicsTree().locator('.monaco-list-row[aria-level="1"]').evaluateAll((els) =>
       els.map((el) => [Number(el.getAttribute('data-index')),
@@ -347,8 +346,8 @@ describe('MLSys Papers in a real VS Code', () => {
   });
 
   test('our results are not hidden by VS Code: a citation key finds a title that does not contain it', async () => {
-    const rows = await searchFor('MLSys Papers: Search', 'kwon2023', VLLM_TITLE);
-    expect(rows.length).toBeGreaterThan(0);
+    // searchFor fails unless the first row, settled, is the vLLM paper.
+    await searchFor('MLSys Papers: Search', 'kwon2023', VLLM_TITLE);
     await page.keyboard.press('Escape');
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   });
@@ -392,6 +391,8 @@ describe('MLSys Papers in a real VS Code', () => {
     const f = scratch('tex-search', { 'paper.tex': 'tex-search.tex', 'references.bib': 'references.bib' });
     const paper = f['paper.tex']!;
     await citeVllmAt(paper, 'Paged KV-cache management', 'Paged KV-cache management\\cite{kwon2023efficient}');
+    // The first citation adds kwon2023efficient to the bibliography (which had one entry).
+    await expect.poll(() => onDisk(f['references.bib']!).match(/^@/gm)?.length, { timeout: 15_000 }).toBe(2);
 
     const line = lineOf(paper, 'Systems such as \\cite{yu2022orca,}');
     const column = onDisk(paper).split('\n')[line - 1]!.indexOf('orca,}') + 'orca,'.length + 1;
@@ -403,8 +404,7 @@ describe('MLSys Papers in a real VS Code', () => {
     const tex = onDisk(paper);
     expect(tex).toContain('Paged KV-cache management\\cite{kwon2023efficient}\n');
     expect(tex).toContain('Systems such as \\cite{yu2022orca,kwon2023efficient} shaped this field.');
-    // The first citation added kwon2023efficient to the bibliography; the second must not again.
-    await expect.poll(() => onDisk(f['references.bib']!).match(/^@/gm)?.length, { timeout: 15_000 }).toBe(2);
+    // The second citation of the same key must not add it again.
     expect(onDisk(f['references.bib']!).match(/^@/gm), 'no entry added twice').toHaveLength(2);
   });
 
@@ -438,6 +438,32 @@ describe('MLSys Papers in a real VS Code', () => {
     expect(onDisk(note)).toContain('Orca introduced iteration-level scheduling [@yu2022orca]');
   });
 
+  test('the keybindings: Ctrl+Alt+P searches and Ctrl+Alt+K inserts a citation in a Markdown editor', async () => {
+    const note = scratch('md-keys', { 'notes.md': 'md-keys.md', 'references.bib': 'references.bib' })['notes.md']!;
+    await showTopics(); // the server is up
+    await openFile(page, note);
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Control+Alt+P');
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'MLSys Papers: Search' }).waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Escape');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    await page.keyboard.press('Control+Alt+K');
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'MLSys Papers' }).waitFor({ timeout: 15_000 });
+    await quickInput.type(page, 'orca');
+    const first = page.locator('.quick-input-widget .monaco-list-row[data-index="0"] >> visible=true');
+    await expect.poll(async () => (await first.textContent()) ?? '', { timeout: 30_000 }).toContain(ORCA_TITLE);
+    await page.keyboard.press('Enter');
+    await waitForEditorText(page, '[@yu2022orca]');
+  });
+
+  test('Show Log opens the MLSys Papers log, which records the corpus load', async () => {
+    await showTopics(); // the server is up and has logged its corpus
+    await runCommand(page, 'MLSys Papers: Show Log');
+    const panel = page.locator('.part.panel');
+    await expect.poll(async () => (await panel.locator('.view-lines').first().textContent().catch(() => '')) ?? '', { timeout: 30_000 })
+      .toMatch(/corpus:\s\d+\sentries/); // the editor shows spaces as no-break spaces
+  });
+
   test('Show Details opens a webview with the entry, its BibTeX, and a working read toggle', async () => {
     await markUnread('yu2022orca', ORCA_TITLE);
     await searchFor('MLSys Papers: Show Details', 'orca', 'Orca: A Distributed Serving System');
@@ -453,6 +479,12 @@ describe('MLSys Papers in a real VS Code', () => {
     const f = (await frame())!;
     await expect(f.locator('#bibtex').textContent()).resolves.toContain('@inproceedings{yu2022orca,');
     await expect(f.locator('#read').textContent()).resolves.toBe('not read');
+    // Where the fields were checked is there for a curator, folded away from a reader.
+    const sources = f.locator('details#sources');
+    await expect(sources.getAttribute('open')).resolves.toBeNull();
+    await expect(sources.locator('a').first().isVisible()).resolves.toBe(false);
+    await sources.locator('summary').click();
+    await expect.poll(() => sources.locator('a').first().isVisible(), { timeout: 5_000 }).toBe(true);
     await f.locator('#toggleRead').click();
     await expect.poll(async () => (await (await frame())?.locator('#read').textContent()) ?? '', { timeout: 15_000 }).toBe('✓ read');
     await screenshot(page, join(shots, 'details.png'));

@@ -215,25 +215,34 @@ suite('Workspace settings read only inside the workspace', () => {
     const file = join(outside, 'outside.yaml');
     writeFileSync(file, '- key: outside2024entry\n  type: misc\n  kind: paper\n  title: "Outside Entry"\n  authors: [{given: Ann, family: Out}]\n'
       + '  topics: [serving.batching]\n  summary: "x"\n  sources: [curated]\n  verified: ["https://example.org/out"]\n');
+    // A file inside the workspace, named with it: once its entry is in, the setting has been applied.
+    const inside = join(tmp, 'inside-corpus.yaml');
+    writeFileSync(inside, '- key: inside2024entry\n  type: misc\n  kind: paper\n  title: "Inside Entry"\n  authors: [{given: Ann, family: In}]\n'
+      + '  topics: [serving.batching]\n  summary: "x"\n  sources: [curated]\n  verified: ["https://example.org/in"]\n');
     const config = vscode.workspace.getConfiguration('mlsysPapers');
-    const keys = async () => completionKeys(await editorWith('latex', 'See \\cite{outside2024|}.'));
-    const until = async (want: boolean) => {
+    const keys = async () => {
+      const got = await completionKeys(await editorWith('latex', 'See \\cite{2024entry|}.'));
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      return got;
+    };
+    /** Completion keys once `key` is among them (or after 10 s). */
+    const once = async (key: string) => {
       const deadline = Date.now() + 10_000;
-      let has = false;
-      while (Date.now() < deadline) {
-        has = (await keys()).includes('outside2024entry');
-        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-        if (has === want) break;
+      let got = await keys();
+      while (!got.includes(key) && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 200));
+        got = await keys();
       }
-      return has;
+      return got;
     };
     try {
       await config.update('corpusFiles', [file], vscode.ConfigurationTarget.Global);
-      assert.strictEqual(await until(true), true, 'the user settings may name any file');
+      assert.ok((await once('outside2024entry')).includes('outside2024entry'), 'the user settings may name any file');
       await config.update('corpusFiles', undefined, vscode.ConfigurationTarget.Global);
-      await config.update('corpusFiles', [file], vscode.ConfigurationTarget.Workspace);
-      assert.strictEqual(await until(false), false, 'the workspace settings may not name a file outside the workspace');
+      await config.update('corpusFiles', [file, inside], vscode.ConfigurationTarget.Workspace);
+      const got = await once('inside2024entry');
+      assert.ok(got.includes('inside2024entry'), 'the workspace settings were applied (their file inside the workspace is read)');
+      assert.ok(!got.includes('outside2024entry'), 'the workspace settings may not name a file outside the workspace');
     } finally {
       await config.update('corpusFiles', undefined, vscode.ConfigurationTarget.Global);
       await config.update('corpusFiles', undefined, vscode.ConfigurationTarget.Workspace);
@@ -476,8 +485,6 @@ suite('Citation checks', () => {
   test('completion offers the document bibliography\'s own entries too', async () => {
     const dir = mkdtempSync(join(tmp, 'compl-'));
     writeFileSync(join(dir, 'refs.bib'), '@misc{mine2020,\n  title = {A Study of Mine},\n  author = {Me, Ann},\n  year = {2020}\n}\n');
-    const editor = await editorWith('latex', 'x');
-    await editor.edit((b) => b.replace(new vscode.Range(0, 0, 0, 1), ''));
     const doc = await openWith(dir, 'paper.tex', 'See \\cite{study}.\n\\bibliography{refs}\n');
     const pos = doc.positionAt(doc.getText().indexOf('study') + 5);
     const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, pos);
