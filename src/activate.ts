@@ -16,6 +16,7 @@ import { registerDetails } from './features/details.js';
 import { registerExport } from './features/exportEntries.js';
 import { registerFormattedReferences } from './features/formattedReferences.js';
 import { registerInsertCitation } from './features/insertCitation.js';
+import { registerLibraryStatus } from './features/libraryStatus.js';
 import { createLanguageClient, type ClientFactory } from './features/languageClient.js';
 import { entryLink } from './core/links.js';
 import { createLog, registerShowLog } from './features/log.js';
@@ -35,14 +36,16 @@ export function activateWith(context: vscode.ExtensionContext, makeClient: Clien
   context.subscriptions.push(log);
   const config = new ConfigStore();
   const read = new ReadState(context.globalState);
-  const client = createLanguageClient(log, makeClient);
+  // Loaded libraries are cached in the extension's global storage where that is a local folder (desktop).
+  const storage = context.globalStorageUri;
+  const client = createLanguageClient(log, makeClient, storage?.scheme === 'file' ? vscode.Uri.joinPath(storage, 'libraries').fsPath : undefined);
   // Not awaited: the views and commands below ask the server, and their requests wait for it.
   client.start().catch((e: unknown) => {
     log.error(e instanceof Error ? e : String(e));
     void vscode.window.showErrorMessage(`MLSys Papers: the language server did not start (${e instanceof Error ? e.message : String(e)}); see the MLSys Papers log.`);
   });
   const corpus = new CorpusClient(client, log);
-  const picker = new EntryPicker(corpus, { copyBibtex, openPaper: (e) => openLink(entryLink(e), 'paper', e) });
+  const picker = new EntryPicker(corpus, { copyBibtex: (es) => copyBibtex(corpus, es), openPaper: (e) => openLink(entryLink(e), 'paper', e) });
   const bibs = new Bibliographies(client, log);
   const services = { corpus, read, config, picker, bibs };
   const sendReadState = () => void client.sendNotification(Methods.readState, { keys: read.all() } satisfies ReadStateParams);
@@ -55,6 +58,7 @@ export function activateWith(context: vscode.ExtensionContext, makeClient: Clien
     read,
     read.onDidChange(sendReadState),
     registerTopicTree(corpus, read, config),
+    registerLibraryStatus(corpus),
     registerInsertCitation(services),
     registerEntryCommands(services),
     registerSearch(services),

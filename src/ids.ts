@@ -29,6 +29,7 @@ export const Commands = {
   exportCited: 'mlsysPapers.exportCited',
   showDetails: SHOW_DETAILS_COMMAND,
   showLog: 'mlsysPapers.showLog',
+  showLibraries: 'mlsysPapers.showLibraries',
 } as const;
 
 export const Views = {
@@ -41,6 +42,9 @@ export const Settings = {
   latexCommand: 'latexCommand',
   markdownStyle: 'markdownStyle',
   corpusFiles: 'corpusFiles',
+  libraries: 'libraries',
+  includeDocumentBibliography: 'includeDocumentBibliography',
+  preferCorpusKeys: 'preferCorpusKeys',
   levels: 'levels',
   showChineseLabels: 'showChineseLabels',
   syncBibliography: 'syncBibliography',

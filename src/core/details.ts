@@ -27,6 +27,8 @@ export interface DetailsContext {
   read: boolean;
   /** The formatted reference in the configured style, if it could be made. */
   formatted?: string;
+  /** A library entry's fields as written (macros expanded), shown in a collapsed section. */
+  fields?: Record<string, string>;
   styleName: string;
 }
 
@@ -41,6 +43,17 @@ ${e.note ? `<p class="sub" id="note">${h(e.note)}</p>` : ''}
 </details>`;
 }
 
+/** Where a library entry is kept, with a button that opens it there; and its fields as written, collapsed. */
+function libraryHtml(e: Entry, fields: Record<string, string> | undefined): { where: string; fields: string } {
+  const h = escapeHtml;
+  const lib = e.library!;
+  const words = lib.groups.length ? `Groups: ${lib.groups.join(', ')}` : lib.keywords.length ? `Keywords: ${lib.keywords.join(', ')}` : '';
+  const where = `<p class="sub" id="library">In your library <strong>${h(lib.name)}</strong>, line ${lib.line}${lib.sameAs ? ` · the same work as the corpus entry <code>${h(lib.sameAs)}</code>` : ''}</p>
+${words ? `<p class="sub" id="keywords">${h(words)}</p>` : ''}<button id="openLibrary">Open in ${h(lib.name)}</button>`;
+  const rows = Object.entries(fields ?? {}).map(([k, v]) => `<tr><th>${h(k)}</th><td>${h(v.length > 2000 ? `${v.slice(0, 2000)}…` : v)}</td></tr>`);
+  return { where, fields: rows.length ? `<details id="fields"><summary>Fields as written</summary><table>${rows.join('')}</table></details>` : '' };
+}
+
 /**
  * The details page of an entry: title, authors, venue and year, the summary, topics, level,
  * links, the formatted reference and the BibTeX, then a collapsed "Sources" section.
@@ -52,6 +65,9 @@ export function detailsHtml(corpus: Corpus, e: Entry, ctx: DetailsContext): stri
   const h = escapeHtml;
   const linkHtml = entryLinks(e).map(({ label, url }) => `<a href="${h(url)}" data-open="${h(url)}">${h(label)}</a>`).join(' · ');
   const topics = e.topics.map((id) => corpus.topic(id)?.path.join(' › ') ?? id);
+  // A library entry: where it is kept instead of topics; its fields instead of provenance.
+  const library = e.library ? libraryHtml(e, ctx.fields) : undefined;
+  const summary = e.summary || (ctx.fields?.abstract ?? '');
   const venue = [e.venue_full ?? e.venue, e.year].filter(Boolean).join(', ');
   const csp = [
     "default-src 'none'",
@@ -84,20 +100,21 @@ export function detailsHtml(corpus: Corpus, e: Entry, ctx: DetailsContext): stri
 ${e.title_en && e.title_en !== e.title ? `<p class="sub">${h(e.title_en)}</p>` : ''}
 <p id="authors">${h(allAuthors(e.authors)) || '<em>authors not verified</em>'}</p>
 <p class="sub" id="venue">${h(venue)}</p>
-<p class="facts"><span>${h(e.level ? LEVEL_BADGES[e.level] : '')}</span><span>${h(e.kind)}</span><span><code>${h(e.key)}</code></span>
+<p class="facts"><span>${h(e.level ? LEVEL_BADGES[e.level] : '')}</span><span>${h(e.library ? e.library.sourceType : e.kind)}</span><span><code>${h(e.key)}</code></span>
 <span id="read">${ctx.read ? '✓ read' : 'not read'}</span> <button id="toggleRead">${ctx.read ? 'Mark as Unread' : 'Mark as Read'}</button></p>
-<section><p id="summary">${h(e.summary)}</p></section>
-<section><p class="sub">${topics.map(h).join('<br>')}</p></section>
+<section><p id="summary">${h(summary)}</p></section>
+<section>${library ? library.where : `<p class="sub">${topics.map(h).join('<br>')}</p>`}</section>
 <section id="links">${linkHtml}</section>
 <section><h2>Reference (${h(ctx.styleName)})</h2><p id="formatted">${h(ctx.formatted ?? '')}</p>
 <button data-copy="formatted">Copy reference</button> <button data-copy="key">Copy key</button></section>
 <section><h2>BibTeX</h2><pre id="bibtex">${h(toBibtex(e))}</pre><button data-copy="bibtex">Copy BibTeX</button></section>
-<section>${sourcesHtml(e)}</section>
+<section>${library ? library.fields : sourcesHtml(e)}</section>
 <script nonce="${ctx.nonce}">
   const vscode = acquireVsCodeApi();
   for (const b of document.querySelectorAll('[data-copy]')) b.addEventListener('click', () => vscode.postMessage({ type: 'copy', what: b.dataset.copy }));
   for (const a of document.querySelectorAll('[data-open]')) a.addEventListener('click', (ev) => { ev.preventDefault(); vscode.postMessage({ type: 'open', url: a.dataset.open }); });
   document.getElementById('toggleRead').addEventListener('click', () => vscode.postMessage({ type: 'toggleRead' }));
+  document.getElementById('openLibrary')?.addEventListener('click', () => vscode.postMessage({ type: 'openLibrary' }));
 </script>
 </body>
 </html>`;

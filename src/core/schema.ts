@@ -93,8 +93,42 @@ export const EntrySchema = z.strictObject({
 });
 /** An entry as written in YAML (defaults not yet applied). */
 export type EntryInput = z.input<typeof EntrySchema>;
-/** A validated entry. */
-export type Entry = z.output<typeof EntrySchema>;
+/**
+ * Where an entry of one of the user's libraries (`mlsysPapers.libraries`: BibTeX, CSL-JSON,
+ * CSL-YAML) comes from. Library entries are read-only to us; a corpus YAML entry has none.
+ */
+export interface LibraryInfo {
+  /** The library file's URI. */
+  uri: string;
+  /** The library's name as shown: its file name. */
+  name: string;
+  /** 1-based line where the entry starts. */
+  line: number;
+  /** The entry type as written (`online`, `mastersthesis`, `article-journal`); `type` is its nearest BibTeX standard type. */
+  sourceType: string;
+  /** The entry's `keywords` (BibTeX, or CSL's `keyword`), split. */
+  keywords: readonly string[];
+  /** JabRef groups the entry belongs to (its `groups` field). */
+  groups: readonly string[];
+  /** The library format. */
+  format: 'bibtex' | 'csl-json' | 'csl-yaml';
+  /**
+   * What citing it copies into a bibliography of its own format, when the server has prepared it:
+   * the entry's BibTeX exactly as written (with the `@string` definitions and `crossref` parent it
+   * needs), or its CSL item as written.
+   */
+  bibtex?: string;
+  /** The library's `@string` definitions the BibTeX text uses (directly or through each other), as written. */
+  bibtexMacros?: { name: string; text: string }[];
+  /** The entry its `crossref` names, as written (BibTeX needs it in the same file, after the entry). */
+  crossref?: { key: string; bibtex: string };
+  csl?: Record<string, unknown>;
+  /** The corpus entry that is the same work (same DOI, arXiv id, or title and year), if any. */
+  sameAs?: string;
+}
+
+/** A validated entry; `library` is set on entries of the user's libraries. */
+export type Entry = z.output<typeof EntrySchema> & { library?: LibraryInfo };
 
 /** One topic of `corpus/topics.yaml`, possibly with subtopics. */
 export interface TopicInput {

@@ -15,6 +15,8 @@ export interface SearchHit {
   entry: Entry;
   /** MiniSearch's BM25+ score times our document boost; only comparable within one query. */
   score: number;
+  /** The entry matches some of the query's words, not all (it ranks after every entry that matches all). */
+  partial?: boolean;
 }
 
 /** Filters parsed out of a query string. */
@@ -104,21 +106,29 @@ export function tokenize(text: string): string[] {
 }
 
 /** A word as it is stored in the index: folded to ASCII lower case, and its Porter stem if that differs. */
-function indexTerms(word: string): string[] {
+export function indexTerms(word: string): string[] {
   const term = fold(word);
   const stem = stemOf(term);
   return stem === term ? [term] : [term, stem];
 }
 
 /** A query word as it is looked up: its Porter stem (see {@link indexTerms}). */
-function queryTerm(word: string): string {
+export function queryTerm(word: string): string {
   return stemOf(fold(word));
 }
 
 /** Porter stem of a lower-case ASCII word; other terms (numbers, Chinese bigrams) are kept as they are. */
 function stemOf(term: string): string {
-  return /^[a-z]{3,}$/.test(term) ? stemmer(term) : term;
+  if (!/^[a-z]{3,}$/.test(term)) return term;
+  let stem = stems.get(term);
+  if (stem === undefined) {
+    stem = stemmer(term);
+    // Bounded: a library's vocabulary is a few hundred thousand words; past that, stems are recomputed.
+    if (stems.size < 500_000) stems.set(term, stem);
+  }
+  return stem;
 }
+const stems = new Map<string, string>();
 
 /**
  * Abbreviations of the field and what they stand for: a text with one also gets the other, so
@@ -270,10 +280,10 @@ export function createSearchIndex(corpus: Corpus): SearchIndex {
       const seen = new Set(all.map((r) => r.id));
       const some = ms.search(text, { combineWith: 'OR', filter }).filter((r) => !seen.has(r.id));
       const exact = fold(text).trim();
-      const rescore = (rs: MsResult[]) => rs
-        .map((r) => ({ entry: entries[r.id as number]!, score: names[r.id as number]!.has(exact) ? r.score * EXACT_NAME_BOOST : r.score }))
+      const rescore = (rs: MsResult[], partial: boolean): SearchHit[] => rs
+        .map((r) => ({ entry: entries[r.id as number]!, score: names[r.id as number]!.has(exact) ? r.score * EXACT_NAME_BOOST : r.score, ...(partial ? { partial } : {}) }))
         .sort((a, b) => b.score - a.score);
-      return [...rescore(all), ...rescore(some)].slice(0, limit);
+      return [...rescore(all, false), ...rescore(some, true)].slice(0, limit);
     },
   };
 }

@@ -25,6 +25,12 @@ export interface Config {
   citationStyle: string;
   /** Window scope: workspace-relative or absolute paths (globs allowed) of user corpus YAML files. */
   corpusFiles: string[];
+  /** Window scope: the user's libraries (`.bib`, CSL-JSON, CSL-YAML): paths, globs, `~/…`. */
+  libraries: string[];
+  /** Window scope: open documents' bibliographies join the libraries. */
+  includeDocumentBibliography: boolean;
+  /** Window scope: cite a corpus entry by its corpus key even when a library has the same work. */
+  preferCorpusKeys: boolean;
   /** Window scope: levels shown in the tree; entries with no level always show. */
   levels: Level[];
   /** Window scope: show the Chinese label beside each topic. */
@@ -32,7 +38,7 @@ export interface Config {
 }
 
 /** The settings of {@link Config} that name files (read only inside the workspace when a workspace sets them). */
-export const FILE_SETTINGS = [Settings.corpusFiles, Settings.citationStyle, Settings.latexRoot] as const;
+export const FILE_SETTINGS = [Settings.corpusFiles, Settings.libraries, Settings.citationStyle, Settings.latexRoot] as const;
 
 const str = (v: unknown, fallback: string): string => (typeof v === 'string' ? v.trim() || fallback : fallback);
 const bool = (v: unknown, fallback: boolean): boolean => (typeof v === 'boolean' ? v : fallback);
@@ -47,7 +53,10 @@ export function readConfig(scope?: vscode.Uri): Config {
   const c = vscode.workspace.getConfiguration(Settings.section, scope);
   const levelsSetting = c.get<unknown>(Settings.levels);
   const levels = Array.isArray(levelsSetting) ? levelsSetting.filter((l): l is Level => (LEVELS as readonly unknown[]).includes(l)) : [];
-  const files = c.get<unknown>(Settings.corpusFiles);
+  const paths = (key: string) => {
+    const v = c.get<unknown>(key);
+    return Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string' && !!s.trim()) : [];
+  };
   const d = DEFAULT_DOCUMENT_SETTINGS;
   return {
     latexCommand: oneOf(c.get(Settings.latexCommand), LATEX_COMMANDS, d.latexCommand),
@@ -55,7 +64,10 @@ export function readConfig(scope?: vscode.Uri): Config {
     syncBibliography: bool(c.get(Settings.syncBibliography), d.syncBibliography),
     latexRoot: str(c.get(Settings.latexRoot), ''),
     citationStyle: str(c.get(Settings.citationStyle), DEFAULT_CITATION_STYLE),
-    corpusFiles: Array.isArray(files) ? files.filter((s): s is string => typeof s === 'string' && !!s.trim()) : [],
+    corpusFiles: paths(Settings.corpusFiles),
+    libraries: paths(Settings.libraries),
+    includeDocumentBibliography: bool(c.get(Settings.includeDocumentBibliography), true),
+    preferCorpusKeys: bool(c.get(Settings.preferCorpusKeys), false),
     levels: levels.length ? levels : [...LEVELS],
     showChineseLabels: bool(c.get(Settings.showChineseLabels), false),
   };

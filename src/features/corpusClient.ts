@@ -2,6 +2,10 @@
  * The corpus as the VS Code layer sees it: the language server owns it (the bundled corpus plus
  * the user's corpus files, validated and indexed off the editor's thread); this keeps the model
  * the tree, the details page and the commands show, and asks the server to search and format.
+ *
+ * The user's libraries stay in the server (they may hold 100,000 entries): the client keeps only
+ * the library entries it was shown (search hits, tree rows), their status for the status bar, and
+ * asks for a library's groups and entries when the tree opens them.
  */
 import * as vscode from 'vscode';
 import { State, type BaseLanguageClient } from 'vscode-languageclient';
@@ -9,13 +13,21 @@ import { buildCorpus, type Corpus } from '../core/model.js';
 import type { Entry } from '../core/schema.js';
 import { isCitingLanguage } from '../core/context.js';
 import { Disposable } from './dispose.js';
-import { Methods, type CitedKeysParams, type CorpusResult, type FormatResult, type SearchResult } from '../server/protocol.js';
+import {
+  Methods, type CitedKeysParams, type CorpusResult, type EntryResult, type FormatResult, type LibraryEntriesResult, type LibraryFileStatus,
+  type LibraryGroup, type LibraryGroupsResult, type LibraryStatusParams, type SearchResult,
+} from '../server/protocol.js';
+
+/** Library entries the client keeps (the ones it was shown last). */
+const SEEN_LIMIT = 5000;
 
 /** The result of {@link CorpusClient.search}. */
 export interface SearchAnswer {
   entries: Entry[];
   /** Filters of the query that were not understood (`year:soon`). */
   invalid: string[];
+  /** Corpus entries among them that a library has too: the key citing uses, and the library's name. */
+  twins: Record<string, { key: string; library: string }>;
 }
 
 /** The server's corpus, mirrored; fires when the server reloads it. */
@@ -26,10 +38,21 @@ export class CorpusClient extends Disposable {
   readonly onDidChange = this.emitter.event;
   /** Settles when the first corpus arrived from the server. */
   readonly ready: Promise<void>;
+  /** Library entries seen in answers, by lower-case key (bounded, oldest out first). */
+  private readonly seen = new Map<string, Entry>();
+  private statusList: LibraryFileStatus[] = [];
+  private readonly libraryEmitter = this._register(new vscode.EventEmitter<void>());
+  /** The libraries' status or entries changed. */
+  readonly onDidChangeLibraries = this.libraryEmitter.event;
+  private readonly statusEmitter = this._register(new vscode.EventEmitter<void>());
+  /** The libraries' status changed (loading progress too). */
+  readonly onDidChangeLibraryStatus = this.statusEmitter.event;
 
   constructor(private readonly client: BaseLanguageClient, private readonly log: vscode.LogOutputChannel) {
     super();
     this._register(client.onNotification(Methods.corpusChanged, () => void this.refresh()));
+    this._register(client.onNotification(Methods.libraryStatus, (p: LibraryStatusParams) => this.setStatus(p.files)));
+    this._register(client.onNotification(Methods.librariesChanged, () => { this.seen.clear(); this.libraryEmitter.fire(); }));
     // A server that (re)starts has its corpus anew: after a crash the client restarts it, and a
     // request sent while it was starting may have failed.
     let starts = 0;
@@ -38,6 +61,8 @@ export class CorpusClient extends Disposable {
       // The first start: only if the first request did not get the corpus. A restart: always.
       if (starts++ > 0) this.version = -1;
       if (this.version < 0) void this.refresh();
+      void this.client.sendRequest<LibraryStatusParams>(Methods.libraryStatus).then((p) => this.setStatus(p.files),
+        (e: unknown) => this.log.warn(`cannot get the libraries' status: ${e instanceof Error ? e.message : String(e)}`));
     }));
     this.ready = this.refresh();
   }
@@ -45,6 +70,54 @@ export class CorpusClient extends Disposable {
   /** The current corpus (empty until {@link ready}). */
   get corpus(): Corpus {
     return this.model;
+  }
+
+  /** An entry by key: the corpus's, else a library entry this client was shown. */
+  entry(key: string): Entry | undefined {
+    return this.model.entry(key) ?? this.seen.get(key.toLowerCase());
+  }
+
+  /** The library files and how far each has loaded. */
+  get libraryStatus(): readonly LibraryFileStatus[] {
+    return this.statusList;
+  }
+
+  private setStatus(files: LibraryFileStatus[]): void {
+    const had = this.statusList.map((f) => `${f.uri}:${f.state}:${f.entries}`).join();
+    this.statusList = files;
+    this.statusEmitter.fire();
+    if (files.map((f) => `${f.uri}:${f.state}:${f.entries}`).join() !== had) this.libraryEmitter.fire();
+  }
+
+  private remember(entries: readonly Entry[]): void {
+    for (const e of entries) {
+      const k = e.key.toLowerCase();
+      this.seen.delete(k);
+      this.seen.set(k, e);
+    }
+    while (this.seen.size > SEEN_LIMIT) this.seen.delete(this.seen.keys().next().value!);
+  }
+
+  /**
+   * An entry from the server, with what the client does not keep: a library entry's fields as
+   * written and its BibTeX text as citing copies it, a corpus entry's twin in a library.
+   */
+  async fetchEntry(key: string, token?: vscode.CancellationToken): Promise<EntryResult> {
+    const r = await this.client.sendRequest<EntryResult>(Methods.entry, { key }, token);
+    if (r.entry?.library) this.remember([r.entry]);
+    return r;
+  }
+
+  /** A library's groups for the tree. */
+  async libraryGroups(uri: string): Promise<LibraryGroup[]> {
+    return (await this.client.sendRequest<LibraryGroupsResult>(Methods.libraryGroups, { uri })).groups;
+  }
+
+  /** The entries of a library's group, newest first (at most `limit` of `total`). */
+  async libraryEntries(uri: string, group: string): Promise<LibraryEntriesResult> {
+    const r = await this.client.sendRequest<LibraryEntriesResult>(Methods.libraryEntries, { uri, group });
+    this.remember(r.entries);
+    return r;
   }
 
   private async refresh(): Promise<void> {
@@ -69,7 +142,10 @@ export class CorpusClient extends Disposable {
   async search(query: string, limit = 60, token?: vscode.CancellationToken): Promise<SearchAnswer> {
     await this.ready;
     const r = await this.client.sendRequest<SearchResult>(Methods.search, { query, limit }, token);
-    return { entries: r.keys.map((k) => this.model.entry(k)).filter((e): e is Entry => !!e), invalid: r.invalid };
+    const fromLibraries = new Map((r.entries ?? []).map((e) => [e.key.toLowerCase(), e]));
+    this.remember(r.entries ?? []);
+    const entries = r.keys.map((k) => fromLibraries.get(k.toLowerCase()) ?? this.model.entry(k)).filter((e): e is Entry => !!e);
+    return { entries, invalid: r.invalid, twins: r.twins ?? {} };
   }
 
   /** The keys a LaTeX or Markdown document cites, in order, each once (read by the server). */
@@ -83,7 +159,7 @@ export class CorpusClient extends Disposable {
     const keys = await this.citedKeys(doc, token);
     await this.ready;
     // Keys are matched ignoring case, so two spellings of one key are one entry.
-    return [...new Set(keys.map((k) => this.model.entry(k)))].filter((e): e is Entry => !!e);
+    return [...new Set(keys.map((k) => this.entry(k)))].filter((e): e is Entry => !!e);
   }
 
   /**

@@ -25,6 +25,8 @@ function nonce(): string {
 class DetailsPanel extends Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private entry: Entry | undefined;
+  /** A library entry's fields as written (from the server). */
+  private fields: Record<string, string> | undefined;
   /** The document last written in: its citation style is the one shown (the panel itself has no document). */
   private scope: vscode.Uri | undefined;
 
@@ -36,8 +38,18 @@ class DetailsPanel extends Disposable {
     this._register({ dispose: () => this.panel?.dispose() });
   }
 
-  show(entry: Entry): void {
+  async show(entry: Entry): Promise<void> {
     this.entry = entry;
+    this.fields = undefined;
+    if (entry.library) {
+      // The server has the entry's text as written: its fields, and the BibTeX citing copies.
+      try {
+        const r = await this.corpus.fetchEntry(entry.key);
+        if (r.entry && this.entry === entry) { this.entry = entry = r.entry; this.fields = r.fields; }
+      } catch (e) {
+        this.log.warn(`details of ${entry.key}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
     if (!this.panel) {
       this.panel = vscode.window.createWebviewPanel('mlsysPapers.details', entry.title, vscode.ViewColumn.Beside, {
         enableScripts: true,
@@ -78,6 +90,7 @@ class DetailsPanel extends Disposable {
       cspSource: this.panel.webview.cspSource,
       read: this.read.isRead(entry.key),
       formatted,
+      fields: this.fields,
       styleName: style,
     });
   }
@@ -85,6 +98,12 @@ class DetailsPanel extends Disposable {
   private async onMessage(m: { type: string; what?: string; url?: string }): Promise<void> {
     const e = this.entry;
     if (!e) return;
+    if (m.type === 'openLibrary' && e.library) {
+      // The entry where the user keeps it (the file is read-only to us, not to the user).
+      const at = new vscode.Position(Math.max(0, e.library.line - 1), 0);
+      await vscode.window.showTextDocument(vscode.Uri.parse(e.library.uri), { selection: new vscode.Range(at, at), preview: true });
+      return;
+    }
     if (m.type === 'copy') {
       const text = m.what === 'bibtex' ? toBibtex(e) : m.what === 'key' ? e.key : await this.formatted(e, this.scope);
       if (text) await vscode.env.clipboard.writeText(text);
@@ -105,9 +124,11 @@ export function registerDetails(corpus: CorpusClient, read: ReadState, config: C
     panel,
     vscode.commands.registerCommand(Commands.showDetails, async (arg?: unknown) => {
       await corpus.ready;
-      let [entry] = entriesFromArgs(corpus.corpus, arg);
+      let entry: Entry | undefined = entriesFromArgs(corpus, arg)[0];
+      // A key the client was not shown (a hover's link to a library entry): the server has it.
+      if (!entry && typeof arg === 'string') entry = (await corpus.fetchEntry(arg)).entry;
       if (!entry) [entry] = await picker.pick('MLSys Papers: Show Details');
-      if (entry) panel.show(entry);
+      if (entry) await panel.show(entry);
     }),
   );
 }

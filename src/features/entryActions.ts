@@ -35,7 +35,7 @@ export async function showEntryActions(s: EntryServices, entries: readonly Entry
     ...(editor ? [{ label: '$(quote) Insert Citation', description: vscode.workspace.asRelativePath(editor.document.uri), run: () => citeEntries(editor, entries, s.config.for(editor.document.uri), s.bibs) }] : []),
     ...(many ? [] : [{ label: '$(info) Show Details', run: () => vscode.commands.executeCommand(Commands.showDetails, first.key) }]),
     { label: '$(key) Copy Citation Key', description: entries.map((e) => e.key).join(', '), run: () => vscode.env.clipboard.writeText(entries.map((e) => e.key).join(',')) },
-    { label: '$(copy) Copy BibTeX', run: () => copyBibtex(entries) },
+    { label: '$(copy) Copy BibTeX', run: () => copyBibtex(s.corpus, entries) },
     ...(many ? [] : [
       { label: '$(link-external) Open Paper', description: entryLink(first), run: () => openLink(entryLink(first), 'paper', first) },
       ...(pdfLink(first) ? [{ label: '$(file-pdf) Open PDF', description: pdfLink(first), run: () => openLink(pdfLink(first), 'PDF', first) }] : []),
@@ -64,7 +64,7 @@ export function registerEntryCommands(s: EntryServices): vscode.Disposable {
       await vscode.env.clipboard.writeText(entries.map((e) => e.key).join(','));
       void vscode.window.setStatusBarMessage(`MLSys Papers: copied ${entries.map((e) => e.key).join(',')}`, 4000);
     })),
-    vscode.commands.registerCommand(Commands.copyBibtex, withEntries(copyBibtex)),
+    vscode.commands.registerCommand(Commands.copyBibtex, withEntries((es) => copyBibtex(s.corpus, es))),
     vscode.commands.registerCommand(Commands.openPaper, single((e) => openLink(entryLink(e), 'paper', e))),
     vscode.commands.registerCommand(Commands.openPdf, single((e) => openLink(pdfLink(e), 'PDF', e))),
     vscode.commands.registerCommand(Commands.openCode, single((e) => openLink(e.code, 'code', e))),

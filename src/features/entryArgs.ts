@@ -37,7 +37,7 @@ function isEntry(x: unknown): x is Entry {
  *   they include `arg`
  * @returns the entries, without duplicates; empty when nothing was given
  */
-export function entriesFromArgs(corpus: Corpus, arg: unknown, selection?: unknown): Entry[] {
+export function entriesFromArgs(corpus: Pick<Corpus, 'entry'>, arg: unknown, selection?: unknown): Entry[] {
   // VS Code passes the selection even when the clicked node is not part of it (right-click on an
   // unselected row): the selection counts only when it holds the clicked node.
   const selected = Array.isArray(selection) && selection.length && (arg === undefined || selection.includes(arg)) ? selection : undefined;
@@ -61,7 +61,7 @@ export function entriesFromArgs(corpus: Corpus, arg: unknown, selection?: unknow
 export function commandOnEntries(s: Pick<EntryServices, 'corpus' | 'picker'>, fn: (entries: Entry[]) => unknown) {
   return async (arg?: unknown, selection?: unknown): Promise<void> => {
     await s.corpus.ready;
-    let entries = entriesFromArgs(s.corpus.corpus, arg, selection);
+    let entries = entriesFromArgs(s.corpus, arg, selection);
     if (!entries.length) entries = await s.picker.pick();
     if (entries.length) await fn(entries);
   };

@@ -48,18 +48,23 @@ export class EntryPicker {
     qp.value = initial;
 
     const itemCache = new Map<string, EntryItem>();
-    const itemOf = (entry: Entry): EntryItem => {
-      let item = itemCache.get(entry.key);
+    const itemOf = (entry: Entry, twin?: { key: string; library: string }): EntryItem => {
+      const id = `${entry.library?.uri ?? ''}#${entry.key}#${twin?.key ?? ''}`;
+      let item = itemCache.get(id);
       if (!item) {
+        // Titles are long: authors, venue and year go on the detail line, where they stay visible;
+        // then where the entry is: its topics, or the user's library (with the library icon).
+        const where = entry.library ? `$(library) ${entry.library.name}` : topicPathOf(this.corpus.corpus, entry);
+        const also = twin ? ` · in ${twin.library} as ${twin.key}` : '';
         item = {
           entry,
           label: entry.title,
-          // Titles are long: authors, venue and year go on the detail line, where they stay visible.
-          detail: `${entry.level === 'must-read' ? '⚡ ' : ''}${bylineOf(entry)} — ${topicPathOf(this.corpus.corpus, entry)}`,
+          detail: `${entry.level === 'must-read' ? '⚡ ' : ''}${bylineOf(entry)} — ${where}${also}`,
+          ...(entry.library ? { iconPath: new vscode.ThemeIcon('library'), description: entry.key } : {}),
           alwaysShow: true,
           buttons: [COPY_BIBTEX, OPEN_PAPER],
         };
-        itemCache.set(entry.key, item);
+        itemCache.set(id, item);
       }
       return item;
     };
@@ -89,7 +94,7 @@ export class EntryPicker {
       }
       if (mine !== asked) return;
       const { invalid } = answer;
-      const hits = answer.entries.map(itemOf);
+      const hits = answer.entries.map((e) => itemOf(e, e.library ? undefined : answer.twins[e.key]));
       // Checked entries stay at the top while the user searches for more.
       const items = [...checked.values(), ...hits.filter((i) => !checked.has(i.entry.key))];
       updating = true;

@@ -93,7 +93,7 @@ export function registerInsertCitation(s: EntryServices): vscode.Disposable {
     const editor = targetEditor();
     if (!editor) {
       void vscode.window.showInformationMessage('MLSys Papers: open a LaTeX or Markdown file to insert a citation; the BibTeX was copied instead.');
-      await copyBibtex(entries);
+      await copyBibtex(s.corpus, entries);
       return;
     }
     await citeEntries(editor, entries, s.config.for(editor.document.uri), s.bibs);

@@ -72,10 +72,11 @@ export type ClientFactory = (options: LanguageClientOptions) => BaseLanguageClie
  *
  * @param log - where the server's log lines go (the "MLSys Papers" channel)
  * @param make - builds the client for this host's transport from the shared options
+ * @param cacheDir - where the server may cache loaded libraries (a local path), if anywhere
  * @returns the client; dispose it to stop the server
  */
-export function createLanguageClient(log: vscode.LogOutputChannel, make: ClientFactory): BaseLanguageClient {
-  const initializationOptions: InitializationOptions = { fileSystem: true, clientCommands: true };
+export function createLanguageClient(log: vscode.LogOutputChannel, make: ClientFactory, cacheDir?: string): BaseLanguageClient {
+  const initializationOptions: InitializationOptions = { fileSystem: true, clientCommands: true, ...(cacheDir ? { cacheDir } : {}) };
   const options: LanguageClientOptions = {
     documentSelector: SERVER_SELECTOR,
     initializationOptions,

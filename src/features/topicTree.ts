@@ -1,5 +1,7 @@
 /**
- * The "Topics" view: topics, subtopics and entries, with read progress and a level filter.
+ * The "Topics" view: topics, subtopics and entries, with read progress and a level filter; then
+ * "Libraries": one node per library file, its groups (JabRef groups, else keywords), and their
+ * entries newest first, each asked from the language server when opened.
  */
 import * as vscode from 'vscode';
 import { LEVEL_BADGES, LEVELS, type Entry, type Level } from '../core/schema.js';
@@ -11,10 +13,17 @@ import { entryTooltip, KIND_ICONS } from './present.js';
 import { Disposable } from './dispose.js';
 import type { ReadState } from './readState.js';
 
-/** A node of the tree: a topic, or an entry under a topic. */
+/** A node of the tree: a topic, or an entry under a topic; the libraries, a library, a group of it, and the note on a group's rows not shown. */
 export type TreeNode =
   | { nodeType: 'topic'; id: string }
-  | { nodeType: 'entry'; entry: Entry; topicId: string };
+  | { nodeType: 'entry'; entry: Entry; topicId: string }
+  | { nodeType: 'libraries' }
+  | { nodeType: 'library'; uri: string }
+  | { nodeType: 'libraryGroup'; uri: string; group: string; label: string; count: number }
+  | { nodeType: 'more'; parent: string; shown: number; total: number };
+
+/** The `topicId` of entries under a library group. */
+const groupId = (uri: string, group: string) => `library:${uri}#${group}`;
 
 /** `TreeDataProvider` over the corpus. Nodes are plain data; items are made on demand. */
 export class TopicTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
@@ -27,6 +36,7 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
     this._register(corpus.onDidChange(refresh));
     this._register(read.onDidChange(refresh));
     this._register(config.onDidChange(refresh));
+    this._register(corpus.onDidChangeLibraries(refresh));
   }
 
   private visible(e: Entry): boolean {
@@ -38,8 +48,22 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
     const c = this.corpus.corpus;
     // Topics with nothing to show (empty, or every entry filtered out by level) are left out.
     const shown = (id: string) => c.entriesUnder(id).some((e) => this.visible(e));
-    if (!node) return c.roots.filter(shown).map((id) => ({ nodeType: 'topic', id }));
-    if (node.nodeType === 'entry') return [];
+    if (!node) {
+      const roots: TreeNode[] = c.roots.filter(shown).map((id) => ({ nodeType: 'topic', id }));
+      return this.corpus.libraryStatus.length ? [...roots, { nodeType: 'libraries' }] : roots;
+    }
+    if (node.nodeType === 'entry' || node.nodeType === 'more') return [];
+    if (node.nodeType === 'libraries') return this.corpus.libraryStatus.map((f) => ({ nodeType: 'library', uri: f.uri }));
+    if (node.nodeType === 'library') {
+      const groups = await this.corpus.libraryGroups(node.uri);
+      return groups.map((g) => ({ nodeType: 'libraryGroup', uri: node.uri, group: g.id, label: g.label, count: g.count }));
+    }
+    if (node.nodeType === 'libraryGroup') {
+      const r = await this.corpus.libraryEntries(node.uri, node.group);
+      const topicId = groupId(node.uri, node.group);
+      const rows: TreeNode[] = r.entries.map((entry) => ({ nodeType: 'entry', entry, topicId }));
+      return r.total > r.entries.length ? [...rows, { nodeType: 'more', parent: topicId, shown: r.entries.length, total: r.total }] : rows;
+    }
     const topic = c.topic(node.id);
     if (!topic) return [];
     const subs: TreeNode[] = topic.children.filter(shown).map((id) => ({ nodeType: 'topic', id }));
@@ -48,12 +72,53 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
+    // Only topics and their entries are revealed; library nodes are reached by opening them.
+    if (node.nodeType !== 'topic' && node.nodeType !== 'entry') return node.nodeType === 'library' ? { nodeType: 'libraries' } : undefined;
+    if (node.nodeType === 'entry' && node.topicId.startsWith('library:')) return undefined;
     const id = node.nodeType === 'topic' ? this.corpus.corpus.topic(node.id)?.parent : node.topicId;
     return id ? { nodeType: 'topic', id } : undefined;
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
     const c = this.corpus.corpus;
+    if (node.nodeType === 'libraries') {
+      const files = this.corpus.libraryStatus;
+      const item = new vscode.TreeItem('Libraries', vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = 'libraries';
+      item.description = `${files.reduce((n, f) => n + f.entries, 0).toLocaleString('en-US')} entries`;
+      item.tooltip = 'Your own libraries (mlsysPapers.libraries) and the bibliographies of open documents';
+      item.iconPath = new vscode.ThemeIcon('library');
+      item.contextValue = 'libraries';
+      return item;
+    }
+    if (node.nodeType === 'library') {
+      const f = this.corpus.libraryStatus.find((x) => x.uri === node.uri);
+      const item = new vscode.TreeItem(f?.name ?? node.uri, f?.state === 'ready' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+      item.id = `library:${node.uri}`;
+      item.description = !f ? '' : f.state === 'loading' ? `loading ${f.done.toLocaleString('en-US')} / ${f.total.toLocaleString('en-US')}`
+        : f.state === 'error' ? 'cannot be read' : `${f.entries.toLocaleString('en-US')} entries${f.problems ? ` · ${f.problems} problem${f.problems === 1 ? '' : 's'}` : ''}`;
+      item.tooltip = `${vscode.Uri.parse(node.uri).toString(true)}${f?.fromDocument ? '\n(the bibliography of an open document)' : ''}${f?.message ? `\n${f.message}` : ''}`;
+      item.resourceUri = vscode.Uri.parse(node.uri);
+      item.iconPath = new vscode.ThemeIcon(f?.state === 'error' ? 'warning' : f?.state === 'loading' ? 'sync~spin' : 'book');
+      item.contextValue = 'library';
+      return item;
+    }
+    if (node.nodeType === 'libraryGroup') {
+      const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = groupId(node.uri, node.group);
+      item.description = node.count.toLocaleString('en-US');
+      item.iconPath = new vscode.ThemeIcon('tag');
+      item.contextValue = 'libraryGroup';
+      return item;
+    }
+    if (node.nodeType === 'more') {
+      const item = new vscode.TreeItem(`${(node.total - node.shown).toLocaleString('en-US')} more: search to find them`, vscode.TreeItemCollapsibleState.None);
+      item.id = `${node.parent}#more`;
+      item.description = `newest ${node.shown.toLocaleString('en-US')} of ${node.total.toLocaleString('en-US')} shown`;
+      item.iconPath = new vscode.ThemeIcon('search');
+      item.command = { command: Commands.search, title: 'Search' };
+      return item;
+    }
     if (node.nodeType === 'topic') {
       const t = c.topic(node.id)!;
       const all = c.entriesUnder(t.id).filter((e) => this.visible(e));
@@ -74,7 +139,7 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
     const mark = e.level === 'must-read' ? '⚡ ' : '';
     item.description = `${mark}${venueYear(e)}${read ? ' · ✓' : ''}`;
     item.tooltip = entryTooltip(c, e, { read });
-    item.iconPath = new vscode.ThemeIcon(read ? 'pass' : KIND_ICONS[e.kind]);
+    item.iconPath = new vscode.ThemeIcon(read ? 'pass' : e.library ? 'library' : KIND_ICONS[e.kind]);
     item.contextValue = read ? ContextValues.entryRead : ContextValues.entry;
     item.accessibilityInformation = {
       label: `${e.title}, ${venueYear(e)}${e.level ? `, ${e.level}` : ''}${read ? ', read' : ''}`,
@@ -108,5 +173,11 @@ export function registerTopicTree(corpus: CorpusClient, read: ReadState, config:
     view,
     config.onDidChange(setContext),
     vscode.commands.registerCommand(Commands.filterByLevel, () => filterByLevel(config)),
+    // The status bar's item: the Topics view, with its Libraries node open.
+    vscode.commands.registerCommand(Commands.showLibraries, async () => {
+      await vscode.commands.executeCommand(`${Views.topics}.focus`);
+      if (corpus.libraryStatus.length) await view.reveal({ nodeType: 'libraries' }, { expand: true, focus: true, select: true });
+      else void vscode.window.showInformationMessage('MLSys Papers: no library yet. Name your .bib, CSL-JSON or CSL-YAML files in the setting mlsysPapers.libraries.');
+    }),
   );
 }

@@ -5,7 +5,38 @@
  */
 import type { Position } from 'vscode-languageserver-types';
 import type { CorpusData } from '../core/corpus.js';
+import type { Entry } from '../core/schema.js';
 import type { BibChange, ReusedKey } from '../core/service/types.js';
+
+/** How one library file stands (`mlsysPapers/libraryStatus`). */
+export interface LibraryFileStatus {
+  uri: string;
+  /** The file's name. */
+  name: string;
+  state: 'loading' | 'ready' | 'error';
+  /** Loading: entries done, of about `total`. */
+  done: number;
+  total: number;
+  /** Ready: entries loaded. */
+  entries: number;
+  problems: number;
+  /** Why it could not be read (state `error`). */
+  message?: string;
+  /** Joined as an open document's bibliography, not named by `mlsysPapers.libraries`. */
+  fromDocument: boolean;
+  /** Loaded from the cache, not parsed. */
+  cached?: boolean;
+}
+
+/** A group of a library's entries for the Topics view: a JabRef group or a keyword. */
+export interface LibraryGroup {
+  id: string;
+  label: string;
+  count: number;
+}
+
+/** The id of a library's group of entries in no group (without keywords). */
+export const UNGROUPED = '\u0000none';
 
 /** Custom method names, all under `mlsysPapers/`. */
 export const Methods = {
@@ -40,6 +71,16 @@ export const Methods = {
    * server cannot reach itself; asked on every request for every file the answers depend on.
    */
   stat: 'mlsysPapers/stat',
+  /** Client → server: an entry of the corpus or of a library by key, with a library entry's fields as written. */
+  entry: 'mlsysPapers/entry',
+  /** Client → server: the library files and how far each has loaded; server → client, the same whenever it changes. */
+  libraryStatus: 'mlsysPapers/libraryStatus',
+  /** Server → client: a library's entries changed (loaded, reloaded, edited, removed). */
+  librariesChanged: 'mlsysPapers/librariesChanged',
+  /** Client → server: a library's groups for the tree (JabRef groups, else keywords). */
+  libraryGroups: 'mlsysPapers/libraryGroups',
+  /** Client → server: the entries of one group of a library, newest first. */
+  libraryEntries: 'mlsysPapers/libraryEntries',
 } as const;
 
 /** `mlsysPapers/corpus` result. */
@@ -58,6 +99,46 @@ export interface SearchParams {
 export interface SearchResult {
   keys: string[];
   invalid: string[];
+  /** The hits that are library entries (the client's corpus model does not have them). */
+  entries?: Entry[];
+  /** Corpus hits that are also in a library: citing them cites the library's key. */
+  twins?: Record<string, { key: string; library: string }>;
+}
+
+export interface EntryParams {
+  key: string;
+}
+
+/** `mlsysPapers/entry` result: the entry, a library entry's fields as written, a corpus entry's library twin. */
+export interface EntryResult {
+  entry?: Entry;
+  fields?: Record<string, string>;
+  twin?: Entry;
+}
+
+/** `mlsysPapers/libraryStatus` result and notification. */
+export interface LibraryStatusParams {
+  files: LibraryFileStatus[];
+}
+
+export interface LibraryGroupsParams {
+  uri: string;
+}
+
+export interface LibraryGroupsResult {
+  groups: LibraryGroup[];
+}
+
+export interface LibraryEntriesParams {
+  uri: string;
+  group: string;
+}
+
+/** `mlsysPapers/libraryEntries` result: at most `limit` entries, of `total`. */
+export interface LibraryEntriesResult {
+  entries: Entry[];
+  total: number;
+  limit: number;
 }
 
 export interface EntryDocumentParams {
@@ -149,6 +230,8 @@ export const FROM_WORKSPACE = '__fromWorkspace';
 export interface InitializationOptions {
   /** The client answers `mlsysPapers/findFiles`, `mlsysPapers/readFile` and `mlsysPapers/stat`. */
   fileSystem?: boolean;
+  /** Where the server may cache loaded libraries (the extension's global storage folder, a path). */
+  cacheDir?: string;
   /**
    * The client implements the code actions' commands (`mlsysPapers.addToBibliography`,
    * `mlsysPapers.replaceKey`) with its own UI; otherwise the server executes them.

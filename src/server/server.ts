@@ -21,12 +21,14 @@ import type { Logger } from '../core/log.js';
 import type { Entry } from '../core/schema.js';
 import { parseQuery } from '../core/search.js';
 import { createCitationService } from '../core/service/service.js';
-import { DEFAULT_CITATION_STYLE, documentSettingsFrom, ServiceCommands, type DocumentSettings, type ServiceWorkspace } from '../core/service/types.js';
+import { DEFAULT_CITATION_STYLE, documentSettingsFrom, ServiceCommands, type CorpusView, type DocumentSettings, type ServiceWorkspace } from '../core/service/types.js';
 import { CorpusStore } from './corpusStore.js';
+import { GROUP_LIMIT, LibraryStore, type LibraryCache } from './libraryStore.js';
 import {
   FROM_WORKSPACE, Methods, type CorpusResult, type EntryDocumentParams, type FormatParams, type FormatResult,
   type CitedKeysParams, type InitializationOptions, type PlanBibliographyParams, type PlanDeclarationParams, type PlanDeclarationResult, type PlanCitationParams, type PlanInsertionParams,
   type ReadFileResult, type ReadStateParams, type SearchParams, type SearchResult, type StatResult,
+  type EntryParams, type EntryResult, type LibraryFileStatus, type LibraryEntriesParams, type LibraryEntriesResult, type LibraryGroupsParams, type LibraryGroupsResult,
 } from './protocol.js';
 
 /**
@@ -69,6 +71,13 @@ export interface ServerHost {
   loadCsl(): Promise<typeof import('../core/cite/csl.js')>;
   /** The user's home folder, for `~` in settings; absent where there is none (the web). */
   home?: string;
+  /**
+   * Where loaded libraries are cached; absent: none is. `dir` is the client's choice
+   * (`initializationOptions.cacheDir`: the extension's global storage).
+   */
+  libraryCache?(dir: string | undefined, warn: (message: string) => void): LibraryCache | undefined;
+  /** A strong hash of a text, for cache keys (Node: SHA-256); absent: FNV-1a with the length. */
+  hash?(text: string): string;
 }
 
 /** The settings the server reads (`mlsysPapers.*`), as the client sends them. */
@@ -79,6 +88,9 @@ interface RawSettings {
   latexRoot?: string;
   citationStyle?: string;
   corpusFiles?: string[];
+  libraries?: string[];
+  includeDocumentBibliography?: boolean;
+  preferCorpusKeys?: boolean;
   [FROM_WORKSPACE]?: string[];
 }
 
@@ -90,10 +102,24 @@ interface RawSettings {
  */
 export function startServer(connection: Connection, host: ServerHost): void {
   const documents = new TextDocuments(TextDocument);
+  /** Set once the connection is gone: work still under way (a library load, a timer) then stops telling the client. */
+  let closed = false;
+  /** Runs `send` unless the connection is gone (once disposed, sending throws, at once or in its promise). */
+  const tell = (send: () => unknown): void => {
+    if (closed) return;
+    void (async () => {
+      try {
+        await send();
+      } catch {
+        // ignored: sending fails only when the connection is gone (the client went away); nothing can be told any more.
+        closed = true;
+      }
+    })();
+  };
   const log: Logger = {
-    info: (m) => connection.console.info(m),
-    warn: (m) => connection.console.warn(m),
-    error: (m) => connection.console.error(m instanceof Error ? `${m.message}\n${m.stack ?? ''}` : m),
+    info: (m) => tell(() => connection.console.info(m)),
+    warn: (m) => tell(() => connection.console.warn(m)),
+    error: (m) => tell(() => connection.console.error(m instanceof Error ? `${m.message}\n${m.stack ?? ''}` : m)),
   };
   let folders: URI[] = [];
   let init: InitializationOptions = {};
@@ -197,6 +223,26 @@ export function startServer(connection: Connection, host: ServerHost): void {
     return { problem: !f ? 'no such file' : 'notUtf8' in f ? 'not UTF-8 text' : 'a folder, not a file' };
   });
   let corpusGlobs = false;
+  let libraryGlobs = false;
+
+  const libraries = new LibraryStore(log, {
+    async read(uri) {
+      const open = documents.get(uri.toString());
+      if (open) return { text: open.getText() };
+      const f = await readFile(uri);
+      if (f && 'text' in f) return { text: f.text };
+      return { problem: !f ? 'no such file' : 'notUtf8' in f ? 'not UTF-8 text' : 'a folder, not a file' };
+    },
+    hash: host.hash,
+    get cache() { return libraryCache; },
+    yield: () => new Promise<void>((resolve) => setTimeout(resolve, 0)),
+    now: () => performance.now(),
+  }, (files: LibraryFileStatus[]) => tell(() => connection.sendNotification(Methods.libraryStatus, { files })), () => {
+    for (const [uri, diagnostics] of libraries.diagnostics()) tell(() => connection.sendDiagnostics({ uri, diagnostics }));
+    tell(() => connection.sendNotification(Methods.librariesChanged, { version: libraries.version }));
+    refreshDiagnostics();
+  });
+  let libraryCache: LibraryCache | undefined;
 
   /**
    * The files a setting's path names: an absolute path or `~/…` as it is, else that path in each
@@ -250,7 +296,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     }
     // Only one entry at a time is kept: in a numeric style, a reference's number depends on the others.
     const single = entries.length === 1 ? entries[0]!.key : undefined;
-    const id = `${store.version}|${styleId}`;
+    const id = `${store.version}.${libraries.version}|${styleId}`;
     if (id !== formattedFor) { formattedRefs.clear(); formattedFor = id; }
     if (single !== undefined && formattedRefs.has(single)) {
       const ref = formattedRefs.get(single);
@@ -261,7 +307,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
     const csl = await host.loadCsl();
     const locales = new Map<string, string | undefined>();
     for (const lang of ['en-US', 'zh-CN']) locales.set(lang, await bundledCsl(`locales/locales-${lang}.xml`));
-    const refs = csl.formatBibliography(entries, xml, (lang) => locales.get(lang), 'text');
+    const prepared = entries.some((e) => e.library?.format === 'bibtex') ? libraries.prepare(entries, csl.bibtexToCsl) : entries;
+    const refs = csl.formatBibliography(prepared, xml, (lang) => locales.get(lang), 'text');
     if (single !== undefined && formattedFor === id) {
       formattedRefs.set(single, refs[0]);
       if (formattedRefs.size > FORMATTED_LIMIT) formattedRefs.delete(formattedRefs.keys().next().value!);
@@ -269,9 +316,43 @@ export function startServer(connection: Connection, host: ServerHost): void {
     return refs;
   };
 
+  /** The corpus and the libraries, as the service sees them. */
+  const view = (): Required<CorpusView> => {
+    const base = store.view;
+    return {
+      corpus: base.corpus,
+      index: {
+        search(query, limit = 50) {
+          const fromCorpus = base.index.search(query, limit);
+          const parsed = parseQuery(query);
+          if (!parsed.text && !Object.keys(parsed.filters).length) return fromCorpus;
+          const fromLibraries = libraries.search(parsed, limit);
+          if (!fromLibraries.length) return fromCorpus;
+          // One ranking: entries that match every word first (corpus and libraries by BM25+ score,
+          // the corpus first among equals), then corpus entries that match some.
+          const full = [...fromCorpus.filter((h) => !h.partial), ...fromLibraries].sort((a, b) => b.score - a.score);
+          return [...full, ...fromCorpus.filter((h) => h.partial)].slice(0, limit);
+        },
+      },
+      entry: (key) => base.corpus.entry(key) ?? libraries.entry(key),
+      toCite: (key) => {
+        const c = base.corpus.entry(key);
+        return c ? libraries.twin(c.key) ?? c : libraries.entry(key);
+      },
+      prepare: async (entries) => {
+        if (!entries.some((e) => e.library?.format === 'bibtex')) return [...entries];
+        const csl = await host.loadCsl();
+        return libraries.prepare(entries, csl.bibtexToCsl);
+      },
+      isLibrary: (uri) => libraries.isConfigured(uri),
+      isLibraryReady: (uri) => libraries.isReady(uri),
+      twinOf: (key) => libraries.twinOfCorpus(key),
+    };
+  };
+
   const service = createCitationService({
     workspace,
-    corpus: () => store.view,
+    corpus: view,
     config: documentSettings,
     logger: log,
     formatReferences: (entries, scope) => formatReferences(entries, scope),
@@ -285,28 +366,59 @@ export function startServer(connection: Connection, host: ServerHost): void {
     if (canPushDiagnostics) { pushAll(); return; }
     if (!canRefresh) return;
     clearTimeout(refreshTimer);
-    refreshTimer = setTimeout(() => void connection.sendRequest(DiagnosticRefreshRequest.type).catch((e: unknown) => log.warn(`diagnostic refresh: ${String(e)}`)), 200);
+    refreshTimer = setTimeout(() => tell(() => connection.sendRequest(DiagnosticRefreshRequest.type).catch((e: unknown) => log.warn(`diagnostic refresh: ${String(e)}`))), 200);
   };
 
   const reloadCorpus = async () => {
     const s = await rawSettings();
     const patterns = Array.isArray(s.corpusFiles) ? s.corpusFiles.filter((p): p is string => typeof p === 'string' && !!p.trim()) : [];
     corpusGlobs = patterns.some((p) => /[*?{[]/.test(p));
-    const uris = await resolveCorpusFiles(patterns, fromWorkspace(s, 'corpusFiles'));
+    const uris = await resolveFiles('corpusFiles', patterns, fromWorkspace(s, 'corpusFiles'));
     const changed = await store.loadUserFiles(uris);
     for (const [uri, diagnostics] of store.fileDiagnostics) connection.sendDiagnostics({ uri, diagnostics });
+    if (changed || !corpusSet) { corpusSet = true; libraries.setCorpus(store.view.corpus); }
     if (changed) {
       void connection.sendNotification(Methods.corpusChanged, { version: store.version });
       refreshDiagnostics();
     }
   };
-  const reloadSoon = () => void reloadCorpus().catch((e: unknown) => log.error(e instanceof Error ? e : String(e)));
+  let corpusSet = false;
+  const reloadSoon = () => {
+    void reloadCorpus().catch((e: unknown) => log.error(e instanceof Error ? e : String(e)));
+    reloadLibrariesSoon();
+  };
 
-  const resolveCorpusFiles = async (patterns: readonly string[], restricted: boolean): Promise<URI[]> => {
+  // --- Libraries ---
+  /** Files named by `mlsysPapers.libraries`, and the bibliographies of open documents (`includeDocumentBibliography`). */
+  const reloadLibraries = async () => {
+    const s = await rawSettings();
+    libraries.preferCorpusKeys = s.preferCorpusKeys === true;
+    const patterns = Array.isArray(s.libraries) ? s.libraries.filter((p): p is string => typeof p === 'string' && !!p.trim()) : [];
+    libraryGlobs = patterns.some((p) => /[*?{[]/.test(p));
+    const wanted = new Map<string, { uri: URI; fromDocument: boolean }>();
+    for (const u of await resolveFiles('libraries', patterns, fromWorkspace(s, 'libraries'))) wanted.set(u.toString(), { uri: u, fromDocument: false });
+    if (s.includeDocumentBibliography !== false) {
+      for (const doc of documents.all()) {
+        for (const u of await service.bibliographyFiles(doc).catch((e: unknown) => { log.warn(`bibliography of ${doc.uri}: ${String(e)}`); return []; })) {
+          if (!wanted.has(u.toString())) wanted.set(u.toString(), { uri: u, fromDocument: true });
+        }
+      }
+    }
+    libraries.setFiles(wanted);
+  };
+  let librariesTimer: ReturnType<typeof setTimeout> | undefined;
+  const reloadLibrariesSoon = () => {
+    clearTimeout(librariesTimer);
+    librariesTimer = setTimeout(() => { if (!closed) void reloadLibraries().catch((e: unknown) => log.error(e instanceof Error ? e : String(e))); }, 200);
+  };
+  const libraryEditTimers = new Map<string, ReturnType<typeof setTimeout>>();
+
+  /** The files a setting's paths and globs name; from a workspace's settings, only those inside its folders. */
+  const resolveFiles = async (setting: 'corpusFiles' | 'libraries', patterns: readonly string[], restricted: boolean): Promise<URI[]> => {
     const out = new Map<string, URI>();
     for (const p of patterns) {
       if (/[*?{[]/.test(p) && !/^(\/|~\/|[A-Za-z]:[\\/])/.test(p)) {
-        if (!init.fileSystem) { log.warn(`corpusFiles: the glob "${p}" needs a client that can find files; name the files instead`); continue; }
+        if (!init.fileSystem) { log.warn(`${setting}: the glob "${p}" needs a client that can find files; name the files instead`); continue; }
         const found = await connection.sendRequest<string[]>(Methods.findFiles, { pattern: p }).catch((e: unknown) => { log.warn(`findFiles ${p}: ${String(e)}`); return []; });
         for (const u of found) out.set(u, URI.parse(u));
       } else for (const u of settingUris(p)) out.set(u.toString(), u);
@@ -315,8 +427,9 @@ export function startServer(connection: Connection, host: ServerHost): void {
     if (!restricted) return all;
     const outside = all.filter((u) => !inWorkspace(workspace, u));
     if (outside.length) {
-      log.warn(`mlsysPapers.corpusFiles in the workspace settings names ${outside.map((u) => u.toString(true)).join(', ')}, outside the workspace folders; not read`);
-      void connection.window.showWarningMessage(`MLSys Papers: the workspace settings name corpus files outside the workspace (${outside.map((u) => u.scheme === 'file' ? u.fsPath : u.toString(true)).join(', ')}); they were not read. Name them in your user settings to use them.`);
+      const what = setting === 'libraries' ? 'libraries' : 'corpus files';
+      log.warn(`mlsysPapers.${setting} in the workspace settings names ${outside.map((u) => u.toString(true)).join(', ')}, outside the workspace folders; not read`);
+      void connection.window.showWarningMessage(`MLSys Papers: the workspace settings name ${what} outside the workspace (${outside.map((u) => u.scheme === 'file' ? u.fsPath : u.toString(true)).join(', ')}); they were not read. Name them in your user settings to use them.`);
     }
     return all.filter((u) => inWorkspace(workspace, u));
   };
@@ -332,6 +445,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     // Clients without pull diagnostics (Neovim before 0.10, Eglot, Helix) get them pushed.
     canPushDiagnostics = !params.capabilities.textDocument?.diagnostic;
     await store.init(await host.bundledCorpus());
+    libraryCache = host.libraryCache?.(typeof init.cacheDir === 'string' ? init.cacheDir : undefined, (m) => log.warn(m));
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -362,6 +476,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
     }
     // The corpus, then its search index, are ready before the first keystroke asks for them.
     void reloadCorpus().then(() => store.view.index, (e: unknown) => log.error(e instanceof Error ? e : String(e)));
+    // The libraries load after (their twins are found against the corpus); corpus answers do not wait for them.
+    reloadLibrariesSoon();
   });
 
   connection.onDidChangeConfiguration((p) => {
@@ -375,12 +491,16 @@ export function startServer(connection: Connection, host: ServerHost): void {
   connection.onDidChangeWatchedFiles(({ changes }) => {
     let bib = false;
     let corpus = false;
+    let libraryCreated = false;
     for (const c of changes) {
+      if (libraries.has(c.uri)) libraries.fileChanged(c.uri);
+      else if (c.type === FileChangeType.Created && libraryGlobs && /\.(bib|json|ya?ml)$/i.test(c.uri)) libraryCreated = true;
       if (store.isUserFile(c.uri)) corpus = true;
       else if (bibFormatOf(URI.parse(c.uri).path)) bib = true;
       if (c.type === FileChangeType.Created && corpusGlobs && /\.ya?ml$/i.test(c.uri)) corpus = true;
     }
     if (corpus) reloadSoon();
+    else if (libraryCreated) reloadLibrariesSoon();
     if (bib) refreshDiagnostics();
   });
 
@@ -398,11 +518,20 @@ export function startServer(connection: Connection, host: ServerHost): void {
   const pushAll = () => { for (const d of documents.all()) pushDiagnostics(d.uri); };
 
   documents.onDidChangeContent(({ document }) => {
+    const uri = document.uri;
+    // An edited library is read again where it changed, after a pause in typing.
+    if (libraries.has(uri)) {
+      clearTimeout(libraryEditTimers.get(uri));
+      libraryEditTimers.set(uri, setTimeout(() => { libraryEditTimers.delete(uri); const d = documents.get(uri); if (d) libraries.documentChanged(uri, d.getText()); }, 300));
+    }
     // An edited bibliography changes the answers for the documents that cite from it.
-    if (bibFormatOf(URI.parse(document.uri).path)) refreshDiagnostics();
-    else if (canPushDiagnostics) pushDiagnostics(document.uri);
+    if (bibFormatOf(URI.parse(uri).path)) refreshDiagnostics();
+    else if (canPushDiagnostics) pushDiagnostics(uri);
   });
+  // Open documents' bibliographies join the libraries (includeDocumentBibliography).
+  documents.onDidOpen(() => reloadLibrariesSoon());
   documents.onDidClose(({ document }) => {
+    reloadLibrariesSoon();
     settingsCache.delete(document.uri);
     if (canPushDiagnostics) void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
   });
@@ -468,9 +597,25 @@ export function startServer(connection: Connection, host: ServerHost): void {
   connection.onRequest(Methods.corpus, (): CorpusResult => ({ version: store.version, data: store.data }));
   connection.onRequest(Methods.search, (p: SearchParams): SearchResult => {
     const { invalid } = parseQuery(p.query);
-    const view = store.view;
-    const keys = p.query.trim() ? view.index.search(p.query, p.limit ?? 60).map((h) => h.entry.key) : view.corpus.entries.slice(0, p.limit ?? 60).map((e) => e.key);
-    return { keys, invalid };
+    const v = view();
+    const hits = p.query.trim() ? v.index.search(p.query, p.limit ?? 60).map((h) => h.entry) : v.corpus.entries.slice(0, p.limit ?? 60);
+    const twins: SearchResult['twins'] = {};
+    for (const e of hits) {
+      const t = !e.library ? libraries.twinOfCorpus(e.key) : undefined;
+      if (t) twins[e.key] = { key: t.key, library: t.library!.name };
+    }
+    return { keys: hits.map((e) => e.key), invalid, entries: hits.filter((e) => e.library), twins };
+  });
+  connection.onRequest(Methods.entry, (p: EntryParams): EntryResult => {
+    const e = view().entry(p.key);
+    if (!e) return {};
+    return { entry: e, fields: e.library ? libraries.fields(e) : undefined, twin: e.library ? undefined : libraries.twinOfCorpus(e.key) };
+  });
+  connection.onRequest(Methods.libraryStatus, () => ({ files: libraries.status() }));
+  connection.onRequest(Methods.libraryGroups, (p: LibraryGroupsParams): LibraryGroupsResult => ({ groups: libraries.groups(p.uri) ?? [] }));
+  connection.onRequest(Methods.libraryEntries, (p: LibraryEntriesParams): LibraryEntriesResult => {
+    const r = libraries.groupEntries(p.uri, p.group);
+    return { entries: r?.entries ?? [], total: r?.total ?? 0, limit: GROUP_LIMIT };
   });
   connection.onRequest(Methods.entryDocument, (p: EntryDocumentParams) => service.entryDocument(p.uri));
   connection.onRequest(Methods.planCitation, async (p: PlanCitationParams) => {
@@ -494,8 +639,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
   });
   connection.onRequest(Methods.planInsertion, (p: PlanInsertionParams) => service.planInsertion(URI.parse(p.uri), p.keys));
   connection.onRequest(Methods.format, async (p: FormatParams): Promise<FormatResult> => {
-    const c = store.view.corpus;
-    const entries = p.keys.map((k) => c.entry(k)).filter((e): e is Entry => !!e);
+    const v = view();
+    const entries = p.keys.map((k) => v.entry(k)).filter((e): e is Entry => !!e);
     try {
       return { references: await formatReferences(entries, p.scope ? URI.parse(p.scope) : undefined) };
     } catch (e) {

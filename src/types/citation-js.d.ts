@@ -23,3 +23,52 @@ declare module 'citeproc' {
   const CSL: { Engine: typeof Engine };
   export default CSL;
 }
+declare module '@citation-js/plugin-bibtex/lib/input/constants.js' {
+  /** Diacritic commands (`"`, `'`, `v`, `c`) to the combining character they add. */
+  export const diacritics: Record<string, string>;
+  /** Text commands (`ss`, `o`, `textendash`) to the character they stand for. */
+  export const commands: Record<string, string>;
+  /** `--`, `---`, ` `` `, `''`, `~` to their characters. */
+  export const ligatures: Record<string, string>;
+  /** Math-mode commands (`alpha`, `times`) to the character they stand for. */
+  export const mathCommands: Record<string, string>;
+}
+declare module '@citation-js/plugin-bibtex/lib/input/file.js' {
+  /** A token of Citation.js's moo lexer. */
+  export interface BibToken { type: string; value: string; text: string; offset: number; line: number; col: number }
+  /** The moo lexer the grammar reads (its `index` is the offset of the next token). */
+  export interface BibLexer {
+    reset(text: string, info?: { line: number; col: number; state: string; stack: string[] }): BibLexer;
+    next(): BibToken | undefined;
+    clone(): BibLexer;
+    index: number;
+    formatError(token: BibToken | undefined, message: string): string;
+  }
+  /** The BibTeX grammar (`@citation-js/core`'s `util.Grammar`): its rules, and the lexer of its last parse. */
+  export const bibtexGrammar: {
+    rules: Record<string, (this: BibGrammarState) => unknown>;
+    lexer: BibLexer;
+  };
+  /** What a rule sees as `this`. */
+  export interface BibGrammarState {
+    lexer: BibLexer;
+    token: BibToken | undefined;
+    state: { strings: Record<string, string> };
+    log: string[];
+    matchToken(type: string): boolean;
+    matchEndOfFile(): boolean;
+    consumeToken(type?: string, optional?: boolean): BibToken;
+    consumeRule(rule: string): unknown;
+  }
+}
+declare module '@citation-js/core/lib/util/grammar.js' {
+  import type { BibGrammarState } from '@citation-js/plugin-bibtex/lib/input/file.js';
+  /** A recursive-descent grammar over a token iterator; `parse` is not used (the reader drives the rules). */
+  export class Grammar {
+    constructor(rules: Record<string, (this: BibGrammarState) => unknown>, state: unknown);
+  }
+}
+declare module '@citation-js/plugin-bibtex/lib/input/entries.js' {
+  /** Converts parsed BibTeX entries (as the file parser returns them) to CSL items; throws on a value it cannot parse. */
+  export function parse(entries: { type: string; label: string; properties: Record<string, string> }[]): Record<string, unknown>[];
+}

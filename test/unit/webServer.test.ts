@@ -46,7 +46,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
  * @returns the client's connection (its `mlsysPapers/readFile` and `mlsysPapers/stat` answered
  *   from `files`), the file requests the server sent (`method uri`, in order) and what it printed
  */
-function startWorker(files: Record<string, string>): { client: MessageConnection; logs: string[]; requests: string[]; stop(): void } {
+function startWorker(files: Record<string, string>, settings: Record<string, unknown> = { citationStyle: 'apa' }): { client: MessageConnection; logs: string[]; requests: string[]; stop(): void } {
   const channel = new MessageChannel();
   // Node's MessagePort is an EventTarget with `onmessage`, as a worker's scope is; its types say less.
   const worker = channel.port1 as unknown as { postMessage(m: unknown): void; addEventListener(t: string, fn: (e: unknown) => void): void; removeEventListener(t: string, fn: (e: unknown) => void): void; onmessage: unknown; close(): void };
@@ -71,7 +71,7 @@ function startWorker(files: Record<string, string>): { client: MessageConnection
 
   const port = page as unknown as ConstructorParameters<typeof BrowserMessageReader>[0];
   const client = createMessageConnection(new BrowserMessageReader(port), new BrowserMessageWriter(port));
-  client.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.section === 'mlsysPapers' ? { citationStyle: 'apa' } : null)));
+  client.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.section === 'mlsysPapers' ? settings : null)));
   const requests: string[] = [];
   const isFolder = (uri: string) => Object.keys(files).some((k) => k.startsWith(`${uri.replace(/\/$/, '')}/`));
   client.onRequest(Methods.readFile, (p: ReadFileParams): ReadFileResult => {
@@ -114,7 +114,9 @@ describe('the language server as a Web Worker (browser build)', () => {
 
   it('runs without Node, reads the workspace through the client, and answers search, completion, hover, diagnostics and citation plans', async () => {
     const text = '\\bibliography{refs}\n\\cite{pag}, \\cite{nosuch1999}.\n';
-    const w = startWorker({ [REFS]: '@misc{own2020,\n  title = {Own},\n  year = {2020}\n}\n', [PAPER]: text });
+    // The document's bibliography is not also loaded as a library here (the library store reads it
+    // once more; libraryServer.test.ts covers that): this is about the service's own reads.
+    const w = startWorker({ [REFS]: '@misc{own2020,\n  title = {Own},\n  year = {2020}\n}\n', [PAPER]: text }, { citationStyle: 'apa', includeDocumentBibliography: false });
     try {
       await w.client.sendRequest(InitializeRequest.type, {
         processId: null, rootUri: null,
@@ -157,7 +159,9 @@ describe('the language server as a Web Worker (browser build)', () => {
 
   it('reads a bibliography through the client once, then only stats it while it is unchanged', async () => {
     const text = '\\bibliography{refs}\n\\cite{pag}\n';
-    const w = startWorker({ [REFS]: '@misc{own2020,\n  title = {Own},\n  year = {2020}\n}\n', [PAPER]: text });
+    // The document's bibliography is not also loaded as a library here (the library store reads it
+    // once more; libraryServer.test.ts covers that): this is about the service's own reads.
+    const w = startWorker({ [REFS]: '@misc{own2020,\n  title = {Own},\n  year = {2020}\n}\n', [PAPER]: text }, { citationStyle: 'apa', includeDocumentBibliography: false });
     try {
       await w.client.sendRequest(InitializeRequest.type, {
         processId: null, rootUri: null,

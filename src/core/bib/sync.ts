@@ -4,7 +4,8 @@
  * layer reads the files and applies the result as `WorkspaceEdit`s.
  */
 import { isMap, isScalar, isSeq, stringify as stringifyYaml, type Document, type Node as YamlNode } from 'yaml';
-import { toBibtexAll } from '../cite/bibtex.js';
+import { toBibtex, toBibtexAll } from '../cite/bibtex.js';
+import { bibtexForAddition } from '../library/verbatim.js';
 import { toCslJson } from '../cite/format.js';
 import type { Entry } from '../schema.js';
 import { parseYaml } from '../yaml.js';
@@ -37,7 +38,7 @@ export interface BibFile {
  * Guide, "Citations": a YAML bibliography is a mapping whose `references` field holds CSL items),
  * or a top-level list of items. Anything else is not a CSL-YAML bibliography.
  */
-function cslYamlReferences(doc: Document.Parsed): { list?: YamlNode; pairKey?: YamlNode; error?: string } {
+export function cslYamlReferences(doc: Document.Parsed): { list?: YamlNode; pairKey?: YamlNode; error?: string } {
   const root = doc.contents;
   if (root === null || (isScalar(root) && root.value === null)) return {};
   if (isSeq(root)) return { list: root };
@@ -177,7 +178,14 @@ export interface BibInsertion {
  */
 export function planBibAddition(source: BibFile, entries: readonly Entry[]): BibInsertion | undefined {
   if (source.error) return undefined;
-  if (source.format === 'bibtex') return planBibAppend(source.text, toBibtexAll(entries));
+  if (source.format === 'bibtex') {
+    if (!entries.some((e) => e.library?.bibtex)) return planBibAppend(source.text, toBibtexAll(entries));
+    // A library entry's own text (with its macros and crossref parent): it must read back, with every key.
+    const plan = planBibAppend(source.text, bibtexForAddition(source.text, entries, toBibtex));
+    const back = parseBib(source.text.slice(0, plan.offset) + plan.text);
+    const keys = new Set(back.entries.map((e) => e.key.toLowerCase()));
+    return !back.error && entries.every((e) => keys.has(e.key.toLowerCase())) ? plan : undefined;
+  }
   const readsBack = (plan: BibInsertion): boolean => {
     const after = source.text.slice(0, plan.offset) + plan.text + source.text.slice(plan.offset);
     const back = readBibFile(source.path, after);

@@ -134,6 +134,8 @@ export function bibtexFields(e: Entry): [string, string][] {
  * @example toBibtex(entry) // '@inproceedings{kwon2023efficient,\n  author = {Kwon, Woosuk and …},\n …}\n'
  */
 export function toBibtex(e: Entry): string {
+  // A library entry is copied as the library has it (see `library/verbatim.ts`), never regenerated.
+  if (e.library?.bibtex) return `${e.library.bibtex.trimEnd()}\n`;
   const fields = bibtexFields(e);
   const width = Math.max(...fields.map(([k]) => k.length));
   const body = fields.map(([k, v]) => `  ${k.padEnd(width)} = {${v}}`).join(',\n');

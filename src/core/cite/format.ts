@@ -63,6 +63,8 @@ const CSL_TYPES: Record<Entry['type'], string> = {
  * Field names follow the CSL 1.0.2 specification's variables and its JSON schema.
  */
 export function toCslJson(e: Entry): Record<string, unknown> {
+  // A library entry's own CSL item (as written, or converted from its BibTeX by Citation.js).
+  if (e.library?.csl) return { ...e.library.csl, id: e.key };
   let type = CSL_TYPES[e.type];
   if (e.type === 'misc') {
     if (e.kind === 'framework') type = 'software';
@@ -78,7 +80,7 @@ export function toCslJson(e: Entry): Record<string, unknown> {
   };
   if (e.title_en && e.title_en !== e.title) item['original-title'] = e.title, item.title = e.title_en;
   if (e.year) item.issued = { 'date-parts': [[e.year]] };
-  const container = e.journal ?? e.booktitle ?? (e.type === 'misc' && e.arxiv && (!e.venue || e.venue === 'arXiv') ? 'arXiv' : undefined);
+  const container = e.journal ?? e.booktitle ?? (e.library ? e.venue : undefined) ?? (e.type === 'misc' && e.arxiv && (!e.venue || e.venue === 'arXiv') ? 'arXiv' : undefined);
   if (container) item['container-title'] = container;
   if (e.venue) item['container-title-short'] = e.venue;
   if (e.volume) item.volume = e.volume;

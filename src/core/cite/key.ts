@@ -10,8 +10,12 @@ export const KEY_STOP_WORDS: ReadonlySet<string> = new Set([
   'by', 'at', 'as', 'is', 'are',
 ]);
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** Folds text to lower-case ASCII: NFKD, combining marks dropped, a few letters spelled out. */
 export function foldAscii(s: string): string {
+  // ASCII text has nothing to fold but case (NFKD and the letters below are all outside ASCII).
+  if (ASCII.test(s)) return s.toLowerCase();
   return s
     .replace(/[ßæœøłđþ]/gi, (c) => ({ ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', þ: 'th' } as Record<string, string>)[c.toLowerCase()] ?? c)
     .normalize('NFKD')

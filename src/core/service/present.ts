@@ -28,6 +28,14 @@ export function topicPathOf(corpus: Corpus, e: Entry): string {
   return e.topics.map((id) => corpus.topic(id)?.path.join(' › ') ?? id).join('; ');
 }
 
+/** Where a library entry is: `In zotero.bib, line 120 · keywords: serving, kv-cache`. */
+export function libraryPlace(e: Entry): string {
+  const lib = e.library;
+  if (!lib) return '';
+  const words = lib.groups.length ? `groups: ${lib.groups.join(', ')}` : lib.keywords.length ? `keywords: ${lib.keywords.join(', ')}` : '';
+  return [`In ${lib.name}, line ${lib.line}`, words, lib.sameAs ? `the same work as corpus entry ${lib.sameAs}` : ''].filter(Boolean).join(' · ');
+}
+
 /** Escapes text so that Markdown shows it as is (every CommonMark punctuation that can start markup). */
 export function escapeMarkdown(s: string): string {
   return s.replace(/([\\`*_{}[\]()#+\-.!|<>])/g, '\\$1');
@@ -54,10 +62,12 @@ export function entryMarkdown(corpus: Corpus, e: Entry, opts: EntryMarkdownOptio
   parts.push(`\n\n${escapeMarkdown(allAuthors(e.authors))}`);
   const venue = e.venue_full && e.venue_full !== e.venue ? `${e.venue_full} (${venueYear(e)})` : venueYear(e);
   if (venue) parts.push(`  \n${escapeMarkdown(venue)}`);
-  const facts = [e.level ? LEVEL_BADGES[e.level] : undefined, e.kind, opts.read ? '✓ read' : undefined, `\`${e.key}\``].filter(Boolean);
+  const facts = [e.level ? LEVEL_BADGES[e.level] : undefined, e.library ? escapeMarkdown(e.library.sourceType) : e.kind, opts.read ? '✓ read' : undefined, `\`${e.key}\``].filter(Boolean);
   parts.push(`\n\n${facts.join(' · ')}`);
-  parts.push(`\n\n${escapeMarkdown(e.summary)}`);
-  parts.push(`\n\n*${escapeMarkdown(topicPathOf(corpus, e))}*`);
+  if (e.summary) parts.push(`\n\n${escapeMarkdown(e.summary)}`);
+  // A library entry says where it is; a corpus entry, where it is filed.
+  const where = e.library ? libraryPlace(e) : topicPathOf(corpus, e);
+  if (where) parts.push(`\n\n*${escapeMarkdown(where)}*`);
   const shown = entryLinksMarkdown(e);
   if (opts.detailsLink) shown.unshift(`[Details](command:${SHOW_DETAILS_COMMAND}?${encodeURIComponent(JSON.stringify([e.key]))})`);
   if (shown.length) parts.push(`\n\n${shown.join(' · ')}`);

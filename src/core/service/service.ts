@@ -102,6 +102,8 @@ export interface CitationService {
   citedKeys(doc: TextDocument): string[];
   /** Forgets every cached file (the workspace folders changed). */
   clearCache(): void;
+  /** The bibliography files a document declares that exist (for `includeDocumentBibliography`). */
+  bibliographyFiles(doc: TextDocument): Promise<URI[]>;
 }
 
 /** The words a bibliography entry is matched on (key, title, authors, year), kept per parsed entry. */
@@ -169,10 +171,24 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     }
   };
 
-  const entriesOf = (keys: readonly string[]): Entry[] => {
-    const c = opts.corpus().corpus;
-    return [...new Set(keys.map((k) => c.entry(k)).filter((e): e is Entry => !!e))];
+  /** An entry of the corpus or of a library by key. */
+  const lookup = (key: string): Entry | undefined => {
+    const v = opts.corpus();
+    return v.entry ? v.entry(key) : v.corpus.entry(key);
   };
+
+  /** The entries citing `keys` cites (a corpus entry's library twin when there is one), ready to copy. */
+  const entriesOf = async (keys: readonly string[]): Promise<Entry[]> => {
+    const v = opts.corpus();
+    const list = [...new Set(keys.map((k) => (v.toCite ? v.toCite(k) : v.corpus.entry(k))).filter((e): e is Entry => !!e))];
+    return v.prepare ? v.prepare(list) : list;
+  };
+
+  /** The refusal for a bibliography file that is one of the user's libraries, which we never write. */
+  const refuseLibrary = (uri: URI, keys: readonly string[]): BibChange | undefined =>
+    opts.corpus().isLibrary?.(uri.toString())
+      ? { kind: 'refuse', uri: uri.toString(), message: `is one of your libraries (mlsysPapers.libraries), which MLSys Papers never writes to; it was not changed; add ${keys.join(', ')} to it with your reference manager` }
+      : undefined;
 
   /** Plans adding entries to an existing file, on its open document's text and on its bytes on disk. */
   const insertionInto = async (uri: URI, entries: readonly Entry[], open: { version: number; text: string } | undefined): Promise<BibChange> => {
@@ -218,6 +234,9 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     const reused = sync.reused.map((r) => ({ key: r.entry.key, citeAs: r.key, title: r.entry.title, file: r.path }));
     const update = await planBibliographyUpdate(ws, bib, sync);
     let bibliography: BibChange;
+    // A library is never written, whatever else would have stopped the write.
+    const library = update.kind !== 'none' && update.kind !== 'declare' && refuseLibrary(update.uri, 'entries' in update ? update.entries.map((e) => e.key) : entries.map((e) => e.key));
+    if (library) return { reused, bibliography: library, citeAs: sync.citeAs };
     switch (update.kind) {
       case 'none': bibliography = { kind: 'none' }; break;
       case 'declare': bibliography = { kind: 'declare', root: bib!.root.toString(), keys: update.entries.map((e) => e.key) }; break;
@@ -245,14 +264,16 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
       if (!ctx) return undefined;
       // In Markdown, only offer keys right after '@' (inside brackets, the user types '@' first).
       if (ctx.syntax === 'pandoc' && text[ctx.keyStart - 1] !== '@') return undefined;
-      const { corpus, index } = opts.corpus();
+      const view = opts.corpus();
+      const { corpus, index } = view;
       const hits = ctx.prefix ? index.search(ctx.prefix, COMPLETION_LIMIT).map((h) => h.entry) : corpus.entries.slice(0, COMPLETION_LIMIT);
       const bib = await bibliographyOf(doc);
       if (token.isCancellationRequested) return undefined;
       // The document's own bibliography: its entries that the corpus does not have, matched on
       // every typed word (prefix of a word of key, title, author or year), come first.
       const words = foldAscii(ctx.prefix).split(/[^a-z0-9]+/).filter(Boolean);
-      const own = bibEntries(bib).map((b) => b.entry)
+      // A bibliography that is a loaded library is searched through the index instead (it may hold 100,000 entries).
+      const own = bibEntries(bib).filter((b) => !view.isLibraryReady?.(b.source.uri.toString())).map((b) => b.entry)
         .filter((b) => !corpus.entry(b.key) && !ctx.existing.includes(b.key))
         .filter((b) => {
           const hay = wordsOf(b);
@@ -266,9 +287,10 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
           detail: b.fields.title?.replace(/[{}]/g, ''),
           documentation: { kind: MarkupKind.Markdown, value: bibEntryMarkdown(b.key, b.fields) },
         }));
-      const fromCorpus = hits.filter((e) => !ctx.existing.includes(e.key)).map((e): CompletionItem => ({
+      const fromCorpus = hits.map((e) => view.toCite?.(e.key) ?? e).filter((e) => !ctx.existing.includes(e.key)).map((e): CompletionItem => ({
+        // A corpus entry with a twin in the user's library is offered under the user's key.
         label: e.key,
-        labelDetails: { description: venueYear(e) },
+        labelDetails: { description: e.library ? [venueYear(e), e.library.name].filter(Boolean).join(' · ') : venueYear(e) },
         kind: CompletionItemKind.Reference,
         detail: e.title,
         data: { key: e.key, uri: doc.uri } satisfies ItemData,
@@ -291,7 +313,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
       const data = item.data as ItemData | undefined;
       if (!data?.key || item.documentation) return item;
       const { corpus } = opts.corpus();
-      const entry = corpus.entry(data.key);
+      const entry = lookup(data.key);
       if (!entry) return item;
       let md = entryMarkdown(corpus, entry, { read: isRead(entry.key) });
       const ref = await formatted(entry, data.uri);
@@ -306,7 +328,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
       if (token.isCancellationRequested) return undefined;
       const own = bibEntries(bib).find((b) => b.entry.key.toLowerCase() === c.key.toLowerCase());
       const { corpus } = opts.corpus();
-      const entry = corpus.entry(c.key);
+      const entry = lookup(c.key);
       const where = own ? `✓ in ${displayPath(own.source.uri)}`
         : bib?.files.length ? `✗ not in ${bib.files.map((s) => displayPath(s.uri)).join(', ')}` : 'no bibliography declared';
       let md: string;
@@ -336,6 +358,8 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
           return Location.create(s.uri.toString(), Range.create(pos, pos));
         }
       }
+      const library = lookup(c.key)?.library;
+      if (library) return Location.create(library.uri, Range.create(library.line - 1, 0, library.line - 1, 0));
       if (opts.clientUi?.() && opts.corpus().corpus.entry(c.key)) return Location.create(URI.from({ scheme: ENTRY_SCHEME, path: `/${c.key}.bib` }).toString(), Range.create(0, 0, 0, 0));
       return undefined;
     },
@@ -378,7 +402,9 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
         out.push({ range: rangeOf(doc, c), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, code, message });
       for (const c of cited) {
         if (inBib.has(c.key.toLowerCase())) continue;
-        if (!corpus.entry(c.key)) {
+        const known = corpus.entry(c.key) ?? lookup(c.key);
+        const from = known?.library ? `your library ${known.library.name}` : 'the MLSys Papers corpus';
+        if (!known) {
           // Without a readable bibliography we cannot tell a typo from a key defined elsewhere,
           // unless the corpus does not know it either: then say so.
           raise(c, DiagnosticCodes.unknown, readable.length
@@ -387,10 +413,10 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
               ? `Unknown citation key "${c.key}": the MLSys Papers corpus does not know it, and the declared bibliography (${unreadable}) is missing or cannot be read.`
               : `Unknown citation key "${c.key}": the document declares no bibliography and the MLSys Papers corpus does not know it.`);
         } else if (readable.length) {
-          raise(c, DiagnosticCodes.notInBib, `"${c.key}" is in the MLSys Papers corpus but not in ${bibName}.`);
+          raise(c, DiagnosticCodes.notInBib, `"${c.key}" is in ${from} but not in ${bibName}.`);
         } else if (bib?.missing.length && !bib.files.length) {
           // Declared but not created yet: the quick fix creates it with the entry.
-          raise(c, DiagnosticCodes.notInBib, `"${c.key}" is in the MLSys Papers corpus; ${bib.missing.map(displayPath).join(', ')} does not exist yet.`);
+          raise(c, DiagnosticCodes.notInBib, `"${c.key}" is in ${from}; ${bib.missing.map(displayPath).join(', ')} does not exist yet.`);
         }
       }
       return out;
@@ -423,7 +449,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     },
 
     async planCitation(doc, position, keys) {
-      const entries = entriesOf(keys);
+      const entries = await entriesOf(keys);
       const settings = await opts.config(URI.parse(doc.uri));
       const sync = settings.syncBibliography && isCitingLanguage(doc.languageId);
       const planned = sync ? await planBibliography(doc, entries) : undefined;
@@ -439,14 +465,16 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     },
 
     async planBibliography(doc, keys) {
-      const { reused, bibliography } = await planBibliography(doc, entriesOf(keys));
+      const { reused, bibliography } = await planBibliography(doc, await entriesOf(keys));
       return { reused, bibliography };
     },
 
     async planInsertion(file, keys) {
-      const entries = entriesOf(keys);
+      const entries = await entriesOf(keys);
       const uri = file.toString();
       if (!inWorkspace(ws, file)) return { kind: 'refuse', uri, message: 'is outside the workspace; it was not changed' };
+      const library = refuseLibrary(file, entries.map((e) => e.key));
+      if (library) return library;
       const text = await ws.readText(file);
       const source = readBibFile(file.path, text ?? '');
       if (!source) return { kind: 'refuse', uri, message: 'is not a bibliography format we can write (.bib, .json or .yaml)' };
@@ -477,6 +505,12 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
 
     clearCache() {
       cache.clear();
+    },
+
+    async bibliographyFiles(doc) {
+      if (!isCitingLanguage(doc.languageId)) return [];
+      const bib = await bibliographyOf(doc);
+      return bib?.files.filter((f) => !f.error).map((f) => f.uri) ?? [];
     },
   };
 }

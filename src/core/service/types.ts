@@ -6,6 +6,7 @@ import type { URI } from 'vscode-uri';
 import type { BibWorkspace } from '../bib/resolve.js';
 import { LATEX_COMMANDS, MARKDOWN_STYLES, type LatexCommand, type MarkdownStyle } from '../cite/insert.js';
 import type { Corpus } from '../corpus.js';
+import type { Entry } from '../schema.js';
 import type { SearchIndex } from '../search.js';
 
 /**
@@ -24,10 +25,29 @@ export interface ServiceWorkspace extends BibWorkspace {
   openDocument?(uri: URI): { version: number; text: string } | undefined;
 }
 
-/** The corpus the service answers from, and its search index (built by whoever owns the corpus). */
+/**
+ * The corpus the service answers from, and its search index (built by whoever owns the corpus);
+ * with the user's libraries, what they add (absent members: no libraries).
+ */
 export interface CorpusView {
   readonly corpus: Corpus;
+  /** Searches the corpus and the libraries. */
   readonly index: SearchIndex;
+  /** An entry of the corpus or of a library by key, ignoring case (the corpus's first). */
+  entry?(key: string): Entry | undefined;
+  /**
+   * What citing `key` cites: a corpus entry, or its twin in a library (the same work under the
+   * user's key) unless the user prefers corpus keys; or a library entry.
+   */
+  toCite?(key: string): Entry | undefined;
+  /** Library entries as citing copies them: their own BibTeX text, or CSL item (`Entry.library`). */
+  prepare?(entries: readonly Entry[]): Promise<Entry[]>;
+  /** Whether a URI is a library file named by the settings: never written to. */
+  isLibrary?(uri: string): boolean;
+  /** Whether a URI is a library file that has loaded (its entries are in the index). */
+  isLibraryReady?(uri: string): boolean;
+  /** A corpus entry's twin in a library, whatever the preference. */
+  twinOf?(corpusKey: string): Entry | undefined;
 }
 
 /** The settings that matter for one document, read in that document's scope. */

@@ -10,6 +10,7 @@ import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import type { CorpusData } from '../../core/corpus.js';
 import { decodeUtf8 } from '../../core/utf8.js';
 import { fileStampOf, startServer, type HostFile, type ServerHost } from '../../server/server.js';
+import { defaultCacheDir, nodeLibraryCache, sha256 } from './libraryCache.js';
 
 /** Reads a `file:` URI: its text (UTF-8, BOM kept), `notUtf8`, `directory`, or undefined when missing; null for other schemes. */
 export function readNodeFile(uri: { scheme: string; fsPath: string }): HostFile | null {
@@ -60,6 +61,8 @@ export function nodeServerHost(dist: string): ServerHost {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     loadCsl: async () => require(join(dist, 'csl.js')) as typeof import('../../core/cite/csl.js'),
     home: homedir(),
+    libraryCache: (dir, warn) => nodeLibraryCache(dir ?? defaultCacheDir(), warn),
+    hash: sha256,
   };
 }
 

@@ -1,0 +1,487 @@
+/**
+ * The user's libraries in the language server: the files of `mlsysPapers.libraries` (and, with
+ * `includeDocumentBibliography`, the bibliographies the open documents declare), each loaded in
+ * slices off the editor's thread, cached by a hash of its text, searched beside the corpus, and
+ * kept current as the files change. Library files are never written.
+ *
+ * - **Per file.** A file that changes while it loads cancels and restarts that file's load only;
+ *   a changed file reloads that file, not the others. Edits to an open `.bib` re-read only the
+ *   entries they touch.
+ * - **One work, one row.** A library entry that is a corpus entry's work (same DOI, arXiv id, or
+ *   normalised title and year) is that entry's twin: the search shows the corpus row, and citing
+ *   it cites the user's key (unless `preferCorpusKeys`).
+ * - **Problems** (broken entries, keys defined in an earlier library too) are diagnostics on the
+ *   file, with line and column.
+ */
+import { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-types';
+import { URI, Utils } from 'vscode-uri';
+import { normaliseTitle } from '../core/bib/bibfile.js';
+import type { Logger } from '../core/log.js';
+import type { Corpus } from '../core/model.js';
+import type { Entry } from '../core/schema.js';
+import type { ParsedQuery, SearchHit } from '../core/search.js';
+import { BibtexLibraryReader, readEntryAt, type LibraryProblem } from '../core/library/bibtex.js';
+import { entryFromBibtex } from '../core/library/entries.js';
+import { libraryFormatOf, libraryFromJson, LibraryLoader, libraryToJson, LIBRARY_CACHE_VERSION, type LoadedLibrary } from '../core/library/load.js';
+import { verbatimOf } from '../core/library/verbatim.js';
+import { DIAGNOSTIC_SOURCE, textHash } from '../core/service/types.js';
+import { UNGROUPED, type LibraryFileStatus, type LibraryGroup } from './protocol.js';
+
+/** A cache of loaded libraries, by key (the host decides where: the extension's global storage, `~/.cache/mlsys-papers`). */
+export interface LibraryCache {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string): Promise<void>;
+}
+
+/** What the store needs from the server. */
+export interface LibraryStoreHost {
+  /** The file's text (BOM kept), or why it cannot be read. */
+  read(uri: URI): Promise<{ text: string } | { problem: string }>;
+  /** A hash of a text for the cache key (Node: SHA-256); absent: FNV-1a with the length. */
+  hash?(text: string): string;
+  cache?: LibraryCache;
+  /** Lets other work run (a macrotask). */
+  yield(): Promise<void>;
+  /** Milliseconds, for slicing. */
+  now(): number;
+}
+
+/** Work per slice before other requests get their turn (ms). */
+const SLICE_MS = 12;
+
+/** Status notifications while loading, at most every this many ms. */
+const STATUS_EVERY_MS = 250;
+
+/** Entries one group of the tree lists at most. */
+export const GROUP_LIMIT = 1000;
+
+
+interface LibraryFile {
+  uri: URI;
+  id: string;
+  name: string;
+  fromDocument: boolean;
+  generation: number;
+  state: LibraryFileStatus['state'];
+  done: number;
+  total: number;
+  message?: string;
+  cached?: boolean;
+  text?: string;
+  lib?: LoadedLibrary;
+  /** Problems of the file itself and keys an earlier library defines too. */
+  diagnostics: Diagnostic[];
+  /** Twins: library entry → corpus key. */
+  twins?: Map<Entry, string>;
+}
+
+/** The identity of a work for twins: DOI, arXiv id, or normalised title with year. */
+function identities(e: Entry): string[] {
+  const out: string[] = [];
+  if (e.doi) out.push(`doi:${e.doi.toLowerCase()}`);
+  if (e.arxiv) out.push(`arxiv:${e.arxiv}`);
+  const t = normaliseTitle(e.title_en ?? e.title);
+  if (t && e.year) out.push(`title:${t}|${e.year}`);
+  return out;
+}
+
+/** The store; see the module comment. */
+export class LibraryStore {
+  private files = new Map<string, LibraryFile>();
+  private corpusIds = new Map<string, string>();
+  /** Corpus key (lower case) → its twin in a library. */
+  private twinOf = new Map<string, Entry>();
+  /** Increases when any library's entries change. */
+  version = 0;
+  /** Whether citing a corpus entry with a library twin cites the corpus key (`mlsysPapers.preferCorpusKeys`). */
+  preferCorpusKeys = false;
+
+  /**
+   * @param onStatus - the files' status changed (loading progress, done); throttled while loading
+   * @param onChanged - a library's entries changed (loaded, reloaded, removed): answers depend on them
+   */
+  constructor(
+    private readonly log: Logger,
+    private readonly host: LibraryStoreHost,
+    private readonly onStatus: (files: LibraryFileStatus[]) => void,
+    private readonly onChanged: () => void,
+  ) {}
+
+  /** The status of every library file. */
+  status(): LibraryFileStatus[] {
+    return [...this.files.values()].map((f) => ({
+      uri: f.id, name: f.name, state: f.state, done: f.done, total: f.total,
+      entries: f.lib?.entries.length ?? 0, problems: f.lib?.problems.length ?? (f.state === 'error' ? 1 : 0),
+      message: f.message, fromDocument: f.fromDocument, cached: f.cached,
+    }));
+  }
+
+  /** Diagnostics per library file (an empty list for a file whose problems went away). */
+  diagnostics(): Map<string, Diagnostic[]> {
+    return new Map([...this.files.values()].map((f) => [f.id, f.diagnostics]));
+  }
+
+  /** Whether a URI is one of the library files. */
+  has(uri: string): boolean {
+    return this.files.has(uri);
+  }
+
+  /** Whether a URI is a library named by `mlsysPapers.libraries` (never written to). */
+  isConfigured(uri: string): boolean {
+    const f = this.files.get(uri);
+    return !!f && !f.fromDocument;
+  }
+
+  /** Library files that are loaded (their entries are searchable). */
+  isReady(uri: string): boolean {
+    return this.files.get(uri)?.state === 'ready';
+  }
+
+  /**
+   * Sets the library files: new ones start loading, gone ones are dropped, the others stay.
+   *
+   * @param wanted - URI → whether it joins as an open document's bibliography
+   */
+  setFiles(wanted: ReadonlyMap<string, { uri: URI; fromDocument: boolean }>): void {
+    let changed = false;
+    for (const [id, f] of this.files) {
+      if (wanted.has(id)) { f.fromDocument = wanted.get(id)!.fromDocument; continue; }
+      f.generation++;
+      this.files.delete(id);
+      changed = true;
+      this.log.info(`library ${f.name}: removed`);
+    }
+    for (const [id, w] of wanted) {
+      if (this.files.has(id)) continue;
+      const name = Utils.basename(w.uri);
+      const file: LibraryFile = { uri: w.uri, id, name, fromDocument: w.fromDocument, generation: 0, state: 'loading', done: 0, total: 0, diagnostics: [] };
+      this.files.set(id, file);
+      void this.load(file);
+    }
+    if (changed) this.afterChange();
+    this.onStatus(this.status());
+  }
+
+  /** A library file changed on disk: that file is read again (a load under way restarts). */
+  fileChanged(uri: string): void {
+    const f = this.files.get(uri);
+    if (f) void this.load(f);
+  }
+
+  /** The corpus changed: twins are found again. */
+  setCorpus(corpus: Corpus): void {
+    this.corpusIds = new Map();
+    for (const e of corpus.entries) for (const id of identities(e)) if (!this.corpusIds.has(id)) this.corpusIds.set(id, e.key);
+    for (const f of this.files.values()) this.findTwins(f);
+    this.rebuildTwins();
+  }
+
+  /** Loads a file (from `text` when given: its open document's), cancelling a load under way. */
+  private async load(f: LibraryFile, given?: string): Promise<void> {
+    const generation = ++f.generation;
+    const current = () => f.generation === generation && this.files.get(f.id) === f;
+    f.state = 'loading';
+    f.done = 0;
+    f.total = 0;
+    f.cached = false;
+    this.onStatus(this.status());
+    const started = this.host.now();
+    const format = libraryFormatOf(f.uri.path);
+    const fail = (message: string) => {
+      if (!current()) return;
+      f.state = 'error';
+      f.message = message;
+      f.lib = undefined;
+      f.text = undefined;
+      f.diagnostics = [Diagnostic.create(Range.create(0, 0, 0, 0), message, DiagnosticSeverity.Error, undefined, DIAGNOSTIC_SOURCE)];
+      this.log.warn(`library ${f.name}: ${message}`);
+      this.afterChange();
+    };
+    if (!format) return fail('is not a library format (.bib, .json or .yaml); not read');
+    const r = given === undefined ? await this.host.read(f.uri) : { text: given };
+    if (!current()) return;
+    if (!('text' in r)) return fail(`cannot be read: ${r.problem}`);
+    const text = r.text;
+    const key = `${this.host.hash ? this.host.hash(text) : `${textHash(text)}-${text.length}`}-v${LIBRARY_CACHE_VERSION}`;
+    const ref = { uri: f.id, name: f.name };
+    let lib: LoadedLibrary | undefined;
+    const saved = await this.host.cache?.get(key).catch((e: unknown) => { this.log.warn(`library cache: ${String(e)}`); return undefined; });
+    if (!current()) return;
+    if (saved) {
+      lib = libraryFromJson(saved, ref);
+      if (lib) f.cached = true;
+      else this.log.info(`library ${f.name}: the cached copy is of another version; reading the file`);
+    }
+    if (!lib) {
+      let loader: LibraryLoader;
+      try {
+        loader = new LibraryLoader(text, format, ref);
+      } catch (e) {
+        return fail(`cannot be read: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      let lastStatus = this.host.now();
+      for (;;) {
+        const until = this.host.now() + SLICE_MS;
+        let done: boolean;
+        try {
+          done = loader.step(() => this.host.now() > until);
+        } catch (e) {
+          // A defect of ours, not of the file: logged with its cause, the file reported.
+          this.log.error(e instanceof Error ? e : String(e));
+          return fail(`cannot be read: ${e instanceof Error ? e.message : String(e)}`);
+        }
+        const p = loader.progress;
+        f.done = p.phase === 'read' ? p.done : p.total;
+        f.total = p.total;
+        if (done) break;
+        if (this.host.now() - lastStatus > STATUS_EVERY_MS) { lastStatus = this.host.now(); this.onStatus(this.status()); }
+        await this.host.yield();
+        if (!current()) return;
+      }
+      lib = loader.result();
+      if (this.host.cache) {
+        const cache = this.host.cache;
+        const loaded = lib;
+        // Saving serialises the whole index: after other work, not before the first search.
+        void this.host.yield().then(() => (current() ? cache.set(key, libraryToJson(loaded)) : undefined))
+          .catch((e: unknown) => this.log.warn(`library cache: cannot save ${f.name}: ${String(e)}`));
+      }
+    }
+    if (!current()) return;
+    f.text = text;
+    f.lib = lib;
+    f.state = 'ready';
+    f.message = undefined;
+    f.done = f.total = lib.entries.length;
+    this.findTwins(f);
+    this.afterChange();
+    this.log.info(`library ${f.name}: ${lib.entries.length} entries, ${lib.problems.length} problem(s), ${f.cached ? 'from the cache' : 'read'} in ${Math.round(this.host.now() - started)} ms`);
+  }
+
+  /**
+   * The open document of a library changed: the entries it touches are read again (BibTeX;
+   * other formats, and a change to an `@string`, read the whole text again).
+   */
+  documentChanged(uri: string, text: string): void {
+    const f = this.files.get(uri);
+    if (!f || f.state !== 'ready' || !f.lib || f.text === undefined || f.text === text) return;
+    if (f.lib.format !== 'bibtex' || !this.updateBibtex(f, text)) {
+      void this.load(f, text);
+    }
+  }
+
+  /** Incremental update of a loaded BibTeX library; false when the change needs a full read. */
+  private updateBibtex(f: LibraryFile, text: string): boolean {
+    const lib = f.lib!;
+    const old = f.text!;
+    const spans = lib.spans!;
+    let p = 0;
+    const max = Math.min(old.length, text.length);
+    while (p < max && old.charCodeAt(p) === text.charCodeAt(p)) p++;
+    let s = 0;
+    while (s < max - p && old.charCodeAt(old.length - 1 - s) === text.charCodeAt(text.length - 1 - s)) s++;
+    const oldEnd = old.length - s;
+    const delta = text.length - old.length;
+    // A change inside or next to an @string block changes what every later entry expands to.
+    for (const [, at] of lib.strings ?? []) if (at.start <= oldEnd && at.end >= p) return false;
+    if (/@\s*string/i.test(text.slice(p, text.length - s))) return false;
+    const n = lib.entries.length;
+    // Entries wholly before the change, and wholly after it.
+    let first = 0;
+    while (first < n && spans[2 * first + 1]! < p) first++;
+    let last = n;
+    while (last > first && spans[2 * (last - 1)]! > oldEnd) last--;
+    const from = first < n ? Math.min(spans[2 * first]!, lineStartOf(old, p)) : lineStartOf(old, p);
+    const to = last < n ? spans[2 * last]! + delta : text.length;
+    if (to < from) return false;
+    const startLine = first < n ? lib.entries[first]!.library!.line - (lineBreaks(old, from, spans[2 * first]!)) : lineOfOffset(old, from);
+    const reader = new BibtexLibraryReader(text, { start: from, end: to, line: startLine, macros: lib.macros });
+    reader.read();
+    const ref = { uri: f.id, name: f.name };
+    const added = reader.entries.map((raw) => entryFromBibtex(raw, ref));
+    const removed = lib.entries.slice(first, last);
+    const lineDelta = lineBreaks(text, from, to) - lineBreaks(old, from, to - delta);
+    for (let i = last; i < n; i++) lib.entries[i]!.library!.line += lineDelta;
+    const newSpans = [...spans.slice(0, 2 * first), ...reader.entries.flatMap((r) => [r.start, r.end]), ...spans.slice(2 * last).map((x) => x + delta)];
+    lib.entries.splice(first, last - first, ...added);
+    lib.spans = newSpans;
+    for (const [, at] of lib.strings ?? []) if (at.start >= oldEnd) { at.start += delta; at.end += delta; }
+    lib.problems = [...lib.problems.filter((q) => q.line < startLine), ...reader.problems,
+      ...lib.problems.filter((q) => q.line >= startLine + lineBreaks(old, from, to - delta) + 1).map((q) => ({ ...q, line: q.line + lineDelta }))];
+    lib.index.update(removed, added);
+    f.text = text;
+    f.done = f.total = lib.entries.length;
+    this.findTwins(f);
+    this.afterChange();
+    this.log.info(`library ${f.name}: ${removed.length} entr${removed.length === 1 ? 'y' : 'ies'} read again as ${added.length}`);
+    return true;
+  }
+
+  private findTwins(f: LibraryFile): void {
+    if (!f.lib) return;
+    const twins = new Map<Entry, string>();
+    for (const e of f.lib.entries) {
+      let key: string | undefined;
+      for (const id of this.corpusIds.size ? identities(e) : []) if ((key = this.corpusIds.get(id))) break;
+      if (key) twins.set(e, key);
+      e.library!.sameAs = key;
+    }
+    f.twins = twins;
+  }
+
+  private rebuildTwins(): void {
+    this.twinOf = new Map();
+    for (const f of this.files.values()) {
+      for (const [e, key] of f.twins ?? []) if (!this.twinOf.has(key.toLowerCase())) this.twinOf.set(key.toLowerCase(), e);
+    }
+  }
+
+  /** Recomputes what depends on all libraries (twins, duplicate keys) and tells the server. */
+  private afterChange(): void {
+    this.version++;
+    this.rebuildTwins();
+    // Keys defined in an earlier library: a diagnostic on the later one's entry.
+    const seen = new Map<string, string>();
+    for (const f of this.files.values()) {
+      if (!f.lib) continue;
+      const own: Diagnostic[] = f.lib.problems.map((q: LibraryProblem) => Diagnostic.create(Range.create(q.line - 1, q.column - 1, q.line - 1, q.column - 1 + 1),
+        q.message, q.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning, undefined, DIAGNOSTIC_SOURCE));
+      const mine = new Set<string>();
+      for (const e of f.lib.entries) {
+        const k = e.key.toLowerCase();
+        const earlier = seen.get(k);
+        if (earlier !== undefined && !mine.has(k)) {
+          const line = e.library!.line - 1;
+          own.push(Diagnostic.create(Range.create(line, 0, line, 0), `Duplicate key "${e.key}": ${earlier} defines it too, and that one is used.`, DiagnosticSeverity.Warning, 'duplicate-key', DIAGNOSTIC_SOURCE));
+        }
+        mine.add(k);
+      }
+      for (const k of mine) if (!seen.has(k)) seen.set(k, f.name);
+      f.diagnostics = own;
+    }
+    this.onChanged();
+    this.onStatus(this.status());
+  }
+
+  /** A library entry by key (ignoring case): the first library's that has it. */
+  entry(key: string): Entry | undefined {
+    for (const f of this.files.values()) {
+      const e = f.lib?.index.entry(key);
+      if (e) return e;
+    }
+    return undefined;
+  }
+
+  /** What citing a corpus key cites: its library twin (the user's key), unless corpus keys are preferred. */
+  twin(corpusKey: string): Entry | undefined {
+    return this.preferCorpusKeys ? undefined : this.twinOf.get(corpusKey.toLowerCase());
+  }
+
+  /** The twin of a corpus entry whatever the preference (to show "in your library as …"). */
+  twinOfCorpus(corpusKey: string): Entry | undefined {
+    return this.twinOf.get(corpusKey.toLowerCase());
+  }
+
+  /**
+   * Searches every loaded library; twins of corpus entries are left out (the corpus row stands
+   * for them).
+   */
+  search(query: ParsedQuery, limit: number): SearchHit[] {
+    const hits: SearchHit[] = [];
+    for (const f of this.files.values()) {
+      if (!f.lib) continue;
+      const twins = f.twins;
+      hits.push(...f.lib.index.search(query, limit, twins?.size ? (e) => twins.has(e) : undefined));
+    }
+    return hits.sort((a, b) => b.score - a.score).slice(0, limit);
+  }
+
+  /**
+   * Library entries as citing copies them: BibTeX with its own text, macros and crossref parent;
+   * and the CSL item (as written, or Citation.js's conversion of the BibTeX) for CSL bibliographies
+   * and formatted references. Other entries come back as they are.
+   *
+   * @param toCsl - Citation.js's BibTeX-to-CSL conversion of one parsed entry (loaded by the host)
+   */
+  prepare(entries: readonly Entry[], toCsl?: (raw: { type: string; label: string; properties: Record<string, string> }) => Record<string, unknown> | undefined): Entry[] {
+    return entries.map((e) => {
+      if (!e.library || e.library.format !== 'bibtex') return e;
+      const f = this.files.get(e.library.uri);
+      if (!f?.lib || f.text === undefined) return e;
+      const i = f.lib.entries.indexOf(e);
+      if (i < 0) return e;
+      const verbatim = verbatimOf(f.lib, f.text, i);
+      let csl: Record<string, unknown> | undefined;
+      if (toCsl) {
+        const raw = readEntryAt(f.text, f.lib.spans![2 * i]!, f.lib.spans![2 * i + 1]!, f.lib.macros ?? {});
+        try {
+          csl = raw && toCsl(raw);
+        } catch (err) {
+          this.log.warn(`library ${f.name}: ${e.key} cannot be converted to CSL (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); its fields are used`);
+        }
+      }
+      return { ...e, library: { ...e.library, ...verbatim, ...(csl ? { csl } : {}) } };
+    });
+  }
+
+  /** All fields of a library entry as written (macros expanded), for the details page. */
+  fields(e: Entry): Record<string, string> | undefined {
+    const lib = e.library;
+    if (!lib) return undefined;
+    if (lib.csl) return Object.fromEntries(Object.entries(lib.csl).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+    const f = this.files.get(lib.uri);
+    if (!f?.lib || f.text === undefined) return undefined;
+    const i = f.lib.entries.indexOf(e);
+    return i < 0 ? undefined : readEntryAt(f.text, f.lib.spans![2 * i]!, f.lib.spans![2 * i + 1]!, f.lib.macros ?? {})?.properties;
+  }
+
+  /**
+   * The groups of a library for the tree: its JabRef groups when any entry has some, else its
+   * keywords; then the entries in none.
+   */
+  groups(uri: string): LibraryGroup[] | undefined {
+    const lib = this.files.get(uri)?.lib;
+    if (!lib) return undefined;
+    const byGroups = lib.entries.some((e) => e.library!.groups.length);
+    const counts = new Map<string, number>();
+    let none = 0;
+    for (const e of lib.entries) {
+      const names = byGroups ? e.library!.groups : e.library!.keywords;
+      if (!names.length) none++;
+      for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);
+    }
+    const out = [...counts].sort((a, b) => a[0].localeCompare(b[0])).map(([label, count]) => ({ id: label, label, count }));
+    if (none) out.push({ id: UNGROUPED, label: byGroups ? '(in no group)' : '(no keywords)', count: none });
+    return out;
+  }
+
+  /** The entries of a group (see {@link groups}), newest first, at most {@link GROUP_LIMIT}; and how many there are. */
+  groupEntries(uri: string, group: string): { entries: Entry[]; total: number } | undefined {
+    const lib = this.files.get(uri)?.lib;
+    if (!lib) return undefined;
+    const byGroups = lib.entries.some((e) => e.library!.groups.length);
+    const all = lib.entries.filter((e) => {
+      const names = byGroups ? e.library!.groups : e.library!.keywords;
+      return group === UNGROUPED ? !names.length : names.includes(group);
+    });
+    all.sort((a, b) => (b.year ?? 0) - (a.year ?? 0));
+    return { entries: all.slice(0, GROUP_LIMIT), total: all.length };
+  }
+}
+
+/** The offset where the line holding `offset` starts. */
+function lineStartOf(text: string, offset: number): number {
+  return text.lastIndexOf('\n', offset - 1) + 1;
+}
+
+/** Line breaks (LF) in `[from, to)`. */
+function lineBreaks(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** The 1-based line of an offset. */
+function lineOfOffset(text: string, offset: number): number {
+  return lineBreaks(text, 0, offset) + 1;
+}

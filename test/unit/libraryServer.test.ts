@@ -1,0 +1,207 @@
+/**
+ * The user's libraries in the language server (`src/server/libraryStore.ts`), over a real LSP
+ * connection: loading with status, search beside the corpus (one row per work), completion, hover,
+ * definition, problems, citing a library entry (its own text copied), never writing to a library,
+ * duplicate keys across libraries, the tree's groups, edits of an open library, and the cache.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  CompletionRequest, DefinitionRequest, DidChangeTextDocumentNotification, HoverRequest, PublishDiagnosticsNotification,
+  type CompletionList, type Hover, type Location, type MarkupContent, type PublishDiagnosticsParams,
+} from 'vscode-languageserver/node';
+import { URI } from 'vscode-uri';
+import type { CitePlan } from '../../src/core/service/types.js';
+import {
+  Methods, type EntryResult, type LibraryEntriesResult, type LibraryGroupsResult, type LibraryStatusParams, type SearchResult,
+} from '../../src/server/protocol.js';
+import type { LibraryCache } from '../../src/server/libraryStore.js';
+import { start, type Session } from './serverHarness.js';
+
+const LIB = '/ws/lib/zotero.bib';
+const LIB_URI = URI.file(LIB).toString();
+
+/** The user's library: a twin of a corpus entry under the user's key, macros, a crossref, a broken entry, keywords. */
+const LIBRARY = [
+  '% Exported by Better BibTeX',
+  '@string{sosp = {Proceedings of the 29th Symposium on Operating Systems Principles}}',
+  '@string{sospx = sosp # { (SOSP)}}',
+  '',
+  '@inproceedings{kwon2023vllm,',
+  '  title = {Efficient Memory Management for Large Language Model Serving with {PagedAttention}},',
+  '  author = {Kwon, Woosuk and Li, Zhuohan},',
+  '  booktitle = sospx,',
+  '  year = {2023},',
+  '  doi = {10.1145/3600006.3613165},',
+  '}',
+  '',
+  '@incollection{smith2024mystery,',
+  '  title = {The Mystery of {Schr\\"o}dinger\'s Scheduler},',
+  '  author = {Smith, Jane and {\\"U}nal, Ay{\\c{s}}e},',
+  '  crossref = {proc2024},',
+  '  keywords = {scheduling, gpu},',
+  '  pages = {1--10},',
+  '}',
+  '',
+  '@article{broken2020,',
+  '  title = {Never closed,',
+  '  year = 2020',
+  '',
+  '@proceedings{proc2024,',
+  '  title = {Proceedings of the Mystery Workshop},',
+  '  booktitle = {Proceedings of the Mystery Workshop},',
+  '  year = {2024},',
+  '  keywords = {workshops},',
+  '}',
+  '',
+].join('\n');
+
+const PAPER = '/ws/paper.tex';
+const PAPER_URI = URI.file(PAPER).toString();
+const paper = (body: string) => `\\documentclass{article}\n\\begin{document}\n${body}\n\\bibliography{references}\n\\end{document}\n`;
+
+async function withLibrary(files: Record<string, string> = {}, settings: Record<string, unknown> = {}, extra = {}): Promise<Session> {
+  const s = await start({ [LIB]: LIBRARY, '/ws/references.bib': '', ...files }, { citationStyle: 'apa', libraries: ['lib/zotero.bib'], ...settings }, extra);
+  await s.notified<LibraryStatusParams>(Methods.libraryStatus, (p) => p.files.length > 0 && p.files.every((f) => f.state !== 'loading'));
+  return s;
+}
+
+const markdownOf = (h: Hover | null) => (h?.contents as MarkupContent | undefined)?.value ?? '';
+
+describe('libraries in the language server', () => {
+  it('loads a library, reports its status, and publishes its broken entry as a problem with its line', async () => {
+    const s = await withLibrary();
+    const status = await s.client.sendRequest<LibraryStatusParams>(Methods.libraryStatus);
+    expect(status.files).toEqual([expect.objectContaining({ uri: LIB_URI, name: 'zotero.bib', state: 'ready', entries: 3, problems: 1, fromDocument: false })]);
+    const diags = await s.notified<PublishDiagnosticsParams>(PublishDiagnosticsNotification.method, (p) => p.uri === LIB_URI && p.diagnostics.length > 0);
+    expect(diags.diagnostics).toHaveLength(1);
+    expect(diags.diagnostics[0]!.range.start.line).toBe(LIBRARY.split('\n').indexOf('@article{broken2020,'));
+    expect(diags.diagnostics[0]!.message).toMatch(/skipped/);
+  });
+
+  it('searches library entries beside the corpus, with one row for a work both have', async () => {
+    const s = await withLibrary();
+    const mystery = await s.client.sendRequest<SearchResult>(Methods.search, { query: 'mystery scheduler' });
+    expect(mystery.keys[0]).toBe('smith2024mystery');
+    expect(mystery.entries?.[0]).toMatchObject({ key: 'smith2024mystery', title: "The Mystery of Schrödinger's Scheduler", library: { name: 'zotero.bib' } });
+    expect(mystery.entries?.[0]?.authors).toEqual([{ given: 'Jane', family: 'Smith' }, { given: 'Ayşe', family: 'Ünal' }]);
+    const paged = await s.client.sendRequest<SearchResult>(Methods.search, { query: 'paged attention memory management' });
+    expect(paged.keys[0]).toBe('kwon2023efficient');
+    expect(paged.keys).not.toContain('kwon2023vllm');
+    expect(paged.twins?.kwon2023efficient).toEqual({ key: 'kwon2023vllm', library: 'zotero.bib' });
+  });
+
+  it('completes, hovers and goes to the definition of library keys', async () => {
+    const s = await withLibrary();
+    s.open(PAPER_URI, 'latex', paper('\\cite{myster}'));
+    const list = await s.client.sendRequest(CompletionRequest.type, { textDocument: { uri: PAPER_URI }, position: { line: 2, character: 12 } }) as CompletionList;
+    expect(list.items.map((i) => i.label)).toContain('smith2024mystery');
+    // A corpus entry that the library has too is offered under the user's key.
+    s.open(URI.file('/ws/b.tex').toString(), 'latex', paper('\\cite{pagedattention}'));
+    const list2 = await s.client.sendRequest(CompletionRequest.type, { textDocument: { uri: URI.file('/ws/b.tex').toString() }, position: { line: 2, character: 20 } }) as CompletionList;
+    expect(list2.items[0]?.label).toBe('kwon2023vllm');
+
+    s.open(URI.file('/ws/c.tex').toString(), 'latex', paper('\\cite{smith2024mystery}'));
+    const hover = await s.client.sendRequest(HoverRequest.type, { textDocument: { uri: URI.file('/ws/c.tex').toString() }, position: { line: 2, character: 10 } });
+    expect(markdownOf(hover)).toMatch(/Mystery of Schrödinger's Scheduler/);
+    expect(markdownOf(hover)).toMatch(/In zotero\\\.bib, line 13/);
+    const def = await s.client.sendRequest(DefinitionRequest.type, { textDocument: { uri: URI.file('/ws/c.tex').toString() }, position: { line: 2, character: 10 } }) as Location;
+    expect(def).toEqual({ uri: LIB_URI, range: { start: { line: 12, character: 0 }, end: { line: 12, character: 0 } } });
+  });
+
+  it('copies a library entry as written, with the macros and crossref parent it needs, into the document bibliography', async () => {
+    const s = await withLibrary();
+    s.open(PAPER_URI, 'latex', paper('See .'));
+    const plan = await s.client.sendRequest<CitePlan>(Methods.planCitation, { uri: PAPER_URI, position: { line: 2, character: 4 }, keys: ['smith2024mystery'] });
+    expect(plan.edit?.text).toBe('\\cite{smith2024mystery}');
+    expect(plan.bibliography.kind).toBe('insert');
+    const text = plan.bibliography.kind === 'insert' ? plan.bibliography.disk!.text : '';
+    const entry = LIBRARY.slice(LIBRARY.indexOf('@incollection{smith2024mystery'), LIBRARY.indexOf('}\n\n@article{broken') + 1);
+    const parent = LIBRARY.slice(LIBRARY.indexOf('@proceedings{proc2024'), LIBRARY.lastIndexOf('}') + 1);
+    expect(text).toBe(`${entry}\n\n${parent}\n`);
+
+    const twin = await s.client.sendRequest<CitePlan>(Methods.planCitation, { uri: PAPER_URI, position: { line: 2, character: 4 }, keys: ['kwon2023efficient'] });
+    expect(twin.edit?.text).toBe('\\cite{kwon2023vllm}');
+    const twinText = twin.bibliography.kind === 'insert' ? twin.bibliography.disk!.text : '';
+    // Its macros first, in the order BibTeX needs (sospx uses sosp), then the entry as written.
+    expect(twinText).toBe([
+      '@string{sosp = {Proceedings of the 29th Symposium on Operating Systems Principles}}',
+      '',
+      '@string{sospx = sosp # { (SOSP)}}',
+      '',
+      LIBRARY.slice(LIBRARY.indexOf('@inproceedings{kwon2023vllm'), LIBRARY.indexOf('}\n\n@incollection') + 1),
+      '',
+    ].join('\n'));
+  });
+
+  it('cites the corpus key instead when the user prefers corpus keys', async () => {
+    const s = await withLibrary({}, { preferCorpusKeys: true });
+    s.open(PAPER_URI, 'latex', paper('See .'));
+    const plan = await s.client.sendRequest<CitePlan>(Methods.planCitation, { uri: PAPER_URI, position: { line: 2, character: 4 }, keys: ['kwon2023efficient'] });
+    expect(plan.edit?.text).toBe('\\cite{kwon2023efficient}');
+  });
+
+  it('never writes to a library: a document whose bibliography is a library gets a refusal that says so', async () => {
+    const s = await withLibrary();
+    const doc = URI.file('/ws/lib/paper.tex').toString();
+    s.open(doc, 'latex', '\\documentclass{article}\n\\begin{document}\nSee .\n\\bibliography{zotero}\n\\end{document}\n');
+    const plan = await s.client.sendRequest<CitePlan>(Methods.planCitation, { uri: doc, position: { line: 2, character: 4 }, keys: ['narayanan2021efficient'] });
+    expect(plan.bibliography).toMatchObject({ kind: 'refuse', uri: LIB_URI });
+    expect(plan.bibliography.kind === 'refuse' && plan.bibliography.message).toMatch(/one of your libraries/);
+  });
+
+  it('reports a key that an earlier library defines too, on the later library', async () => {
+    const other = '/ws/lib/lab.bib';
+    const s = await withLibrary({ [other]: '@misc{smith2024mystery,\n  title = {Another},\n}\n' }, { libraries: ['lib/zotero.bib', 'lib/lab.bib'] });
+    const diags = await s.notified<PublishDiagnosticsParams>(PublishDiagnosticsNotification.method, (p) => p.uri === URI.file(other).toString() && p.diagnostics.length > 0);
+    expect(diags.diagnostics[0]).toMatchObject({ code: 'duplicate-key', range: { start: { line: 0 } } });
+    expect(diags.diagnostics[0]!.message).toMatch(/zotero\.bib defines it too/);
+  });
+
+  it('lists a library by keywords for the tree, newest first, and gives an entry with its fields as written', async () => {
+    const s = await withLibrary();
+    const { groups } = await s.client.sendRequest<LibraryGroupsResult>(Methods.libraryGroups, { uri: LIB_URI });
+    expect(groups.map((g) => [g.label, g.count])).toEqual([['gpu', 1], ['scheduling', 1], ['workshops', 1], ['(no keywords)', 1]]);
+    const r = await s.client.sendRequest<LibraryEntriesResult>(Methods.libraryEntries, { uri: LIB_URI, group: 'gpu' });
+    expect(r.entries.map((e) => e.key)).toEqual(['smith2024mystery']);
+    const e = await s.client.sendRequest<EntryResult>(Methods.entry, { key: 'smith2024mystery' });
+    expect(e.fields).toMatchObject({ pages: '1--10', keywords: 'scheduling, gpu' });
+  });
+
+  it('reads an edited open library again where it changed', async () => {
+    const s = await withLibrary();
+    s.open(LIB_URI, 'bibtex', LIBRARY);
+    const changed = LIBRARY.replace('The Mystery of', 'The Enigma of');
+    await s.client.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri: LIB_URI, version: 2 }, contentChanges: [{ text: changed }] });
+    await s.notified(Methods.librariesChanged, (p: { version: number }) => p.version > 1);
+    const hit = await s.client.sendRequest<SearchResult>(Methods.search, { query: 'enigma' });
+    expect(hit.keys).toEqual(['smith2024mystery']);
+    expect((await s.client.sendRequest<EntryResult>(Methods.entry, { key: 'smith2024mystery' })).entry?.title).toBe("The Enigma of Schrödinger's Scheduler");
+    // The entries after it are where they were.
+    const e = await s.client.sendRequest<EntryResult>(Methods.entry, { key: 'proc2024' });
+    expect(e.entry?.library?.line).toBe(LIBRARY.split('\n').indexOf('@proceedings{proc2024,') + 1);
+  });
+
+  it('loads a library from the cache the second time', async () => {
+    const saved = new Map<string, string>();
+    const cache: LibraryCache = { get: async (k) => saved.get(k), set: async (k, v) => { saved.set(k, v); } };
+    const first = await withLibrary({}, {}, { libraryCache: () => cache });
+    await expect.poll(() => saved.size).toBe(1);
+    first.dispose();
+    const second = await withLibrary({}, {}, { libraryCache: () => cache });
+    const status = await second.client.sendRequest<LibraryStatusParams>(Methods.libraryStatus);
+    expect(status.files[0]).toMatchObject({ state: 'ready', entries: 3, cached: true });
+    expect((await second.client.sendRequest<SearchResult>(Methods.search, { query: 'mystery' })).keys).toContain('smith2024mystery');
+  });
+
+  it('copies a CSL-JSON library item as written into a CSL-JSON bibliography', async () => {
+    const item = { id: 'doe2022json', type: 'article-journal', title: 'A JSON Library Item', author: [{ family: 'Doe', given: 'Jo' }], issued: { 'date-parts': [[2022]] }, 'container-title': 'Journal of Tests', note: 'kept as written' };
+    const s = await start({ '/ws/lib/items.json': JSON.stringify([item], null, 2), '/ws/refs.json': '[]\n' }, { libraries: ['lib/items.json'] });
+    await s.notified<LibraryStatusParams>(Methods.libraryStatus, (p) => p.files.length > 0 && p.files.every((f) => f.state === 'ready'));
+    const md = URI.file('/ws/notes.md').toString();
+    s.open(md, 'markdown', '---\nbibliography: refs.json\n---\n\nSee .\n');
+    const plan = await s.client.sendRequest<CitePlan>(Methods.planCitation, { uri: md, position: { line: 4, character: 4 }, keys: ['doe2022json'] });
+    expect(plan.edit?.text).toBe('[@doe2022json]');
+    const text = plan.bibliography.kind === 'insert' ? plan.bibliography.disk!.text : '';
+    expect(JSON.parse(`[${text.replace(/^[\s,]*|[\s,\]]*$/g, '')}]`)).toEqual([item]);
+  });
+});

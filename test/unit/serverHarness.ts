@@ -1,0 +1,126 @@
+/**
+ * An in-process language server session for unit tests: the server (`src/server/server.ts`) reads
+ * and writes JSON-RPC on two in-memory streams and a protocol client sits on their other ends. The
+ * host serves files from a map, the bundled corpus from `corpus/` and CSL from `csl/`.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeAll } from 'vitest';
+import {
+  ApplyWorkspaceEditRequest, ConfigurationRequest, createConnection, createMessageConnection, DidOpenTextDocumentNotification,
+  InitializedNotification, InitializeRequest, ShowMessageRequest, StreamMessageReader, StreamMessageWriter,
+  type ApplyWorkspaceEditParams, type InitializeResult, type MessageConnection, type ShowMessageRequestParams,
+} from 'vscode-languageserver/node';
+import { URI } from 'vscode-uri';
+import type { CorpusData } from '../../src/core/corpus.js';
+import { loadCorpusDir } from '../../src/host/node/load.js';
+import { startServer, type HostFile, type ServerHost } from '../../src/server/server.js';
+
+export const ROOT = join(__dirname, '../..');
+/** The bundled corpus, loaded once per test file. */
+export let bundled: CorpusData;
+
+beforeAll(() => {
+  bundled = loadCorpusDir(join(ROOT, 'corpus')).data;
+});
+
+/** A running server and the client connected to it. */
+export interface Session {
+  client: MessageConnection;
+  init: InitializeResult;
+  /** URIs the host was asked to read, in order. */
+  reads: string[];
+  /** How many times the host loaded the formatter (once per reference formatted, not cached). */
+  cslLoads: () => number;
+  /** Notifications the server sent, in order. */
+  notifications: { method: string; params: unknown }[];
+  /** `window/showMessageRequest`s the server sent. */
+  messages: ShowMessageRequestParams[];
+  /** `workspace/applyEdit`s the server sent. */
+  edits: ApplyWorkspaceEditParams[];
+  /** Resolves with the params of the first notification (past or future) of `method` that satisfies `pred`. */
+  notified<T>(method: string, pred?: (p: T) => boolean): Promise<T>;
+  /** Opens a document. */
+  open(uri: string, languageId: string, text: string, version?: number): void;
+  dispose(): void;
+}
+
+const sessions: Session[] = [];
+afterEach(() => {
+  for (const s of sessions.splice(0)) s.dispose();
+});
+
+/**
+ * Starts the server with an in-memory host on `files` (absolute paths → texts), answering
+ * `workspace/configuration` with `settings`, and initializes it with the folder `/ws`.
+ */
+export async function start(files: Record<string, string>, settings: Record<string, unknown> = { citationStyle: 'apa' }, extra: Partial<ServerHost> = {}): Promise<Session> {
+  const disk = new Map(Object.entries(files).map(([p, t]) => [URI.file(p).toString(), t]));
+  const reads: string[] = [];
+  let cslLoads = 0;
+  const host: ServerHost = {
+    readFile(uri): HostFile {
+      reads.push(uri.toString());
+      const text = disk.get(uri.toString());
+      if (text !== undefined) return { text, stamp: `len${text.length}` };
+      const dir = uri.toString().replace(/\/$/, '') + '/';
+      return [...disk.keys()].some((k) => k.startsWith(dir)) ? { directory: true, stamp: 'dir' } : undefined;
+    },
+    bundledCorpus: () => bundled,
+    bundledCsl: (path) => readFileSync(join(ROOT, 'csl', path), 'utf8'),
+    loadCsl: async () => { cslLoads++; return import('../../src/core/cite/csl.js'); },
+    ...extra,
+  };
+  const toServer = new PassThrough();
+  const toClient = new PassThrough();
+  const server = createConnection(new StreamMessageReader(toServer), new StreamMessageWriter(toClient));
+  startServer(server, host);
+  const client = createMessageConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
+
+  const notifications: Session['notifications'] = [];
+  const waiters: { method: string; pred: (p: unknown) => boolean; resolve: (p: unknown) => void }[] = [];
+  const messages: ShowMessageRequestParams[] = [];
+  const edits: ApplyWorkspaceEditParams[] = [];
+  client.onNotification((method: string, params: unknown) => {
+    notifications.push({ method, params });
+    for (const w of [...waiters]) {
+      if (w.method === method && w.pred(params)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(params);
+      }
+    }
+  });
+  client.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.section === 'mlsysPapers' ? settings : null)));
+  client.onRequest(ShowMessageRequest.type, (p) => { messages.push(p); return null; });
+  client.onRequest(ApplyWorkspaceEditRequest.type, (p) => { edits.push(p); return { applied: true }; });
+  client.listen();
+
+  const init = await client.sendRequest(InitializeRequest.type, {
+    // Pull diagnostics, as VS Code's client does (clients without get them pushed).
+    processId: null, rootUri: null, capabilities: { workspace: { configuration: true }, textDocument: { diagnostic: { dynamicRegistration: false } } },
+    workspaceFolders: [{ uri: URI.file('/ws').toString(), name: 'ws' }],
+  });
+  await client.sendNotification(InitializedNotification.type, {});
+
+  const session: Session = {
+    client, init, reads, notifications, messages, edits, cslLoads: () => cslLoads,
+    notified<T>(method: string, pred: (p: T) => boolean = () => true) {
+      const past = notifications.find((n) => n.method === method && pred(n.params as T));
+      if (past) return Promise.resolve(past.params as T);
+      return new Promise<T>((resolve) => waiters.push({ method, pred: pred as (p: unknown) => boolean, resolve: resolve as (p: unknown) => void }));
+    },
+    open(uri, languageId, text, version = 1) {
+      void client.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version, text } });
+    },
+    dispose() {
+      client.dispose();
+      server.dispose();
+      toServer.end();
+      toClient.end();
+    },
+  };
+  sessions.push(session);
+  return session;
+}
+
