@@ -12,13 +12,17 @@ import { distance } from 'fastest-levenshtein';
 import { buildCorpus, crossCheck, entryLocations, parseTopicsFile, type Corpus, type EntryLocation } from './core/corpus.js';
 import { CorpusError, formatProblem, type Problem } from './core/problems.js';
 import { loadCompiledCorpus, loadCorpusDir, type LoadedCorpus } from './host/node/load.js';
-import { createSearchIndex, parseQuery, topicsMatching } from './core/search.js';
+import { createSearchIndex, mergeHits, parseQuery, topicsMatching, type ParsedQuery, type SearchHit } from './core/search.js';
+import { bibtexToCsl } from './core/library/toCsl.js';
+import { corpusWorks, twinKey } from './core/library/twins.js';
+import { prepareEntry } from './core/library/verbatim.js';
+import { LibraryFileError, loadLibraryFiles, type CliLibrary } from './host/node/libraries.js';
 import { toBibtexAll } from './core/cite/bibtex.js';
 import { CITE_FORMATS, formatCitation, toCslJson, type CiteFormat } from './core/cite/format.js';
 import { shortAuthors } from './core/cite/names.js';
 import { entryJson } from './core/entryJson.js';
 import { citedKeys } from './core/citations.js';
-import type { TopicInput } from './core/schema.js';
+import type { Entry, TopicInput } from './core/schema.js';
 import { runNodeServer } from './host/node/server.js';
 import { languageOfPath, syncBibliography } from './host/node/sync.js';
 
@@ -30,13 +34,14 @@ const OPTIONS = {
   topic: { type: 'string' },
   'cited-in': { type: 'string' },
   corpus: { type: 'string' },
+  library: { type: 'string', multiple: true },
   'dry-run': { type: 'boolean' },
   stdio: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
-type Values = { [K in OptionName]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+type Values = { [K in Exclude<OptionName, 'library'>]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string } & { library?: string[] };
 
 /** A failure the user caused: printed as one line `mlsys-papers: <message>`, exit 2. */
 class UsageError extends Error {}
@@ -72,6 +77,7 @@ interface Command {
 
 const CORPUS_OPTION: OptionHelp = { arg: 'DIR', text: 'read a corpus folder (topics.yaml, entries/*.yaml) instead of the bundled corpus' };
 const JSON_OPTION: OptionHelp = { text: 'print JSON instead of text' };
+const LIBRARY_OPTION: OptionHelp = { arg: 'FILE', text: 'also your library: a .bib, CSL-JSON or CSL-YAML file (repeatable; cached in $XDG_CACHE_HOME/mlsys-papers)' };
 
 const COMMANDS: Record<string, Command> = {
   topics: {
@@ -97,46 +103,49 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   list: {
-    synopsis: 'list [--topic ID] [--json]',
+    synopsis: 'list [--topic ID] [--library FILE] [--json]',
     summary: 'entries, all or under a topic (subtopics included)',
-    description: 'Lists entries (key, year, venue, title), all of them or those under a topic, in reading order.',
-    options: { topic: { arg: 'ID', text: 'only entries under this topic or its subtopics (ids: mlsys-papers topics)' }, json: JSON_OPTION, corpus: CORPUS_OPTION },
+    description: 'Lists entries (key, year, venue, title), all of them or those under a topic, in reading order; then, without --topic, the entries of each --library.',
+    options: { topic: { arg: 'ID', text: 'only entries under this topic or its subtopics (ids: mlsys-papers topics)' }, library: LIBRARY_OPTION, json: JSON_OPTION, corpus: CORPUS_OPTION },
     run: (ctx) => {
       noArgs(ctx, 'list');
-      const corpus = loadCorpus(ctx.values);
-      const entries = entriesForTopic(corpus, ctx.values.topic);
-      if (ctx.values.json) ctx.out(JSON.stringify(entries.map(entryJson), null, 2));
-      else for (const e of entries) ctx.out(`${e.key}\t${e.year ?? ''}\t${e.venue ?? ''}\t${e.title}`);
-      return 0;
+      return withLibraries(ctx, ({ corpus, libraries }) => {
+        const entries = [...entriesForTopic(corpus, ctx.values.topic), ...(ctx.values.topic === undefined ? libraries.entries() : [])];
+        if (ctx.values.json) ctx.out(JSON.stringify(entries.map(entryJson), null, 2));
+        else for (const e of entries) ctx.out(`${e.key}\t${e.year ?? ''}\t${e.venue ?? ''}\t${e.title}`);
+        return 0;
+      });
     },
   },
   search: {
-    synopsis: 'search "<query>" [--limit N] [--json]',
+    synopsis: 'search "<query>" [--limit N] [--library FILE] [--json]',
     summary: 'ranked search; filters author: year: venue: topic:',
     description: [
       'Ranked search over titles, system names, keys, authors, venues, topics and summaries.',
       'Filters: author:kwon  author:"Woosuk Kwon"  year:2023  year:2022..2024  year:2022..  year:..2024',
       '         venue:osdi  topic:serving (a topic id or label; subtopics included).',
       'A malformed filter (year:abc) or an unknown topic is an error (exit 2); no result is exit 1.',
+      'With --library, entries of your libraries rank beside the corpus; a work both have shows once, as the corpus entry.',
     ].join('\n'),
-    options: { limit: { arg: 'N', text: 'at most N results (default 10)' }, json: { text: 'print JSON, in rank order, with a relevance score' }, corpus: CORPUS_OPTION },
+    options: { limit: { arg: 'N', text: 'at most N results (default 10)' }, library: LIBRARY_OPTION, json: { text: 'print JSON, in rank order, with a relevance score' }, corpus: CORPUS_OPTION },
     run: runSearch,
   },
   cite: {
-    synopsis: 'cite <key...> [--format latex|pandoc|markdown|bibtex]',
+    synopsis: 'cite <key...> [--format latex|pandoc|markdown|bibtex] [--library FILE]',
     summary: 'citation text for keys: \\cite{a,b}, [@a; @b], Markdown links or BibTeX',
-    description: 'Prints a citation of the keys (matched ignoring case). An unknown key is exit 1, with the closest keys suggested.',
-    options: { format: { arg: 'F', text: 'latex (default): \\cite{a,b}; pandoc: [@a; @b]; markdown: [Title](url); bibtex: the entries' }, corpus: CORPUS_OPTION },
+    description: 'Prints a citation of the keys (matched ignoring case; the corpus first, then each --library). An unknown key is exit 1, with the closest keys suggested. A library entry\'s BibTeX is its own text, as written.',
+    options: { format: { arg: 'F', text: 'latex (default): \\cite{a,b}; pandoc: [@a; @b]; markdown: [Title](url); bibtex: the entries' }, library: LIBRARY_OPTION, corpus: CORPUS_OPTION },
     run: runCite,
   },
   export: {
-    synopsis: 'export [--topic ID] [--cited-in FILE] [--format bibtex|csl-json]',
+    synopsis: 'export [--topic ID] [--cited-in FILE] [--format bibtex|csl-json] [--library FILE]',
     summary: 'BibTeX or CSL-JSON for the corpus, a topic, or the entries a .tex/.md file cites',
     description: 'Writes BibTeX or CSL-JSON for every entry, the entries under a topic, or the entries a document cites.',
     options: {
       topic: { arg: 'ID', text: 'only entries under this topic or its subtopics' },
       'cited-in': { arg: 'FILE', text: 'only the entries a LaTeX (.tex) or Markdown (.md, .qmd, .rmd) file cites, in citation order' },
       format: { arg: 'F', text: 'bibtex (default) or csl-json' },
+      library: { arg: 'FILE', text: 'also your library (repeatable): with --cited-in, keys it has are exported as written' },
       corpus: CORPUS_OPTION,
     },
     run: runExport,
@@ -345,7 +354,7 @@ async function runSync(ctx: Context): Promise<number> {
   return res.code;
 }
 
-function runSearch(ctx: Context): number {
+function runSearch(ctx: Context): number | Promise<number> {
   const query = ctx.args.join(' ');
   if (!query.trim()) throw new UsageError('search needs a query (see: mlsys-papers search --help)');
   const limitText = ctx.values.limit ?? '10';
@@ -353,14 +362,15 @@ function runSearch(ctx: Context): number {
   if (!/^\s*\d+\s*$/.test(limitText) || !Number.isSafeInteger(limit) || limit < 1) {
     throw new UsageError(`--limit must be a positive whole number, not "${limitText}"`);
   }
-  const corpus = loadCorpus(ctx.values);
-  const problem = queryProblem(query, corpus);
-  if (problem) throw new UsageError(problem);
-  const hits = createSearchIndex(corpus).search(query, limit);
-  if (ctx.values.json) ctx.out(JSON.stringify(hits.map((h) => ({ ...entryJson(h.entry), score: Number(h.score.toFixed(3)) })), null, 2));
-  else for (const h of hits) ctx.out(`${h.entry.key}\t${h.entry.title}\n\t${shortAuthors(h.entry.authors)} · ${[h.entry.venue, h.entry.year].filter(Boolean).join(' ')}`);
-  if (!hits.length) { ctx.err(`mlsys-papers: no entry matches "${query}"`); return 1; }
-  return 0;
+  return withLibraries(ctx, ({ corpus, libraries }) => {
+    const problem = queryProblem(query, corpus);
+    if (problem) throw new UsageError(problem);
+    const hits = mergeHits(createSearchIndex(corpus).search(query, limit), libraries.search(parseQuery(query), limit), limit);
+    if (ctx.values.json) ctx.out(JSON.stringify(hits.map((h) => ({ ...entryJson(h.entry), score: Number(h.score.toFixed(3)) })), null, 2));
+    else for (const h of hits) ctx.out(`${h.entry.key}\t${h.entry.title}\n\t${[shortAuthors(h.entry.authors), [h.entry.venue, h.entry.year].filter(Boolean).join(' '), h.entry.library?.name].filter(Boolean).join(' · ')}`);
+    if (!hits.length) { ctx.err(`mlsys-papers: no entry matches "${query}"`); return 1; }
+    return 0;
+  });
 }
 
 /**
@@ -379,25 +389,27 @@ function queryProblem(query: string, corpus: Corpus): string | undefined {
   return undefined;
 }
 
-function runCite(ctx: Context): number {
+function runCite(ctx: Context): number | Promise<number> {
   if (!ctx.args.length) throw new UsageError('cite needs at least one key (see: mlsys-papers cite --help)');
   const format = (ctx.values.format ?? 'latex') as CiteFormat;
   if (!CITE_FORMATS.includes(format)) throw new UsageError(`--format must be one of ${CITE_FORMATS.join(', ')}, not "${format}"`);
-  const corpus = loadCorpus(ctx.values);
-  const missing = ctx.args.filter((k) => !corpus.entry(k));
-  if (missing.length) {
-    const keys = corpus.entries.map((e) => e.key);
-    for (const k of missing) {
-      const near = suggest(k, keys);
-      ctx.err(`mlsys-papers: unknown key ${k}${near.length ? didYouMean(near) : ' (see: mlsys-papers search)'}`);
+  return withLibraries(ctx, ({ corpus, libraries }) => {
+    const lookup = (k: string) => corpus.entry(k) ?? libraries.entry(k);
+    const missing = ctx.args.filter((k) => !lookup(k));
+    if (missing.length) {
+      const keys = [...corpus.entries, ...libraries.entries()].map((e) => e.key);
+      for (const k of missing) {
+        const near = suggest(k, keys);
+        ctx.err(`mlsys-papers: unknown key ${k}${near.length ? didYouMean(near) : ' (see: mlsys-papers search)'}`);
+      }
+      return 1;
     }
-    return 1;
-  }
-  ctx.out(formatCitation(ctx.args.map((k) => corpus.entry(k)!), format));
-  return 0;
+    ctx.out(formatCitation(libraries.prepare(ctx.args.map((k) => lookup(k)!)), format));
+    return 0;
+  });
 }
 
-function runExport(ctx: Context): number {
+function runExport(ctx: Context): number | Promise<number> {
   noArgs(ctx, 'export');
   const format = ctx.values.format ?? 'bibtex';
   if (format !== 'bibtex' && format !== 'csl-json') throw new UsageError(`--format must be bibtex or csl-json, not "${format}"`);
@@ -410,24 +422,77 @@ function runExport(ctx: Context): number {
     lang = languageOfPath(citedIn);
     if (!lang) throw new UsageError(`--cited-in ${citedIn}: not a LaTeX (.tex) or Markdown (.md) file`);
   }
-  const corpus = loadCorpus(ctx.values);
-  let entries = entriesForTopic(corpus, ctx.values.topic);
-  if (citedIn !== undefined && lang) {
-    const keys = citedKeys(readText(citedIn, '--cited-in'), lang);
-    const unknown = [...new Set(keys.filter((k) => !corpus.entry(k)))];
-    if (unknown.length) {
-      const all = corpus.entries.map((e) => e.key);
-      ctx.err(`mlsys-papers: not in the corpus, left out: ${unknown.map((k) => {
-        const near = suggest(k, all);
-        return near.length ? `${k} (did you mean ${orList(near)}?)` : k;
-      }).join(', ')}`);
+  return withLibraries(ctx, ({ corpus, libraries }) => {
+    const lookup = (k: string) => corpus.entry(k) ?? libraries.entry(k);
+    let entries: readonly Entry[] = entriesForTopic(corpus, ctx.values.topic);
+    if (citedIn !== undefined && lang) {
+      const keys = citedKeys(readText(citedIn, '--cited-in'), lang);
+      const unknown = [...new Set(keys.filter((k) => !lookup(k)))];
+      if (unknown.length) {
+        const all = [...corpus.entries, ...libraries.entries()].map((e) => e.key);
+        ctx.err(`mlsys-papers: not in the corpus${libraries.count ? ' or your libraries' : ''}, left out: ${unknown.map((k) => {
+          const near = suggest(k, all);
+          return near.length ? `${k} (did you mean ${orList(near)}?)` : k;
+        }).join(', ')}`);
+      }
+      const allowed = new Set(entries.map((e) => e.key));
+      // Keys are matched ignoring case: two spellings of one key export the entry once. A --topic
+      // keeps corpus entries under it; library entries have no topics, so only without one.
+      entries = [...new Set(keys.map(lookup))].filter((e): e is Entry => !!e && (e.library ? ctx.values.topic === undefined : allowed.has(e.key)));
     }
-    const allowed = new Set(entries.map((e) => e.key));
-    // Keys are matched ignoring case: two spellings of one key export the entry once.
-    entries = [...new Set(keys.map((k) => corpus.entry(k)))].filter((e): e is NonNullable<typeof e> => !!e && allowed.has(e.key));
-  }
-  ctx.out(format === 'bibtex' ? toBibtexAll(entries) : JSON.stringify(entries.map(toCslJson), null, 2));
-  return 0;
+    const prepared = libraries.prepare(entries, format === 'csl-json');
+    ctx.out(format === 'bibtex' ? toBibtexAll(prepared) : JSON.stringify(prepared.map(toCslJson), null, 2));
+    return 0;
+  });
+}
+
+/** The user's libraries (`--library`), as the commands use them. */
+interface CliLibraries {
+  count: number;
+  /** Every library entry, library by library, in file order. */
+  entries(): Entry[];
+  /** A library entry by key (ignoring case; the first library's). */
+  entry(key: string): Entry | undefined;
+  /** Library hits, twins of corpus entries left out. */
+  search(query: ParsedQuery, limit: number): SearchHit[];
+  /** Library entries with their own text (and CSL item when `csl`), for output; others as they are. */
+  prepare(entries: readonly Entry[], csl?: boolean): Entry[];
+}
+
+/**
+ * Runs a command body with the corpus (`--corpus` or the bundled one) and the `--library` files,
+ * loaded through the language server's loader and cache (each broken library entry is a line on
+ * stderr): at once without `--library`, after reading the files with it.
+ */
+function withLibraries(ctx: Context, body: (c: { corpus: Corpus; libraries: CliLibraries }) => number): number | Promise<number> {
+  const corpus = loadCorpus(ctx.values);
+  const paths = ctx.values.library ?? [];
+  if (!paths.length) return body({ corpus, libraries: librariesOf(ctx, corpus, []) });
+  return loadLibraryFiles(paths, { warn: (m) => ctx.err(`mlsys-papers: ${m}`) }).then((r) => {
+    for (const p of r.problems) ctx.err(p);
+    return body({ corpus, libraries: librariesOf(ctx, corpus, r.libraries) });
+  }, (e: unknown) => {
+    if (e instanceof LibraryFileError) throw new UsageError(e.message);
+    throw e;
+  });
+}
+
+/** The loaded libraries as the commands use them (twins of corpus entries left out of searches). */
+function librariesOf(ctx: Context, corpus: Corpus, loaded: CliLibrary[]): CliLibraries {
+  const works = corpusWorks(corpus);
+  const twins = new Set(loaded.flatMap((l) => l.lib.entries.filter((e) => twinKey(e, works))));
+  const owner = (e: Entry) => loaded.find((l) => l.lib.entries.includes(e));
+  return {
+    count: loaded.length,
+    entries: () => loaded.flatMap((l) => l.lib.entries),
+    entry: (key) => loaded.map((l) => l.lib.index.entry(key)).find((e) => !!e),
+    search: (query, limit) => loaded.flatMap((l) => l.lib.index.search(query, limit, twins.size ? (e) => twins.has(e) : undefined))
+      .sort((a, b) => b.score - a.score).slice(0, limit),
+    prepare: (entries, csl = false) => entries.map((e) => {
+      const l = e.library?.format === 'bibtex' ? owner(e) : undefined;
+      return l ? prepareEntry(l.lib, l.text, e, csl ? bibtexToCsl : undefined, (m) => ctx.err(`mlsys-papers: ${l.path}: ${m}`)) : e;
+    }),
+  };
 }
 
 function runBuildCorpus(ctx: Context): number {

@@ -175,6 +175,30 @@ interface Doc {
   summary: string;
 }
 
+/**
+ * One ranking of corpus hits and library hits: the entries that match every word first, then the
+ * corpus entries that match some. BM25+ scores of two indexes are not comparable (a word's weight
+ * depends on how many entries of that index have it: a word rare in the corpus outweighs the same
+ * word in a library of thousands), so each side's scores are taken relative to its best hit, and
+ * the two lists are merged on that; the corpus comes first among equals.
+ *
+ * @param fromCorpus - a corpus search's hits (see {@link SearchIndex.search})
+ * @param fromLibraries - library hits, all matching every word (`library/search.ts`)
+ * @param limit - hits at most
+ */
+export function mergeHits(fromCorpus: readonly SearchHit[], fromLibraries: readonly SearchHit[], limit: number): SearchHit[] {
+  if (!fromLibraries.length) return fromCorpus.slice(0, limit);
+  const full = fromCorpus.filter((h) => !h.partial);
+  const relative = (hits: readonly SearchHit[], corpus: boolean) => {
+    const best = Math.max(...hits.map((h) => h.score), Number.MIN_VALUE);
+    return hits.map((h) => ({ h, r: h.score / best, corpus }));
+  };
+  const merged = [...relative(full, true), ...relative(fromLibraries, false)]
+    .sort((a, b) => b.r - a.r || Number(b.corpus) - Number(a.corpus))
+    .map((x) => x.h);
+  return [...merged, ...fromCorpus.filter((h) => h.partial)].slice(0, limit);
+}
+
 /** The search index and its query methods. Build once per corpus with {@link createSearchIndex}. */
 export interface SearchIndex {
   /**

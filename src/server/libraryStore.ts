@@ -15,7 +15,6 @@
  */
 import { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-types';
 import { URI, Utils } from 'vscode-uri';
-import { normaliseTitle } from '../core/bib/bibfile.js';
 import type { Logger } from '../core/log.js';
 import type { Corpus } from '../core/model.js';
 import type { Entry } from '../core/schema.js';
@@ -23,7 +22,8 @@ import type { ParsedQuery, SearchHit } from '../core/search.js';
 import { BibtexLibraryReader, readEntryAt, type LibraryProblem } from '../core/library/bibtex.js';
 import { entryFromBibtex } from '../core/library/entries.js';
 import { libraryFormatOf, libraryFromJson, LibraryLoader, libraryToJson, LIBRARY_CACHE_VERSION, type LoadedLibrary } from '../core/library/load.js';
-import { verbatimOf } from '../core/library/verbatim.js';
+import { corpusWorks, twinKey } from '../core/library/twins.js';
+import { prepareEntry, type BibtexToCsl } from '../core/library/verbatim.js';
 import { DIAGNOSTIC_SOURCE, textHash } from '../core/service/types.js';
 import { UNGROUPED, type LibraryFileStatus, type LibraryGroup } from './protocol.js';
 
@@ -73,16 +73,6 @@ interface LibraryFile {
   diagnostics: Diagnostic[];
   /** Twins: library entry → corpus key. */
   twins?: Map<Entry, string>;
-}
-
-/** The identity of a work for twins: DOI, arXiv id, or normalised title with year. */
-function identities(e: Entry): string[] {
-  const out: string[] = [];
-  if (e.doi) out.push(`doi:${e.doi.toLowerCase()}`);
-  if (e.arxiv) out.push(`arxiv:${e.arxiv}`);
-  const t = normaliseTitle(e.title_en ?? e.title);
-  if (t && e.year) out.push(`title:${t}|${e.year}`);
-  return out;
 }
 
 /** The store; see the module comment. */
@@ -170,8 +160,7 @@ export class LibraryStore {
 
   /** The corpus changed: twins are found again. */
   setCorpus(corpus: Corpus): void {
-    this.corpusIds = new Map();
-    for (const e of corpus.entries) for (const id of identities(e)) if (!this.corpusIds.has(id)) this.corpusIds.set(id, e.key);
+    this.corpusIds = corpusWorks(corpus);
     for (const f of this.files.values()) this.findTwins(f);
     this.rebuildTwins();
   }
@@ -321,8 +310,7 @@ export class LibraryStore {
     if (!f.lib) return;
     const twins = new Map<Entry, string>();
     for (const e of f.lib.entries) {
-      let key: string | undefined;
-      for (const id of this.corpusIds.size ? identities(e) : []) if ((key = this.corpusIds.get(id))) break;
+      const key = twinKey(e, this.corpusIds);
       if (key) twins.set(e, key);
       e.library!.sameAs = key;
     }
@@ -403,24 +391,12 @@ export class LibraryStore {
    *
    * @param toCsl - Citation.js's BibTeX-to-CSL conversion of one parsed entry (loaded by the host)
    */
-  prepare(entries: readonly Entry[], toCsl?: (raw: { type: string; label: string; properties: Record<string, string> }) => Record<string, unknown> | undefined): Entry[] {
+  prepare(entries: readonly Entry[], toCsl?: BibtexToCsl): Entry[] {
     return entries.map((e) => {
       if (!e.library || e.library.format !== 'bibtex') return e;
       const f = this.files.get(e.library.uri);
       if (!f?.lib || f.text === undefined) return e;
-      const i = f.lib.entries.indexOf(e);
-      if (i < 0) return e;
-      const verbatim = verbatimOf(f.lib, f.text, i);
-      let csl: Record<string, unknown> | undefined;
-      if (toCsl) {
-        const raw = readEntryAt(f.text, f.lib.spans![2 * i]!, f.lib.spans![2 * i + 1]!, f.lib.macros ?? {});
-        try {
-          csl = raw && toCsl(raw);
-        } catch (err) {
-          this.log.warn(`library ${f.name}: ${e.key} cannot be converted to CSL (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); its fields are used`);
-        }
-      }
-      return { ...e, library: { ...e.library, ...verbatim, ...(csl ? { csl } : {}) } };
+      return prepareEntry(f.lib, f.text, e, toCsl, (m) => this.log.warn(`library ${f.name}: ${m}`));
     });
   }
 

@@ -19,7 +19,7 @@ import { BUNDLED_STYLES, type BundledStyle } from '../core/cite/styles.js';
 import type { CorpusData } from '../core/corpus.js';
 import type { Logger } from '../core/log.js';
 import type { Entry } from '../core/schema.js';
-import { parseQuery } from '../core/search.js';
+import { mergeHits, parseQuery } from '../core/search.js';
 import { createCitationService } from '../core/service/service.js';
 import { DEFAULT_CITATION_STYLE, documentSettingsFrom, ServiceCommands, type CorpusView, type DocumentSettings, type ServiceWorkspace } from '../core/service/types.js';
 import { CorpusStore } from './corpusStore.js';
@@ -326,12 +326,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
           const fromCorpus = base.index.search(query, limit);
           const parsed = parseQuery(query);
           if (!parsed.text && !Object.keys(parsed.filters).length) return fromCorpus;
-          const fromLibraries = libraries.search(parsed, limit);
-          if (!fromLibraries.length) return fromCorpus;
-          // One ranking: entries that match every word first (corpus and libraries by BM25+ score,
-          // the corpus first among equals), then corpus entries that match some.
-          const full = [...fromCorpus.filter((h) => !h.partial), ...fromLibraries].sort((a, b) => b.score - a.score);
-          return [...full, ...fromCorpus.filter((h) => h.partial)].slice(0, limit);
+          return mergeHits(fromCorpus, libraries.search(parsed, limit), limit);
         },
       },
       entry: (key) => base.corpus.entry(key) ?? libraries.entry(key),

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { build } from 'esbuild';
@@ -198,7 +198,7 @@ describe('options: parseArgs, strict', () => {
     const help = runRaw('help', 'cite');
     expect(help.code).toBe(0);
     expect(help.err).toBe('');
-    expect(help.out).toMatch(/^Usage: mlsys-papers cite <key\.\.\.> \[--format latex\|pandoc\|markdown\|bibtex\] \[--corpus DIR\]\n/);
+    expect(help.out).toMatch(/^Usage: mlsys-papers cite <key\.\.\.> \[--format latex\|pandoc\|markdown\|bibtex\] \[--library FILE\] \[--corpus DIR\]\n/);
     expect(runRaw('cite', '--help')).toEqual(help);
     expect(runRaw('cite', 'k', '-h')).toEqual(help);
     expect(runRaw('cite', '--frmat', '--help')).toEqual(help); // help wins
@@ -493,5 +493,91 @@ describe('the built CLI in a child process', () => {
     const r = spawnSync('sh', ['-c', `"${process.execPath}" "${join(dir, 'cli.js')}" export | head -c 10 >/dev/null`], { encoding: 'utf8', cwd: ROOT });
     expect(r.status).toBe(0);
     expect(r.stderr).toBe('');
+  });
+});
+
+describe('--library FILE: your own libraries beside the corpus', () => {
+  const LIB = [
+    '@string{sosp = {Proceedings of the 29th Symposium on Operating Systems Principles}}',
+    '@inproceedings{kwon2023vllm,',
+    '  title = {Efficient Memory Management for Large Language Model Serving with {PagedAttention}},',
+    '  author = {Kwon, Woosuk and Li, Zhuohan},',
+    '  booktitle = sosp,',
+    '  year = {2023},',
+    '  doi = {10.1145/3600006.3613165},',
+    '}',
+    '',
+    '@misc{doe2024quokka,',
+    '  title = {Quokka: A Scheduler for {GPU} Clusters},',
+    '  author = {Doe, Jane},',
+    '  year = {2024},',
+    '}',
+    '',
+    '@article{broken,',
+    '  title = {never closed',
+    '',
+  ].join('\n');
+  let lib: string;
+  let cache: string;
+  let saved: string | undefined;
+  beforeAll(() => {
+    lib = join(tmp, 'zotero.bib');
+    writeFileSync(lib, LIB);
+    cache = join(tmp, 'cache');
+    saved = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = cache;
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.XDG_CACHE_HOME; else process.env.XDG_CACHE_HOME = saved;
+  });
+
+  it('search ranks library entries beside the corpus, shows a shared work once, and reports a broken entry with its line', async () => {
+    const r = await runAsync('search', 'quokka scheduler', '--library', lib, '--corpus', CORPUS);
+    expect(r.code).toBe(0);
+    expect(r.out.split('\n')[0]).toBe('doe2024quokka\tQuokka: A Scheduler for GPU Clusters');
+    expect(r.out).toContain('zotero.bib');
+    expect(r.err).toBe(`${lib}:16:1: not closed: a "{" or a '"' is still open where the next entry starts; this entry is skipped`);
+    const twin = await runAsync('search', 'paged attention memory', '--library', lib, '--corpus', CORPUS, '--json');
+    const keys = (JSON.parse(twin.out) as { key: string }[]).map((h) => h.key);
+    expect(keys[0]).toBe('kwon2023efficient');
+    expect(keys).not.toContain('kwon2023vllm');
+  });
+
+  it('cite --format bibtex prints a library entry as written, with the macro it uses; export --cited-in takes library keys', async () => {
+    const r = await runAsync('cite', 'doe2024quokka', 'kwon2023vllm', '--format', 'bibtex', '--library', lib, '--corpus', CORPUS);
+    expect(r.code).toBe(0);
+    // The macro first (BibTeX reads it before the entry that uses it), then the entries.
+    expect(r.out).toBe([
+      '@string{sosp = {Proceedings of the 29th Symposium on Operating Systems Principles}}',
+      '',
+      LIB.slice(LIB.indexOf('@misc{doe2024quokka'), LIB.indexOf('}\n\n@article') + 1),
+      '',
+      LIB.slice(LIB.indexOf('@inproceedings{kwon2023vllm'), LIB.indexOf('}\n\n@misc') + 1),
+      '',
+    ].join('\n'));
+    const doc = join(tmp, 'lib-paper.tex');
+    writeFileSync(doc, '\\cite{doe2024quokka,kwon2023efficient}\n');
+    const ex = await runAsync('export', '--cited-in', doc, '--format', 'csl-json', '--library', lib, '--corpus', CORPUS);
+    const items = JSON.parse(ex.out) as { id: string; title: string }[];
+    expect(items.map((i) => i.id)).toEqual(['doe2024quokka', 'kwon2023efficient']);
+    expect(items[0]!.title).toBe('Quokka: A Scheduler for GPU Clusters');
+  });
+
+  it('list appends the library entries; a second run reads the library from the cache', async () => {
+    const r = await runAsync('list', '--library', lib, '--corpus', CORPUS);
+    expect(r.out.split('\n').slice(-2).map((l) => l.split('\t')[0])).toEqual(['kwon2023vllm', 'doe2024quokka']);
+    const files = readdirSync(join(cache, 'mlsys-papers'));
+    expect(files).toHaveLength(1);
+    // The cache holds the parsed library: with the file's text unchanged, it is what is read.
+    const cached = join(cache, 'mlsys-papers', files[0]!);
+    writeFileSync(cached, readFileSync(cached, 'utf8').replace('Quokka: A Scheduler', 'Quokka: A Cached Scheduler'));
+    const again = await runAsync('list', '--library', lib, '--corpus', CORPUS);
+    expect(again.out).toContain('Quokka: A Cached Scheduler for GPU Clusters');
+  });
+
+  it('a library that is missing, a folder or of another format is one usage error', async () => {
+    expectOneLineError(await runAsync('search', 'x', '--library', join(tmp, 'nope.bib'), '--corpus', CORPUS), '--library', 'no such file');
+    expectOneLineError(await runAsync('search', 'x', '--library', join(tmp, 'notes.txt'), '--corpus', CORPUS), 'not a library (.bib, .json or .yaml)');
+    expectOneLineError(await runAsync('list', '--library', tmp + '/sub.bib/', '--corpus', CORPUS), '--library');
   });
 });

@@ -4,7 +4,7 @@
  * layer reads the files and applies the result as `WorkspaceEdit`s.
  */
 import { isMap, isScalar, isSeq, stringify as stringifyYaml, type Document, type Node as YamlNode } from 'yaml';
-import { toBibtex, toBibtexAll } from '../cite/bibtex.js';
+import { toBibtexAll } from '../cite/bibtex.js';
 import { bibtexForAddition } from '../library/verbatim.js';
 import { toCslJson } from '../cite/format.js';
 import type { Entry } from '../schema.js';
@@ -181,7 +181,7 @@ export function planBibAddition(source: BibFile, entries: readonly Entry[]): Bib
   if (source.format === 'bibtex') {
     if (!entries.some((e) => e.library?.bibtex)) return planBibAppend(source.text, toBibtexAll(entries));
     // A library entry's own text (with its macros and crossref parent): it must read back, with every key.
-    const plan = planBibAppend(source.text, bibtexForAddition(source.text, entries, toBibtex));
+    const plan = planBibAppend(source.text, bibtexForAddition(source.text, entries));
     const back = parseBib(source.text.slice(0, plan.offset) + plan.text);
     const keys = new Set(back.entries.map((e) => e.key.toLowerCase()));
     return !back.error && entries.every((e) => keys.has(e.key.toLowerCase())) ? plan : undefined;

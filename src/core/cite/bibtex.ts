@@ -142,7 +142,32 @@ export function toBibtex(e: Entry): string {
   return `@${e.type}{${e.key},\n${body}\n}\n`;
 }
 
-/** Formats several entries, separated by blank lines. */
-export function toBibtexAll(entries: readonly Entry[]): string {
-  return entries.map(toBibtex).join('\n');
+/**
+ * Formats several entries, separated by blank lines. Library entries come as the library has them
+ * (see `library/verbatim.ts`): preceded by the `@string` macros they use and followed by the
+ * entries their `crossref` names, each once, unless `has` says the destination has it already.
+ *
+ * @param has - what the destination already defines (default: nothing; the output stands alone)
+ */
+export function toBibtexAll(entries: readonly Entry[], has: { macro(name: string): boolean; key(key: string): boolean } = { macro: () => false, key: () => false }): string {
+  const macros: string[] = [];
+  const bodies: string[] = [];
+  const parents: string[] = [];
+  const named = new Set<string>();
+  const keys = new Set(entries.map((e) => e.key.toLowerCase()));
+  for (const e of entries) {
+    bodies.push(toBibtex(e).trimEnd());
+    const lib = e.library;
+    for (const m of lib?.bibtexMacros ?? []) {
+      if (named.has(m.name) || has.macro(m.name)) continue;
+      named.add(m.name);
+      macros.push(m.text);
+    }
+    const parent = lib?.crossref;
+    if (parent && !keys.has(parent.key.toLowerCase()) && !has.key(parent.key)) {
+      keys.add(parent.key.toLowerCase());
+      parents.push(parent.bibtex.trimEnd());
+    }
+  }
+  return [...macros, ...bodies, ...parents].map((t) => `${t}\n`).join('\n');
 }

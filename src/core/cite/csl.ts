@@ -5,10 +5,11 @@
  */
 import CSL from 'citeproc';
 import type { Entry } from '../schema.js';
-import { parse as parseBibtexEntries } from '@citation-js/plugin-bibtex/lib/input/entries.js';
 import { toCslJson } from './format.js';
 
 export { BUNDLED_STYLES, type BundledStyle } from './styles.js';
+// Loaded with citeproc-js, on the first use: the server converts a library's BibTeX entry only to format or cite it.
+export { bibtexToCsl } from '../library/toCsl.js';
 
 /** Reads CSL locale XML by language tag (`en-US`), or undefined when it has none. */
 export type LocaleReader = (lang: string) => string | undefined;
@@ -54,15 +55,3 @@ export function formatBibliography(entries: readonly Entry[], styleXml: string, 
   return refs.map((r) => (format === 'text' ? r.replace(/\s+/g, ' ').trim() : r.trim()));
 }
 
-/**
- * One BibTeX entry (as Citation.js's parser returns it) as a CSL item, by Citation.js's own
- * mapping (`@citation-js/plugin-bibtex`: biblatex and BibTeX fields to CSL variables, LaTeX to
- * Unicode, names split). Loaded with citeproc-js, on the first use.
- *
- * @returns the item (its `id` is the citation key)
- * @throws Error when Citation.js cannot read one of the entry's values (an unclosed math string)
- */
-export function bibtexToCsl(raw: { type: string; label: string; properties: Record<string, string> }): Record<string, unknown> | undefined {
-  const [item] = parseBibtexEntries([raw]);
-  return item && { ...item, id: raw.label };
-}

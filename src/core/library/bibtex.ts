@@ -62,30 +62,59 @@ function newLexer(): BibLexer {
   return lexer;
 }
 
+/**
+ * Where the entry at `at` (its `@`) ends: after the brace or parenthesis that closes its first
+ * one, counting braces (quotes do not nest in BibTeX); `limit` when it does not close before it.
+ */
+function entryEnd(text: string, at: number, limit: number): number {
+  let i = at;
+  while (i < limit && text[i] !== '{' && text[i] !== '(') i++;
+  const close = text[i] === '(' ? ')' : '}';
+  let depth = 0;
+  for (; i < limit; i++) {
+    const c = text[i];
+    if (c === '\\') { i++; continue; }
+    if (c === '{' || (close === ')' && c === '(' && depth === 0)) depth++;
+    else if (c === '}' || (close === ')' && c === ')' && depth === 1)) { if (--depth === 0) return i + 1; }
+  }
+  return limit;
+}
+
 /** Rule names as the grammar reports them, for messages a user can act on. */
 const TOKEN_WORDS: Record<string, string> = {
   lbrace: '"{"', rbrace: '"}"', comma: '","', equals: '"="', hash: '"#"', quote: '\'"\'', identifier: 'a field name',
   label: 'a citation key', junk: 'text', at: '"@"', text: 'text', number: 'a number', EOF: 'the end of the entry',
 };
-function readableError(e: unknown): string {
-  if (e instanceof RangeError) return 'nested too deeply to read';
+function readableError(e: unknown, sliceLength: number): string {
+  // The lexer's patterns overflow the regular expression engine's stack on a field of millions of
+  // characters, and the grammar's recursion on thousands of nested braces: both are RangeErrors.
+  if (e instanceof RangeError) return sliceLength > 1_000_000 ? `too long to read (${sliceLength.toLocaleString('en-US')} characters)` : 'nested too deeply to read';
   const m = /expected "(\w+)", got (?:"(\w+)"|(EOF))/.exec(e instanceof Error ? e.message : String(e));
   if (!m) return (e instanceof Error ? e.message : String(e)).split('\n')[0]!.replace(/ at line \d+ col \d+.*$/, '');
+  if (m[3] && m[1] === 'text') return 'not closed: a "{" or a \'"\' is still open where the next entry starts';
+  if (m[3]) return `not closed: expected ${TOKEN_WORDS[m[1]!] ?? m[1]} before the next entry`;
   return `expected ${TOKEN_WORDS[m[1]!] ?? m[1]}, found ${TOKEN_WORDS[m[2] ?? m[3]!] ?? m[2]}`;
 }
 
-/** Offsets of the lines in `[start, end)` that start with `@` (after spaces or tabs), the slice boundaries. */
+/**
+ * The slice boundaries in `[start, end)`: the lines that start with `@` (after spaces, tabs, or
+ * the file's byte-order mark), and `start` itself when an `@` comes before the first of them (an
+ * entry after other text on the first line: BibTeX reads it).
+ */
 function entryStarts(text: string, start: number, end: number): number[] {
   const out: number[] = [];
   let i = start;
   while (i < end) {
     let j = i;
-    while (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9) j++;
+    while (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9 || (j === 0 && text.charCodeAt(j) === 0xfeff)) j++;
     if (text.charCodeAt(j) === 64 && j < end) out.push(j);
     const nl = text.indexOf('\n', i);
     if (nl < 0) break;
     i = nl + 1;
   }
+  const first = out[0] ?? end;
+  const stray = text.indexOf('@', start);
+  if (stray >= 0 && stray < first) out.unshift(start);
   return out;
 }
 
@@ -168,22 +197,36 @@ export class BibtexLibraryReader {
       const at = starts[this.slice]!;
       let widen = 0;
       let ok = false;
-      let failure: { error: unknown; line: number; column: number } | undefined;
-      const before = { entries: this.entries.length };
+      let failure: { error: unknown; offset: number; line: number; column: number; length: number } | undefined;
+      const before = { entries: this.entries.length, problems: this.problems.length, expanded: this.expanded };
+      const undo = () => {
+        this.entries.length = before.entries;
+        this.problems.length = before.problems;
+        this.expanded = before.expanded;
+      };
       for (; widen <= MAX_WIDENINGS && this.slice + widen < starts.length; widen++) {
         const end = starts[this.slice + widen + 1] ?? this.end;
-        this.entries.length = before.entries;
+        undo();
         const r = this.readSlice(at, end);
         if (r === true) { ok = true; break; }
-        failure ??= r;
+        failure ??= { ...r, length: end - at };
         // Only an entry that ran off the end of its slice may be saved by a wider one.
         if (!r.atEnd) break;
       }
       if (!ok) {
-        this.entries.length = before.entries;
+        // The slice alone again: the entries before the broken one are kept, the rest of it is skipped.
+        undo();
         widen = 0;
+        const sliceEnd = starts[this.slice + 1] ?? this.end;
+        this.readSlice(at, sliceEnd);
         const f = failure!;
-        this.problems.push({ line: f.line, column: f.column, message: `${readableError(f.error)}; this entry is skipped`, severity: 'error' });
+        this.problems.push({ line: f.line, column: f.column, message: `${readableError(f.error, f.length)}; this entry is skipped`, severity: 'error' });
+        // An entry too long for the lexer (millions of characters in one field) is skipped by its
+        // braces, counted without the lexer, and the rest of its slice (its line) is read on.
+        if (f.error instanceof RangeError && f.length > 1_000_000) {
+          const after = entryEnd(this.text, f.offset, sliceEnd);
+          if (after < sliceEnd) this.readSlice(after, sliceEnd);
+        }
       }
       this.slice += widen + 1;
       if (++sinceCheck >= DEADLINE_EVERY) {
@@ -215,16 +258,18 @@ export class BibtexLibraryReader {
    * Reads the entries of `[start, end)`. True when all parsed; else where it failed, and whether the
    * failure was running into the end of the slice (then a wider slice may succeed).
    */
-  private readSlice(start: number, end: number): true | { error: unknown; line: number; column: number; atEnd: boolean } {
+  private readSlice(start: number, end: number): true | { error: unknown; offset: number; line: number; column: number; atEnd: boolean } {
     const g = this.grammar;
     const firstLine = this.lineOf(start);
     const lineStart = this.text.lastIndexOf('\n', start - 1) + 1;
     this.lexer.reset(this.text.slice(start, end), { line: firstLine, col: start - lineStart + 1, state: 'main', stack: [] });
     g.lexer = this.lexer;
     g.log = [];
+    // Columns as an editor counts them: a byte-order mark is no character of the first line.
+    const bom = firstLine === 1 && this.text.charCodeAt(0) === 0xfeff ? 1 : 0;
     let entryAt = start;
     let entryLine = firstLine;
-    let entryCol = start - lineStart + 1;
+    let entryCol = start - lineStart + 1 - bom;
     try {
       g.token = this.lexer.next();
       for (;;) {
@@ -233,14 +278,14 @@ export class BibtexLibraryReader {
         const t = g.token!;
         entryAt = start + t.offset;
         entryLine = t.line;
-        entryCol = t.col;
+        entryCol = t.col - (t.line === 1 ? bom : 0);
         const raw = g.consumeRule('Entry') as { type: string; label: string; properties: Record<string, unknown> } | undefined;
         const entryEnd = g.token ? start + g.token.offset : end;
         if (raw) this.addEntry(raw, entryAt, entryEnd, entryLine, entryCol);
         else this.addDefinition(entryAt, entryEnd, entryLine, entryCol);
       }
     } catch (error) {
-      return { error, line: entryLine, column: entryCol, atEnd: !g.token && !(error instanceof RangeError) };
+      return { error, offset: entryAt, line: entryLine, column: entryCol, atEnd: !g.token && !(error instanceof RangeError) };
     }
   }
 

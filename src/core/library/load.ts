@@ -153,20 +153,19 @@ export function libraryToJson(lib: LoadedLibrary): string {
  * @returns undefined when the JSON is of another version or shape (then the file is read again)
  */
 export function libraryFromJson(json: string, ref: LibraryRef): LoadedLibrary | undefined {
-  let data: LibraryJson;
   try {
-    data = JSON.parse(json) as LibraryJson;
+    const data = JSON.parse(json) as LibraryJson;
+    if (data?.version !== LIBRARY_CACHE_VERSION || !Array.isArray(data.entries) || !Array.isArray(data.problems) || !data.index) return undefined;
+    for (const e of data.entries) {
+      if (!e?.library) return undefined;
+      e.library.uri = ref.uri;
+      e.library.name = ref.name;
+    }
+    const index = LibraryIndex.fromJSON(data.entries, data.index);
+    if (!index) return undefined;
+    return { format: data.format, entries: data.entries, index, problems: data.problems, spans: data.spans, macros: data.macros, strings: data.strings };
   } catch {
     // ignored: a damaged cache file is as good as none; the library is read from its file.
     return undefined;
   }
-  if (data?.version !== LIBRARY_CACHE_VERSION || !Array.isArray(data.entries)) return undefined;
-  for (const e of data.entries) {
-    if (!e.library) return undefined;
-    e.library.uri = ref.uri;
-    e.library.name = ref.name;
-  }
-  const index = LibraryIndex.fromJSON(data.entries, data.index);
-  if (!index) return undefined;
-  return { format: data.format, entries: data.entries, index, problems: data.problems, spans: data.spans, macros: data.macros, strings: data.strings };
 }

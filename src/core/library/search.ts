@@ -14,6 +14,8 @@ import { displayName } from '../cite/names.js';
 import type { Entry } from '../schema.js';
 import { FIELD_BOOSTS, indexTerms, queryTerm, tokenize, type ParsedQuery, type SearchHit } from '../search.js';
 
+const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/;
+
 /** Entries kept per one- or two-letter prefix (the newest first). */
 const PREFIX_LIST = 200;
 
@@ -212,7 +214,9 @@ export class LibraryIndex {
       if (filters.venue && !filters.venue.some((v) => f.venue.includes(v))) return false;
       return true;
     };
-    const words = tokenize(query.text).map(foldAscii).filter(Boolean);
+    // A Chinese or Japanese run is matched by its character pairs (the index has those of every
+    // title), not as a whole: a phrase typed from the middle of a title still finds it.
+    const words = tokenize(query.text).map(foldAscii).filter((w) => w && !(CJK.test(w) && [...w].length > 2));
     if (!words.length) {
       if (!Object.keys(filters).length) return [];
       const out: SearchHit[] = [];
@@ -220,7 +224,8 @@ export class LibraryIndex {
       return out;
     }
     const last = words[words.length - 1]!;
-    const typingShort = last.length < 3 && /^[a-z0-9]+$/.test(last) && !this.vocabulary.has(last);
+    // A one- or two-letter last word is the start of a word being typed (even when it is a word itself: `a`, initials).
+    const typingShort = last.length < 3 && /^[a-z0-9]+$/.test(last);
     const full = typingShort ? words.slice(0, -1) : words;
     if (!full.length) {
       // One short word: the table's newest entries with a word that starts with it.
@@ -235,14 +240,14 @@ export class LibraryIndex {
         ? (r) => passes(r.id as number) && (!typingShort || this.folded[r.id as number]!.words.includes(` ${last}`))
         : undefined,
     });
-    const exact = foldAscii(query.text).trim();
-    return hits.slice(0, limit * 2)
-      .map((r) => {
-        const e = this.byId[r.id as number]!;
-        return { entry: e, score: e.key.toLowerCase() === exact ? r.score * 1.5 : r.score };
-      })
-      .sort((a, b) => b.score - a.score)
-      .slice(0, limit);
+    const ranked = hits.slice(0, limit).map((r) => ({ entry: this.byId[r.id as number]!, score: r.score }));
+    // The entry whose key is the whole query comes first.
+    const id = this.byKey.get(query.text.trim().toLowerCase());
+    if (id !== undefined && passes(id)) {
+      const top = ranked[0]?.score ?? 1;
+      return [{ entry: this.byId[id]!, score: top * 1.5 }, ...ranked.filter((h) => h.entry !== this.byId[id])].slice(0, limit);
+    }
+    return ranked;
   }
 }
 

@@ -4,25 +4,25 @@
  * gets is always the entry's own text (see `verbatim.ts`).
  *
  * The character tables are Citation.js's (`@citation-js/plugin-bibtex`: its diacritics, text
- * commands and ligatures, from the LaTeX2e font encodings); the scan is ours and linear, so a
+ * commands and ligatures, from the LaTeX2e font encodings, and its Greek letters), with the few
+ * text commands it lacks (`\aa`, `\dots`, the logos); the scan is ours and linear, so a
  * field of any length or nesting costs one pass. Citation.js's full value parser also does this,
  * at several times the cost and with exceptions on odd input (an unclosed math string), too slow
  * to run on every entry of a 100,000-entry library at load.
  */
-import { commands, diacritics, ligatures } from '@citation-js/plugin-bibtex/lib/input/constants.js';
+import { commands, diacritics, ligatures, mathCommands } from '@citation-js/plugin-bibtex/lib/input/constants.js';
 
-/**
- * Commands that Citation.js's text-command table lacks: LaTeX2e's `\aa` (å), the logos and
- * `\dots`; and the Greek letters of math mode (its `mathCommands` table, which the
- * package's type declarations here do not list).
- */
+/** LaTeX2e text commands that Citation.js's table lacks: `\aa` (å), `\dots`, the logos. */
 const MORE_COMMANDS: Record<string, string> = {
   aa: 'å', AA: 'Å', dots: '…', ldots: '…', TeX: 'TeX', LaTeX: 'LaTeX', LaTeXe: 'LaTeX2ε', BibTeX: 'BibTeX',
-  Gamma: 'Γ', Delta: 'Δ', Theta: 'Θ', Lambda: 'Λ', Xi: 'Ξ', Pi: 'Π', Sigma: 'Σ', Upsilon: 'ϒ', Phi: 'Φ', Psi: 'Ψ', Omega: 'Ω',
-  alpha: 'α', beta: 'β', gamma: 'γ', delta: 'δ', epsilon: 'ϵ', varepsilon: 'ε', zeta: 'ζ', eta: 'η', theta: 'θ', vartheta: 'ϑ',
-  iota: 'ι', kappa: 'κ', lambda: 'λ', mu: 'μ', nu: 'ν', xi: 'ξ', pi: 'π', varpi: 'ϖ', rho: 'ρ', varrho: 'ϱ', sigma: 'σ',
-  varsigma: 'ς', tau: 'τ', upsilon: 'υ', phi: 'ϕ', varphi: 'φ', chi: 'χ', psi: 'ψ', omega: 'ω',
 };
+
+/** A text command's character: Citation.js's text commands, then ours, then its math-mode Greek letters. */
+function commandText(name: string): string | undefined {
+  if (Object.hasOwn(commands, name)) return commands[name];
+  if (Object.hasOwn(MORE_COMMANDS, name)) return MORE_COMMANDS[name];
+  return Object.hasOwn(mathCommands, name) ? mathCommands[name] : undefined;
+}
 
 /** Control symbols that are spacing, not characters: `\,` `\;` `\:` `\>` a space; `\-` (a hyphenation point), `\/`, `\!`, `\@` nothing. */
 const SPACING: Record<string, string> = { ',': ' ', ';': ' ', ':': ' ', '>': ' ', '-': '', '/': '', '!': '', '@': '' };
@@ -42,7 +42,7 @@ const KEEP_ARGUMENT = /^(?:emph|textbf|textit|textsc|textrm|textsf|texttt|textup
  * `\$`, `\_`, `\#` to their characters, `\\` and the spacing commands `\,` `\;` `\:` to a space,
  * `\-` (a hyphenation point) and `\/` to nothing, other unknown commands dropped with their
  * argument kept as text, runs of white space to one space. Math is kept as typed, without its `$`,
- * except Greek letters (`$\alpha$` → `α`).
+ * except that Greek letters become their characters (`$\alpha$-VAE` → `α-VAE`).
  *
  * @param value - the field's value
  * @param max - at most this many characters of `value` are read (default 4,000)
@@ -88,8 +88,8 @@ export function texToText(value: string, max = 4000): string {
         const { base, end } = argument(s, k);
         if (base) out += (base + diacritics[name]).normalize('NFC');
         i = end;
-      } else if (Object.hasOwn(commands, name) || Object.hasOwn(MORE_COMMANDS, name)) {
-        out += Object.hasOwn(commands, name) ? commands[name] : MORE_COMMANDS[name];
+      } else if (commandText(name) !== undefined) {
+        out += commandText(name);
         i = k;
         if (s[i] === '{' && s[i + 1] === '}') i += 2;
       } else if (name === 'href' && s[k] === '{') {

@@ -6,7 +6,9 @@
  */
 import { defaultStrings } from '@citation-js/plugin-bibtex/lib/input/constants.js';
 import { findBibKey } from '../bib/bibfile.js';
+import { toBibtexAll } from '../cite/bibtex.js';
 import type { Entry, LibraryInfo } from '../schema.js';
+import { readEntryAt } from './bibtex.js';
 import type { LoadedLibrary } from './load.js';
 
 /**
@@ -85,35 +87,37 @@ function definesMacro(text: string, name: string): boolean {
 }
 
 /**
- * The BibTeX to append for entries, given the text of the file it goes into: each entry's own
- * text when it comes from a library (else `generate(entry)`), preceded by the library macros the
- * file does not define yet and followed by crossref parents the file and the list lack.
- * Standard macros (month names, the journal macros of BibTeX's styles) are never copied.
+ * The BibTeX to append for entries to a `.bib` file ({@link toBibtexAll}): the library macros the
+ * file does not define yet (BibTeX's and Citation.js's standard ones, month names and the journal
+ * macros of BibTeX's styles, never), and the crossref parents it lacks.
  *
  * @param target - the `.bib` file's current text
- * @param entries - the entries to add, in order
- * @param generate - BibTeX for an entry that has no text of its own (a corpus entry)
  */
-export function bibtexForAddition(target: string, entries: readonly Entry[], generate: (e: Entry) => string): string {
-  const macros: string[] = [];
-  const bodies: string[] = [];
-  const parents: string[] = [];
-  const named = new Set<string>();
-  const keys = new Set(entries.map((e) => e.key.toLowerCase()));
-  for (const e of entries) {
-    const lib = e.library;
-    if (!lib?.bibtex) { bodies.push(generate(e).trimEnd()); continue; }
-    for (const m of lib.bibtexMacros ?? []) {
-      if (named.has(m.name) || m.name in defaultStrings || definesMacro(target, m.name)) continue;
-      named.add(m.name);
-      macros.push(m.text);
-    }
-    bodies.push(lib.bibtex.trimEnd());
-    const parent = lib.crossref;
-    if (parent && !keys.has(parent.key.toLowerCase()) && findBibKey(target, parent.key) < 0) {
-      keys.add(parent.key.toLowerCase());
-      parents.push(parent.bibtex.trimEnd());
+export function bibtexForAddition(target: string, entries: readonly Entry[]): string {
+  return toBibtexAll(entries, { macro: (name) => name in defaultStrings || definesMacro(target, name), key: (key) => findBibKey(target, key) >= 0 });
+}
+
+/** Citation.js's BibTeX-to-CSL conversion of one parsed entry (`toCsl.ts`, loaded lazily by the server). */
+export type BibtexToCsl = (raw: { type: string; label: string; properties: Record<string, string> }) => Record<string, unknown> | undefined;
+
+/**
+ * A loaded BibTeX library's entry as citing and output copy it: with its own text, macros and
+ * crossref parent ({@link verbatimOf}), and, given `toCsl`, its CSL item by Citation.js's mapping.
+ *
+ * @param warn - told when the entry cannot be converted to CSL (its fields are then used)
+ * @returns a copy of the entry; the entry itself when it is not one of `lib`'s
+ */
+export function prepareEntry(lib: LoadedLibrary, text: string, e: Entry, toCsl?: BibtexToCsl, warn?: (message: string) => void): Entry {
+  const i = lib.entries.indexOf(e);
+  if (i < 0 || !lib.spans) return e;
+  let csl: Record<string, unknown> | undefined;
+  if (toCsl) {
+    const raw = readEntryAt(text, lib.spans[2 * i]!, lib.spans[2 * i + 1]!, lib.macros ?? {});
+    try {
+      csl = raw && toCsl(raw);
+    } catch (err) {
+      warn?.(`${e.key} cannot be converted to CSL (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); its fields are used`);
     }
   }
-  return [...macros, ...bodies, ...parents].map((t) => `${t}\n`).join('\n');
+  return { ...e, library: { ...e.library!, ...verbatimOf(lib, text, i), ...(csl ? { csl } : {}) } };
 }

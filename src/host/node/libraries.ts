@@ -1,0 +1,59 @@
+/**
+ * Libraries for the CLI (`--library FILE`): each file read, loaded through the same loader as the
+ * language server's (`core/library/load.ts`), and cached the same way (`libraryCache.ts`), so a
+ * second run does not parse again.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { libraryFormatOf, libraryFromJson, libraryToJson, loadLibrary, LIBRARY_CACHE_VERSION, type LoadedLibrary } from '../../core/library/load.js';
+import { decodeUtf8 } from '../../core/utf8.js';
+import { defaultCacheDir, nodeLibraryCache, sha256 } from './libraryCache.js';
+
+/** A library file as the CLI loaded it. */
+export interface CliLibrary {
+  /** As given on the command line. */
+  path: string;
+  text: string;
+  lib: LoadedLibrary;
+  cached: boolean;
+}
+
+/** Why a `--library` file cannot be used at all (the CLI reports it as a usage error). */
+export class LibraryFileError extends Error {}
+
+/**
+ * Loads library files.
+ *
+ * @param paths - as given (relative to the working directory, or absolute)
+ * @param opts.cacheDir - the cache folder (default: `$XDG_CACHE_HOME/mlsys-papers`); `false`: no cache
+ * @param opts.warn - where a cache that cannot be read or written is reported
+ * @returns the libraries in order, and each broken entry as `file:line:column: message`
+ * @throws LibraryFileError for a file that is missing, a folder, not UTF-8, or not `.bib`/`.json`/`.yaml`
+ */
+export async function loadLibraryFiles(paths: readonly string[], opts: { cacheDir?: string | false; warn?: (m: string) => void } = {}): Promise<{ libraries: CliLibrary[]; problems: string[] }> {
+  const cache = opts.cacheDir === false ? undefined : nodeLibraryCache(opts.cacheDir ?? defaultCacheDir(), opts.warn);
+  const libraries: CliLibrary[] = [];
+  const problems: string[] = [];
+  for (const path of paths) {
+    const format = libraryFormatOf(path);
+    if (!format) throw new LibraryFileError(`--library ${path}: not a library (.bib, .json or .yaml)`);
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (!st) throw new LibraryFileError(`--library ${path}: no such file`);
+    if (st.isDirectory()) throw new LibraryFileError(`--library ${path}: is a folder, not a file`);
+    const text = decodeUtf8(readFileSync(path));
+    if (text === undefined) throw new LibraryFileError(`--library ${path}: not UTF-8 text`);
+    const ref = { uri: pathToFileURL(resolve(path)).toString(), name: basename(path) };
+    const key = `${sha256(text)}-v${LIBRARY_CACHE_VERSION}`;
+    const saved = cache && (await cache.get(key));
+    let lib = saved ? libraryFromJson(saved, ref) : undefined;
+    const cached = !!lib;
+    if (!lib) {
+      lib = loadLibrary(text, format, ref);
+      if (cache) await cache.set(key, libraryToJson(lib)).catch((e: unknown) => opts.warn?.(`library cache: cannot save ${path}: ${e instanceof Error ? e.message : String(e)}`));
+    }
+    for (const p of lib.problems) problems.push(`${path}:${p.line}:${p.column}: ${p.message}`);
+    libraries.push({ path, text, lib, cached });
+  }
+  return { libraries, problems };
+}
