@@ -13,7 +13,6 @@ import { buildCorpus, crossCheck, entryLocations, parseTopicsFile, type Corpus, 
 import { CorpusError, formatProblem, type Problem } from './core/problems.js';
 import { loadCompiledCorpus, loadCorpusDir, type LoadedCorpus } from './host/node/load.js';
 import { createSearchIndex, mergeHits, parseQuery, topicsMatching, type ParsedQuery, type SearchHit } from './core/search.js';
-import { bibtexToCsl } from './core/library/toCsl.js';
 import { corpusWorks, twinKey } from './core/library/twins.js';
 import { prepareEntry } from './core/library/verbatim.js';
 import { LibraryFileError, loadLibraryFiles, type CliLibrary } from './host/node/libraries.js';
@@ -440,7 +439,7 @@ function runExport(ctx: Context): number | Promise<number> {
       // keeps corpus entries under it; library entries have no topics, so only without one.
       entries = [...new Set(keys.map(lookup))].filter((e): e is Entry => !!e && (e.library ? ctx.values.topic === undefined : allowed.has(e.key)));
     }
-    const prepared = libraries.prepare(entries, format === 'csl-json');
+    const prepared = libraries.prepare(entries);
     ctx.out(format === 'bibtex' ? toBibtexAll(prepared) : JSON.stringify(prepared.map(toCslJson), null, 2));
     return 0;
   });
@@ -455,8 +454,8 @@ interface CliLibraries {
   entry(key: string): Entry | undefined;
   /** Library hits, twins of corpus entries left out. */
   search(query: ParsedQuery, limit: number): SearchHit[];
-  /** Library entries with their own text (and CSL item when `csl`), for output; others as they are. */
-  prepare(entries: readonly Entry[], csl?: boolean): Entry[];
+  /** Library entries with their own text, for output; others as they are. */
+  prepare(entries: readonly Entry[]): Entry[];
 }
 
 /**
@@ -488,9 +487,9 @@ function librariesOf(ctx: Context, corpus: Corpus, loaded: CliLibrary[]): CliLib
     entry: (key) => loaded.map((l) => l.lib.index.entry(key)).find((e) => !!e),
     search: (query, limit) => loaded.flatMap((l) => l.lib.index.search(query, limit, twins.size ? (e) => twins.has(e) : undefined))
       .sort((a, b) => b.score - a.score).slice(0, limit),
-    prepare: (entries, csl = false) => entries.map((e) => {
+    prepare: (entries) => entries.map((e) => {
       const l = e.library?.format === 'bibtex' ? owner(e) : undefined;
-      return l ? prepareEntry(l.lib, l.text, e, csl ? bibtexToCsl : undefined, (m) => ctx.err(`mlsys-papers: ${l.path}: ${m}`)) : e;
+      return l ? prepareEntry(l.lib, l.text, e) : e;
     }),
   };
 }

@@ -23,7 +23,7 @@ import { BibtexLibraryReader, readEntryAt, type LibraryProblem } from '../core/l
 import { entryFromBibtex } from '../core/library/entries.js';
 import { libraryFormatOf, libraryFromJson, LibraryLoader, libraryToJson, LIBRARY_CACHE_VERSION, type LoadedLibrary } from '../core/library/load.js';
 import { corpusWorks, twinKey } from '../core/library/twins.js';
-import { prepareEntry, type BibtexToCsl } from '../core/library/verbatim.js';
+import { prepareEntry } from '../core/library/verbatim.js';
 import { DIAGNOSTIC_SOURCE, textHash } from '../core/service/types.js';
 import { UNGROUPED, type LibraryFileStatus, type LibraryGroup } from './protocol.js';
 
@@ -135,7 +135,11 @@ export class LibraryStore {
   setFiles(wanted: ReadonlyMap<string, { uri: URI; fromDocument: boolean }>): void {
     let changed = false;
     for (const [id, f] of this.files) {
-      if (wanted.has(id)) { f.fromDocument = wanted.get(id)!.fromDocument; continue; }
+      if (wanted.has(id)) {
+        const fromDocument = wanted.get(id)!.fromDocument;
+        if (f.fromDocument !== fromDocument) { f.fromDocument = fromDocument; changed = true; }
+        continue;
+      }
       f.generation++;
       this.files.delete(id);
       changed = true;
@@ -317,9 +321,15 @@ export class LibraryStore {
     f.twins = twins;
   }
 
+  /**
+   * The twins citing uses: those of the libraries the settings name. An open document's
+   * bibliography is searched (its twins still show as the corpus row) but is not another
+   * document's source: citing a corpus entry elsewhere does not copy that file's version of it.
+   */
   private rebuildTwins(): void {
     this.twinOf = new Map();
     for (const f of this.files.values()) {
+      if (f.fromDocument) continue;
       for (const [e, key] of f.twins ?? []) if (!this.twinOf.has(key.toLowerCase())) this.twinOf.set(key.toLowerCase(), e);
     }
   }
@@ -389,14 +399,13 @@ export class LibraryStore {
    * and the CSL item (as written, or Citation.js's conversion of the BibTeX) for CSL bibliographies
    * and formatted references. Other entries come back as they are.
    *
-   * @param toCsl - Citation.js's BibTeX-to-CSL conversion of one parsed entry (loaded by the host)
    */
-  prepare(entries: readonly Entry[], toCsl?: BibtexToCsl): Entry[] {
+  prepare(entries: readonly Entry[]): Entry[] {
     return entries.map((e) => {
       if (!e.library || e.library.format !== 'bibtex') return e;
       const f = this.files.get(e.library.uri);
       if (!f?.lib || f.text === undefined) return e;
-      return prepareEntry(f.lib, f.text, e, toCsl, (m) => this.log.warn(`library ${f.name}: ${m}`));
+      return prepareEntry(f.lib, f.text, e);
     });
   }
 

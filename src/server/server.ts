@@ -307,8 +307,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     const csl = await host.loadCsl();
     const locales = new Map<string, string | undefined>();
     for (const lang of ['en-US', 'zh-CN']) locales.set(lang, await bundledCsl(`locales/locales-${lang}.xml`));
-    const prepared = entries.some((e) => e.library?.format === 'bibtex') ? libraries.prepare(entries, csl.bibtexToCsl) : entries;
-    const refs = csl.formatBibliography(prepared, xml, (lang) => locales.get(lang), 'text');
+    const refs = csl.formatBibliography(entries, xml, (lang) => locales.get(lang), 'text');
     if (single !== undefined && formattedFor === id) {
       formattedRefs.set(single, refs[0]);
       if (formattedRefs.size > FORMATTED_LIMIT) formattedRefs.delete(formattedRefs.keys().next().value!);
@@ -334,11 +333,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
         const c = base.corpus.entry(key);
         return c ? libraries.twin(c.key) ?? c : libraries.entry(key);
       },
-      prepare: async (entries) => {
-        if (!entries.some((e) => e.library?.format === 'bibtex')) return [...entries];
-        const csl = await host.loadCsl();
-        return libraries.prepare(entries, csl.bibtexToCsl);
-      },
+      prepare: async (entries) => libraries.prepare(entries),
       isLibrary: (uri) => libraries.isConfigured(uri),
       isLibraryReady: (uri) => libraries.isReady(uri),
       twinOf: (key) => libraries.twinOfCorpus(key),

@@ -68,7 +68,3 @@ declare module '@citation-js/core/lib/util/grammar.js' {
     constructor(rules: Record<string, (this: BibGrammarState) => unknown>, state: unknown);
   }
 }
-declare module '@citation-js/plugin-bibtex/lib/input/entries.js' {
-  /** Converts parsed BibTeX entries (as the file parser returns them) to CSL items; throws on a value it cannot parse. */
-  export function parse(entries: { type: string; label: string; properties: Record<string, string> }[]): Record<string, unknown>[];
-}

@@ -204,4 +204,27 @@ describe('libraries in the language server', () => {
     const text = plan.bibliography.kind === 'insert' ? plan.bibliography.disk!.text : '';
     expect(JSON.parse(`[${text.replace(/^[\s,]*|[\s,\]]*$/g, '')}]`)).toEqual([item]);
   });
+
+  it('puts a BibTeX library entry into a CSL-JSON bibliography with its container, volume and pages', async () => {
+    const bib = '@article{lee2021tiles,\n  title = {Tiles for {GPUs}},\n  author = {Lee, Min},\n  journal = {Journal of Kernels},\n  volume = {12},\n  number = {3},\n  pages = {45--67},\n  year = {2021},\n}\n';
+    const s = await start({ '/ws/lib/l.bib': bib, '/ws/refs.json': '[]\n' }, { libraries: ['lib/l.bib'] });
+    await s.notified<LibraryStatusParams>(Methods.libraryStatus, (p) => p.files.length > 0 && p.files.every((f) => f.state === 'ready'));
+    const md = URI.file('/ws/n.md').toString();
+    s.open(md, 'markdown', '---\nbibliography: refs.json\n---\n\nSee .\n');
+    const plan = await s.client.sendRequest<CitePlan>(Methods.planCitation, { uri: md, position: { line: 4, character: 4 }, keys: ['lee2021tiles'] });
+    const text = plan.bibliography.kind === 'insert' ? plan.bibliography.disk!.text : '';
+    const [item] = JSON.parse(`[${text.replace(/^[\s,]*|[\s,\]]*$/g, '')}]`) as Record<string, unknown>[];
+    expect(item).toMatchObject({ id: 'lee2021tiles', type: 'article-journal', title: 'Tiles for GPUs', 'container-title': 'Journal of Kernels', volume: '12', issue: '3', page: '45-67', issued: { 'date-parts': [[2021]] } });
+  });
+
+  it('an open document\'s bibliography is searched, but citing a corpus entry elsewhere does not copy its version', async () => {
+    const s = await start({ '/ws/a/refs.bib': LIBRARY, '/ws/references.bib': '' }, { citationStyle: 'apa' });
+    s.open(URI.file('/ws/a/paper.tex').toString(), 'latex', '\\bibliography{refs}\n\\cite{x}\n');
+    await s.notified<LibraryStatusParams>(Methods.libraryStatus, (p) => p.files.length > 0 && p.files.every((f) => f.state !== 'loading'));
+    expect((await s.client.sendRequest<LibraryStatusParams>(Methods.libraryStatus)).files[0]).toMatchObject({ fromDocument: true, state: 'ready' });
+    expect((await s.client.sendRequest<SearchResult>(Methods.search, { query: 'mystery scheduler' })).keys[0]).toBe('smith2024mystery');
+    s.open(PAPER_URI, 'latex', paper('See .'));
+    const plan = await s.client.sendRequest<CitePlan>(Methods.planCitation, { uri: PAPER_URI, position: { line: 2, character: 4 }, keys: ['kwon2023efficient'] });
+    expect(plan.edit?.text).toBe('\\cite{kwon2023efficient}');
+  });
 });

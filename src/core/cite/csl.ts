@@ -8,8 +8,6 @@ import type { Entry } from '../schema.js';
 import { toCslJson } from './format.js';
 
 export { BUNDLED_STYLES, type BundledStyle } from './styles.js';
-// Loaded with citeproc-js, on the first use: the server converts a library's BibTeX entry only to format or cite it.
-export { bibtexToCsl } from '../library/toCsl.js';
 
 /** Reads CSL locale XML by language tag (`en-US`), or undefined when it has none. */
 export type LocaleReader = (lang: string) => string | undefined;

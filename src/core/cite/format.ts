@@ -82,7 +82,8 @@ export function toCslJson(e: Entry): Record<string, unknown> {
   if (e.year) item.issued = { 'date-parts': [[e.year]] };
   const container = e.journal ?? e.booktitle ?? (e.library ? e.venue : undefined) ?? (e.type === 'misc' && e.arxiv && (!e.venue || e.venue === 'arXiv') ? 'arXiv' : undefined);
   if (container) item['container-title'] = container;
-  if (e.venue) item['container-title-short'] = e.venue;
+  // A library entry's venue is its container's full name, already the container title.
+  if (e.venue && !e.library) item['container-title-short'] = e.venue;
   if (e.volume) item.volume = e.volume;
   if (e.number) item.issue = e.number;
   if (e.pages) item.page = e.pages.replace('--', '-');

@@ -173,9 +173,25 @@ export function entryFromBibtex(raw: RawBibEntry, lib: LibraryRef): Entry {
     doi: bareDoi(f.doi),
     arxiv,
     url: httpUrl(f.url),
+    // What a CSL bibliography and a formatted reference need besides (`toCslJson`).
+    ...optional({
+      journal: f.journal ?? f.journaltitle, booktitle: f.booktitle, volume: f.volume, number: f.number ?? f.issue,
+      publisher: f.publisher, institution: f.institution ?? f.school, edition: f.edition, series: f.series,
+    }),
+    ...(f.pages ? { pages: f.pages.replace(/[{}\s]/g, '').slice(0, 100) } : {}),
     ...entryBase(),
     library,
   };
+}
+
+/** The fields given, as plain text (at most 400 characters each); absent ones left out. */
+function optional(fields: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(fields)) {
+    const t = v === undefined ? '' : texToText(v, 400);
+    if (t) out[k] = t;
+  }
+  return out;
 }
 
 /** A CSL name (`{family, given}` or `{literal}`) as a {@link Person}. */

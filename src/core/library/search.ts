@@ -216,28 +216,37 @@ export class LibraryIndex {
     };
     // A Chinese or Japanese run is matched by its character pairs (the index has those of every
     // title), not as a whole: a phrase typed from the middle of a title still finds it.
-    const words = tokenize(query.text).map(foldAscii).filter((w) => w && !(CJK.test(w) && [...w].length > 2));
-    if (!words.length) {
+    // The query's words, each split as the index splits text (`kwon2023e` → `kwon2023e`, `kwon`,
+    // `2023`, `e`); a Chinese or Japanese run is matched by its character pairs (the index has those
+    // of every title), not as a whole, so a phrase from the middle of a title still finds it.
+    const terms = (text: string) => tokenize(text).map(foldAscii).filter((w) => w && !(CJK.test(w) && [...w].length > 2));
+    const raw = query.text.trim().split(/\s+/).filter(Boolean);
+    const head = terms(raw.slice(0, -1).join(' '));
+    const lastWord = foldAscii(raw[raw.length - 1] ?? '');
+    if (!head.length && !lastWord) {
       if (!Object.keys(filters).length) return [];
       const out: SearchHit[] = [];
       for (let i = 0; i < this.byId.length && out.length < limit; i++) if (passes(i)) out.push({ entry: this.byId[i]!, score: 0 });
       return out;
     }
-    const last = words[words.length - 1]!;
     // A one- or two-letter last word is the start of a word being typed (even when it is a word itself: `a`, initials).
-    const typingShort = last.length < 3 && /^[a-z0-9]+$/.test(last);
-    const full = typingShort ? words.slice(0, -1) : words;
+    const typingShort = lastWord.length < 3 && /^[a-z0-9]+$/.test(lastWord);
+    // The word being typed is matched as a prefix by each of its parts of two letters or more.
+    const tail = typingShort ? [] : terms(lastWord).filter((t, i, all) => all.length === 1 || [...t].length >= 2);
+    const full = [...head, ...tail];
     if (!full.length) {
       // One short word: the table's newest entries with a word that starts with it.
-      return (this.prefixes.get(last) ?? []).filter(passes).slice(0, limit).map((i) => ({ entry: this.byId[i]!, score: 1 }));
+      return (this.prefixes.get(lastWord) ?? []).filter(passes).slice(0, limit).map((i) => ({ entry: this.byId[i]!, score: 1 }));
     }
     const hits = this.ms.search(full.join(' '), {
       combineWith: 'AND',
-      prefix: (term, i, terms) => !typingShort && i === terms.length - 1 && term.length >= 3,
-      fuzzy: (term, i, terms) => (term.length >= 5 && /^[a-z]+$/.test(term) && !this.vocabulary.has(term) && !(i === terms.length - 1 && !typingShort) ? 0.2 : false),
+      // The terms are split already: MiniSearch must not split them again.
+      tokenize: (q) => q.split(' '),
+      prefix: (term, i) => i >= head.length && term.length >= 2,
+      fuzzy: (term, i) => (i < head.length && term.length >= 5 && /^[a-z]+$/.test(term) && !this.vocabulary.has(term) ? 0.2 : false),
       // Without filters no callback runs per hit: a common word has tens of thousands at 100,000 entries.
       filter: skip || Object.keys(filters).length || typingShort
-        ? (r) => passes(r.id as number) && (!typingShort || this.folded[r.id as number]!.words.includes(` ${last}`))
+        ? (r) => passes(r.id as number) && (!typingShort || this.folded[r.id as number]!.words.includes(` ${lastWord}`))
         : undefined,
     });
     const ranked = hits.slice(0, limit).map((r) => ({ entry: this.byId[r.id as number]!, score: r.score }));

@@ -8,7 +8,6 @@ import { defaultStrings } from '@citation-js/plugin-bibtex/lib/input/constants.j
 import { findBibKey } from '../bib/bibfile.js';
 import { toBibtexAll } from '../cite/bibtex.js';
 import type { Entry, LibraryInfo } from '../schema.js';
-import { readEntryAt } from './bibtex.js';
 import type { LoadedLibrary } from './load.js';
 
 /**
@@ -97,27 +96,15 @@ export function bibtexForAddition(target: string, entries: readonly Entry[]): st
   return toBibtexAll(entries, { macro: (name) => name in defaultStrings || definesMacro(target, name), key: (key) => findBibKey(target, key) >= 0 });
 }
 
-/** Citation.js's BibTeX-to-CSL conversion of one parsed entry (`toCsl.ts`, loaded lazily by the server). */
-export type BibtexToCsl = (raw: { type: string; label: string; properties: Record<string, string> }) => Record<string, unknown> | undefined;
-
 /**
  * A loaded BibTeX library's entry as citing and output copy it: with its own text, macros and
- * crossref parent ({@link verbatimOf}), and, given `toCsl`, its CSL item by Citation.js's mapping.
+ * crossref parent ({@link verbatimOf}). (Into a CSL bibliography it goes through `toCslJson`, from
+ * the fields read at load: title, names, year, container, volume, issue, pages, publisher, DOI, URL.)
  *
- * @param warn - told when the entry cannot be converted to CSL (its fields are then used)
  * @returns a copy of the entry; the entry itself when it is not one of `lib`'s
  */
-export function prepareEntry(lib: LoadedLibrary, text: string, e: Entry, toCsl?: BibtexToCsl, warn?: (message: string) => void): Entry {
+export function prepareEntry(lib: LoadedLibrary, text: string, e: Entry): Entry {
   const i = lib.entries.indexOf(e);
   if (i < 0 || !lib.spans) return e;
-  let csl: Record<string, unknown> | undefined;
-  if (toCsl) {
-    const raw = readEntryAt(text, lib.spans[2 * i]!, lib.spans[2 * i + 1]!, lib.macros ?? {});
-    try {
-      csl = raw && toCsl(raw);
-    } catch (err) {
-      warn?.(`${e.key} cannot be converted to CSL (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); its fields are used`);
-    }
-  }
-  return { ...e, library: { ...e.library!, ...verbatimOf(lib, text, i), ...(csl ? { csl } : {}) } };
+  return { ...e, library: { ...e.library!, ...verbatimOf(lib, text, i) } };
 }

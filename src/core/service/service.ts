@@ -102,7 +102,7 @@ export interface CitationService {
   citedKeys(doc: TextDocument): string[];
   /** Forgets every cached file (the workspace folders changed). */
   clearCache(): void;
-  /** The bibliography files a document declares that exist (for `includeDocumentBibliography`). */
+  /** The bibliography files a document declares that exist, readable or not (for `includeDocumentBibliography`). */
   bibliographyFiles(doc: TextDocument): Promise<URI[]>;
 }
 
@@ -510,7 +510,8 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     async bibliographyFiles(doc) {
       if (!isCitingLanguage(doc.languageId)) return [];
       const bib = await bibliographyOf(doc);
-      return bib?.files.filter((f) => !f.error).map((f) => f.uri) ?? [];
+      // One that does not parse as a whole joins too: the library reader reads its good entries.
+      return bib?.files.map((f) => f.uri) ?? [];
     },
   };
 }
