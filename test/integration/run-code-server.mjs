@@ -2,6 +2,7 @@
 //   node test/integration/run-code-server.mjs [folder]       (folder defaults to a fresh copy of demo/)
 // Env: MLSYS_VSIX — the packaged extension under test, installed as a user installs it; else
 //      MLSYS_EXTENSION_PATH — its folder (default: the repo root);
+//      MLSYS_SUITE_GREP — run only the tests whose full title matches (Mocha's grep);
 //      MLSYS_RESULTS_TIMEOUT_MS — how long to wait for the suite (default: 7 min; one test loads a 100,000-entry library).
 // Needs scripts/setup-vscode-test.sh to have run. Prints one line per test, then `N passed, N failed`;
 // exits 1 on any failure or timeout.
@@ -29,7 +30,7 @@ export async function buildSuite() {
 
 /** The host's config: where the suite, the results and Mocha are (the host has no node_modules of its own). */
 export function hostConfig(suite, results) {
-  return { suite, results, mocha: join(repo, 'node_modules/mocha'), timeout: 20_000 };
+  return { suite, results, mocha: join(repo, 'node_modules/mocha'), timeout: 20_000, ...(process.env.MLSYS_SUITE_GREP ? { grep: process.env.MLSYS_SUITE_GREP } : {}) };
 }
 
 /** Prints the results as the host wrote them; returns the process exit code. */

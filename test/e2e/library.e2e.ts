@@ -1,0 +1,109 @@
+/**
+ * The user's own library, in a real VS Code: a Zotero-style `.bib` outside the workspace named by
+ * the user's `mlsysPapers.libraries`. The status bar counts its entries; the Topics view shows it
+ * under "Libraries" by keyword; the search finds its entries (with the library's name), and citing
+ * one in a LaTeX paper copies its text, as written, with the macro it uses, into the paper's
+ * bibliography on disk, while the library file is left as it was. Its own code-server: the
+ * library would change what the other files' tests see.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  extensionUnderTest, launchBrowser, openFile, openWorkbench, quickInput, repoRoot, runCommand, save, startCodeServer, waitForEditorText, type CodeServer,
+} from './harness';
+
+const QUOKKA = 'Quokka: A Scheduler for GPU Clusters';
+const LIBRARY = [
+  '% Exported by Better BibTeX for Zotero',
+  '@string{eurosys = {Proceedings of the European Conference on Computer Systems}}',
+  '',
+  '@inproceedings{doe2024quokka,',
+  '  title     = {Quokka: A Scheduler for {GPU} Clusters},',
+  '  author    = {Doe, Jane and Roe, Richard},',
+  '  booktitle = eurosys,',
+  '  year      = {2024},',
+  '  keywords  = {scheduling, clusters},',
+  '}',
+  '',
+  '@article{lee2021tiles,',
+  '  title    = {Tiles for {GPUs}},',
+  '  author   = {Lee, Min},',
+  '  journal  = {Journal of Kernels},',
+  '  year     = {2021},',
+  '  keywords = {kernels},',
+  '}',
+  '',
+].join('\r\n');
+
+const workspace = mkdtempSync(join(tmpdir(), 'mlsys-e2e-library-'));
+cpSync(join(repoRoot, 'demo'), workspace, { recursive: true });
+const libraryDir = mkdtempSync(join(tmpdir(), 'mlsys-e2e-zotero-'));
+const libraryFile = join(libraryDir, 'zotero.bib');
+writeFileSync(libraryFile, LIBRARY);
+let server: CodeServer | undefined;
+let browser: Browser | undefined;
+let page: Page;
+
+beforeAll(async () => {
+  server = await startCodeServer({ workspace, extensionPaths: [extensionUnderTest()], settings: { 'mlsysPapers.libraries': [libraryFile] } });
+  browser = await launchBrowser();
+  page = await openWorkbench(browser, server.url, workspace);
+  await page.locator('.activitybar .action-item a[aria-label^="MLSys Papers"]').waitFor({ timeout: 60_000 });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  rmSync(workspace, { recursive: true, force: true });
+  rmSync(libraryDir, { recursive: true, force: true });
+});
+
+const topicsTree = () => page.locator('.monaco-list[aria-label="Topics"]');
+const treeRow = (label: string) => topicsTree().locator('.monaco-list-row', { hasText: label }).first();
+
+/** Expands tree rows one level after the other, each only if collapsed. */
+async function expand(...labels: string[]): Promise<void> {
+  for (const label of labels) {
+    const row = treeRow(label);
+    await row.waitFor({ timeout: 30_000 });
+    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
+    await expect.poll(() => row.getAttribute('aria-expanded'), { timeout: 15_000 }).toBe('true');
+  }
+}
+
+describe('your own library in a real VS Code', () => {
+  test('the status bar counts the library, and the Topics view lists it under Libraries by keyword', async () => {
+    await page.locator('.statusbar-item', { hasText: /^\s*2\s*$/ }).first().waitFor({ timeout: 60_000 });
+    await runCommand(page, 'MLSys Papers: Show Libraries');
+    await expand('Libraries', 'zotero.bib', 'scheduling');
+    await expect.poll(async () => (await treeRow('zotero.bib').locator('.label-description').textContent()) ?? '', { timeout: 15_000 }).toBe('2 entries');
+    await treeRow(QUOKKA).waitFor({ timeout: 15_000 });
+    expect(await treeRow('kernels').isVisible()).toBe(true);
+  });
+
+  test('search finds a library entry with its library\'s name; Enter cites it and the paper\'s bibliography gains its text as written', async () => {
+    await openFile(page, 'paper.tex');
+    await page.keyboard.press('Control+G');
+    await quickInput.type(page, ':14');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('End');
+    await runCommand(page, 'MLSys Papers: Search');
+    await quickInput.type(page, 'quokka');
+    const first = page.locator('.quick-input-widget .monaco-list-row[data-index="0"] >> visible=true');
+    await expect.poll(async () => (await first.textContent()) ?? '', { timeout: 30_000 }).toContain(QUOKKA);
+    expect(await first.textContent()).toContain('zotero.bib');
+    await page.keyboard.press('Enter');
+    await waitForEditorText(page, '\\cite{doe2024quokka}');
+    await save(page);
+    expect(readFileSync(join(workspace, 'paper.tex'), 'utf8')).toContain('Paged KV-cache management\\cite{doe2024quokka}');
+    // The entry exactly as the library has it (CRLF there, LF in the paper's bibliography), after the macro it uses.
+    const entry = LIBRARY.slice(LIBRARY.indexOf('@inproceedings{doe2024quokka'), LIBRARY.indexOf('}\r\n\r\n@article') + 1).replace(/\r\n/g, '\n');
+    await expect.poll(() => readFileSync(join(workspace, 'references.bib'), 'utf8'), { timeout: 15_000 })
+      .toContain(`@string{eurosys = {Proceedings of the European Conference on Computer Systems}}\n\n${entry}\n`);
+    expect(readFileSync(join(workspace, 'references.bib'), 'utf8').startsWith(readFileSync(join(repoRoot, 'demo/references.bib'), 'utf8'))).toBe(true);
+    expect(readFileSync(libraryFile, 'utf8')).toBe(LIBRARY);
+  });
+});
