@@ -57,7 +57,7 @@ export function activateWith(context: vscode.ExtensionContext, makeClient: Clien
     corpus,
     read,
     read.onDidChange(sendReadState),
-    registerTopicTree(corpus, read, config),
+    registerTopicTree(corpus, read, config, log),
     registerLibraryStatus(corpus),
     registerInsertCitation(services),
     registerEntryCommands(services),

@@ -238,11 +238,18 @@ export function topicsMatching(corpus: Corpus, needle: string): Set<string> {
  */
 export function createSearchIndex(corpus: Corpus): SearchIndex {
   const entries = corpus.entries;
-  const topicText = (e: Entry) =>
-    e.topics.flatMap((id) => {
+  // An entry's topics as the words of their ids, Chinese labels and paths (the label ends the
+  // path), each word once: many entries share topics, and the index build is mostly term insertions.
+  const topicWords = new Map<string, string[]>();
+  const wordsOfTopic = (id: string): string[] => {
+    let words = topicWords.get(id);
+    if (!words) {
       const t = corpus.topic(id);
-      return t ? [id, t.label, t.zh, ...t.path] : [id];
-    }).join(' ');
+      topicWords.set(id, words = tokenize(t ? [id, t.zh, ...t.path].join(' ') : id));
+    }
+    return words;
+  };
+  const topicText = (e: Entry) => [...new Set(e.topics.flatMap(wordsOfTopic))].join(' ');
   const docs: Doc[] = entries.map((e, id) => ({
     id,
     title: withAbbreviations([e.title, e.title_en].filter(Boolean).join(' ')),

@@ -22,6 +22,12 @@ export type TreeNode =
   | { nodeType: 'libraryGroup'; uri: string; group: string; label: string; count: number }
   | { nodeType: 'more'; parent: string; shown: number; total: number };
 
+/**
+ * The Libraries node. One object: a `TreeView` finds the element it reveals by identity, so
+ * `getChildren` must return the very object Show Libraries reveals.
+ */
+const LIBRARIES: TreeNode = { nodeType: 'libraries' };
+
 /** The `topicId` of entries under a library group. */
 const groupId = (uri: string, group: string) => `library:${uri}#${group}`;
 
@@ -50,7 +56,7 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
     const shown = (id: string) => c.entriesUnder(id).some((e) => this.visible(e));
     if (!node) {
       const roots: TreeNode[] = c.roots.filter(shown).map((id) => ({ nodeType: 'topic', id }));
-      return this.corpus.libraryStatus.length ? [...roots, { nodeType: 'libraries' }] : roots;
+      return this.corpus.libraryStatus.length ? [...roots, LIBRARIES] : roots;
     }
     if (node.nodeType === 'entry' || node.nodeType === 'more') return [];
     if (node.nodeType === 'libraries') return this.corpus.libraryStatus.map((f) => ({ nodeType: 'library', uri: f.uri }));
@@ -73,7 +79,7 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
 
   getParent(node: TreeNode): TreeNode | undefined {
     // Only topics and their entries are revealed; library nodes are reached by opening them.
-    if (node.nodeType !== 'topic' && node.nodeType !== 'entry') return node.nodeType === 'library' ? { nodeType: 'libraries' } : undefined;
+    if (node.nodeType !== 'topic' && node.nodeType !== 'entry') return node.nodeType === 'library' ? LIBRARIES : undefined;
     if (node.nodeType === 'entry' && node.topicId.startsWith('library:')) return undefined;
     const id = node.nodeType === 'topic' ? this.corpus.corpus.topic(node.id)?.parent : node.topicId;
     return id ? { nodeType: 'topic', id } : undefined;
@@ -162,7 +168,7 @@ async function filterByLevel(config: ConfigStore): Promise<void> {
 }
 
 /** Registers the Topics view and its title-bar Filter by Level command. */
-export function registerTopicTree(corpus: CorpusClient, read: ReadState, config: ConfigStore): vscode.Disposable {
+export function registerTopicTree(corpus: CorpusClient, read: ReadState, config: ConfigStore, log: vscode.LogOutputChannel): vscode.Disposable {
   const provider = new TopicTreeProvider(corpus, read, config);
   const view = vscode.window.createTreeView(Views.topics, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true });
   const setContext = () =>
@@ -176,8 +182,21 @@ export function registerTopicTree(corpus: CorpusClient, read: ReadState, config:
     // The status bar's item: the Topics view, with its Libraries node open.
     vscode.commands.registerCommand(Commands.showLibraries, async () => {
       await vscode.commands.executeCommand(`${Views.topics}.focus`);
-      if (corpus.libraryStatus.length) await view.reveal({ nodeType: 'libraries' }, { expand: true, focus: true, select: true });
-      else void vscode.window.showInformationMessage('MLSys Papers: no library yet. Name your .bib, CSL-JSON or CSL-YAML files in the setting mlsysPapers.libraries.');
+      if (!corpus.libraryStatus.length) {
+        void vscode.window.showInformationMessage('MLSys Papers: no library yet. Name your .bib, CSL-JSON or CSL-YAML files in the setting mlsysPapers.libraries.');
+        return;
+      }
+      // A reveal right after the tree refreshed (a library loaded) can reach the view before it
+      // has the node again ("Data tree node not found"): tried again, then left to the user's click.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await view.reveal(LIBRARIES, { expand: true, focus: true, select: true });
+          return;
+        } catch (e) {
+          if (attempt === 3) { log.warn(`Show Libraries: cannot reveal the Libraries node: ${e instanceof Error ? e.message : String(e)}`); return; }
+          await new Promise((r) => setTimeout(r, 300 * attempt));
+        }
+      }
     }),
   );
 }

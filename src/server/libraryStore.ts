@@ -78,6 +78,8 @@ interface LibraryFile {
 /** The store; see the module comment. */
 export class LibraryStore {
   private files = new Map<string, LibraryFile>();
+  /** Files that stopped being libraries since the diagnostics were last taken (theirs are cleared). */
+  private readonly gone = new Set<string>();
   private corpusIds = new Map<string, string>();
   /** Corpus key (lower case) → its twin in a library. */
   private twinOf = new Map<string, Entry>();
@@ -106,9 +108,12 @@ export class LibraryStore {
     }));
   }
 
-  /** Diagnostics per library file (an empty list for a file whose problems went away). */
+  /** Diagnostics per library file (an empty list for a file whose problems went away, or that is no library any more). */
   diagnostics(): Map<string, Diagnostic[]> {
-    return new Map([...this.files.values()].map((f) => [f.id, f.diagnostics]));
+    const out = new Map<string, Diagnostic[]>([...this.gone].map((id) => [id, []]));
+    this.gone.clear();
+    for (const f of this.files.values()) out.set(f.id, f.diagnostics);
+    return out;
   }
 
   /** Whether a URI is one of the library files. */
@@ -135,6 +140,7 @@ export class LibraryStore {
   setFiles(wanted: ReadonlyMap<string, { uri: URI; fromDocument: boolean }>): void {
     let changed = false;
     for (const [id, f] of this.files) {
+      if (!wanted.has(id)) this.gone.add(id);
       if (wanted.has(id)) {
         const fromDocument = wanted.get(id)!.fromDocument;
         if (f.fromDocument !== fromDocument) { f.fromDocument = fromDocument; changed = true; }
@@ -345,6 +351,9 @@ export class LibraryStore {
       const own: Diagnostic[] = f.lib.problems.map((q: LibraryProblem) => Diagnostic.create(Range.create(q.line - 1, q.column - 1, q.line - 1, q.column - 1 + 1),
         q.message, q.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning, undefined, DIAGNOSTIC_SOURCE));
       const mine = new Set<string>();
+      // Only among the libraries the settings name: an open document's bibliography holds what
+      // was cited from them, under the same keys, on purpose.
+      if (f.fromDocument) { f.diagnostics = own; continue; }
       for (const e of f.lib.entries) {
         const k = e.key.toLowerCase();
         const earlier = seen.get(k);

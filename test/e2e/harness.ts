@@ -416,3 +416,30 @@ function watchExit(child: ChildProcess): { done: string | undefined } {
   child.once('error', (err) => { state.done = err.message; });
   return state;
 }
+
+/**
+ * The state every browser test starts from: no menu, dialog or quick input, no editor open
+ * (unsaved changes of an earlier test are dropped, never saved), the focus out of any webview.
+ */
+export async function resetWorkbench(page: Page): Promise<void> {
+  // Keys pressed while a webview (Show Details) has the focus stay in the webview.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  if (await page.locator('.editor-group-container .tab').count()) {
+    await page.keyboard.press('F1');
+    await quickInput.type(page, '>View: Close All Editors');
+    // Not runCommand: its match on a part of the title could pick "Close All Editors in Group".
+    await page.locator('.quick-input-widget .monaco-list-row', { has: page.locator('.label-name', { hasText: /^View: Close All Editors$/ }) })
+      .first().click({ timeout: 30_000 });
+    const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: "Don't Save" });
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (await dontSave.isVisible()) await dontSave.click();
+      if (!(await page.locator('.editor-group-container .tab').count())) break;
+      if (Date.now() > deadline) throw new Error('resetWorkbench: editors still open after 30 s');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+}

@@ -4,7 +4,7 @@
  * existing \cite{…}), complete a key, save, and check the files on disk.
  *
  * One code-server and one page serve every test, but no test relies on another: each one starts
- * from closed editors ({@link resetWorkbench}), reveals the tree rows it needs itself, resets the
+ * from closed editors (`resetWorkbench`), reveals the tree rows it needs itself, resets the
  * read marks it asserts on, and works on its own copies of the demo files in a folder named after
  * it ({@link scratch}). vitest.e2e.config.mts runs the tests in a shuffled order to keep it so.
  */
@@ -16,7 +16,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, onTestFinished, test } from 'vitest';
 import { loadCompiledCorpus } from '../../src/host/node/load';
 import {
-  extensionUnderTest, launchBrowser, openFile, openWorkbench, quickInput, repoRoot, runCommand, save, screenshot, startCodeServer,
+  extensionUnderTest, launchBrowser, openFile, openWorkbench, quickInput, repoRoot, resetWorkbench, runCommand, save, screenshot, startCodeServer,
   typeInEditor, waitForEditorText, type CodeServer,
 } from './harness';
 
@@ -55,7 +55,7 @@ afterAll(async () => {
 
 beforeEach(async ({ task }) => {
   ran.push(task.name);
-  await resetWorkbench();
+  await resetWorkbench(page);
 });
 
 const onDisk = (name: string) => readFileSync(join(workspace, name), 'utf8');
@@ -119,30 +119,6 @@ async function searchFor(command: string, query: string, title: string): Promise
   if (!top.includes(title)) await screenshot(page, join(shots, `search-changed-${query.replace(/\W+/g, '-')}.png`));
   expect(top, `search "${query}": first row changed; rows ${JSON.stringify(rows.slice(0, 4))}`).toContain(title);
   return [top, ...rows.slice(1)];
-}
-
-/**
- * The state every test starts from: no menu, dialog or quick input, no editor open (unsaved
- * changes of an earlier test are dropped, never saved), the focus out of any webview.
- */
-async function resetWorkbench(): Promise<void> {
-  // Keys pressed while a webview (Show Details) has the focus stay in the webview.
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('Escape');
-  if (await page.locator('.editor-group-container .tab').count()) {
-    await page.keyboard.press('F1');
-    await quickInput.type(page, '>View: Close All Editors');
-    // Not runCommand: its match on a part of the title could pick "Close All Editors in Group".
-    await page.locator('.quick-input-widget .monaco-list-row', { has: page.locator('.label-name', { hasText: /^View: Close All Editors$/ }) })
-      .first().click({ timeout: 30_000 });
-    const dontSave = page.locator('.monaco-dialog-box .monaco-button', { hasText: "Don't Save" });
-    await expect.poll(async () => {
-      if (await dontSave.isVisible()) await dontSave.click();
-      return page.locator('.editor-group-container .tab').count();
-    }, { timeout: 30_000 }).toBe(0);
-  }
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
 }
 
 /** The Topics view's tree. */
