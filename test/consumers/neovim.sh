@@ -245,7 +245,7 @@ has "hover on kwon2023efficient: title, authors, APA reference, not in refs.bib"
   "**Efficient Memory Management for Large Language Model Serving with PagedAttention**" \
   "Woosuk Kwon" "Kwon, W\\., Li, Z\\." "\\(2023\\)\\. Efficient Memory Management" "✗ not in refs\\.bib"
 check "hover range (the key)" "$(get hover-range)" "3:11-3:28"
-has "hover on the bibliography's own doe2024batching" hover-own.md "Notes on Continuous Batching" "Doe, Jane" "✓ in refs\\.bib"
+has "hover on the bibliography's own doe2024batching" hover-own.md "Notes on Continuous Batching" "Jane Doe" "✓ in refs\\.bib"
 check "definition of doe2024batching" "$(get definition)" "$ws/refs.bib 0:6"
 
 offered=$(get code-actions | tr '\n' '|')

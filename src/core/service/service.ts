@@ -287,7 +287,12 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
           detail: b.fields.title?.replace(/[{}]/g, ''),
           documentation: { kind: MarkupKind.Markdown, value: bibEntryMarkdown(b.key, b.fields) },
         }));
-      const fromCorpus = hits.map((e) => view.toCite?.(e.key) ?? e).filter((e) => !ctx.existing.includes(e.key)).map((e): CompletionItem => ({
+      // The document's own bibliography first, as when it is scanned below: read as a library, its
+      // entries are among the hits.
+      const declared = new Set(bib?.files.map((f) => f.uri.toString()) ?? []);
+      const isOwn = (e: Entry) => !!e.library && declared.has(e.library.uri);
+      const ranked = [...hits.filter(isOwn), ...hits.filter((e) => !isOwn(e))];
+      const fromCorpus = ranked.map((e) => view.toCite?.(e.key) ?? e).filter((e) => !ctx.existing.includes(e.key)).map((e): CompletionItem => ({
         // A corpus entry with a twin in the user's library is offered under the user's key.
         label: e.key,
         labelDetails: { description: e.library ? [venueYear(e), e.library.name].filter(Boolean).join(' · ') : venueYear(e) },
