@@ -446,6 +446,10 @@ describe('MLSys Papers in a real VS Code', () => {
       await runCommand(page, 'View: Hide Panel');
     });
     const panel = page.locator('.part.panel');
+    // The log's first lines record the corpus load; later ones (libraries joining as documents
+    // open) may have scrolled it: the output editor shows only the lines in view.
+    await panel.locator('.view-lines').first().click();
+    await page.keyboard.press('Control+Home');
     await expect.poll(async () => (await panel.locator('.view-lines').first().textContent().catch(() => '')) ?? '', { timeout: 30_000 })
       .toMatch(/corpus:\s\d+\sentries/); // the editor shows spaces as no-break spaces
   });
