@@ -77,16 +77,21 @@ export class CorpusClient extends Disposable {
     return this.model.entry(key) ?? this.seen.get(key.toLowerCase());
   }
 
-  /** The library files and how far each has loaded. */
+  /**
+   * The libraries the settings name, and how far each has loaded. (Open documents' bibliographies
+   * are searched as libraries too, but they come and go with the editors: the Topics view and the
+   * status bar show the user's libraries only.)
+   */
   get libraryStatus(): readonly LibraryFileStatus[] {
     return this.statusList;
   }
 
   private setStatus(files: LibraryFileStatus[]): void {
-    const had = this.statusList.map((f) => `${f.uri}:${f.state}:${f.entries}`).join();
-    this.statusList = files;
+    const signature = (list: readonly LibraryFileStatus[]) => list.map((f) => `${f.uri}:${f.state}:${f.entries}`).join();
+    const had = signature(this.statusList);
+    this.statusList = files.filter((f) => !f.fromDocument);
     this.statusEmitter.fire();
-    if (files.map((f) => `${f.uri}:${f.state}:${f.entries}`).join() !== had) this.libraryEmitter.fire();
+    if (signature(this.statusList) !== had) this.libraryEmitter.fire();
   }
 
   private remember(entries: readonly Entry[]): void {

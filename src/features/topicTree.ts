@@ -42,14 +42,7 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
     this._register(corpus.onDidChange(refresh));
     this._register(read.onDidChange(refresh));
     this._register(config.onDidChange(refresh));
-    // A library loading or an open document's bibliography joining refreshes the Libraries node
-    // only: a whole-tree refresh would re-render the topics under the user's clicks.
-    let hadLibraries = corpus.libraryStatus.length > 0;
-    this._register(corpus.onDidChangeLibraries(() => {
-      const has = corpus.libraryStatus.length > 0;
-      this.emitter.fire(has && hadLibraries ? LIBRARIES : undefined);
-      hadLibraries = has;
-    }));
+    this._register(corpus.onDidChangeLibraries(refresh));
   }
 
   private visible(e: Entry): boolean {
