@@ -15,13 +15,14 @@
  */
 import { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-types';
 import { URI, Utils } from 'vscode-uri';
+import { bibFormatOf } from '../core/bib/sync.js';
 import type { Logger } from '../core/log.js';
 import type { Corpus } from '../core/model.js';
 import type { Entry } from '../core/schema.js';
 import type { ParsedQuery, SearchHit } from '../core/search.js';
 import { BibtexLibraryReader, readEntryAt, type LibraryProblem } from '../core/library/bibtex.js';
 import { entryFromBibtex } from '../core/library/entries.js';
-import { libraryFormatOf, libraryFromJson, LibraryLoader, libraryToJson, LIBRARY_CACHE_VERSION, type LoadedLibrary } from '../core/library/load.js';
+import { libraryFromJson, LibraryLoader, libraryToJson, LIBRARY_CACHE_VERSION, type LoadedLibrary } from '../core/library/load.js';
 import { corpusWorks, twinKey } from '../core/library/twins.js';
 import { prepareEntry } from '../core/library/verbatim.js';
 import { DIAGNOSTIC_SOURCE, textHash } from '../core/service/types.js';
@@ -185,7 +186,7 @@ export class LibraryStore {
     f.cached = false;
     this.onStatus(this.status());
     const started = this.host.now();
-    const format = libraryFormatOf(f.uri.path);
+    const format = bibFormatOf(f.uri.path);
     const fail = (message: string) => {
       if (!current()) return;
       f.state = 'error';

@@ -13,11 +13,13 @@ import { BibtexLibraryReader, readEntryAt } from '../../src/core/library/bibtex.
 import { lineAt, lineStarts, readCslJsonLibrary, readCslYamlLibrary } from '../../src/core/library/csl.js';
 import { bibtexPerson, entryFromBibtex, entryFromCsl, splitNames } from '../../src/core/library/entries.js';
 import {
-  LIBRARY_CACHE_VERSION, libraryFormatOf, libraryFromJson, libraryToJson, LibraryLoader, loadLibrary, type LoadedLibrary,
+  LIBRARY_CACHE_VERSION, libraryFromJson, libraryToJson, LibraryLoader, loadLibrary, type LoadedLibrary,
 } from '../../src/core/library/load.js';
 import { LIBRARY_INDEX_VERSION, LibraryIndex } from '../../src/core/library/search.js';
 import { texToText } from '../../src/core/library/tex.js';
 import { parseQuery } from '../../src/core/search.js';
+import { expectLinear } from './linear.js';
+import { bibFormatOf } from '../../src/core/bib/sync.js';
 
 const FIX = join(__dirname, 'fixtures/library');
 const read = (name: string) => readFileSync(join(FIX, name), 'utf8');
@@ -32,33 +34,6 @@ function readBib(text: string): BibtexLibraryReader {
 const keysOf = (r: { entries: readonly { key: string }[] }) => r.entries.map((e) => e.key);
 const raw = (fields: Record<string, string>, over: { key?: string; type?: string; line?: number } = {}) =>
   ({ key: over.key ?? 'k', type: over.type ?? 'article', fields, start: 0, end: 0, line: over.line ?? 1 });
-
-// ── Timing, as in superlinear.test.ts ──────────────────────────────────────────────────────
-const MAX_RATIO = 15;
-const REPS = 7;
-const MIN_BATCH_MS = 2;
-function batch(f: () => unknown, k: number): number {
-  const t0 = performance.now();
-  for (let i = 0; i < k; i++) f();
-  return performance.now() - t0;
-}
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-/** Fails when `large` (10× the input of `small`) takes more than `max` times longer (medians, interleaved, after a warm-up). */
-function expectLinear(what: string, small: () => unknown, large: () => unknown, max = MAX_RATIO): void {
-  small(); large(); small(); large();
-  let k = 1;
-  while (batch(small, k) < MIN_BATCH_MS && k < 1 << 22) k *= 2;
-  const s: number[] = [];
-  const l: number[] = [];
-  for (let r = 0; r < REPS; r++) {
-    s.push(batch(small, k));
-    l.push(batch(large, k));
-  }
-  const ratio = median(l) / median(s);
-  const msg = `${what}: ${median(s).toFixed(2)} ms vs ${median(l).toFixed(2)} ms for 10× the input (×${ratio.toFixed(1)}, batch of ${k})`;
-  console.log(msg);
-  expect(ratio, msg).toBeLessThanOrEqual(max);
-}
 
 describe('texToText: LaTeX field values as plain text', () => {
   it.each([
@@ -522,7 +497,7 @@ describe('entryFromCsl', () => {
 
 describe('loading a library', () => {
   it('knows the format by the file name', () => {
-    expect(['a.bib', 'A.BIB', 'x.bibtex', 'refs.json', 'refs.yaml', 'refs.YML', 'refs.md', 'bib'].map(libraryFormatOf)).toEqual([
+    expect(['a.bib', 'A.BIB', 'x.bibtex', 'refs.json', 'refs.yaml', 'refs.YML', 'refs.md', 'bib'].map(bibFormatOf)).toEqual([
       'bibtex', 'bibtex', 'bibtex', 'csl-json', 'csl-yaml', 'csl-yaml', undefined, undefined,
     ]);
   });

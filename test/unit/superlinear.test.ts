@@ -1,8 +1,6 @@
 /**
  * Time bounds for inputs that were (or could be) super-linear: for each, the input 10× larger
- * must take at most 15× longer. Each size is timed as the median of 7 repetitions after a warm-up,
- * small and large interleaved; a call too fast to time is repeated in a batch (the same batch
- * size for both inputs) until the small input's batch takes at least 2 ms.
+ * must take at most 15× longer (timed as `linear.ts` says).
  */
 import { describe, expect, it } from 'vitest';
 import { findBibKeys, normaliseTitle, parseBib, planBibAppend } from '../../src/core/bib/bibfile.js';
@@ -10,38 +8,7 @@ import { frontMatterOf } from '../../src/core/bib/locate.js';
 import { planBibAddition, readBibFile } from '../../src/core/bib/sync.js';
 import { parseYaml } from '../../src/core/yaml.js';
 import { entry } from './helpers.js';
-
-const MAX_RATIO = 15;
-const REPS = 7;
-const MIN_BATCH_MS = 2;
-
-function batch(f: () => unknown, k: number): number {
-  const t0 = performance.now();
-  for (let i = 0; i < k; i++) f();
-  return performance.now() - t0;
-}
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-/** Median times of `small` and `large` (per batch of `k` calls) and their ratio. */
-function timeRatio(small: () => unknown, large: () => unknown): { small: number; large: number; ratio: number; k: number } {
-  small(); large(); small(); large(); // warm-up
-  let k = 1;
-  while (batch(small, k) < MIN_BATCH_MS && k < 1 << 22) k *= 2;
-  const s: number[] = [];
-  const l: number[] = [];
-  for (let r = 0; r < REPS; r++) {
-    s.push(batch(small, k));
-    l.push(batch(large, k));
-  }
-  return { small: median(s), large: median(l), ratio: median(l) / median(s), k };
-}
-
-function expectLinear(what: string, small: () => unknown, large: () => unknown): void {
-  const r = timeRatio(small, large);
-  const msg = `${what}: ${r.small.toFixed(2)} ms vs ${r.large.toFixed(2)} ms for 10× the input (×${r.ratio.toFixed(1)}, batch of ${r.k})`;
-  console.log(msg);
-  expect(r.ratio, msg).toBeLessThanOrEqual(MAX_RATIO);
-}
+import { expectLinear } from './linear.js';
 
 /** `n` characters of white space made of `unit` repeated, cut to length. */
 const ws = (unit: string, n: number) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);

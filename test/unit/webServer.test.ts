@@ -103,6 +103,18 @@ function startWorker(files: Record<string, string>, settings: Record<string, unk
 const PAPER = 'memfs:/ws/paper.tex';
 const REFS = 'memfs:/ws/refs.bib';
 
+/** Initializes the worker's server as VS Code's client does (our file system, our commands) and opens the paper with `text`. */
+async function openPaper(w: ReturnType<typeof startWorker>, text: string): Promise<void> {
+  await w.client.sendRequest(InitializeRequest.type, {
+    processId: null, rootUri: null,
+    capabilities: { workspace: { configuration: true }, textDocument: { diagnostic: { dynamicRegistration: false } } },
+    workspaceFolders: [{ uri: 'memfs:/ws', name: 'ws' }],
+    initializationOptions: { fileSystem: true, clientCommands: true },
+  });
+  await w.client.sendNotification(InitializedNotification.type, {});
+  await w.client.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: PAPER, languageId: 'latex', version: 1, text } });
+}
+
 describe('the language server as a Web Worker (browser build)', () => {
   it('embeds every bundled CSL style and locale the Node host reads from csl/', () => {
     const source = readFileSync(join(ROOT, 'src/host/browser/server.ts'), 'utf8');
@@ -114,18 +126,9 @@ describe('the language server as a Web Worker (browser build)', () => {
 
   it('runs without Node, reads the workspace through the client, and answers search, completion, hover, diagnostics and citation plans', async () => {
     const text = '\\bibliography{refs}\n\\cite{pag}, \\cite{nosuch1999}.\n';
-    // The document's bibliography is not also loaded as a library here (the library store reads it
-    // once more; libraryServer.test.ts covers that): this is about the service's own reads.
-    const w = startWorker({ [REFS]: '@misc{own2020,\n  title = {Own},\n  year = {2020}\n}\n', [PAPER]: text }, { citationStyle: 'apa', includeDocumentBibliography: false });
+    const w = startWorker({ [REFS]: '@misc{own2020,\n  title = {Own},\n  year = {2020}\n}\n', [PAPER]: text });
     try {
-      await w.client.sendRequest(InitializeRequest.type, {
-        processId: null, rootUri: null,
-        capabilities: { workspace: { configuration: true }, textDocument: { diagnostic: { dynamicRegistration: false } } },
-        workspaceFolders: [{ uri: 'memfs:/ws', name: 'ws' }],
-        initializationOptions: { fileSystem: true, clientCommands: true },
-      });
-      await w.client.sendNotification(InitializedNotification.type, {});
-      await w.client.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: PAPER, languageId: 'latex', version: 1, text } });
+      await openPaper(w, text);
 
       // The embedded corpus and its index.
       const search = await w.client.sendRequest(Methods.search, { query: 'paged attention', limit: 5 }) as SearchResult;
@@ -163,14 +166,7 @@ describe('the language server as a Web Worker (browser build)', () => {
     // once more; libraryServer.test.ts covers that): this is about the service's own reads.
     const w = startWorker({ [REFS]: '@misc{own2020,\n  title = {Own},\n  year = {2020}\n}\n', [PAPER]: text }, { citationStyle: 'apa', includeDocumentBibliography: false });
     try {
-      await w.client.sendRequest(InitializeRequest.type, {
-        processId: null, rootUri: null,
-        capabilities: { workspace: { configuration: true }, textDocument: { diagnostic: { dynamicRegistration: false } } },
-        workspaceFolders: [{ uri: 'memfs:/ws', name: 'ws' }],
-        initializationOptions: { fileSystem: true, clientCommands: true },
-      });
-      await w.client.sendNotification(InitializedNotification.type, {});
-      await w.client.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: PAPER, languageId: 'latex', version: 1, text } });
+      await openPaper(w, text);
       const complete = () => w.client.sendRequest(CompletionRequest.type, { textDocument: { uri: PAPER }, position: { line: 1, character: 9 } }) as Promise<CompletionList>;
       expect((await complete()).items.map((i) => i.label)).toContain('kwon2023efficient');
       const reads = () => w.requests.filter((r) => r.startsWith(`${Methods.readFile} `));

@@ -9,17 +9,10 @@ import { BibtexLibraryReader, type LibraryProblem } from './bibtex.js';
 import { readCslJsonLibrary, readCslYamlLibrary } from './csl.js';
 import { entryFromBibtex, entryFromCsl, type LibraryRef } from './entries.js';
 import { LibraryIndex, type LibraryIndexJson } from './search.js';
+import type { BibFormat } from '../bib/sync.js';
 
-/** The formats a library may have, by file extension (Pandoc's rule: `.bib`, `.json`, `.yaml`/`.yml`). */
-export type LibraryFormat = 'bibtex' | 'csl-json' | 'csl-yaml';
-
-/** The format of a library file from its name; undefined for other files. */
-export function libraryFormatOf(path: string): LibraryFormat | undefined {
-  if (/\.(bib|bibtex)$/i.test(path)) return 'bibtex';
-  if (/\.json$/i.test(path)) return 'csl-json';
-  if (/\.ya?ml$/i.test(path)) return 'csl-yaml';
-  return undefined;
-}
+/** A library's format: a bibliography's (`bibFormatOf` tells it from the file name, as Pandoc does). */
+export type LibraryFormat = BibFormat;
 
 /** A library file, read and indexed. */
 export interface LoadedLibrary {

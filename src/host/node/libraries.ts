@@ -6,7 +6,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { libraryFormatOf, libraryFromJson, libraryToJson, loadLibrary, LIBRARY_CACHE_VERSION, type LoadedLibrary } from '../../core/library/load.js';
+import { libraryFromJson, libraryToJson, loadLibrary, LIBRARY_CACHE_VERSION, type LoadedLibrary } from '../../core/library/load.js';
+import { bibFormatOf } from '../../core/bib/sync.js';
 import { decodeUtf8 } from '../../core/utf8.js';
 import { defaultCacheDir, nodeLibraryCache, sha256 } from './libraryCache.js';
 
@@ -36,7 +37,7 @@ export async function loadLibraryFiles(paths: readonly string[], opts: { cacheDi
   const libraries: CliLibrary[] = [];
   const problems: string[] = [];
   for (const path of paths) {
-    const format = libraryFormatOf(path);
+    const format = bibFormatOf(path);
     if (!format) throw new LibraryFileError(`--library ${path}: not a library (.bib, .json or .yaml)`);
     const st = statSync(path, { throwIfNoEntry: false });
     if (!st) throw new LibraryFileError(`--library ${path}: no such file`);

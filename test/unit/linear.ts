@@ -1,0 +1,41 @@
+/**
+ * Time bounds as ratios, for inputs that were (or could be) super-linear: the input 10× larger
+ * must take at most 15× longer. Each size is timed as the median of 7 repetitions after a
+ * warm-up, small and large interleaved; a call too fast to time is repeated in a batch (the same
+ * batch size for both inputs) until the small input's batch takes at least 2 ms.
+ */
+import { expect } from 'vitest';
+
+/** The bound: 10× the input takes at most this many times as long. */
+export const MAX_RATIO = 15;
+const REPS = 7;
+const MIN_BATCH_MS = 2;
+
+function batch(f: () => unknown, k: number): number {
+  const t0 = performance.now();
+  for (let i = 0; i < k; i++) f();
+  return performance.now() - t0;
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Median times (ms) of `small` and `large` (per batch of `k` calls) and their ratio. */
+export function timeRatio(small: () => unknown, large: () => unknown): { small: number; large: number; ratio: number; k: number } {
+  small(); large(); small(); large(); // warm-up
+  let k = 1;
+  while (batch(small, k) < MIN_BATCH_MS && k < 1 << 22) k *= 2;
+  const s: number[] = [];
+  const l: number[] = [];
+  for (let r = 0; r < REPS; r++) {
+    s.push(batch(small, k));
+    l.push(batch(large, k));
+  }
+  return { small: median(s), large: median(l), ratio: median(l) / median(s), k };
+}
+
+/** Fails when `large` (10× the input of `small`) takes more than `max` times as long; prints the timings. */
+export function expectLinear(what: string, small: () => unknown, large: () => unknown, max = MAX_RATIO): void {
+  const r = timeRatio(small, large);
+  const msg = `${what}: ${r.small.toFixed(2)} ms vs ${r.large.toFixed(2)} ms for 10× the input (×${r.ratio.toFixed(1)}, batch of ${r.k})`;
+  console.log(msg);
+  expect(r.ratio, msg).toBeLessThanOrEqual(max);
+}
