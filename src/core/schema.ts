@@ -113,15 +113,15 @@ export interface LibraryInfo {
   /** The library format. */
   format: 'bibtex' | 'csl-json' | 'csl-yaml';
   /**
-   * What citing it copies into a bibliography of its own format, when the server has prepared it:
-   * the entry's BibTeX exactly as written (with the `@string` definitions and `crossref` parent it
-   * needs), or its CSL item as written.
+   * What citing a BibTeX library entry copies into a `.bib`, once the server has prepared it: its
+   * text exactly as written (`bibtexMacros` and `crossref` hold what it needs from the same file).
    */
   bibtex?: string;
   /** The library's `@string` definitions the BibTeX text uses (directly or through each other), as written. */
   bibtexMacros?: { name: string; text: string }[];
   /** The entry its `crossref` names, as written (BibTeX needs it in the same file, after the entry). */
   crossref?: { key: string; bibtex: string };
+  /** A CSL library entry's item as written (set at load): what a CSL bibliography gets, and what formats it. */
   csl?: Record<string, unknown>;
   /** The corpus entry that is the same work (same DOI, arXiv id, or title and year), if any. */
   sameAs?: string;

@@ -62,6 +62,14 @@ export function commandOnEntries(s: Pick<EntryServices, 'corpus' | 'picker'>, fn
   return async (arg?: unknown, selection?: unknown): Promise<void> => {
     await s.corpus.ready;
     let entries = entriesFromArgs(s.corpus, arg, selection);
+    // Keys of library entries this window was not shown (another extension, a keybinding's
+    // argument): the server has them.
+    const keys = (Array.isArray(arg) ? arg : [arg]).filter((k): k is string => typeof k === 'string');
+    const unknown = keys.filter((k) => !s.corpus.entry(k));
+    if (unknown.length) {
+      const fetched = (await Promise.all(unknown.map((k) => s.corpus.fetchEntry(k)))).map((r) => r.entry).filter((e): e is Entry => !!e);
+      if (fetched.length) entries = entriesFromArgs(s.corpus, arg, selection);
+    }
     if (!entries.length) entries = await s.picker.pick();
     if (entries.length) await fn(entries);
   };

@@ -405,10 +405,8 @@ export class LibraryStore {
   }
 
   /**
-   * Library entries as citing copies them: BibTeX with its own text, macros and crossref parent;
-   * and the CSL item (as written, or Citation.js's conversion of the BibTeX) for CSL bibliographies
-   * and formatted references. Other entries come back as they are.
-   *
+   * Library entries as citing copies them: a BibTeX entry with its own text, macros and crossref
+   * parent (a CSL library's entry carries its item from the load). Other entries come back as they are.
    */
   prepare(entries: readonly Entry[]): Entry[] {
     return entries.map((e) => {

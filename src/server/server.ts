@@ -333,7 +333,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
         const c = base.corpus.entry(key);
         return c ? libraries.twin(c.key) ?? c : libraries.entry(key);
       },
-      prepare: async (entries) => libraries.prepare(entries),
+      prepare: (entries) => libraries.prepare(entries),
       isLibrary: (uri) => libraries.isConfigured(uri),
       isLibraryReady: (uri) => libraries.isReady(uri),
       twinOf: (key) => libraries.twinOfCorpus(key),

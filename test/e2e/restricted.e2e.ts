@@ -1,6 +1,6 @@
 /**
  * Restricted Mode, in a real VS Code: a folder the user has not trusted, whose workspace settings
- * name a corpus file of its own and a CSL style. The extension runs (package.json
+ * name a corpus file and a library of their own and a CSL style. The extension runs (package.json
  * `capabilities.untrustedWorkspaces: limited`): the Topics view, search, citing with the
  * bibliography following, and formatted references over the bundled corpus work; what the
  * workspace settings name (`restrictedConfigurations`) is not used.
@@ -14,13 +14,16 @@ import { extensionUnderTest, launchBrowser, openFile, openWorkbench, quickInput,
 
 const VLLM_TITLE = 'Efficient Memory Management for Large Language Model Serving with PagedAttention';
 const PROBE_TITLE = 'Restricted Mode Probe Entry From The Workspace';
+const LIBRARY_PROBE = 'Restricted Mode Probe From A Workspace Library';
 const workspace = mkdtempSync(join(tmpdir(), 'mlsys-e2e-restricted-'));
 cpSync(join(repoRoot, 'demo'), workspace, { recursive: true });
 writeFileSync(join(workspace, '.vscode/settings.json'), JSON.stringify({
   ...JSON.parse(readFileSync(join(workspace, '.vscode/settings.json'), 'utf8')),
   'mlsysPapers.corpusFiles': ['mine.yaml'],
+  'mlsysPapers.libraries': ['lab.bib'],
   'mlsysPapers.citationStyle': 'ieee',
 }, null, 2));
+writeFileSync(join(workspace, 'lab.bib'), `@misc{probe2024library,\n  title = {${LIBRARY_PROBE}},\n  year = {2024},\n}\n`);
 writeFileSync(join(workspace, 'mine.yaml'), `- key: probe2024restricted
   type: misc
   kind: paper
@@ -77,7 +80,7 @@ describe('MLSys Papers in Restricted Mode', () => {
     await expect.poll(() => readFileSync(join(workspace, 'references.bib'), 'utf8'), { timeout: 15_000 }).toContain('@inproceedings{kwon2023efficient,');
   });
 
-  test('the CSL style and corpus file named by the workspace settings are not used', async () => {
+  test('the CSL style, corpus file and library named by the workspace settings are not used', async () => {
     // The style: the workspace says IEEE; Restricted Mode leaves the user's (default) APA.
     await page.keyboard.press('Escape');
     await openFile(page, 'notes.md');
@@ -91,13 +94,15 @@ describe('MLSys Papers in Restricted Mode', () => {
     const reference = await clip();
     expect(reference).toMatch(/^Kwon, W\., Li, Z\., .*\(2023\)\./); // APA
 
-    // The corpus file: its entry is not searchable, while the bundled corpus is.
+    // The corpus file and the library: their entries are not searchable, while the bundled corpus is.
     await runCommand(page, 'MLSys Papers: Search');
-    await quickInput.type(page, 'Restricted Mode Probe Entry');
+    await quickInput.type(page, 'Restricted Mode Probe');
     await expect.poll(async () => (await quickPickRows()).length, { timeout: 30_000 }).toBeGreaterThan(0);
     // The server reads corpus files right after it starts; give it well past that to show the entry if it had read it.
     for (let i = 0; i < 10; i++) {
-      expect((await quickPickRows()).join('\n')).not.toContain(PROBE_TITLE);
+      const rows = (await quickPickRows()).join('\n');
+      expect(rows).not.toContain(PROBE_TITLE);
+      expect(rows).not.toContain(LIBRARY_PROBE);
       await page.waitForTimeout(500);
     }
     await page.keyboard.press('Escape');

@@ -63,7 +63,7 @@ const CSL_TYPES: Record<Entry['type'], string> = {
  * Field names follow the CSL 1.0.2 specification's variables and its JSON schema.
  */
 export function toCslJson(e: Entry): Record<string, unknown> {
-  // A library entry's own CSL item (as written, or converted from its BibTeX by Citation.js).
+  // A CSL library's item, as written (a BibTeX library entry goes on below, from the fields read at load).
   if (e.library?.csl) return { ...e.library.csl, id: e.key };
   let type = CSL_TYPES[e.type];
   if (e.type === 'misc') {

@@ -178,7 +178,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
   };
 
   /** The entries citing `keys` cites (a corpus entry's library twin when there is one), ready to copy. */
-  const entriesOf = async (keys: readonly string[]): Promise<Entry[]> => {
+  const entriesOf = (keys: readonly string[]): Entry[] => {
     const v = opts.corpus();
     const list = [...new Set(keys.map((k) => (v.toCite ? v.toCite(k) : v.corpus.entry(k))).filter((e): e is Entry => !!e))];
     return v.prepare ? v.prepare(list) : list;
@@ -454,7 +454,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     },
 
     async planCitation(doc, position, keys) {
-      const entries = await entriesOf(keys);
+      const entries = entriesOf(keys);
       const settings = await opts.config(URI.parse(doc.uri));
       const sync = settings.syncBibliography && isCitingLanguage(doc.languageId);
       const planned = sync ? await planBibliography(doc, entries) : undefined;
@@ -470,12 +470,12 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     },
 
     async planBibliography(doc, keys) {
-      const { reused, bibliography } = await planBibliography(doc, await entriesOf(keys));
+      const { reused, bibliography } = await planBibliography(doc, entriesOf(keys));
       return { reused, bibliography };
     },
 
     async planInsertion(file, keys) {
-      const entries = await entriesOf(keys);
+      const entries = entriesOf(keys);
       const uri = file.toString();
       if (!inWorkspace(ws, file)) return { kind: 'refuse', uri, message: 'is outside the workspace; it was not changed' };
       const library = refuseLibrary(file, entries.map((e) => e.key));

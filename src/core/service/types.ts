@@ -41,7 +41,7 @@ export interface CorpusView {
    */
   toCite?(key: string): Entry | undefined;
   /** Library entries as citing copies them: their own BibTeX text, or CSL item (`Entry.library`). */
-  prepare?(entries: readonly Entry[]): Promise<Entry[]>;
+  prepare?(entries: readonly Entry[]): Entry[];
   /** Whether a URI is a library file named by the settings: never written to. */
   isLibrary?(uri: string): boolean;
   /** Whether a URI is a library file that has loaded (its entries are in the index). */

@@ -88,6 +88,40 @@ suite('Libraries', () => {
     }
   }
 
+  test('a library entry: hover says where it is kept, definition opens its line, Insert Citation with its key copies its CSL item into a CSL-JSON bibliography', async function () {
+    this.timeout(60_000);
+    const dir = mkdtempSync(join(tmpdir(), 'mlsys-library-small-'));
+    const library = join(dir, 'quokka.bib');
+    writeFileSync(library, '% mine\n@inproceedings{doe2024quokka,\n  title = {Quokka: A Scheduler for {GPU} Clusters},\n  author = {Doe, Jane},\n  booktitle = {EuroSys},\n  pages = {1--12},\n  year = {2024},\n}\n');
+    const config = vscode.workspace.getConfiguration('mlsysPapers');
+    await config.update('libraries', [library], vscode.ConfigurationTarget.Global);
+    try {
+      const notes = mkdtempSync(join(tmp, 'library-'));
+      writeFileSync(join(notes, 'refs.json'), '[]\n');
+      const editor = await openAt(join(notes, 'notes.md'), '---\nbibliography: refs.json\n---\nSee [@doe2024quokka]. And |.\n');
+      const doc = editor.document;
+      const at = doc.positionAt(doc.getText().indexOf('doe2024quokka') + 2);
+      let text = '';
+      for (const deadline = Date.now() + 30_000; !/Quokka/.test(text) && Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
+        const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, at);
+        text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+      }
+      assert.match(text, /Quokka: A Scheduler for GPU Clusters/);
+      assert.match(text, /In quokka\\?\.bib, line 2/);
+      const defs = await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeDefinitionProvider', doc.uri, at);
+      assert.strictEqual(defs[0]?.uri.fsPath, library);
+      assert.strictEqual(defs[0]?.range.start.line, 1);
+      await vscode.commands.executeCommand(Commands.insertCitation, 'doe2024quokka');
+      assert.ok(editor.document.getText().includes('And [@doe2024quokka].'), editor.document.getText());
+      const items = JSON.parse(readFileSync(join(notes, 'refs.json'), 'utf8')) as Record<string, unknown>[];
+      assert.deepStrictEqual(items.map((i) => [i.id, i.title, i['container-title'], i.page]), [['doe2024quokka', 'Quokka: A Scheduler for GPU Clusters', 'EuroSys', '1-12']]);
+      assert.ok(readFileSync(library, 'utf8').startsWith('% mine\n@inproceedings{doe2024quokka,'), 'the library is unchanged');
+    } finally {
+      await config.update('libraries', undefined, vscode.ConfigurationTarget.Global);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('a 100,000-entry library loads off the editor\'s thread: no event-loop stall over 50 ms, heap growth ≤ 250 MB, and its entries are found', async function () {
     this.timeout(240_000);
     const dir = mkdtempSync(join(tmpdir(), 'mlsys-library-'));
