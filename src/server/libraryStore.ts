@@ -150,7 +150,8 @@ export class LibraryStore {
       f.generation++;
       this.files.delete(id);
       changed = true;
-      this.log.info(`library ${f.name}: removed`);
+      // An open document's bibliography comes and goes with its editors: not worth a line each time.
+      if (!f.fromDocument) this.log.info(`library ${f.name}: removed`);
     }
     for (const [id, w] of wanted) {
       if (this.files.has(id)) continue;
@@ -255,7 +256,9 @@ export class LibraryStore {
     f.done = f.total = lib.entries.length;
     this.findTwins(f);
     this.afterChange();
-    this.log.info(`library ${f.name}: ${lib.entries.length} entries, ${lib.problems.length} problem(s), ${f.cached ? 'from the cache' : 'read'} in ${Math.round(this.host.now() - started)} ms`);
+    if (!f.fromDocument || lib.problems.length) {
+      this.log.info(`library ${f.name}: ${lib.entries.length} entries, ${lib.problems.length} problem(s), ${f.cached ? 'from the cache' : 'read'} in ${Math.round(this.host.now() - started)} ms`);
+    }
   }
 
   /**
@@ -313,7 +316,7 @@ export class LibraryStore {
     f.done = f.total = lib.entries.length;
     this.findTwins(f);
     this.afterChange();
-    this.log.info(`library ${f.name}: ${removed.length} entr${removed.length === 1 ? 'y' : 'ies'} read again as ${added.length}`);
+    if (!f.fromDocument) this.log.info(`library ${f.name}: ${removed.length} entr${removed.length === 1 ? 'y' : 'ies'} read again as ${added.length}`);
     return true;
   }
 

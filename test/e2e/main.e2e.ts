@@ -128,9 +128,15 @@ const treeRow = (label: string) => topicsTree().locator('.monaco-list-row', { ha
 /** The description (read progress `done/all`, or an entry's venue and marks) of a tree row. */
 const description = async (label: string) => (await treeRow(label).locator('.label-description').textContent()) ?? '';
 
-/** Shows the MLSys Papers view container, unless it is already shown (a click on its icon then would hide the side bar). */
+/**
+ * Shows the MLSys Papers view container, unless it is already the active one (a click on its icon
+ * then would hide the side bar). After a window reload the container is active before its tree
+ * has rendered: whether it is shown is asked of its activity-bar item (`checked`), not of the tree.
+ */
 async function showTopics(): Promise<void> {
-  if (!(await topicsTree().isVisible())) await page.locator('.activitybar .action-item a[aria-label^="MLSys Papers"]').click();
+  const icon = page.locator('.activitybar .action-item', { has: page.locator('a[aria-label^="MLSys Papers"]') });
+  const active = /\bchecked\b/.test((await icon.getAttribute('class')) ?? '');
+  if (!active && !(await topicsTree().isVisible())) await icon.locator('a').click();
   await topicsTree().locator('.monaco-list-row').first().waitFor({ timeout: 30_000 });
 }
 
@@ -447,11 +453,15 @@ describe('MLSys Papers in a real VS Code', () => {
     });
     const panel = page.locator('.part.panel');
     // The log's first lines record the corpus load; later ones (libraries joining as documents
-    // open) may have scrolled it: the output editor shows only the lines in view.
-    await panel.locator('.view-lines').first().click();
-    await page.keyboard.press('Control+Home');
-    await expect.poll(async () => (await panel.locator('.view-lines').first().textContent().catch(() => '')) ?? '', { timeout: 30_000 })
-      .toMatch(/corpus:\s\d+\sentries/); // the editor shows spaces as no-break spaces
+    // open) may have scrolled it, and the output view follows new lines: the editor shows only the
+    // lines in view, so each look first goes to the top. (Forced: the editor's scroll shadow lies
+    // over its first line once it has scrolled.)
+    const lines = panel.locator('.view-lines').first();
+    await expect.poll(async () => {
+      await lines.click({ force: true }).catch(() => undefined);
+      await page.keyboard.press('Control+Home');
+      return (await lines.textContent().catch(() => '')) ?? '';
+    }, { timeout: 30_000, intervals: [500] }).toMatch(/corpus:\s\d+\sentries/); // the editor shows spaces as no-break spaces
   });
 
   test('Show Details opens a webview with the entry, its BibTeX, and a working read toggle', async () => {
