@@ -24,11 +24,16 @@ execFileSync(process.execPath, [
 ], { stdio: 'inherit' });
 
 // Every file the manifest names, and every file the code opens at run time, must be in the package.
-const RUNTIME = ['dist/server.js', 'dist/csl.js', 'dist/corpus.json', 'dist/web/server.js', 'csl/styles/apa.csl', 'csl/locales/locales-en-US.xml'];
+const RUNTIME = [
+  'dist/server.js', 'dist/csl.js', 'dist/corpus.json', 'dist/web/server.js', 'csl/styles/apa.csl', 'csl/locales/locales-en-US.xml',
+  // The manifest's strings (`%key%`) and the runtime strings' Chinese bundle (package.json `l10n`).
+  'package.nls.json', 'package.nls.zh-cn.json', 'l10n/bundle.l10n.zh-cn.json',
+];
 const named = new Set([pkg.main, pkg.browser, pkg.icon, ...RUNTIME].map((p) => p.replace(/^\.\//, '')));
 (function walk(node, key) {
   if (typeof node === 'string') {
-    if ((key === 'path' || key === 'icon') && /\.[a-z]+$/i.test(node)) named.add(node.replace(/^\.\//, ''));
+    // `path`, `icon`; a walkthrough step's `media.image`/`media.markdown`/`media.svg`.
+    if (['path', 'icon', 'image', 'markdown', 'svg'].includes(key) && /\.[a-z]+$/i.test(node)) named.add(node.replace(/^\.\//, ''));
   } else if (node && typeof node === 'object') {
     for (const [k, v] of Object.entries(node)) walk(v, Array.isArray(node) ? key : k);
   }

@@ -18,6 +18,7 @@ import { registerFormattedReferences } from './features/formattedReferences.js';
 import { registerInsertCitation } from './features/insertCitation.js';
 import { registerLibraryStatus } from './features/libraryStatus.js';
 import { createLanguageClient, type ClientFactory } from './features/languageClient.js';
+import { configureL10n } from './core/l10n.js';
 import { entryLink } from './core/links.js';
 import { createLog, registerShowLog } from './features/log.js';
 import { ReadState } from './features/readState.js';
@@ -35,14 +36,16 @@ export function activateWith(context: vscode.ExtensionContext, makeClient: Clien
   const log = createLog();
   context.subscriptions.push(log);
   const config = new ConfigStore();
+  // The core's own texts (details page, tooltips) in VS Code's display language, from the same bundle.
+  configureL10n({ bundle: vscode.l10n.bundle, topicLabels: config.value.topicLabels });
   const read = new ReadState(context.globalState);
   // Loaded libraries are cached in the extension's global storage where that is a local folder (desktop).
   const storage = context.globalStorageUri;
-  const client = createLanguageClient(log, makeClient, storage?.scheme === 'file' ? vscode.Uri.joinPath(storage, 'libraries').fsPath : undefined);
+  const client = createLanguageClient(log, makeClient, storage?.scheme === 'file' ? vscode.Uri.joinPath(storage, 'libraries').fsPath : undefined, config);
   // Not awaited: the views and commands below ask the server, and their requests wait for it.
   client.start().catch((e: unknown) => {
     log.error(e instanceof Error ? e : String(e));
-    void vscode.window.showErrorMessage(`MLSys Papers: the language server did not start (${e instanceof Error ? e.message : String(e)}); see the MLSys Papers log.`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('MLSys Papers: the language server did not start ({0}); see the MLSys Papers log.', e instanceof Error ? e.message : String(e)));
   });
   const corpus = new CorpusClient(client, log);
   const picker = new EntryPicker(corpus, { copyBibtex: (es) => copyBibtex(corpus, es), openPaper: (e) => openLink(entryLink(e), 'paper', e) });
@@ -54,6 +57,7 @@ export function activateWith(context: vscode.ExtensionContext, makeClient: Clien
   context.subscriptions.push(
     client,
     config,
+    config.onDidChange((c) => configureL10n({ topicLabels: c.topicLabels })),
     corpus,
     read,
     read.onDidChange(sendReadState),
@@ -66,6 +70,6 @@ export function activateWith(context: vscode.ExtensionContext, makeClient: Clien
     registerExport(corpus, picker),
     registerDetails(corpus, read, config, picker, log),
     registerShowLog(log),
-    registerCitationFixes(client, bibs, async (q) => (await picker.pick('MLSys Papers: Replace citation key', q)).map((e) => e.key)),
+    registerCitationFixes(client, bibs, async (q) => (await picker.pick(vscode.l10n.t('MLSys Papers: Replace citation key'), q)).map((e) => e.key)),
   );
 }

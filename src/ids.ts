@@ -47,6 +47,7 @@ export const Settings = {
   preferCorpusKeys: 'preferCorpusKeys',
   levels: 'levels',
   showChineseLabels: 'showChineseLabels',
+  topicLabels: 'topicLabels',
   syncBibliography: 'syncBibliography',
   latexRoot: 'latexRoot',
   citationStyle: 'citationStyle',

@@ -10,8 +10,10 @@
 import { toBibtex } from './cite/bibtex.js';
 import { allAuthors } from './cite/names.js';
 import type { Corpus } from './model.js';
-import { LEVEL_BADGES, type Entry } from './schema.js';
+import * as l10n from '@vscode/l10n';
+import type { Entry } from './schema.js';
 import { entryLinks, isWebLink } from './links.js';
+import { kindLabel, levelBadge, topicPath } from './l10n.js';
 
 /** Escapes text for HTML element content and double-quoted attributes. */
 export function escapeHtml(s: string): string {
@@ -36,9 +38,9 @@ export interface DetailsContext {
 function sourcesHtml(e: Entry): string {
   const h = escapeHtml;
   const checked = e.verified.filter((u) => isWebLink(u)).map((u) => `<li><a href="${h(u)}" data-open="${h(u)}">${h(u)}</a></li>`);
-  return `<details id="sources"><summary>Sources</summary>
-${checked.length ? `<p class="sub">Every field was checked against:</p><ul id="verified">${checked.join('')}</ul>` : ''}
-${e.unverified.length ? `<p class="sub" id="unverified">Not verified, left out: ${h(e.unverified.join(', '))}</p>` : ''}
+  return `<details id="sources"><summary>${h(l10n.t('Sources'))}</summary>
+${checked.length ? `<p class="sub">${h(l10n.t('Every field was checked against:'))}</p><ul id="verified">${checked.join('')}</ul>` : ''}
+${e.unverified.length ? `<p class="sub" id="unverified">${h(l10n.t('Not verified, left out: {0}', e.unverified.join(', ')))}</p>` : ''}
 ${e.note ? `<p class="sub" id="note">${h(e.note)}</p>` : ''}
 </details>`;
 }
@@ -47,11 +49,15 @@ ${e.note ? `<p class="sub" id="note">${h(e.note)}</p>` : ''}
 function libraryHtml(e: Entry, fields: Record<string, string> | undefined): { where: string; fields: string } {
   const h = escapeHtml;
   const lib = e.library!;
-  const words = lib.groups.length ? `Groups: ${lib.groups.join(', ')}` : lib.keywords.length ? `Keywords: ${lib.keywords.join(', ')}` : '';
-  const where = `<p class="sub" id="library">In your library <strong>${h(lib.name)}</strong>, line ${lib.line}${lib.sameAs ? ` · the same work as the corpus entry <code>${h(lib.sameAs)}</code>` : ''}</p>
-${words ? `<p class="sub" id="keywords">${h(words)}</p>` : ''}<button id="openLibrary">Open in ${h(lib.name)}</button>`;
+  const words = lib.groups.length ? l10n.t('Groups: {0}', lib.groups.join(', ')) : lib.keywords.length ? l10n.t('Keywords: {0}', lib.keywords.join(', ')) : '';
+  // The message's placeholders stand for markup: escape the message, then put the markup in.
+  const fill = (message: string, ...markup: string[]) => h(message).replace(/\{(\d+)\}/g, (m, i: string) => markup[Number(i)] ?? m);
+  const place = fill(l10n.t('In your library {0}, line {1}'), `<strong>${h(lib.name)}</strong>`, String(lib.line));
+  const same = lib.sameAs ? ` · ${fill(l10n.t('the same work as the corpus entry {0}'), `<code>${h(lib.sameAs)}</code>`)}` : '';
+  const where = `<p class="sub" id="library">${place}${same}</p>
+${words ? `<p class="sub" id="keywords">${h(words)}</p>` : ''}<button id="openLibrary">${h(l10n.t('Open in {0}', lib.name))}</button>`;
   const rows = Object.entries(fields ?? {}).map(([k, v]) => `<tr><th>${h(k)}</th><td>${h(v.length > 2000 ? `${v.slice(0, 2000)}…` : v)}</td></tr>`);
-  return { where, fields: rows.length ? `<details id="fields"><summary>Fields as written</summary><table>${rows.join('')}</table></details>` : '' };
+  return { where, fields: rows.length ? `<details id="fields"><summary>${h(l10n.t('Fields as written'))}</summary><table>${rows.join('')}</table></details>` : '' };
 }
 
 /**
@@ -64,7 +70,7 @@ ${words ? `<p class="sub" id="keywords">${h(words)}</p>` : ''}<button id="openLi
 export function detailsHtml(corpus: Corpus, e: Entry, ctx: DetailsContext): string {
   const h = escapeHtml;
   const linkHtml = entryLinks(e).map(({ label, url }) => `<a href="${h(url)}" data-open="${h(url)}">${h(label)}</a>`).join(' · ');
-  const topics = e.topics.map((id) => corpus.topic(id)?.path.join(' › ') ?? id);
+  const topics = e.topics.map((id) => topicPath(corpus, id));
   // A library entry: where it is kept instead of topics; its fields instead of provenance.
   const library = e.library ? libraryHtml(e, ctx.fields) : undefined;
   const summary = e.summary || (ctx.fields?.abstract ?? '');
@@ -76,7 +82,7 @@ export function detailsHtml(corpus: Corpus, e: Entry, ctx: DetailsContext): stri
     `img-src ${ctx.cspSource}`,
   ].join('; ');
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${h(l10n.t('en'))}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
@@ -98,16 +104,16 @@ export function detailsHtml(corpus: Corpus, e: Entry, ctx: DetailsContext): stri
 <body>
 <h1 id="title">${h(e.title)}</h1>
 ${e.title_en && e.title_en !== e.title ? `<p class="sub">${h(e.title_en)}</p>` : ''}
-<p id="authors">${h(allAuthors(e.authors)) || '<em>authors not verified</em>'}</p>
+<p id="authors">${h(allAuthors(e.authors)) || `<em>${h(l10n.t('authors not verified'))}</em>`}</p>
 <p class="sub" id="venue">${h(venue)}</p>
-<p class="facts"><span>${h(e.level ? LEVEL_BADGES[e.level] : '')}</span><span>${h(e.library ? e.library.sourceType : e.kind)}</span><span><code>${h(e.key)}</code></span>
-<span id="read">${ctx.read ? '✓ read' : 'not read'}</span> <button id="toggleRead">${ctx.read ? 'Mark as Unread' : 'Mark as Read'}</button></p>
+<p class="facts"><span>${h(e.level ? levelBadge(e.level) : '')}</span><span>${h(kindLabel(e))}</span><span><code>${h(e.key)}</code></span>
+<span id="read">${h(ctx.read ? l10n.t('✓ read') : l10n.t('not read'))}</span> <button id="toggleRead">${h(ctx.read ? l10n.t('Mark as Unread') : l10n.t('Mark as Read'))}</button></p>
 <section><p id="summary">${h(summary)}</p></section>
 <section>${library ? library.where : `<p class="sub">${topics.map(h).join('<br>')}</p>`}</section>
 <section id="links">${linkHtml}</section>
-<section><h2>Reference (${h(ctx.styleName)})</h2><p id="formatted">${h(ctx.formatted ?? '')}</p>
-<button data-copy="formatted">Copy reference</button> <button data-copy="key">Copy key</button></section>
-<section><h2>BibTeX</h2><pre id="bibtex">${h(toBibtex(e))}</pre><button data-copy="bibtex">Copy BibTeX</button></section>
+<section><h2>${h(l10n.t('Reference ({0})', ctx.styleName))}</h2><p id="formatted">${h(ctx.formatted ?? '')}</p>
+<button data-copy="formatted">${h(l10n.t('Copy reference'))}</button> <button data-copy="key">${h(l10n.t('Copy key'))}</button></section>
+<section><h2>BibTeX</h2><pre id="bibtex">${h(toBibtex(e))}</pre><button data-copy="bibtex">${h(l10n.t('Copy BibTeX'))}</button></section>
 <section>${library ? library.fields : sourcesHtml(e)}</section>
 <script nonce="${ctx.nonce}">
   const vscode = acquireVsCodeApi();

@@ -2,6 +2,7 @@
  * Where an entry can be opened: the links every view shows (tree tooltip, hover, details page),
  * computed once. Only http(s) links are ever offered.
  */
+import * as l10n from '@vscode/l10n';
 import type { Entry } from './schema.js';
 
 /** Whether a URL may be shown as a link: http or https only. */
@@ -51,7 +52,7 @@ export function entryLinksMarkdown(e: Entry): string[] {
 /** The labelled http(s) links of an entry, in the order views show them: Paper, PDF, Code, DOI, arXiv. */
 export function entryLinks(e: Entry): { label: string; url: string }[] {
   const all: [string, string | undefined][] = [
-    ['Paper', entryLink(e)], ['PDF', pdfLink(e)], ['Code', e.code],
+    [l10n.t('Paper'), entryLink(e)], ['PDF', pdfLink(e)], [l10n.t('Code'), e.code],
     ['DOI', e.doi ? `https://doi.org/${e.doi}` : undefined], ['arXiv', e.arxiv ? `https://arxiv.org/abs/${e.arxiv}` : undefined],
   ];
   return all.filter((l): l is [string, string] => isWebLink(l[1])).map(([label, url]) => ({ label, url }));

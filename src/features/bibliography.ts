@@ -33,6 +33,7 @@ function displayPath(uri: vscode.Uri): string {
 }
 
 const BOM = '\uFEFF';
+const changedWhilePlanned = () => vscode.l10n.t('it changed while the addition was planned; cite again');
 
 /** Asks the server for citation and bibliography plans, and applies them. */
 export class Bibliographies {
@@ -58,7 +59,7 @@ export class Bibliographies {
    */
   async complete(reused: readonly ReusedKey[], change: BibChange): Promise<void> {
     for (const r of reused) {
-      void vscode.window.showInformationMessage(`MLSys Papers: ${displayPath(vscode.Uri.parse(r.file, true))} already has "${r.title}" as ${r.citeAs}; cited that key.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('MLSys Papers: {0} already has "{1}" as {2}; cited that key.', displayPath(vscode.Uri.parse(r.file, true)), r.title, r.citeAs));
     }
     switch (change.kind) {
       case 'none':
@@ -66,7 +67,7 @@ export class Bibliographies {
       case 'refuse': {
         const uri = vscode.Uri.parse(change.uri, true);
         this.log.warn(`${uri.toString(true)} ${change.message}`);
-        void this.showProblem(uri, `MLSys Papers: ${displayPath(uri)} ${change.message}.`, change.line, change.column);
+        void this.showProblem(uri, vscode.l10n.t('MLSys Papers: {0} {1}.', displayPath(uri), change.message), change.line, change.column);
         return;
       }
       case 'insert':
@@ -91,15 +92,15 @@ export class Bibliographies {
     const keys = change.keys.join(', ');
     const fail = (why: string) => {
       this.log.warn(`not added to ${uri.toString(true)}: ${why}`);
-      void vscode.window.showErrorMessage(`MLSys Papers: could not add ${keys} to ${displayPath(uri)}: ${why}. It was not changed.`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('MLSys Papers: could not add {0} to {1}: {2}. It was not changed.', keys, displayPath(uri), why));
       return false;
     };
     const open = openDocument(uri);
     const onDocument = async (save: boolean) => {
       const d = change.document;
-      if (!open || !d) return fail('its text cannot be added to safely');
-      if (open.version !== d.version) return fail('it changed while the addition was planned; cite again');
-      return (await this.editDocument(open, d.offset, d.text, change.keys, save)) || fail('the edit was refused');
+      if (!open || !d) return fail(vscode.l10n.t('its text cannot be added to safely'));
+      if (open.version !== d.version) return fail(changedWhilePlanned());
+      return (await this.editDocument(open, d.offset, d.text, change.keys, save)) || fail(vscode.l10n.t('the edit was refused'));
     };
     if (open?.isDirty) return onDocument(false);
     let bytes: Uint8Array;
@@ -107,21 +108,21 @@ export class Bibliographies {
       bytes = await vscode.workspace.fs.readFile(uri);
     } catch (e) {
       this.log.warn(`${uri.toString(true)}: ${String(e)}`);
-      return fail('it cannot be read');
+      return fail(vscode.l10n.t('it cannot be read'));
     }
     const raw = decodeUtf8(bytes);
     if (raw === undefined) {
       if (open) return onDocument(false);
-      return fail('it is not UTF-8 text, and rewriting it would change its other characters');
+      return fail(vscode.l10n.t('it is not UTF-8 text, and rewriting it would change its other characters'));
     }
     const disk = change.disk;
-    if (!disk) return fail('its shape cannot be added to without rewriting it');
-    if (raw.length !== disk.length || textHash(raw) !== disk.hash) return fail('it changed while the addition was planned; cite again');
+    if (!disk) return fail(vscode.l10n.t('its shape cannot be added to without rewriting it'));
+    if (raw.length !== disk.length || textHash(raw) !== disk.hash) return fail(changedWhilePlanned());
     if (disk.editorSafe) {
       const doc = open ?? (await vscode.workspace.openTextDocument(uri));
       const bom = raw.startsWith(BOM) ? 1 : 0;
-      if (doc.getText().length !== raw.length - bom) return fail('its text in the editor differs from the file');
-      return (await this.editDocument(doc, disk.offset - bom, disk.text, change.keys, true)) || fail('the edit was refused');
+      if (doc.getText().length !== raw.length - bom) return fail(vscode.l10n.t('its text in the editor differs from the file'));
+      return (await this.editDocument(doc, disk.offset - bom, disk.text, change.keys, true)) || fail(vscode.l10n.t('the edit was refused'));
     }
     // Mixed or lone-CR line endings: VS Code would normalise them all on save. Write the file's
     // own text plus the insertion instead; an open (unmodified) editor reloads it.
@@ -147,7 +148,7 @@ export class Bibliographies {
     edit.createFile(uri, { ignoreIfExists: true, contents: new TextEncoder().encode(text) });
     if (!(await vscode.workspace.applyEdit(edit))) {
       this.log.warn(`could not create ${uri.toString(true)}`);
-      void vscode.window.showErrorMessage(`MLSys Papers: could not create ${displayPath(uri)}.`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('MLSys Papers: could not create {0}.', displayPath(uri)));
       return false;
     }
     this.log.info(`created ${uri.toString(true)} with ${keys.join(', ')}`);
@@ -155,7 +156,7 @@ export class Bibliographies {
   }
 
   private async showProblem(uri: vscode.Uri, message: string, line?: number, column?: number): Promise<void> {
-    const show = 'Show';
+    const show = vscode.l10n.t('Show');
     const choice = await (line ? vscode.window.showErrorMessage(message, show) : vscode.window.showErrorMessage(message));
     if (choice !== show || !line) return;
     const editor = await vscode.window.showTextDocument(uri);
@@ -172,31 +173,31 @@ export class Bibliographies {
     const fileUri = vscode.Uri.joinPath(rootUri, '..', 'references.bib');
     const plan = await this.client.sendRequest<BibChange>(Methods.planInsertion, { uri: fileUri.toString(), keys: [...keys] } satisfies PlanInsertionParams);
     if (plan.kind === 'refuse' && !plan.line) {
-      void vscode.window.showInformationMessage(`MLSys Papers: ${displayPath(rootUri)} declares no bibliography, and references.bib beside it ${plan.message}, so none was created.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('MLSys Papers: {0} declares no bibliography, and references.bib beside it {1}, so none was created.', displayPath(rootUri), plan.message));
       return;
     }
     const exists = plan.kind !== 'create';
-    const action = exists ? 'Use references.bib' : 'Create references.bib';
+    const action = exists ? vscode.l10n.t('Use references.bib') : vscode.l10n.t('Create references.bib');
     const list = keys.join(', ');
     const choice = await vscode.window.showInformationMessage(
       exists
-        ? `MLSys Papers: ${displayPath(rootUri)} declares no bibliography. Add ${list} to the references.bib beside it and declare it?`
-        : `MLSys Papers: ${displayPath(rootUri)} declares no bibliography. Create references.bib with ${list} and declare it?`,
+        ? vscode.l10n.t('MLSys Papers: {0} declares no bibliography. Add {1} to the references.bib beside it and declare it?', displayPath(rootUri), list)
+        : vscode.l10n.t('MLSys Papers: {0} declares no bibliography. Create references.bib with {1} and declare it?', displayPath(rootUri), list),
       action);
     if (choice !== action) return;
     // Opened, so the server has its current text to plan the declaration on.
     const rootDoc = await vscode.workspace.openTextDocument(rootUri);
     const decl = await this.client.sendRequest<PlanDeclarationResult>(Methods.planDeclaration, { uri: rootUri.toString(), file: 'references.bib' } satisfies PlanDeclarationParams);
     if (!decl) {
-      void vscode.window.showErrorMessage(`MLSys Papers: ${displayPath(rootUri)} has no \\end{document}; declare the bibliography by hand.`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('MLSys Papers: {0} has no \\end{document}; declare the bibliography by hand.', displayPath(rootUri)));
       return;
     }
     if (decl.version !== rootDoc.version) {
-      void vscode.window.showErrorMessage(`MLSys Papers: ${displayPath(rootUri)} changed while the declaration was planned; cite again.`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('MLSys Papers: {0} changed while the declaration was planned; cite again.', displayPath(rootUri)));
       return;
     }
     if (plan.kind === 'refuse') {
-      void this.showProblem(fileUri, `MLSys Papers: references.bib ${plan.message}.`, plan.line, plan.column);
+      void this.showProblem(fileUri, vscode.l10n.t('MLSys Papers: {0} {1}.', 'references.bib', plan.message), plan.line, plan.column);
       return;
     }
     if (plan.kind === 'create' && !(await this.create(fileUri, plan.text, plan.keys))) return;

@@ -14,5 +14,5 @@ import type { CorpusClient } from './corpusClient.js';
 export async function copyBibtex(corpus: Pick<CorpusClient, 'fetchEntry'>, entries: readonly Entry[]): Promise<void> {
   const copied = await Promise.all(entries.map(async (e) => (e.library && !e.library.bibtex ? (await corpus.fetchEntry(e.key)).entry ?? e : e)));
   await vscode.env.clipboard.writeText(toBibtexAll(copied));
-  void vscode.window.setStatusBarMessage(`MLSys Papers: copied BibTeX of ${entries.map((e) => e.key).join(', ')}`, 4000);
+  void vscode.window.setStatusBarMessage(vscode.l10n.t('MLSys Papers: copied BibTeX of {0}', entries.map((e) => e.key).join(', ')), 4000);
 }

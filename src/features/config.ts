@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { LATEX_COMMANDS, MARKDOWN_STYLES, type LatexCommand, type MarkdownStyle } from '../core/cite/insert.js';
+import type { TopicLabels } from '../core/l10n.js';
 import { LEVELS, type Level } from '../core/schema.js';
 import { DEFAULT_CITATION_STYLE, DEFAULT_DOCUMENT_SETTINGS, oneOf } from '../core/service/types.js';
 import { Settings } from '../ids.js';
@@ -33,8 +34,12 @@ export interface Config {
   preferCorpusKeys: boolean;
   /** Window scope: levels shown in the tree; entries with no level always show. */
   levels: Level[];
-  /** Window scope: show the Chinese label beside each topic. */
-  showChineseLabels: boolean;
+  /**
+   * Window scope: which topic labels the views show. The setting `topicLabels` (`auto`, `english`,
+   * `chinese`, `both`); `auto` follows VS Code's display language (`vscode.env.language`: Chinese
+   * labels when it is `zh-*`), except that the older `showChineseLabels: true` means both.
+   */
+  topicLabels: TopicLabels;
 }
 
 /** The settings of {@link Config} that name files (read only inside the workspace when a workspace sets them). */
@@ -69,8 +74,23 @@ export function readConfig(scope?: vscode.Uri): Config {
     includeDocumentBibliography: bool(c.get(Settings.includeDocumentBibliography), true),
     preferCorpusKeys: bool(c.get(Settings.preferCorpusKeys), false),
     levels: levels.length ? levels : [...LEVELS],
-    showChineseLabels: bool(c.get(Settings.showChineseLabels), false),
+    topicLabels: topicLabelsOf(c.get(Settings.topicLabels), c.get(Settings.showChineseLabels), vscode.env.language),
   };
+}
+
+/**
+ * Which topic labels to show (see {@link Config.topicLabels}).
+ *
+ * @param setting - the value of `mlsysPapers.topicLabels`
+ * @param showChinese - the value of the older `mlsysPapers.showChineseLabels`
+ * @param language - VS Code's display language (`en`, `zh-cn`, `zh-tw`, …)
+ */
+export function topicLabelsOf(setting: unknown, showChinese: unknown, language: string): TopicLabels {
+  if (setting === 'english') return 'en';
+  if (setting === 'chinese') return 'zh';
+  if (setting === 'both') return 'both';
+  if (showChinese === true) return 'both';
+  return /^zh\b/i.test(language) ? 'zh' : 'en';
 }
 
 /**

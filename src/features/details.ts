@@ -107,7 +107,7 @@ class DetailsPanel extends Disposable {
     if (m.type === 'copy') {
       const text = m.what === 'bibtex' ? toBibtex(e) : m.what === 'key' ? e.key : await this.formatted(e, this.scope);
       if (text) await vscode.env.clipboard.writeText(text);
-      void vscode.window.setStatusBarMessage(`MLSys Papers: copied ${m.what === 'bibtex' ? 'BibTeX' : m.what === 'key' ? 'the key' : 'the reference'}`, 3000);
+      void vscode.window.setStatusBarMessage(m.what === 'bibtex' ? vscode.l10n.t('MLSys Papers: copied BibTeX') : m.what === 'key' ? vscode.l10n.t('MLSys Papers: copied the key') : vscode.l10n.t('MLSys Papers: copied the reference'), 3000);
     } else if (m.type === 'open' && isWebLink(m.url)) {
       // Only http(s): the page can ask, but it cannot open anything else.
       await vscode.env.openExternal(vscode.Uri.parse(m.url, true));
@@ -127,7 +127,7 @@ export function registerDetails(corpus: CorpusClient, read: ReadState, config: C
       let entry: Entry | undefined = entriesFromArgs(corpus, arg)[0];
       // A key the client was not shown (a hover's link to a library entry): the server has it.
       if (!entry && typeof arg === 'string') entry = (await corpus.fetchEntry(arg)).entry;
-      if (!entry) [entry] = await picker.pick('MLSys Papers: Show Details');
+      if (!entry) [entry] = await picker.pick(vscode.l10n.t('MLSys Papers: Show Details'));
       if (entry) await panel.show(entry);
     }),
   );

@@ -12,9 +12,12 @@ import { citeEntries, targetEditor } from './insertCitation.js';
 import { entryLink, isWebLink, pdfLink } from '../core/links.js';
 
 /** Opens an http(s) link in the browser; refuses anything else. */
-export async function openLink(url: string | undefined, what: string, e: Entry): Promise<void> {
+export async function openLink(url: string | undefined, what: 'paper' | 'PDF' | 'code', e: Entry): Promise<void> {
   if (!isWebLink(url)) {
-    void vscode.window.showInformationMessage(`MLSys Papers: "${e.title}" has no ${what} link.`);
+    const message = what === 'paper' ? vscode.l10n.t('MLSys Papers: "{0}" has no paper link.', e.title)
+      : what === 'PDF' ? vscode.l10n.t('MLSys Papers: "{0}" has no PDF link.', e.title)
+        : vscode.l10n.t('MLSys Papers: "{0}" has no code link.', e.title);
+    void vscode.window.showInformationMessage(message);
     return;
   }
   await vscode.env.openExternal(vscode.Uri.parse(url, true));
@@ -32,21 +35,21 @@ export async function showEntryActions(s: EntryServices, entries: readonly Entry
   const allRead = entries.every((e) => s.read.isRead(e.key));
   const editor = targetEditor();
   const items: ActionItem[] = [
-    ...(editor ? [{ label: '$(quote) Insert Citation', description: vscode.workspace.asRelativePath(editor.document.uri), run: () => citeEntries(editor, entries, s.config.for(editor.document.uri), s.bibs) }] : []),
-    ...(many ? [] : [{ label: '$(info) Show Details', run: () => vscode.commands.executeCommand(Commands.showDetails, first.key) }]),
-    { label: '$(key) Copy Citation Key', description: entries.map((e) => e.key).join(', '), run: () => vscode.env.clipboard.writeText(entries.map((e) => e.key).join(',')) },
-    { label: '$(copy) Copy BibTeX', run: () => copyBibtex(s.corpus, entries) },
+    ...(editor ? [{ label: `$(quote) ${vscode.l10n.t('Insert Citation')}`, description: vscode.workspace.asRelativePath(editor.document.uri), run: () => citeEntries(editor, entries, s.config.for(editor.document.uri), s.bibs) }] : []),
+    ...(many ? [] : [{ label: `$(info) ${vscode.l10n.t('Show Details')}`, run: () => vscode.commands.executeCommand(Commands.showDetails, first.key) }]),
+    { label: `$(key) ${vscode.l10n.t('Copy Citation Key')}`, description: entries.map((e) => e.key).join(', '), run: () => vscode.env.clipboard.writeText(entries.map((e) => e.key).join(',')) },
+    { label: `$(copy) ${vscode.l10n.t('Copy BibTeX')}`, run: () => copyBibtex(s.corpus, entries) },
     ...(many ? [] : [
-      { label: '$(link-external) Open Paper', description: entryLink(first), run: () => openLink(entryLink(first), 'paper', first) },
-      ...(pdfLink(first) ? [{ label: '$(file-pdf) Open PDF', description: pdfLink(first), run: () => openLink(pdfLink(first), 'PDF', first) }] : []),
-      ...(first.code ? [{ label: '$(github) Open Code', description: first.code, run: () => openLink(first.code, 'code', first) }] : []),
+      { label: `$(link-external) ${vscode.l10n.t('Open Paper')}`, description: entryLink(first), run: () => openLink(entryLink(first), 'paper', first) },
+      ...(pdfLink(first) ? [{ label: `$(file-pdf) ${vscode.l10n.t('Open PDF')}`, description: pdfLink(first), run: () => openLink(pdfLink(first), 'PDF', first) }] : []),
+      ...(first.code ? [{ label: `$(github) ${vscode.l10n.t('Open Code')}`, description: first.code, run: () => openLink(first.code, 'code', first) }] : []),
     ]),
     allRead
-      ? { label: '$(circle-large-outline) Mark as Unread', run: () => s.read.set(entries.map((e) => e.key), false) }
-      : { label: '$(pass) Mark as Read', run: () => s.read.set(entries.map((e) => e.key), true) },
+      ? { label: `$(circle-large-outline) ${vscode.l10n.t('Mark as Unread')}`, run: () => s.read.set(entries.map((e) => e.key), false) }
+      : { label: `$(pass) ${vscode.l10n.t('Mark as Read')}`, run: () => s.read.set(entries.map((e) => e.key), true) },
   ];
   const picked = await vscode.window.showQuickPick(items, {
-    title: many ? `${entries.length} entries` : first.title,
+    title: many ? vscode.l10n.t('{0} entries', entries.length) : first.title,
     placeHolder: many ? entries.map((e) => e.key).join(', ') : first.key,
   });
   await picked?.run();
@@ -62,7 +65,7 @@ export function registerEntryCommands(s: EntryServices): vscode.Disposable {
   return vscode.Disposable.from(
     vscode.commands.registerCommand(Commands.copyCitationKey, withEntries(async (entries) => {
       await vscode.env.clipboard.writeText(entries.map((e) => e.key).join(','));
-      void vscode.window.setStatusBarMessage(`MLSys Papers: copied ${entries.map((e) => e.key).join(',')}`, 4000);
+      void vscode.window.setStatusBarMessage(vscode.l10n.t('MLSys Papers: copied {0}', entries.map((e) => e.key).join(',')), 4000);
     })),
     vscode.commands.registerCommand(Commands.copyBibtex, withEntries((es) => copyBibtex(s.corpus, es))),
     vscode.commands.registerCommand(Commands.openPaper, single((e) => openLink(entryLink(e), 'paper', e))),

@@ -12,8 +12,8 @@ interface EntryItem extends vscode.QuickPickItem {
   entry: Entry;
 }
 
-const COPY_BIBTEX: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('copy'), tooltip: 'Copy BibTeX' };
-const OPEN_PAPER: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('link-external'), tooltip: 'Open Paper' };
+const COPY_BIBTEX: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('copy'), tooltip: vscode.l10n.t('Copy BibTeX') };
+const OPEN_PAPER: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('link-external'), tooltip: vscode.l10n.t('Open Paper') };
 
 /** How many results the quick pick shows. */
 const LIMIT = 60;
@@ -35,10 +35,10 @@ export class EntryPicker {
    * @param title - the quick pick's title
    * @param initial - initial query text
    */
-  pick(title = 'MLSys Papers: Search', initial = ''): Promise<Entry[]> {
+  pick(title = vscode.l10n.t('MLSys Papers: Search'), initial = ''): Promise<Entry[]> {
     const qp = vscode.window.createQuickPick<EntryItem>();
     qp.title = title;
-    qp.placeholder = 'Title, author, system name (vLLM, ZeRO…), key; filters: author: year:2022..2024 venue: topic:';
+    qp.placeholder = vscode.l10n.t('Title, author, system name (vLLM, ZeRO…), key; filters: author: year:2022..2024 venue: topic:');
     qp.canSelectMany = true;
     qp.matchOnDescription = false;
     qp.matchOnDetail = false;
@@ -55,7 +55,7 @@ export class EntryPicker {
         // Titles are long: authors, venue and year go on the detail line, where they stay visible;
         // then where the entry is: its topics, or the user's library (with the library icon).
         const where = entry.library ? `$(library) ${entry.library.name}` : topicPathOf(this.corpus.corpus, entry);
-        const also = twin ? ` · in ${twin.library} as ${twin.key}` : '';
+        const also = twin ? ` · ${vscode.l10n.t('in {0} as {1}', twin.library, twin.key)}` : '';
         item = {
           entry,
           label: entry.title,
@@ -87,7 +87,7 @@ export class EntryPicker {
         answer = await this.corpus.search(query, LIMIT, cts.token);
       } catch (e) {
         // A superseded query was cancelled on purpose; only the latest one's failure is news.
-        if (mine === asked) qp.title = `${title} (search failed: ${e instanceof Error ? e.message : String(e)})`;
+        if (mine === asked) qp.title = vscode.l10n.t('{0} (search failed: {1})', title, e instanceof Error ? e.message : String(e));
         return;
       } finally {
         if (mine === asked) qp.busy = false;
@@ -104,7 +104,7 @@ export class EntryPicker {
       const best = hits.find((i) => !checked.has(i.entry.key)) ?? items[0];
       qp.activeItems = best ? [best] : [];
       updating = false;
-      qp.title = invalid.length ? `${title} (not understood: ${invalid.join(', ')}; try year:2023 or year:2022..2024)` : title;
+      qp.title = invalid.length ? vscode.l10n.t('{0} (not understood: {1}; try year:2023 or year:2022..2024)', title, invalid.join(', ')) : title;
     };
 
     return new Promise<Entry[]>((resolve) => {

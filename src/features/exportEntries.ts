@@ -13,10 +13,10 @@ import { entriesFromArgs } from './entryArgs.js';
 
 async function saveAs(content: string, name: string): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const uri = await vscode.window.showSaveDialog({ defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined, saveLabel: 'Export' });
+  const uri = await vscode.window.showSaveDialog({ defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined, saveLabel: vscode.l10n.t('Export') });
   if (!uri) return;
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(content));
-  void vscode.window.showInformationMessage(`MLSys Papers: exported to ${vscode.workspace.asRelativePath(uri, false)}.`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('MLSys Papers: exported to {0}.', vscode.workspace.asRelativePath(uri, false)));
 }
 
 async function exportEntries(entries: readonly Entry[], name: string): Promise<void> {
@@ -24,7 +24,7 @@ async function exportEntries(entries: readonly Entry[], name: string): Promise<v
   const format = await vscode.window.showQuickPick([
     { label: 'BibTeX', ext: 'bib', content: () => toBibtexAll(entries) },
     { label: 'CSL-JSON', ext: 'json', content: () => `${JSON.stringify(entries.map(toCslJson), null, 2)}\n` },
-  ], { title: `Export ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}`, placeHolder: 'Format' });
+  ], { title: entries.length === 1 ? vscode.l10n.t('Export 1 entry') : vscode.l10n.t('Export {0} entries', entries.length), placeHolder: vscode.l10n.t('Format') });
   if (format) await saveAs(format.content(), `${name}.${format.ext}`);
 }
 

@@ -14,7 +14,7 @@ async function insertAtCursor(text: string): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (!editor) {
     await vscode.env.clipboard.writeText(text);
-    void vscode.window.showInformationMessage('MLSys Papers: no editor is open; the text was copied to the clipboard.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('MLSys Papers: no editor is open; the text was copied to the clipboard.'));
     return;
   }
   const edit = new vscode.WorkspaceEdit();
@@ -34,7 +34,7 @@ export function registerFormattedReferences(corpus: CorpusClient, picker: EntryP
       const refs = await corpus.tryFormat(await entriesOr(arg, selection), vscode.window.activeTextEditor?.document.uri);
       if (!refs.length) return;
       await vscode.env.clipboard.writeText(refs.join('\n'));
-      void vscode.window.setStatusBarMessage(`MLSys Papers: copied ${refs.length} formatted reference(s)`, 4000);
+      void vscode.window.setStatusBarMessage(vscode.l10n.t('MLSys Papers: copied {0} formatted reference(s)', refs.length), 4000);
     }),
     vscode.commands.registerCommand(Commands.insertFormattedReference, async (arg?: unknown, selection?: unknown) => {
       const refs = await corpus.tryFormat(await entriesOr(arg, selection), vscode.window.activeTextEditor?.document.uri);
@@ -45,7 +45,7 @@ export function registerFormattedReferences(corpus: CorpusClient, picker: EntryP
       if (!editor) return;
       const entries = await corpus.citedEntries(editor.document);
       if (!entries.length) {
-        void vscode.window.showInformationMessage('MLSys Papers: this document cites no entry of the corpus.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('MLSys Papers: this document cites no entry of the corpus.'));
         return;
       }
       const refs = await corpus.tryFormat(entries, editor.document.uri);

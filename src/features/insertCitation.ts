@@ -35,7 +35,7 @@ export async function insertCitations(editor: vscode.TextEditor, entries: readon
   const pos = editor.selection.active;
   const plan = planCitation(doc.getText(), doc.offsetAt(pos), doc.languageId, entries, config);
   if (!plan.added.length) {
-    void vscode.window.setStatusBarMessage(`MLSys Papers: ${entries.map((e) => e.key).join(', ')} already cited here`, 4000);
+    void vscode.window.setStatusBarMessage(vscode.l10n.t('MLSys Papers: {0} already cited here', entries.map((e) => e.key).join(', ')), 4000);
     return [];
   }
   const start = doc.positionAt(plan.offset);
@@ -43,7 +43,7 @@ export async function insertCitations(editor: vscode.TextEditor, entries: readon
   const edit = new vscode.WorkspaceEdit();
   edit.replace(doc.uri, range, plan.text);
   if (!(await vscode.workspace.applyEdit(edit))) {
-    void vscode.window.showErrorMessage(`MLSys Papers: could not insert the citation into ${vscode.workspace.asRelativePath(doc.uri)}.`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('MLSys Papers: could not insert the citation into {0}.', vscode.workspace.asRelativePath(doc.uri)));
     return [];
   }
   const end = doc.positionAt(plan.offset + plan.text.length);
@@ -67,18 +67,18 @@ export async function citeEntries(editor: vscode.TextEditor, entries: readonly E
   // Typed while the plan was made: plan again on the new text.
   if (plan.version !== doc.version) plan = await bibs.planCitation(doc, editor.selection.active, keys);
   if (plan.version !== doc.version) {
-    void vscode.window.showErrorMessage('MLSys Papers: the document kept changing while the citation was planned; cite again.');
+    void vscode.window.showErrorMessage(vscode.l10n.t('MLSys Papers: the document kept changing while the citation was planned; cite again.'));
     return [];
   }
   if (!plan.edit) {
-    void vscode.window.setStatusBarMessage(`MLSys Papers: ${keys.join(', ')} already cited here`, 4000);
+    void vscode.window.setStatusBarMessage(vscode.l10n.t('MLSys Papers: {0} already cited here', keys.join(', ')), 4000);
     return [];
   }
   const { offset, length, text } = plan.edit;
   const edit = new vscode.WorkspaceEdit();
   edit.replace(doc.uri, new vscode.Range(doc.positionAt(offset), doc.positionAt(offset + length)), text);
   if (!(await vscode.workspace.applyEdit(edit))) {
-    void vscode.window.showErrorMessage(`MLSys Papers: could not insert the citation into ${vscode.workspace.asRelativePath(doc.uri)}.`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('MLSys Papers: could not insert the citation into {0}.', vscode.workspace.asRelativePath(doc.uri)));
     return [];
   }
   const end = doc.positionAt(offset + text.length);
@@ -92,7 +92,7 @@ export function registerInsertCitation(s: EntryServices): vscode.Disposable {
   return vscode.commands.registerCommand(Commands.insertCitation, commandOnEntries(s, async (entries) => {
     const editor = targetEditor();
     if (!editor) {
-      void vscode.window.showInformationMessage('MLSys Papers: open a LaTeX or Markdown file to insert a citation; the BibTeX was copied instead.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('MLSys Papers: open a LaTeX or Markdown file to insert a citation; the BibTeX was copied instead.'));
       await copyBibtex(s.corpus, entries);
       return;
     }

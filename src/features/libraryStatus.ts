@@ -15,19 +15,24 @@ export function libraryStatusText(files: readonly LibraryFileStatus[]): { text: 
   const loading = files.filter((f) => f.state === 'loading');
   const failed = files.filter((f) => f.state === 'error');
   const entries = files.reduce((sum, f) => sum + f.entries, 0);
-  const lines = files.map((f) => `${f.name}: ${f.state === 'loading' ? `loading, ${n(f.done)} of about ${n(f.total)}`
-    : f.state === 'error' ? `cannot be read (${f.message ?? 'unknown reason'})`
-      : `${n(f.entries)} entries${f.problems ? `, ${f.problems} problem${f.problems === 1 ? '' : 's'}` : ''}${f.cached ? ' (from the cache)' : ''}`}`);
+  const state = (f: LibraryFileStatus) => {
+    if (f.state === 'loading') return vscode.l10n.t('loading, {0} of about {1}', n(f.done), n(f.total));
+    if (f.state === 'error') return vscode.l10n.t('cannot be read ({0})', f.message ?? vscode.l10n.t('unknown reason'));
+    const count = f.entries === 1 ? vscode.l10n.t('1 entry') : vscode.l10n.t('{0} entries', n(f.entries));
+    const problems = !f.problems ? '' : f.problems === 1 ? vscode.l10n.t(', 1 problem') : vscode.l10n.t(', {0} problems', f.problems);
+    return `${count}${problems}${f.cached ? vscode.l10n.t(' (from the cache)') : ''}`;
+  };
+  const lines = files.map((f) => `${f.name}: ${state(f)}`);
   const text = loading.length
-    ? `$(sync~spin) Libraries ${n(loading.reduce((s, f) => s + f.done, 0))} / ${n(loading.reduce((s, f) => s + f.total, 0))}`
-    : failed.length ? `$(warning) Libraries ${n(entries)}` : `$(library) ${n(entries)}`;
-  return { text, tooltip: `MLSys Papers libraries\n${lines.join('\n')}` };
+    ? `$(sync~spin) ${vscode.l10n.t('Libraries {0} / {1}', n(loading.reduce((s, f) => s + f.done, 0)), n(loading.reduce((s, f) => s + f.total, 0)))}`
+    : failed.length ? `$(warning) ${vscode.l10n.t('Libraries {0}', n(entries))}` : `$(library) ${n(entries)}`;
+  return { text, tooltip: `${vscode.l10n.t('MLSys Papers libraries')}\n${lines.join('\n')}` };
 }
 
 /** Registers the status-bar item. */
 export function registerLibraryStatus(corpus: CorpusClient): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('mlsysPapers.libraries', vscode.StatusBarAlignment.Left, 10);
-  item.name = 'MLSys Papers Libraries';
+  item.name = vscode.l10n.t('MLSys Papers Libraries');
   item.command = Commands.showLibraries;
   const update = () => {
     const s = libraryStatusText(corpus.libraryStatus);

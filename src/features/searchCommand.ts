@@ -11,7 +11,7 @@ import { citeEntries, isCitingEditor } from './insertCitation.js';
 export function registerSearch(s: EntryServices): vscode.Disposable {
   return vscode.commands.registerCommand(Commands.search, async (initial?: unknown) => {
     const editor = vscode.window.activeTextEditor;
-    const entries = await s.picker.pick('MLSys Papers: Search', typeof initial === 'string' ? initial : '');
+    const entries = await s.picker.pick(vscode.l10n.t('MLSys Papers: Search'), typeof initial === 'string' ? initial : '');
     if (!entries.length) return;
     if (editor && isCitingEditor(editor)) await citeEntries(editor, entries, s.config.for(editor.document.uri), s.bibs);
     else await showEntryActions(s, entries);

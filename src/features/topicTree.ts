@@ -4,7 +4,8 @@
  * entries newest first, each asked from the language server when opened.
  */
 import * as vscode from 'vscode';
-import { LEVEL_BADGES, LEVELS, type Entry, type Level } from '../core/schema.js';
+import { LEVELS, type Entry, type Level } from '../core/schema.js';
+import { levelBadge, levelName, topicLabel } from '../core/l10n.js';
 import { Commands, ContextKeys, ContextValues, Views } from '../ids.js';
 import type { ConfigStore } from './config.js';
 import type { CorpusClient } from './corpusClient.js';
@@ -89,10 +90,10 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
     const c = this.corpus.corpus;
     if (node.nodeType === 'libraries') {
       const files = this.corpus.libraryStatus;
-      const item = new vscode.TreeItem('Libraries', vscode.TreeItemCollapsibleState.Collapsed);
+      const item = new vscode.TreeItem(vscode.l10n.t('Libraries'), vscode.TreeItemCollapsibleState.Collapsed);
       item.id = 'libraries';
-      item.description = `${files.reduce((n, f) => n + f.entries, 0).toLocaleString('en-US')} entries`;
-      item.tooltip = 'Your own libraries (mlsysPapers.libraries) and the bibliographies of open documents';
+      item.description = vscode.l10n.t('{0} entries', files.reduce((n, f) => n + f.entries, 0).toLocaleString('en-US'));
+      item.tooltip = vscode.l10n.t('Your own libraries (the setting mlsysPapers.libraries)');
       item.iconPath = new vscode.ThemeIcon('library');
       item.contextValue = 'libraries';
       return item;
@@ -101,9 +102,10 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
       const f = this.corpus.libraryStatus.find((x) => x.uri === node.uri);
       const item = new vscode.TreeItem(f?.name ?? node.uri, f?.state === 'ready' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
       item.id = `library:${node.uri}`;
-      item.description = !f ? '' : f.state === 'loading' ? `loading ${f.done.toLocaleString('en-US')} / ${f.total.toLocaleString('en-US')}`
-        : f.state === 'error' ? 'cannot be read' : `${f.entries.toLocaleString('en-US')} entries${f.problems ? ` · ${f.problems} problem${f.problems === 1 ? '' : 's'}` : ''}`;
-      item.tooltip = `${vscode.Uri.parse(node.uri).toString(true)}${f?.fromDocument ? '\n(the bibliography of an open document)' : ''}${f?.message ? `\n${f.message}` : ''}`;
+      const problems = !f?.problems ? '' : f.problems === 1 ? ` · ${vscode.l10n.t('1 problem')}` : ` · ${vscode.l10n.t('{0} problems', f.problems)}`;
+      item.description = !f ? '' : f.state === 'loading' ? vscode.l10n.t('loading {0} / {1}', f.done.toLocaleString('en-US'), f.total.toLocaleString('en-US'))
+        : f.state === 'error' ? vscode.l10n.t('cannot be read') : `${vscode.l10n.t('{0} entries', f.entries.toLocaleString('en-US'))}${problems}`;
+      item.tooltip = `${vscode.Uri.parse(node.uri).toString(true)}${f?.fromDocument ? `\n${vscode.l10n.t('(the bibliography of an open document)')}` : ''}${f?.message ? `\n${f.message}` : ''}`;
       item.resourceUri = vscode.Uri.parse(node.uri);
       item.iconPath = new vscode.ThemeIcon(f?.state === 'error' ? 'warning' : f?.state === 'loading' ? 'sync~spin' : 'book');
       item.contextValue = 'library';
@@ -118,22 +120,22 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
       return item;
     }
     if (node.nodeType === 'more') {
-      const item = new vscode.TreeItem(`${(node.total - node.shown).toLocaleString('en-US')} more: search to find them`, vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(vscode.l10n.t('{0} more: search to find them', (node.total - node.shown).toLocaleString('en-US')), vscode.TreeItemCollapsibleState.None);
       item.id = `${node.parent}#more`;
-      item.description = `newest ${node.shown.toLocaleString('en-US')} of ${node.total.toLocaleString('en-US')} shown`;
+      item.description = vscode.l10n.t('newest {0} of {1} shown', node.shown.toLocaleString('en-US'), node.total.toLocaleString('en-US'));
       item.iconPath = new vscode.ThemeIcon('search');
-      item.command = { command: Commands.search, title: 'Search' };
+      item.command = { command: Commands.search, title: vscode.l10n.t('Search') };
       return item;
     }
     if (node.nodeType === 'topic') {
       const t = c.topic(node.id)!;
       const all = c.entriesUnder(t.id).filter((e) => this.visible(e));
       const done = all.filter((e) => this.read.isRead(e.key)).length;
-      const label = this.config.value.showChineseLabels ? `${t.label} · ${t.zh}` : t.label;
+      const label = topicLabel(t, this.config.value.topicLabels);
       const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `topic:${t.id}`;
       item.description = `${done}/${all.length}`;
-      item.tooltip = new vscode.MarkdownString(`**${escapeMarkdown(t.label)}** · ${escapeMarkdown(t.zh)}\n\n${escapeMarkdown(t.description ?? '')}\n\n${escapeMarkdown(t.description_zh ?? '')}\n\n${done} of ${all.length} read`);
+      item.tooltip = new vscode.MarkdownString(`**${escapeMarkdown(t.label)}** · ${escapeMarkdown(t.zh)}\n\n${escapeMarkdown(t.description ?? '')}\n\n${escapeMarkdown(t.description_zh ?? '')}\n\n${escapeMarkdown(vscode.l10n.t('{0} of {1} read', done, all.length))}`);
       item.contextValue = ContextValues.topic;
       item.iconPath = new vscode.ThemeIcon(t.parent ? 'folder' : 'folder-library');
       return item;
@@ -148,9 +150,9 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
     item.iconPath = new vscode.ThemeIcon(read ? 'pass' : e.library ? 'library' : KIND_ICONS[e.kind]);
     item.contextValue = read ? ContextValues.entryRead : ContextValues.entry;
     item.accessibilityInformation = {
-      label: `${e.title}, ${venueYear(e)}${e.level ? `, ${e.level}` : ''}${read ? ', read' : ''}`,
+      label: `${e.title}, ${venueYear(e)}${e.level ? `, ${levelName(e.level)}` : ''}${read ? `, ${vscode.l10n.t('read')}` : ''}`,
     };
-    item.command = { command: Commands.entryActions, title: 'Show actions', arguments: [node] };
+    item.command = { command: Commands.entryActions, title: vscode.l10n.t('Show actions'), arguments: [node] };
     return item;
   }
 }
@@ -158,9 +160,9 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
 /** Lets the user choose which levels the tree shows (setting `mlsysPapers.levels`). */
 async function filterByLevel(config: ConfigStore): Promise<void> {
   const current = new Set(config.value.levels);
-  const items = LEVELS.map((l) => ({ label: LEVEL_BADGES[l], level: l, picked: current.has(l) }));
+  const items = LEVELS.map((l) => ({ label: levelBadge(l), level: l, picked: current.has(l) }));
   const picked = await vscode.window.showQuickPick(items, {
-    canPickMany: true, title: 'MLSys Papers: Show levels', placeHolder: 'Levels to show in the Topics view',
+    canPickMany: true, title: vscode.l10n.t('MLSys Papers: Show levels'), placeHolder: vscode.l10n.t('Levels to show in the Topics view'),
   });
   if (!picked) return;
   const levels: Level[] = picked.length ? picked.map((p) => p.level) : [...LEVELS];
@@ -183,7 +185,7 @@ export function registerTopicTree(corpus: CorpusClient, read: ReadState, config:
     vscode.commands.registerCommand(Commands.showLibraries, async () => {
       await vscode.commands.executeCommand(`${Views.topics}.focus`);
       if (!corpus.libraryStatus.length) {
-        void vscode.window.showInformationMessage('MLSys Papers: no library yet. Name your .bib, CSL-JSON or CSL-YAML files in the setting mlsysPapers.libraries.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('MLSys Papers: no library yet. Name your .bib, CSL-JSON or CSL-YAML files in the setting mlsysPapers.libraries.'));
         return;
       }
       // A reveal right after the tree refreshed (a library loaded) can reach the view before it

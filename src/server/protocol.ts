@@ -5,6 +5,7 @@
  */
 import type { Position } from 'vscode-languageserver-types';
 import type { CorpusData } from '../core/corpus.js';
+import type { TopicLabels } from '../core/l10n.js';
 import type { Entry } from '../core/schema.js';
 import type { BibChange, ReusedKey } from '../core/service/types.js';
 
@@ -226,6 +227,12 @@ export type StatResult =
  */
 export const FROM_WORKSPACE = '__fromWorkspace';
 
+/**
+ * What the VS Code client adds to the `workspace/configuration` answer for `mlsysPapers`: the
+ * topic labels it resolved from `topicLabels`, `showChineseLabels` and the display language.
+ */
+export const TOPIC_LABELS_SETTING = '__topicLabels';
+
 /** `initializationOptions` the server understands. */
 export interface InitializationOptions {
   /** The client answers `mlsysPapers/findFiles`, `mlsysPapers/readFile` and `mlsysPapers/stat`. */
@@ -237,4 +244,9 @@ export interface InitializationOptions {
    * `mlsysPapers.replaceKey`) with its own UI; otherwise the server executes them.
    */
   clientCommands?: boolean;
+  /**
+   * The display language: a loaded `vscode.l10n` bundle for the server's messages (absent: English)
+   * and which topic labels hovers show (`core/l10n.ts`).
+   */
+  l10n?: { bundle?: Record<string, string>; topicLabels?: TopicLabels };
 }

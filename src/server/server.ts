@@ -13,6 +13,8 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI, Utils } from 'vscode-uri';
+import * as l10n from '@vscode/l10n';
+import { configureL10n, TOPIC_LABELS, type TopicLabels } from '../core/l10n.js';
 import { inWorkspace } from '../core/bib/resolve.js';
 import { bibFormatOf } from '../core/bib/sync.js';
 import { BUNDLED_STYLES, type BundledStyle } from '../core/cite/styles.js';
@@ -25,7 +27,7 @@ import { DEFAULT_CITATION_STYLE, documentSettingsFrom, ServiceCommands, type Cor
 import { CorpusStore } from './corpusStore.js';
 import { GROUP_LIMIT, LibraryStore, type LibraryCache } from './libraryStore.js';
 import {
-  FROM_WORKSPACE, Methods, type CorpusResult, type EntryDocumentParams, type FormatParams, type FormatResult,
+  FROM_WORKSPACE, Methods, TOPIC_LABELS_SETTING, type CorpusResult, type EntryDocumentParams, type FormatParams, type FormatResult,
   type CitedKeysParams, type InitializationOptions, type PlanBibliographyParams, type PlanDeclarationParams, type PlanDeclarationResult, type PlanCitationParams, type PlanInsertionParams,
   type ReadFileResult, type ReadStateParams, type SearchParams, type SearchResult, type StatResult,
   type EntryParams, type EntryResult, type LibraryFileStatus, type LibraryEntriesParams, type LibraryEntriesResult, type LibraryGroupsParams, type LibraryGroupsResult,
@@ -92,6 +94,7 @@ interface RawSettings {
   includeDocumentBibliography?: boolean;
   preferCorpusKeys?: boolean;
   [FROM_WORKSPACE]?: string[];
+  [TOPIC_LABELS_SETTING]?: unknown;
 }
 
 /**
@@ -139,10 +142,16 @@ export function startServer(connection: Connection, host: ServerHost): void {
     if (!s) {
       s = canPullConfig
         ? connection.workspace.getConfiguration({ scopeUri: scope?.toString(), section: 'mlsysPapers' })
-          .then((v: unknown) => (v && typeof v === 'object' ? v as RawSettings : {}), (e: unknown) => { log.warn(`settings: ${String(e)}`); return {}; })
+          .then((v: unknown) => (v && typeof v === 'object' ? withTopicLabels(v as RawSettings) : {}), (e: unknown) => { log.warn(`settings: ${String(e)}`); return {}; })
         : Promise.resolve(pushed);
       settingsCache.set(id, s);
     }
+    return s;
+  };
+  /** The VS Code client's answer carries the topic labels it resolved (`TOPIC_LABELS_SETTING`): hovers follow a change. */
+  const withTopicLabels = (s: RawSettings): RawSettings => {
+    const labels = s[TOPIC_LABELS_SETTING];
+    if (TOPIC_LABELS.includes(labels as TopicLabels)) configureL10n({ topicLabels: labels as TopicLabels });
     return s;
   };
   const fromWorkspace = (s: RawSettings, key: string) => (s[FROM_WORKSPACE] ?? []).includes(key);
@@ -220,7 +229,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   const store = new CorpusStore(log, async (uri) => {
     const f = await readFile(uri);
     if (f && 'text' in f) return { text: f.text.replace(/^\uFEFF/, '') };
-    return { problem: !f ? 'no such file' : 'notUtf8' in f ? 'not UTF-8 text' : 'a folder, not a file' };
+    return { problem: !f ? l10n.t('no such file') : 'notUtf8' in f ? l10n.t('not UTF-8 text') : l10n.t('a folder, not a file') };
   });
   let corpusGlobs = false;
   let libraryGlobs = false;
@@ -231,7 +240,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
       if (open) return { text: open.getText() };
       const f = await readFile(uri);
       if (f && 'text' in f) return { text: f.text };
-      return { problem: !f ? 'no such file' : 'notUtf8' in f ? 'not UTF-8 text' : 'a folder, not a file' };
+      return { problem: !f ? l10n.t('no such file') : 'notUtf8' in f ? l10n.t('not UTF-8 text') : l10n.t('a folder, not a file') };
     },
     hash: host.hash,
     get cache() { return libraryCache; },
@@ -278,17 +287,17 @@ export function startServer(connection: Connection, host: ServerHost): void {
     let styleId: string;
     if (setting in BUNDLED_STYLES) {
       xml = await bundledCsl(`styles/${BUNDLED_STYLES[setting as BundledStyle]}`);
-      if (!xml) throw new Error(`MLSys Papers: the bundled CSL style "${setting}" is missing from the installation`);
+      if (!xml) throw new Error(l10n.t('MLSys Papers: the bundled CSL style "{0}" is missing from the installation', setting));
       styleId = `bundled:${setting}`;
     } else {
       const uri = settingUris(setting)[0] ?? URI.file(setting);
       if (fromWorkspace(s, 'citationStyle') && !inWorkspace(workspace, uri)) {
-        throw new Error(`MLSys Papers: the CSL style "${setting}" named by the workspace settings (mlsysPapers.citationStyle) is outside the workspace folders, so it is not read. Name it in your user settings to use it.`);
+        throw new Error(l10n.t('MLSys Papers: the CSL style "{0}" named by the workspace settings (mlsysPapers.citationStyle) is outside the workspace folders, so it is not read. Name it in your user settings to use it.', setting));
       }
       const stamp = await workspace.stamp!(uri);
       if (stamp === undefined || userStyle?.uri !== uri.toString() || userStyle.stamp !== stamp) {
         const text = stamp === undefined ? undefined : await workspace.readText(uri);
-        if (text === undefined) throw new Error(`MLSys Papers: cannot read the CSL style "${setting}" (setting mlsysPapers.citationStyle)`);
+        if (text === undefined) throw new Error(l10n.t('MLSys Papers: cannot read the CSL style "{0}" (setting mlsysPapers.citationStyle)', setting));
         userStyle = { uri: uri.toString(), stamp: stamp!, xml: text };
       }
       xml = userStyle.xml;
@@ -417,15 +426,22 @@ export function startServer(connection: Connection, host: ServerHost): void {
     if (!restricted) return all;
     const outside = all.filter((u) => !inWorkspace(workspace, u));
     if (outside.length) {
-      const what = setting === 'libraries' ? 'libraries' : 'corpus files';
       log.warn(`mlsysPapers.${setting} in the workspace settings names ${outside.map((u) => u.toString(true)).join(', ')}, outside the workspace folders; not read`);
-      void connection.window.showWarningMessage(`MLSys Papers: the workspace settings name ${what} outside the workspace (${outside.map((u) => u.scheme === 'file' ? u.fsPath : u.toString(true)).join(', ')}); they were not read. Name them in your user settings to use them.`);
+      const names = outside.map((u) => u.scheme === 'file' ? u.fsPath : u.toString(true)).join(', ');
+      void connection.window.showWarningMessage(setting === 'libraries'
+        ? l10n.t('MLSys Papers: the workspace settings name libraries outside the workspace ({0}); they were not read. Name them in your user settings to use them.', names)
+        : l10n.t('MLSys Papers: the workspace settings name corpus files outside the workspace ({0}); they were not read. Name them in your user settings to use them.', names));
     }
     return all.filter((u) => inWorkspace(workspace, u));
   };
 
   connection.onInitialize(async (params: InitializeParams): Promise<InitializeResult> => {
     init = (params.initializationOptions ?? {}) as InitializationOptions;
+    const lang = init.l10n && typeof init.l10n === 'object' ? init.l10n : {};
+    configureL10n({
+      bundle: lang.bundle && typeof lang.bundle === 'object' ? lang.bundle : undefined,
+      topicLabels: TOPIC_LABELS.includes(lang.topicLabels as TopicLabels) ? lang.topicLabels : undefined,
+    });
     folders = (params.workspaceFolders ?? []).map((f) => URI.parse(f.uri));
     if (!folders.length && params.rootUri) folders = [URI.parse(params.rootUri)];
     canPullConfig = !!params.capabilities.workspace?.configuration;
@@ -557,7 +573,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     const { bibliography: b } = await service.planBibliography(doc, [key]);
     const edit = await genericEdit(b);
     if (typeof edit === 'string') void connection.window.showWarningMessage(`MLSys Papers: ${edit}`);
-    else if (edit) await connection.workspace.applyEdit({ label: `Add ${key} to the bibliography`, edit });
+    else if (edit) await connection.workspace.applyEdit({ label: l10n.t('Add {0} to the bibliography', key), edit });
   });
 
   /** A bibliography change as a plain `WorkspaceEdit`, for clients without our own UI; a string says why not. */
@@ -565,7 +581,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     switch (b.kind) {
       case 'none': return undefined;
       case 'refuse': return `${URI.parse(b.uri).path} ${b.message}.`;
-      case 'declare': return 'the document declares no bibliography; declare one (\\bibliography{…} or bibliography: in the front matter) first.';
+      case 'declare': return l10n.t('the document declares no bibliography; declare one (\\bibliography{…} or bibliography: in the front matter) first.');
       case 'create': return { documentChanges: [{ kind: 'create', uri: b.uri, options: { ignoreIfExists: true } }, { textDocument: { uri: b.uri, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: b.text }] }] };
       case 'insert': {
         const open = documents.get(b.uri);
@@ -574,9 +590,9 @@ export function startServer(connection: Connection, host: ServerHost): void {
           return { documentChanges: [{ textDocument: { uri: b.uri, version: b.document.version }, edits: [{ range: { start: at, end: at }, newText: b.document.text }] }] };
         }
         // A closed file: the client opens it as it is on disk; positions count lines the way LSP does.
-        if (!b.disk?.editorSafe) return `${URI.parse(b.uri).path} has mixed line endings or is not UTF-8; add the entry in an editor that keeps them, or run mlsys-papers sync.`;
+        if (!b.disk?.editorSafe) return l10n.t('{0} has mixed line endings or is not UTF-8; add the entry in an editor that keeps them, or run mlsys-papers sync.', URI.parse(b.uri).path);
         const raw = await workspace.readDisk!(URI.parse(b.uri));
-        if (typeof raw !== 'string') return `${URI.parse(b.uri).path} cannot be read.`;
+        if (typeof raw !== 'string') return l10n.t('{0} cannot be read.', URI.parse(b.uri).path);
         const at = TextDocument.create(b.uri, 'bibtex', 0, raw).positionAt(b.disk.offset);
         return { changes: { [b.uri]: [{ range: { start: at, end: at }, newText: b.disk.text }] } };
       }

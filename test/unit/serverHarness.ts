@@ -53,9 +53,10 @@ afterEach(() => {
 
 /**
  * Starts the server with an in-memory host on `files` (absolute paths → texts), answering
- * `workspace/configuration` with `settings`, and initializes it with the folder `/ws`.
+ * `workspace/configuration` with `settings`, and initializes it with the folder `/ws` (and
+ * `initializationOptions`, when given).
  */
-export async function start(files: Record<string, string>, settings: Record<string, unknown> = { citationStyle: 'apa' }, extra: Partial<ServerHost> = {}): Promise<Session> {
+export async function start(files: Record<string, string>, settings: Record<string, unknown> = { citationStyle: 'apa' }, extra: Partial<ServerHost> = {}, initializationOptions?: unknown): Promise<Session> {
   const disk = new Map(Object.entries(files).map(([p, t]) => [URI.file(p).toString(), t]));
   const reads: string[] = [];
   let cslLoads = 0;
@@ -100,6 +101,7 @@ export async function start(files: Record<string, string>, settings: Record<stri
     // Pull diagnostics, as VS Code's client does (clients without get them pushed).
     processId: null, rootUri: null, capabilities: { workspace: { configuration: true }, textDocument: { diagnostic: { dynamicRegistration: false } } },
     workspaceFolders: [{ uri: URI.file('/ws').toString(), name: 'ws' }],
+    ...(initializationOptions === undefined ? {} : { initializationOptions }),
   });
   await client.sendNotification(InitializedNotification.type, {});
 

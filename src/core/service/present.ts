@@ -7,7 +7,9 @@
 import type { Corpus } from '../model.js';
 import { allAuthors, shortAuthors } from '../cite/names.js';
 import { entryLinksMarkdown } from '../links.js';
-import { LEVEL_BADGES, type Entry } from '../schema.js';
+import * as l10n from '@vscode/l10n';
+import { kindLabel, levelBadge, topicPath } from '../l10n.js';
+import type { Entry } from '../schema.js';
 
 
 /** The command that opens an entry's details page (`mlsysPapers.showDetails`, arguments `[key]`). */
@@ -23,17 +25,17 @@ export function bylineOf(e: Entry): string {
   return [shortAuthors(e.authors), venueYear(e)].filter(Boolean).join(' · ');
 }
 
-/** The topic paths of an entry: `LLM inference serving › GPU memory management; …`. */
+/** The topic paths of an entry in the configured labels (`core/l10n.ts`): `LLM inference serving › GPU memory management; …`. */
 export function topicPathOf(corpus: Corpus, e: Entry): string {
-  return e.topics.map((id) => corpus.topic(id)?.path.join(' › ') ?? id).join('; ');
+  return e.topics.map((id) => topicPath(corpus, id)).join('; ');
 }
 
 /** Where a library entry is: `In zotero.bib, line 120 · keywords: serving, kv-cache`. */
 export function libraryPlace(e: Entry): string {
   const lib = e.library;
   if (!lib) return '';
-  const words = lib.groups.length ? `groups: ${lib.groups.join(', ')}` : lib.keywords.length ? `keywords: ${lib.keywords.join(', ')}` : '';
-  return [`In ${lib.name}, line ${lib.line}`, words, lib.sameAs ? `the same work as corpus entry ${lib.sameAs}` : ''].filter(Boolean).join(' · ');
+  const words = lib.groups.length ? l10n.t('groups: {0}', lib.groups.join(', ')) : lib.keywords.length ? l10n.t('keywords: {0}', lib.keywords.join(', ')) : '';
+  return [l10n.t('In {0}, line {1}', lib.name, lib.line), words, lib.sameAs ? l10n.t('the same work as corpus entry {0}', lib.sameAs) : ''].filter(Boolean).join(' · ');
 }
 
 /** Escapes text so that Markdown shows it as is (every CommonMark punctuation that can start markup). */
@@ -62,14 +64,14 @@ export function entryMarkdown(corpus: Corpus, e: Entry, opts: EntryMarkdownOptio
   parts.push(`\n\n${escapeMarkdown(allAuthors(e.authors))}`);
   const venue = e.venue_full && e.venue_full !== e.venue ? `${e.venue_full} (${venueYear(e)})` : venueYear(e);
   if (venue) parts.push(`  \n${escapeMarkdown(venue)}`);
-  const facts = [e.level ? LEVEL_BADGES[e.level] : undefined, e.library ? escapeMarkdown(e.library.sourceType) : e.kind, opts.read ? '✓ read' : undefined, `\`${e.key}\``].filter(Boolean);
+  const facts = [e.level ? levelBadge(e.level) : undefined, escapeMarkdown(kindLabel(e)), opts.read ? l10n.t('✓ read') : undefined, `\`${e.key}\``].filter(Boolean);
   parts.push(`\n\n${facts.join(' · ')}`);
   if (e.summary) parts.push(`\n\n${escapeMarkdown(e.summary)}`);
   // A library entry says where it is; a corpus entry, where it is filed.
   const where = e.library ? libraryPlace(e) : topicPathOf(corpus, e);
   if (where) parts.push(`\n\n*${escapeMarkdown(where)}*`);
   const shown = entryLinksMarkdown(e);
-  if (opts.detailsLink) shown.unshift(`[Details](command:${SHOW_DETAILS_COMMAND}?${encodeURIComponent(JSON.stringify([e.key]))})`);
+  if (opts.detailsLink) shown.unshift(`[${escapeMarkdown(l10n.t('Details'))}](command:${SHOW_DETAILS_COMMAND}?${encodeURIComponent(JSON.stringify([e.key]))})`);
   if (shown.length) parts.push(`\n\n${shown.join(' · ')}`);
   return parts.join('');
 }

@@ -7,6 +7,7 @@
  * (`vscode-languageserver-types`). Files are read only through the {@link ServiceWorkspace}; the
  * service imports neither `vscode` nor `node:`.
  */
+import * as l10n from '@vscode/l10n';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   CodeAction, CodeActionKind, CompletionItem, CompletionItemKind, CompletionList, Diagnostic, DiagnosticSeverity,
@@ -187,7 +188,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
   /** The refusal for a bibliography file that is one of the user's libraries, which we never write. */
   const refuseLibrary = (uri: URI, keys: readonly string[]): BibChange | undefined =>
     opts.corpus().isLibrary?.(uri.toString())
-      ? { kind: 'refuse', uri: uri.toString(), message: `is one of your libraries (mlsysPapers.libraries), which MLSys Papers never writes to; it was not changed; add ${keys.join(', ')} to it with your reference manager` }
+      ? { kind: 'refuse', uri: uri.toString(), message: l10n.t('is one of your libraries (mlsysPapers.libraries), which MLSys Papers never writes to; it was not changed; add {0} to it with your reference manager', keys.join(', ')) }
       : undefined;
 
   /** Plans adding entries to an existing file, on its open document's text and on its bytes on disk. */
@@ -207,8 +208,8 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
       if (ins) disk = { ...ins, length: raw.length, hash: textHash(raw), editorSafe: editorText(raw) === raw };
     }
     if (!document && !disk) {
-      const why = raw && typeof raw === 'object' ? 'is not UTF-8 text, and rewriting it would change its other characters' : 'has a shape we cannot add to without rewriting it';
-      return { kind: 'refuse', uri: uri.toString(), message: `${why}; it was not changed; add ${keys.join(', ')} by hand` };
+      const why = raw && typeof raw === 'object' ? l10n.t('is not UTF-8 text, and rewriting it would change its other characters') : l10n.t('has a shape we cannot add to without rewriting it');
+      return { kind: 'refuse', uri: uri.toString(), message: l10n.t('{0}; it was not changed; add {1} by hand', why, keys.join(', ')) };
     }
     return { kind: 'insert', uri: uri.toString(), keys, document, disk };
   };
@@ -222,8 +223,8 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
   const refuseExisting = async (uri: URI, keys: readonly string[]): Promise<BibChange | undefined> => {
     if (!(await ws.exists(uri))) return undefined;
     const raw = ws.readDisk ? await ws.readDisk(uri) : undefined;
-    const why = raw && typeof raw === 'object' ? 'is not UTF-8 text, and rewriting it would change its other characters' : 'exists but cannot be read as a file';
-    return { kind: 'refuse', uri: uri.toString(), message: `${why}; it was not changed; add ${keys.join(', ')} by hand` };
+    const why = raw && typeof raw === 'object' ? l10n.t('is not UTF-8 text, and rewriting it would change its other characters') : l10n.t('exists but cannot be read as a file');
+    return { kind: 'refuse', uri: uri.toString(), message: l10n.t('{0}; it was not changed; add {1} by hand', why, keys.join(', ')) };
   };
 
   const planBibliography = async (doc: TextDocument, entries: readonly Entry[]) => {
@@ -334,8 +335,8 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
       const own = bibEntries(bib).find((b) => b.entry.key.toLowerCase() === c.key.toLowerCase());
       const { corpus } = opts.corpus();
       const entry = lookup(c.key);
-      const where = own ? `✓ in ${displayPath(own.source.uri)}`
-        : bib?.files.length ? `✗ not in ${bib.files.map((s) => displayPath(s.uri)).join(', ')}` : 'no bibliography declared';
+      const where = own ? l10n.t('✓ in {0}', displayPath(own.source.uri))
+        : bib?.files.length ? l10n.t('✗ not in {0}', bib.files.map((s) => displayPath(s.uri)).join(', ')) : l10n.t('no bibliography declared');
       let md: string;
       if (entry) {
         md = entryMarkdown(corpus, entry, { read: isRead(entry.key), detailsLink: !!opts.clientUi?.() });
@@ -344,7 +345,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
       } else if (own) {
         md = bibEntryMarkdown(c.key, own.entry.fields);
       } else {
-        md = escapeMarkdown(`Unknown key ${c.key}`);
+        md = escapeMarkdown(l10n.t('Unknown key {0}', c.key));
       }
       md += `\n\n---\n\n${escapeMarkdown(where)}`;
       return { contents: { kind: MarkupKind.Markdown, value: md }, range: rangeOf(doc, c) };
@@ -387,7 +388,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
             out.push({
               range: rangeOf(doc, { offset: start, length: key.length }), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE,
               code: DiagnosticCodes.duplicate,
-              message: `Duplicate key "${found}": BibTeX uses the first and ignores the others (keys are case-insensitive).`,
+              message: l10n.t('Duplicate key "{0}": BibTeX uses the first and ignores the others (keys are case-insensitive).', found),
             });
           }
         }
@@ -408,20 +409,20 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
       for (const c of cited) {
         if (inBib.has(c.key.toLowerCase())) continue;
         const known = corpus.entry(c.key) ?? lookup(c.key);
-        const from = known?.library ? `your library ${known.library.name}` : 'the MLSys Papers corpus';
+        const from = known?.library ? l10n.t('your library {0}', known.library.name) : l10n.t('the MLSys Papers corpus');
         if (!known) {
           // Without a readable bibliography we cannot tell a typo from a key defined elsewhere,
           // unless the corpus does not know it either: then say so.
           raise(c, DiagnosticCodes.unknown, readable.length
-            ? `Unknown citation key "${c.key}": not in ${bibName}, nor in the MLSys Papers corpus.`
+            ? l10n.t('Unknown citation key "{0}": not in {1}, nor in the MLSys Papers corpus.', c.key, bibName)
             : unreadable
-              ? `Unknown citation key "${c.key}": the MLSys Papers corpus does not know it, and the declared bibliography (${unreadable}) is missing or cannot be read.`
-              : `Unknown citation key "${c.key}": the document declares no bibliography and the MLSys Papers corpus does not know it.`);
+              ? l10n.t('Unknown citation key "{0}": the MLSys Papers corpus does not know it, and the declared bibliography ({1}) is missing or cannot be read.', c.key, unreadable)
+              : l10n.t('Unknown citation key "{0}": the document declares no bibliography and the MLSys Papers corpus does not know it.', c.key));
         } else if (readable.length) {
-          raise(c, DiagnosticCodes.notInBib, `"${c.key}" is in ${from} but not in ${bibName}.`);
+          raise(c, DiagnosticCodes.notInBib, l10n.t('"{0}" is in {1} but not in {2}.', c.key, from, bibName));
         } else if (bib?.missing.length && !bib.files.length) {
           // Declared but not created yet: the quick fix creates it with the entry.
-          raise(c, DiagnosticCodes.notInBib, `"${c.key}" is in ${from}; ${bib.missing.map(displayPath).join(', ')} does not exist yet.`);
+          raise(c, DiagnosticCodes.notInBib, l10n.t('"{0}" is in {1}; {2} does not exist yet.', c.key, from, bib.missing.map(displayPath).join(', ')));
         }
       }
       return out;
@@ -434,12 +435,12 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
         if (d.source !== DIAGNOSTIC_SOURCE) continue;
         const key = text.slice(doc.offsetAt(d.range.start), doc.offsetAt(d.range.end));
         if (d.code === DiagnosticCodes.notInBib) {
-          const title = `Add ${key} to the bibliography`;
+          const title = l10n.t('Add {0} to the bibliography', key);
           const command: Command = { title, command: ServiceCommands.addToBibliography, arguments: [doc.uri, key] };
           out.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, command });
         }
         if (d.code === DiagnosticCodes.unknown && opts.clientUi?.()) {
-          const title = `Search MLSys Papers for a replacement for ${key}`;
+          const title = l10n.t('Search MLSys Papers for a replacement for {0}', key);
           out.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], command: { title, command: ServiceCommands.replaceKey, arguments: [doc.uri, d.range, key] } });
         }
       }
@@ -477,20 +478,20 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     async planInsertion(file, keys) {
       const entries = entriesOf(keys);
       const uri = file.toString();
-      if (!inWorkspace(ws, file)) return { kind: 'refuse', uri, message: 'is outside the workspace; it was not changed' };
+      if (!inWorkspace(ws, file)) return { kind: 'refuse', uri, message: l10n.t('is outside the workspace; it was not changed') };
       const library = refuseLibrary(file, entries.map((e) => e.key));
       if (library) return library;
       const text = await ws.readText(file);
       const source = readBibFile(file.path, text ?? '');
-      if (!source) return { kind: 'refuse', uri, message: 'is not a bibliography format we can write (.bib, .json or .yaml)' };
+      if (!source) return { kind: 'refuse', uri, message: l10n.t('is not a bibliography format we can write (.bib, .json or .yaml)') };
       if (text === undefined) {
         const refused = await refuseExisting(file, entries.map((e) => e.key));
         if (refused) return refused;
         const ins = planBibAddition(source, entries);
-        return ins ? { kind: 'create', uri, text: ins.text, keys: entries.map((e) => e.key) } : { kind: 'refuse', uri, message: 'cannot be created' };
+        return ins ? { kind: 'create', uri, text: ins.text, keys: entries.map((e) => e.key) } : { kind: 'refuse', uri, message: l10n.t('cannot be created') };
       }
       if (source.error) {
-        return { kind: 'refuse', uri, line: source.error.line, column: source.error.column, message: `could not be read at line ${source.error.line} (${source.error.message}); it was not changed` };
+        return { kind: 'refuse', uri, line: source.error.line, column: source.error.column, message: l10n.t('could not be read at line {0} ({1}); it was not changed', source.error.line, source.error.message) };
       }
       const { add } = planBibSync(entries, [source]);
       if (!add.length) return { kind: 'none' };

@@ -1,0 +1,51 @@
+/**
+ * The language server speaks the client's display language: given VS Code's zh-CN bundle in
+ * `initializationOptions.l10n` (as the extension sends it), its diagnostics, hovers and quick fixes
+ * are Chinese, and its topic paths follow the topic labels the client resolved; without a bundle
+ * (other editors, the CLI) they are English. In its own file: the l10n state is per process.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  CodeActionRequest, DidChangeConfigurationNotification, DocumentDiagnosticRequest, HoverRequest,
+  type CodeAction, type Diagnostic, type Hover, type MarkupContent,
+} from 'vscode-languageserver/node';
+import { URI } from 'vscode-uri';
+import { TOPIC_LABELS_SETTING } from '../../src/server/protocol.js';
+import { ROOT, start } from './serverHarness.js';
+
+const zh = JSON.parse(readFileSync(join(ROOT, 'l10n/bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
+const MAIN = URI.file('/ws/main.tex').toString();
+/** Line 1: a corpus key the bibliography lacks, then a key nobody knows. */
+const PAPER = '\\bibliography{refs}\n\\cite{kwon2023efficient,nosuch1999}.\n';
+const REFS = '@article{smith2021paging,\n  title = {Paging Tricks for Everyone},\n  author = {Smith, Ann},\n  year = {2021}\n}\n';
+
+describe('language server in Chinese', () => {
+  it('says its diagnostics, quick fixes and hovers in the bundle\'s language, with Chinese topic paths', async () => {
+    const settings: Record<string, unknown> = { citationStyle: 'apa', [TOPIC_LABELS_SETTING]: 'zh' };
+    const s = await start({ '/ws/refs.bib': REFS }, settings, {}, { l10n: { bundle: zh, topicLabels: 'zh' } });
+    s.open(MAIN, 'latex', PAPER);
+    const doc = { uri: MAIN };
+
+    const report = await s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: doc }) as { items: Diagnostic[] };
+    expect(report.items.map((d) => d.message)).toEqual([
+      '“kwon2023efficient”在 MLSys Papers 语料库 中，但不在 refs.bib 中。',
+      '未知的引用键“nosuch1999”：既不在 refs.bib 中，也不在 MLSys Papers 语料库中。',
+    ]);
+    const actions = await s.client.sendRequest(CodeActionRequest.type, { textDocument: doc, range: report.items[0]!.range, context: { diagnostics: report.items } }) as CodeAction[];
+    expect(actions.map((a) => a.title)).toContain('将 kwon2023efficient 添加到参考文献');
+
+    const hover = await s.client.sendRequest(HoverRequest.type, { textDocument: doc, position: { line: 1, character: 10 } }) as Hover;
+    const text = (hover.contents as MarkupContent).value;
+    expect(text).toContain('⚡ 必读 · 论文');
+    expect(text).toContain('*LLM推理服务 › ');
+    expect(text.endsWith('✗ 不在 refs\\.bib 中')).toBe(true);
+
+    // The client resolves the labels again when a setting changes: English, then both.
+    settings[TOPIC_LABELS_SETTING] = 'both';
+    await s.client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+    const again = await s.client.sendRequest(HoverRequest.type, { textDocument: doc, position: { line: 1, character: 10 } }) as Hover;
+    expect((again.contents as MarkupContent).value).toContain('*LLM inference serving · LLM推理服务 › ');
+  });
+});
