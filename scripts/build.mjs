@@ -25,5 +25,5 @@ try {
 }
 
 // The browser build (package.json `browser`, options in web-build.mjs): no `node:` module may
-// reach it (esbuild fails on one); the server embeds the corpus compiled above.
-await Promise.all([build(webExtensionOptions), build(webServerOptions('dist/corpus.json'))]);
+// reach it (esbuild fails on one); its server gets the corpus compiled above from its client.
+await Promise.all([build(webExtensionOptions), build(webServerOptions())]);

@@ -9,16 +9,11 @@ export const webExtensionOptions = {
 };
 
 /**
- * The language server as a Web Worker script. It embeds the compiled corpus (`bundled:corpus`,
- * the JSON file at `corpusJson`) and the CSL styles and locales (as text).
+ * The language server as a Web Worker script. It embeds no data: the client gives it the compiled
+ * corpus and the CSL files from the package (`src/host/browser/server.ts`).
  *
- * @param {string} corpusJson - path of the compiled corpus (`dist/corpus.json`), relative to the cwd or absolute
  * @param {string} [outfile]
  */
-export function webServerOptions(corpusJson, outfile = 'dist/web/server.js') {
-  return {
-    ...web, format: 'iife', entryPoints: ['src/host/browser/serverMain.ts'], outfile,
-    alias: { 'bundled:corpus': corpusJson.startsWith('/') ? corpusJson : `./${corpusJson}` },
-    loader: { '.csl': 'text', '.xml': 'text' },
-  };
+export function webServerOptions(outfile = 'dist/web/server.js') {
+  return { ...web, format: 'iife', entryPoints: ['src/host/browser/serverMain.ts'], outfile };
 }

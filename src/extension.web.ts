@@ -8,6 +8,8 @@ import * as vscode from 'vscode';
 import { BaseLanguageClient, BrowserMessageReader, BrowserMessageWriter, type LanguageClientOptions, type MessageTransports } from 'vscode-languageclient/browser';
 import { activateWith } from './activate.js';
 import { CLIENT_ID, CLIENT_NAME } from './features/languageClient.js';
+import { decodeUtf8 } from './core/utf8.js';
+import { BUNDLED_PATH, Methods, type InitializationOptions, type ReadBundledParams, type ReadBundledResult } from './server/protocol.js';
 
 /** A dedicated worker as `BrowserMessageReader`/`Writer` use it (this project's TypeScript settings have no DOM types). */
 type WorkerPort = ConstructorParameters<typeof BrowserMessageReader>[0] & { terminate(): void };
@@ -35,17 +37,55 @@ async function startWorker(script: vscode.Uri, log: (message: string) => void): 
   return new Worker(URL.createObjectURL(new Blob([bytes], { type: 'text/javascript' })), { name: WORKER_NAME });
 }
 
-/** The language client of a server in a Web Worker, started when the client starts and ended with it. */
+/**
+ * A file of the extension's package as text: through `vscode.workspace.fs` (an extension installed
+ * on a remote, as in code-server), else fetched (an extension served over http(s), as in vscode.dev).
+ *
+ * @returns the text, or undefined when neither way has the file
+ */
+async function readPackageFile(uri: vscode.Uri, log: (message: string) => void): Promise<string | undefined> {
+  try {
+    return decodeUtf8(await vscode.workspace.fs.readFile(uri));
+  } catch (e) {
+    if (uri.scheme !== 'http' && uri.scheme !== 'https') {
+      log(`cannot read ${uri.toString(true)}: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
+  }
+  try {
+    const r = await fetch(uri.toString(true));
+    if (r.ok) return await r.text();
+    log(`cannot fetch ${uri.toString(true)}: HTTP ${r.status}`);
+  } catch (e) {
+    log(`cannot fetch ${uri.toString(true)}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return undefined;
+}
+
+/**
+ * The language client of a server in a Web Worker, started when the client starts and ended with
+ * it. The worker has no file access: this client gives it the package's corpus with `initialize`
+ * and its CSL files on request (`mlsysPapers/readBundled`).
+ */
 class WorkerLanguageClient extends BaseLanguageClient {
   private worker: WorkerPort | undefined;
 
-  constructor(options: LanguageClientOptions, private readonly script: vscode.Uri) {
+  constructor(private readonly options: LanguageClientOptions, private readonly root: vscode.Uri) {
     super(CLIENT_ID, CLIENT_NAME, options);
+    const log = (m: string) => this.warn(m);
+    this.onRequest(Methods.readBundled, async (p: ReadBundledParams): Promise<ReadBundledResult> => {
+      const text = BUNDLED_PATH.test(p.path) ? await readPackageFile(vscode.Uri.joinPath(root, p.path), log) : undefined;
+      return text === undefined ? { missing: true } : { text };
+    });
   }
 
   protected async createMessageTransports(): Promise<MessageTransports> {
     this.worker?.terminate();
-    const worker = (this.worker = await startWorker(this.script, (m) => this.info(m)));
+    // Read before the worker starts: `initialize`, sent once the transports exist, carries it.
+    const corpus = await readPackageFile(vscode.Uri.joinPath(this.root, 'dist', 'corpus.json'), (m) => this.warn(m));
+    const init = this.options.initializationOptions as InitializationOptions;
+    Object.assign(init, { bundledFiles: true, ...(corpus === undefined ? {} : { bundledCorpus: corpus }) } satisfies InitializationOptions);
+    const worker = (this.worker = await startWorker(vscode.Uri.joinPath(this.root, 'dist', 'web', 'server.js'), (m) => this.info(m)));
     return { reader: new BrowserMessageReader(worker), writer: new BrowserMessageWriter(worker) };
   }
 
@@ -60,8 +100,7 @@ class WorkerLanguageClient extends BaseLanguageClient {
 }
 
 export function activate(context: vscode.ExtensionContext): void {
-  const script = vscode.Uri.joinPath(context.extensionUri, 'dist', 'web', 'server.js');
-  activateWith(context, (options) => new WorkerLanguageClient(options, script));
+  activateWith(context, (options) => new WorkerLanguageClient(options, context.extensionUri));
 }
 
 export function deactivate(): void {}

@@ -68,6 +68,12 @@ export const Methods = {
   /** Server → client: a file's text, for URIs the server cannot read itself (virtual workspaces). */
   readFile: 'mlsysPapers/readFile',
   /**
+   * Server → client: a file of the extension's own package by its path in the package
+   * (`dist/corpus.json`, `csl/styles/apa.csl`), for a server with no file access of its own (the
+   * Web Worker): the browser build does not carry a second copy of them.
+   */
+  readBundled: 'mlsysPapers/readBundled',
+  /**
    * Server → client: a file's modification time and size without its contents, for URIs the
    * server cannot reach itself; asked on every request for every file the answers depend on.
    */
@@ -210,6 +216,17 @@ export type ReadFileResult =
   | { notUtf8: true; mtime: number; size: number }
   | { directory: true; mtime: number; size: number };
 
+export interface ReadBundledParams {
+  /** The path in the extension's package, `/`-separated: `dist/corpus.json`, `csl/styles/<name>.csl` or `csl/locales/<name>.xml`. */
+  path: string;
+}
+
+/** `mlsysPapers/readBundled` result: the file's text, or nothing when the package has no such file. */
+export type ReadBundledResult = { text: string } | { missing: true };
+
+/** The paths `mlsysPapers/readBundled` may name: the compiled corpus and the bundled CSL files. */
+export const BUNDLED_PATH = /^(?:dist\/corpus\.json|csl\/(?:styles\/[\w.-]+\.csl|locales\/[\w.-]+\.xml))$/;
+
 export interface StatParams {
   uri: string;
 }
@@ -237,6 +254,14 @@ export const TOPIC_LABELS_SETTING = '__topicLabels';
 export interface InitializationOptions {
   /** The client answers `mlsysPapers/findFiles`, `mlsysPapers/readFile` and `mlsysPapers/stat`. */
   fileSystem?: boolean;
+  /** The client answers `mlsysPapers/readBundled` (the browser build's client does). */
+  bundledFiles?: boolean;
+  /**
+   * The text of the extension's `dist/corpus.json`, from a client whose server has no file access
+   * of its own (the browser build's Web Worker): the corpus must be there before the first answer,
+   * and a server may not ask the client anything before it has answered `initialize`.
+   */
+  bundledCorpus?: string;
   /** Where the server may cache loaded libraries (the extension's global storage folder, a path). */
   cacheDir?: string;
   /**

@@ -27,7 +27,7 @@ import { DEFAULT_CITATION_STYLE, documentSettingsFrom, ServiceCommands, type Cor
 import { CorpusStore } from './corpusStore.js';
 import { GROUP_LIMIT, LibraryStore, type LibraryCache } from './libraryStore.js';
 import {
-  FROM_WORKSPACE, Methods, TOPIC_LABELS_SETTING, type CorpusResult, type EntryDocumentParams, type FormatParams, type FormatResult,
+  FROM_WORKSPACE, Methods, TOPIC_LABELS_SETTING, type ReadBundledParams, type ReadBundledResult, type CorpusResult, type EntryDocumentParams, type FormatParams, type FormatResult,
   type CitedKeysParams, type InitializationOptions, type PlanBibliographyParams, type PlanDeclarationParams, type PlanDeclarationResult, type PlanCitationParams, type PlanInsertionParams,
   type ReadFileResult, type ReadStateParams, type SearchParams, type SearchResult, type StatResult,
   type EntryParams, type EntryResult, type LibraryFileStatus, type LibraryEntriesParams, type LibraryEntriesResult, type LibraryGroupsParams, type LibraryGroupsResult,
@@ -51,6 +51,18 @@ const FORMATTED_LIMIT = 500;
 /** A file as the host reads it; `stamp` as {@link fileStampOf} makes it. */
 export type HostFile = { text: string; stamp: string } | { notUtf8: true; stamp: string } | { directory: true; stamp: string } | undefined;
 
+/**
+ * The extension's own files as the client gives them, for a host with no file access of its own:
+ * the corpus sent with `initialize` (`initializationOptions.bundledCorpus`) and any other file on
+ * request (`mlsysPapers/readBundled`). Undefined where the client gives none.
+ */
+export interface BundledFiles {
+  /** The text of `dist/corpus.json`. */
+  readonly corpus: string | undefined;
+  /** A file by its path in the package (`csl/styles/apa.csl`); undefined when the client has none. */
+  read(path: string): Promise<string | undefined>;
+}
+
 /** What the server needs from where it runs. */
 export interface ServerHost {
   /**
@@ -65,10 +77,15 @@ export interface ServerHost {
    * (`mlsysPapers/stat`), or, without one, the file is read for it.
    */
   stamp?(uri: URI): string | undefined | null;
-  /** The compiled bundled corpus (`dist/corpus.json`). */
-  bundledCorpus(): CorpusData | Promise<CorpusData>;
-  /** A bundled CSL file by path under `csl/` (`styles/apa.csl`, `locales/locales-en-US.xml`). */
-  bundledCsl(path: string): string | undefined | Promise<string | undefined>;
+  /**
+   * The compiled bundled corpus (`dist/corpus.json`).
+   *
+   * @param client - reads the extension's own files through the client (`mlsysPapers/readBundled`),
+   *   for a host that has none of its own
+   */
+  bundledCorpus(client: BundledFiles): CorpusData | Promise<CorpusData>;
+  /** A bundled CSL file by path under `csl/` (`styles/apa.csl`, `locales/locales-en-US.xml`); `client` as for {@link bundledCorpus}. */
+  bundledCsl(path: string, client: BundledFiles): string | undefined | Promise<string | undefined>;
   /** citeproc-js and our formatter (`core/cite/csl.ts`), loaded on the first formatted reference. */
   loadCsl(): Promise<typeof import('../core/cite/csl.js')>;
   /** The user's home folder, for `~` in settings; absent where there is none (the web). */
@@ -153,6 +170,17 @@ export function startServer(connection: Connection, host: ServerHost): void {
     const labels = s[TOPIC_LABELS_SETTING];
     if (TOPIC_LABELS.includes(labels as TopicLabels)) configureL10n({ topicLabels: labels as TopicLabels });
     return s;
+  };
+  /** The extension's own files, from the client (`mlsysPapers/readBundled`), when it offers them. */
+  const bundledFiles: BundledFiles = {
+    get corpus() {
+      return typeof init.bundledCorpus === 'string' ? init.bundledCorpus : undefined;
+    },
+    async read(path) {
+      if (!init.bundledFiles) return undefined;
+      const r = await connection.sendRequest<ReadBundledResult>(Methods.readBundled, { path } satisfies ReadBundledParams);
+      return 'text' in r ? r.text : undefined;
+    },
   };
   const fromWorkspace = (s: RawSettings, key: string) => (s[FROM_WORKSPACE] ?? []).includes(key);
 
@@ -268,7 +296,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   const bundled = new Map<string, Promise<string | undefined>>();
   const bundledCsl = (path: string) => {
     let xml = bundled.get(path);
-    if (!xml) bundled.set(path, xml = Promise.resolve(host.bundledCsl(path)));
+    if (!xml) bundled.set(path, xml = Promise.resolve(host.bundledCsl(path, bundledFiles)));
     return xml;
   };
   /** The user's own style, read again only when its file changes (hovers format on every look). */
@@ -450,7 +478,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     canFolders = !!params.capabilities.workspace?.workspaceFolders;
     // Clients without pull diagnostics (Neovim before 0.10, Eglot, Helix) get them pushed.
     canPushDiagnostics = !params.capabilities.textDocument?.diagnostic;
-    await store.init(await host.bundledCorpus());
+    await store.init(await host.bundledCorpus(bundledFiles));
     libraryCache = host.libraryCache?.(typeof init.cacheDir === 'string' ? init.cacheDir : undefined, (m) => log.warn(m));
     return {
       capabilities: {

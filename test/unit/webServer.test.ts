@@ -4,7 +4,9 @@
  * worker's globals and none of Node's (no `process`, `require`, `Buffer`, `module`), talking
  * JSON-RPC through `postMessage` on a `MessageChannel`. Workspace files use a scheme the server
  * cannot read itself (`memfs:`), so every one of them comes through the client's
- * `mlsysPapers/readFile`, as `vscode.workspace.fs` answers it in the browser.
+ * `mlsysPapers/readFile`, as `vscode.workspace.fs` answers it in the browser; the package's own
+ * corpus and CSL files come from the client too (`initializationOptions.bundledCorpus`,
+ * `mlsysPapers/readBundled`), as `extension.web.ts` gives them.
  */
 import { build } from 'esbuild';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,20 +22,23 @@ import {
 import { BUNDLED_STYLES } from '../../src/core/cite/styles.js';
 import { loadCorpusDir } from '../../src/host/node/load.js';
 import type { CitePlan } from '../../src/core/service/types.js';
-import { Methods, type ReadFileParams, type ReadFileResult, type SearchResult, type StatParams, type StatResult } from '../../src/server/protocol.js';
+import {
+  BUNDLED_PATH, Methods, type ReadBundledParams, type ReadBundledResult, type ReadFileParams, type ReadFileResult, type SearchResult, type StatParams, type StatResult,
+} from '../../src/server/protocol.js';
 // @ts-expect-error -- a plain ES module of the build scripts, without type declarations
 import { webServerOptions } from '../../scripts/web-build.mjs';
 
 const ROOT = join(__dirname, '../..');
 let dir: string;
 let script: string;
+/** The compiled corpus, as `dist/corpus.json` has it. */
+let corpusText: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mlsys-web-server-'));
-  const corpus = join(dir, 'corpus.json');
-  writeFileSync(corpus, JSON.stringify(loadCorpusDir(join(ROOT, 'corpus')).data));
+  corpusText = JSON.stringify(loadCorpusDir(join(ROOT, 'corpus')).data);
   const out = join(dir, 'server.js');
-  await build({ ...webServerOptions(corpus, out), absWorkingDir: ROOT, sourcemap: false, logLevel: 'silent' });
+  await build({ ...webServerOptions(out), absWorkingDir: ROOT, sourcemap: false, logLevel: 'silent' });
   script = readFileSync(out, 'utf8');
 }, 60_000);
 
@@ -44,9 +49,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
  * `postMessage`, `onmessage`, `addEventListener`), with the Web APIs a worker has.
  *
  * @returns the client's connection (its `mlsysPapers/readFile` and `mlsysPapers/stat` answered
- *   from `files`), the file requests the server sent (`method uri`, in order) and what it printed
+ *   from `files`, `mlsysPapers/readBundled` from the repository), the workspace file requests the
+ *   server sent (`method uri`, in order), the package files it asked for, and what it printed
  */
-function startWorker(files: Record<string, string>, settings: Record<string, unknown> = { citationStyle: 'apa' }): { client: MessageConnection; logs: string[]; requests: string[]; stop(): void } {
+function startWorker(files: Record<string, string>, settings: Record<string, unknown> = { citationStyle: 'apa' }): { client: MessageConnection; logs: string[]; requests: string[]; bundled: string[]; stop(): void } {
   const channel = new MessageChannel();
   // Node's MessagePort is an EventTarget with `onmessage`, as a worker's scope is; its types say less.
   const worker = channel.port1 as unknown as { postMessage(m: unknown): void; addEventListener(t: string, fn: (e: unknown) => void): void; removeEventListener(t: string, fn: (e: unknown) => void): void; onmessage: unknown; close(): void };
@@ -87,11 +93,24 @@ function startWorker(files: Record<string, string>, settings: Record<string, unk
     return isFolder(p.uri) ? { directory: true, mtime: 1, size: 0 } : { missing: true };
   });
   client.onRequest(Methods.findFiles, () => []);
+  const bundled: string[] = [];
+  client.onRequest(Methods.readBundled, (p: ReadBundledParams): ReadBundledResult => {
+    bundled.push(p.path);
+    if (!BUNDLED_PATH.test(p.path)) return { missing: true };
+    if (p.path === 'dist/corpus.json') return { text: corpusText };
+    try {
+      return { text: readFileSync(join(ROOT, p.path), 'utf8') };
+    } catch {
+      // expected for a path the package does not have: the client answers `missing`
+      return { missing: true };
+    }
+  });
   client.listen();
   return {
     client,
     logs,
     requests,
+    bundled,
     stop() {
       client.dispose();
       worker.close();
@@ -109,19 +128,20 @@ async function openPaper(w: ReturnType<typeof startWorker>, text: string): Promi
     processId: null, rootUri: null,
     capabilities: { workspace: { configuration: true }, textDocument: { diagnostic: { dynamicRegistration: false } } },
     workspaceFolders: [{ uri: 'memfs:/ws', name: 'ws' }],
-    initializationOptions: { fileSystem: true, clientCommands: true },
+    initializationOptions: { fileSystem: true, clientCommands: true, bundledFiles: true, bundledCorpus: corpusText },
   });
   await w.client.sendNotification(InitializedNotification.type, {});
   await w.client.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: PAPER, languageId: 'latex', version: 1, text } });
 }
 
 describe('the language server as a Web Worker (browser build)', () => {
-  it('embeds every bundled CSL style and locale the Node host reads from csl/', () => {
-    const source = readFileSync(join(ROOT, 'src/host/browser/server.ts'), 'utf8');
-    const files = ['styles', 'locales'].flatMap((d) => readdirSync(join(ROOT, 'csl', d)).map((f) => `${d}/${f}`));
+  it('embeds no second copy of the package\'s data, and each bundled CSL file is a path the client may give', () => {
+    expect(script).not.toContain('kwon2023efficient');
+    expect(script).not.toContain('American Psychological Association 7th edition'); // csl/styles/apa.csl's title
+    const files = ['styles', 'locales'].flatMap((d) => readdirSync(join(ROOT, 'csl', d)).map((f) => `csl/${d}/${f}`));
     expect(files.length).toBeGreaterThanOrEqual(Object.keys(BUNDLED_STYLES).length + 2);
-    for (const f of files) expect(source, f).toContain(`'${f}': `);
-    for (const f of Object.values(BUNDLED_STYLES)) expect(files).toContain(`styles/${f}`);
+    for (const f of [...files, 'dist/corpus.json']) expect(BUNDLED_PATH.test(f), f).toBe(true);
+    for (const f of ['../package.json', 'csl/styles/../../x.csl', 'dist/server.js', '/etc/passwd']) expect(BUNDLED_PATH.test(f), f).toBe(false);
   });
 
   it('runs without Node, reads the workspace through the client, and answers search, completion, hover, diagnostics and citation plans', async () => {
@@ -145,6 +165,8 @@ describe('the language server as a Web Worker (browser build)', () => {
       const value = (card.contents as MarkupContent).value;
       expect(value).toContain('Kwon, W\\., Li, Z\\., Zhuang, S\\., Sheng, Y\\., Zheng, L\\., Yu, C\\. H\\., Gonzalez, J\\. E\\., Zhang, H\\., & Stoica, I\\. \\(2023\\)\\. Efficient Memory Management');
       expect(value).toContain('✗ not in refs\\.bib');
+      // The style and locales came from the client, each once.
+      expect(w.bundled.sort()).toEqual(['csl/locales/locales-en-US.xml', 'csl/locales/locales-zh-CN.xml', 'csl/styles/apa.csl']);
 
       const report = await w.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: PAPER } }) as DocumentDiagnosticReport;
       const messages = (report as { items: Diagnostic[] }).items.map((d) => d.message);

@@ -1,35 +1,22 @@
 /**
  * The language server in a Web Worker (the browser build: vscode.dev, github.dev, code-server's
  * web worker extension host). It reaches no file itself: every workspace file comes from the
- * client (`mlsysPapers/readFile`, answered through `vscode.workspace.fs`), and the bundled corpus,
- * CSL styles and locales are part of this script (the build embeds them), so nothing is fetched.
+ * client (`mlsysPapers/readFile`, answered through `vscode.workspace.fs`), and so do the
+ * extension's own files: the compiled corpus with `initialize` (`initializationOptions.bundledCorpus`)
+ * and the CSL styles and locales when first needed (`mlsysPapers/readBundled`). The package holds
+ * one copy of each, which the Node server reads from disk.
  */
 import { BrowserMessageReader, BrowserMessageWriter, createConnection, ProposedFeatures } from 'vscode-languageserver/browser';
-import corpus from 'bundled:corpus';
-import acm from '../../../csl/styles/acm-sig-proceedings.csl';
-import apa from '../../../csl/styles/apa.csl';
-import chicago from '../../../csl/styles/chicago-author-date.csl';
-import gbt from '../../../csl/styles/china-national-standard-gb-t-7714-2015-numeric.csl';
-import ieee from '../../../csl/styles/ieee.csl';
-import enUS from '../../../csl/locales/locales-en-US.xml';
-import zhCN from '../../../csl/locales/locales-zh-CN.xml';
+import type { CorpusData } from '../../core/corpus.js';
 import { startServer, type ServerHost } from '../../server/server.js';
-
-/** Every bundled CSL file by its path under `csl/` (the Node host reads the same paths from disk). */
-export const BUNDLED_CSL: Readonly<Record<string, string>> = {
-  'styles/acm-sig-proceedings.csl': acm,
-  'styles/apa.csl': apa,
-  'styles/chicago-author-date.csl': chicago,
-  'styles/china-national-standard-gb-t-7714-2015-numeric.csl': gbt,
-  'styles/ieee.csl': ieee,
-  'locales/locales-en-US.xml': enUS,
-  'locales/locales-zh-CN.xml': zhCN,
-};
 
 /** The Web Worker host: no file access of its own (the client is asked), no home folder. */
 export const browserServerHost: ServerHost = {
-  bundledCorpus: () => corpus,
-  bundledCsl: (path) => BUNDLED_CSL[path],
+  bundledCorpus(client) {
+    if (client.corpus === undefined) throw new Error('MLSys Papers: the client sent no bundled corpus (initializationOptions.bundledCorpus)');
+    return JSON.parse(client.corpus) as CorpusData;
+  },
+  bundledCsl: (path, client) => client.read(`csl/${path}`),
   loadCsl: () => import('../../core/cite/csl.js'),
 };
 
