@@ -50,7 +50,7 @@ const rules: { folder: string; forbidden: (spec: string, to: string | undefined)
     folder: 'host/browser',
     forbidden: (spec, to) => spec === 'vscode' || spec.startsWith('node:') || spec === 'vscode-languageserver/node'
       || !!to && !to.startsWith('core') && !to.startsWith('server') && !to.startsWith('host/browser'),
-    why: 'the Web Worker host runs in a browser: no vscode, no node:, no Node transport, no embedded data (the client gives it the package\\'s files)',
+    why: 'the Web Worker host runs in a browser: no vscode, no node:, no Node transport, no embedded data (its client gives it the package files)',
   },
   {
     folder: 'features',
