@@ -1,14 +1,36 @@
 // `npm run demo`: builds the extension and opens it in a real VS Code (code-server) on a fresh copy
 // of demo/ (a Markdown note and a LaTeX paper), then prints the address to open. Ctrl+C stops it.
 // Env: PORT (default 8080), HOST (default 127.0.0.1).
+// The workspace copy lives inside this repository (.cache/demo), so VS Code would offer to open the
+// repository's git folder: demo/.vscode/settings.json sets git.openRepositoryInParentFolders to never.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.PORT ?? 8080);
 const host = process.env.HOST ?? '127.0.0.1';
+if (!Number.isInteger(port) || port < 1 || port > 65535) {
+  console.error(`demo: PORT=${process.env.PORT} is not a port number (1-65535)`);
+  process.exit(1);
+}
+/** What to say when code-server cannot listen on HOST:PORT, naming the variables that choose them. */
+const cannotListen = (err) => {
+  const inUse = err.code === 'EADDRINUSE';
+  const example = inUse ? `PORT=${port === 65535 ? 8081 : port + 1} npm run demo` : 'HOST=127.0.0.1 npm run demo';
+  return `demo: cannot listen on ${host}:${port} (${inUse ? 'the port is in use' : err.message}). `
+    + `The environment variables PORT and HOST choose the port and address, e.g.  ${example}`;
+};
+
+// Before the build, so that a taken port is reported at once (code-server would fail only after it).
+await new Promise((done) => {
+  const probe = createServer().once('error', (err) => {
+    console.error(cannotListen(err));
+    process.exit(1);
+  }).listen(port, host, () => probe.close(done));
+});
 
 const step = (what, cmd, args) => {
   console.log(`demo: ${what}`);
@@ -49,7 +71,8 @@ const onOutput = (buf) => {
     console.log('Then click the MLSys Papers icon in the activity bar, or press Ctrl+Alt+P in notes.md or paper.tex.');
     console.log('The workspace is a fresh copy of demo/ in .cache/demo/workspace. Ctrl+C stops the server.');
   }
-  if (/error/i.test(text) && !announced) process.stderr.write(text);
+  if (/EADDRINUSE/.test(text)) console.error(cannotListen({ code: 'EADDRINUSE' }));
+  else if (/error/i.test(text) && !announced) process.stderr.write(text);
 };
 child.stdout.on('data', onOutput);
 child.stderr.on('data', onOutput);

@@ -2,7 +2,8 @@
 /// <reference lib="dom" />
 /**
  * Drives a real VS Code: code-server (VS Code 1.139 server + web workbench, installed by
- * scripts/setup-vscode-test.sh) and Debian's chromium through playwright-core.
+ * scripts/setup-vscode-test.sh; another one with `MLSYS_CODE_SERVER_DIR`) and Debian's chromium
+ * through playwright-core.
  * Facts behind the choices: /work/shared/notes/real-vscode.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -12,6 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inflateSync } from 'node:zlib';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 /** The repository root: the first folder above this module holding a package.json (also when bundled into dist-test/). */
@@ -24,8 +26,15 @@ export const repoRoot: string = (() => {
   return dir;
 })();
 
-const NODE24 = join(repoRoot, '.cache/node24/bin/node');
-const CODE_SERVER = join(repoRoot, '.cache/code-server/node_modules/code-server/out/node/entry.js');
+/**
+ * The Node that runs code-server and the code-server it runs: by default the ones
+ * scripts/setup-vscode-test.sh installs (Node 24, code-server 4.139.1). `MLSYS_CODE_SERVER_DIR`
+ * (the folder code-server was installed into with `npm install --prefix`) and
+ * `MLSYS_CODE_SERVER_NODE_DIR` (a Node folder with `bin/node`) choose others, as
+ * scripts/test-min-vscode.sh does to run the tests on the oldest VS Code `engines.vscode` admits.
+ */
+const NODE = join(resolve(process.env.MLSYS_CODE_SERVER_NODE_DIR ?? join(repoRoot, '.cache/node24')), 'bin/node');
+const CODE_SERVER = join(resolve(process.env.MLSYS_CODE_SERVER_DIR ?? join(repoRoot, '.cache/code-server')), 'node_modules/code-server/out/node/entry.js');
 
 /** User settings that keep the workbench quiet and deterministic: no chat, welcome page, trust prompt, telemetry or updates. */
 const QUIET_SETTINGS: Record<string, unknown> = {
@@ -96,6 +105,13 @@ export interface CodeServer {
  *   worker extension host.
  * @param opts.trusted - false: workspace trust is on and the folder is not trusted, so VS Code
  *   opens it in Restricted Mode (no prompt). Default true: trust is off, every folder is trusted.
+ * @param opts.locale - VS Code's display language, passed as code-server's `--locale` (an IETF
+ *   language tag in VS Code's lower case, such as `zh-cn`). Default: no `--locale`, code-server's default.
+ *   VS Code takes a language other than English only from an installed language pack, and the
+ *   Marketplace's are out of reach here: the harness installs a stub pack for the locale with no
+ *   translations of VS Code's own (see {@link installLanguagePack}). VS Code's UI stays English;
+ *   `vscode.env.language` is the locale, and extensions' `package.nls.<locale>.json` and
+ *   `l10n/bundle.l10n.<locale>.json` apply as with a real pack.
  * @returns once the server answers on `/healthz`.
  * @throws if code-server is not installed (run `scripts/setup-vscode-test.sh`), exits early, or does
  *   not listen within 30 s; the message carries the end of its log.
@@ -108,8 +124,9 @@ export async function startCodeServer(opts: {
   extensionPaths: string[];
   settings?: Record<string, unknown>;
   trusted?: boolean;
+  locale?: string;
 }): Promise<CodeServer> {
-  for (const file of [NODE24, CODE_SERVER]) {
+  for (const file of [NODE, CODE_SERVER]) {
     if (!existsSync(file)) throw new Error(`harness: ${file} is missing; run scripts/setup-vscode-test.sh`);
   }
   const trusted = opts.trusted ?? true;
@@ -134,6 +151,7 @@ export async function startCodeServer(opts: {
     installed.push(dir);
     linked.push({ dir, id: `${pkg.publisher}.${pkg.name}`, version: pkg.version });
   }
+  if (opts.locale && !/^en\b/.test(opts.locale)) await installLanguagePack(opts.locale, userDataDir, extensionsDir, root);
   // An install writes extensions.json, and VS Code then loads only what it lists: list the linked ones too.
   const manifest = join(extensionsDir, 'extensions.json');
   if (existsSync(manifest) && linked.length) {
@@ -155,10 +173,11 @@ export async function startCodeServer(opts: {
   const log = openSync(logFile, 'a');
   // Not `detached`: node must not be a group leader for `setsid` to exec in place, so that the
   // child's pid is also the id of its new process group.
-  const child = spawn('setsid', [NODE24, CODE_SERVER,
+  const child = spawn('setsid', [NODE, CODE_SERVER,
     '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
     '--disable-telemetry', '--disable-update-check', ...(trusted ? ['--disable-workspace-trust'] : []),
     '--disable-getting-started-override', '--ignore-last-opened',
+    ...(opts.locale ? ['--locale', opts.locale] : []),
     // code-server writes a config file (with a password) even when it does not need one; keep it out of $HOME.
     '--config', join(root, 'config.yaml'),
     '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir,
@@ -166,7 +185,7 @@ export async function startCodeServer(opts: {
   ], {
     stdio: ['ignore', log, log],
     // XDG_DATA_HOME: code-server keeps its own logs and a heartbeat file there (default ~/.local/share).
-    env: { ...process.env, PATH: `${dirname(NODE24)}:${process.env.PATH}`, XDG_DATA_HOME: root },
+    env: { ...process.env, PATH: `${dirname(NODE)}:${process.env.PATH}`, XDG_DATA_HOME: root },
   });
   closeSync(log);
 
@@ -219,9 +238,9 @@ export function extensionUnderTest(): string {
  */
 async function installVsix(vsix: string, userDataDir: string, extensionsDir: string, root: string): Promise<string> {
   const before = new Set(await readdir(extensionsDir));
-  const run = spawn(NODE24, [CODE_SERVER, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir,
+  const run = spawn(NODE, [CODE_SERVER, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir,
     '--config', join(root, 'config.yaml'), '--install-extension', resolve(vsix)], {
-    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: `${dirname(NODE24)}:${process.env.PATH}`, XDG_DATA_HOME: root },
+    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: `${dirname(NODE)}:${process.env.PATH}`, XDG_DATA_HOME: root },
   });
   let output = '';
   run.stdout.on('data', (d) => { output += d; });
@@ -230,6 +249,39 @@ async function installVsix(vsix: string, userDataDir: string, extensionsDir: str
   const added = (await readdir(extensionsDir)).filter((d) => !before.has(d) && !d.startsWith('.') && d !== 'extensions.json');
   if (code !== 0 || added.length !== 1) throw new Error(`harness: installing ${vsix} failed (exit ${code}, new folders ${JSON.stringify(added)}):\n${output}`);
   return join(extensionsDir, added[0]!);
+}
+
+/**
+ * Installs a language pack for `locale` that translates nothing of VS Code's own (an empty
+ * `main.i18n.json`), packaged with vsce and installed like any `.vsix`, and writes the
+ * `languagepacks.json` that VS Code's server reads at start (it writes that file itself only
+ * later, from the installed packs): the server then resolves the display language to `locale`.
+ */
+async function installLanguagePack(locale: string, userDataDir: string, extensionsDir: string, root: string): Promise<void> {
+  const src = join(root, 'language-pack');
+  await mkdir(join(src, 'translations'), { recursive: true });
+  const pkg = {
+    name: `language-pack-${locale}`, publisher: 'mlsys-test', version: '1.0.0', description: `A stub ${locale} language pack for tests`,
+    engines: { vscode: '*' }, categories: ['Language Packs'],
+    contributes: { localizations: [{ languageId: locale, languageName: locale, localizedLanguageName: locale, translations: [{ id: 'vscode', path: './translations/main.i18n.json' }] }] },
+  };
+  await writeFile(join(src, 'package.json'), JSON.stringify(pkg));
+  await writeFile(join(src, 'translations/main.i18n.json'), JSON.stringify({ version: '1.0.0', contents: {} }));
+  const vsix = join(root, 'language-pack.vsix');
+  const vsce = spawn(process.execPath, [join(repoRoot, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', vsix], { cwd: src, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  vsce.stdout.on('data', (d) => { output += d; });
+  vsce.stderr.on('data', (d) => { output += d; });
+  const code = await new Promise<number | null>((done) => vsce.on('close', done));
+  if (code !== 0) throw new Error(`harness: packaging the ${locale} language pack failed (exit ${code}):\n${output}`);
+  const dir = await installVsix(vsix, userDataDir, extensionsDir, root);
+  await writeFile(join(userDataDir, 'languagepacks.json'), JSON.stringify({
+    [locale]: {
+      hash: `stub-${locale}`, label: locale,
+      extensions: [{ extensionIdentifier: { id: `${pkg.publisher}.${pkg.name}` }, version: pkg.version }],
+      translations: { vscode: join(dir, 'translations/main.i18n.json') },
+    },
+  }));
 }
 
 /** With {@link extensionHost} `web`: the `remote.extensionKind` setting that runs each extension in the web worker host. */
@@ -370,6 +422,93 @@ export async function save(page: Page): Promise<void> {
 export async function screenshot(page: Page, path: string): Promise<void> {
   await mkdir(dirname(resolve(path)), { recursive: true });
   await page.screenshot({ path });
+}
+
+/** A PNG's pixels: `channels` bytes per pixel (3: RGB, 4: RGBA), row by row from the top. */
+export interface Pixels {
+  width: number;
+  height: number;
+  channels: 3 | 4;
+  data: Uint8Array;
+}
+
+/**
+ * Decodes the PNGs chromium writes: 8-bit RGB or RGBA, not interlaced (PNG specification, W3C,
+ * sections 11.2.2 IHDR, 10 compression, 9 filtering). Enough to compare screenshots by their pixels.
+ *
+ * @throws Error (`harness: …`) on anything else (palette, 16-bit, grey, interlaced) or a damaged file
+ */
+export function decodePng(png: Uint8Array): Pixels {
+  const buf = Buffer.from(png.buffer, png.byteOffset, png.byteLength);
+  if (buf.length < 8 || buf.readUInt32BE(0) !== 0x89504e47) throw new Error('harness: not a PNG');
+  let width = 0, height = 0, channels: 3 | 4 = 3;
+  const idat: Buffer[] = [];
+  for (let pos = 8; pos + 8 <= buf.length;) {
+    const length = buf.readUInt32BE(pos);
+    const type = buf.toString('latin1', pos + 4, pos + 8);
+    const data = buf.subarray(pos + 8, pos + 8 + length);
+    if (type === 'IHDR') {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      const [depth, colour, , , interlace] = data.subarray(8, 13);
+      if (depth !== 8 || (colour !== 2 && colour !== 6) || interlace !== 0) {
+        throw new Error(`harness: PNG of bit depth ${depth}, colour type ${colour}, interlace ${interlace}; only 8-bit RGB/RGBA, not interlaced`);
+      }
+      channels = colour === 6 ? 4 : 3;
+    } else if (type === 'IDAT') idat.push(data);
+    else if (type === 'IEND') break;
+    pos += 12 + length; // length, type, data, CRC
+  }
+  const stride = width * channels;
+  const raw = inflateSync(Buffer.concat(idat));
+  if (!width || raw.length !== height * (stride + 1)) throw new Error('harness: PNG without IHDR, or its image data has the wrong size');
+  const out = new Uint8Array(height * stride);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    const line = y * (stride + 1) + 1;
+    const row = y * stride;
+    for (let x = 0; x < stride; x++) {
+      const a = x >= channels ? out[row + x - channels]! : 0; // left
+      const b = y ? out[row - stride + x]! : 0; // up
+      const c = x >= channels && y ? out[row - stride + x - channels]! : 0; // up left
+      let predicted = 0;
+      if (filter === 1) predicted = a;
+      else if (filter === 2) predicted = b;
+      else if (filter === 3) predicted = (a + b) >> 1;
+      else if (filter === 4) {
+        const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+        predicted = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      } else if (filter !== 0) throw new Error(`harness: PNG row ${y} has filter type ${filter}`);
+      out[row + x] = (raw[line + x]! + predicted) & 0xff;
+    }
+  }
+  return { width, height, channels, data: out };
+}
+
+/**
+ * The fraction (0–1) of pixels that differ between two PNGs: a pixel differs when one of its
+ * colour channels differs by more than `tolerance` (of 255), which ignores anti-aliasing noise.
+ * Alpha is not compared. Pictures of different sizes differ entirely (1).
+ *
+ * @throws as {@link decodePng}
+ * @example
+ * if (changedPixels(readFileSync(old), readFileSync(fresh)) > 0.002) copyFileSync(fresh, old);
+ */
+export function changedPixels(a: Uint8Array, b: Uint8Array, tolerance = 16): number {
+  const p = decodePng(a);
+  const q = decodePng(b);
+  if (p.width !== q.width || p.height !== q.height) return 1;
+  const n = p.width * p.height;
+  let changed = 0;
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < 3; k++) {
+      if (Math.abs(p.data[i * p.channels + k]! - q.data[i * q.channels + k]!) > tolerance) {
+        changed++;
+        break;
+      }
+    }
+  }
+  return changed / n;
 }
 
 /**

@@ -3,7 +3,10 @@
 // Env: MLSYS_VSIX — the packaged extension under test, installed as a user installs it; else
 //      MLSYS_EXTENSION_PATH — its folder (default: the repo root);
 //      MLSYS_SUITE_GREP — run only the tests whose full title matches (Mocha's grep);
-//      MLSYS_RESULTS_TIMEOUT_MS — how long to wait for the suite (default: 7 min; one test loads a 100,000-entry library).
+//      MLSYS_SUITE_INVERT=1 — run only the tests whose title does not match MLSYS_SUITE_GREP;
+//      MLSYS_RESULTS_TIMEOUT_MS — how long to wait for the suite (default: 7 min; one test loads a 100,000-entry library);
+//      MLSYS_CODE_SERVER_DIR, MLSYS_CODE_SERVER_NODE_DIR — another code-server and the Node it runs on (read by
+//      test/e2e/harness.ts; scripts/test-min-vscode.sh points them at code-server 4.90.3, VS Code 1.90).
 // Needs scripts/setup-vscode-test.sh to have run. Prints one line per test, then `N passed, N failed`;
 // exits 1 on any failure or timeout.
 import { rmSync } from 'node:fs';
@@ -30,7 +33,7 @@ export async function buildSuite() {
 
 /** The host's config: where the suite, the results and Mocha are (the host has no node_modules of its own). */
 export function hostConfig(suite, results) {
-  return { suite, results, mocha: join(repo, 'node_modules/mocha'), timeout: 20_000, ...(process.env.MLSYS_SUITE_GREP ? { grep: process.env.MLSYS_SUITE_GREP } : {}) };
+  return { suite, results, mocha: join(repo, 'node_modules/mocha'), timeout: 20_000, ...(process.env.MLSYS_SUITE_GREP ? { grep: process.env.MLSYS_SUITE_GREP, invert: process.env.MLSYS_SUITE_INVERT === '1' } : {}) };
 }
 
 /** Prints the results as the host wrote them; returns the process exit code. */

@@ -4,7 +4,7 @@
 // The same file is the --extensionTestsPath module for @vscode/test-electron (see run()).
 //
 // Config (JSON), from the file named by $MLSYS_TEST_CONFIG, else test-config.json beside this file:
-//   { "suite": "/abs/suite.js", "results": "/abs/results.json", "mocha": "/abs/node_modules/mocha", "timeout": 20000, "grep": "optional" }
+//   { "suite": "/abs/suite.js", "results": "/abs/results.json", "mocha": "/abs/node_modules/mocha", "timeout": 20000, "grep": "optional", "invert": false }
 // The suite uses Mocha's TDD interface: suite() / test() / setup() / teardown().
 // Results: { passed, failed, failures: [{ title, error }], tests: [{ title, state }] }.
 'use strict';
@@ -19,7 +19,7 @@ function readConfig() {
 /** Runs the suite with the Mocha found at config.mocha (the extension host has no node_modules of its own). */
 function runSuite(config) {
   const Mocha = require(config.mocha);
-  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: config.timeout || 20000, ...(config.grep ? { grep: config.grep } : {}) });
+  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: config.timeout || 20000, ...(config.grep ? { grep: config.grep, invert: !!config.invert } : {}) });
   mocha.addFile(config.suite);
   const results = { passed: 0, failed: 0, failures: [], tests: [] };
   return new Promise((resolve) => {
