@@ -12,8 +12,14 @@ import { decodeUtf8 } from '../../core/utf8.js';
 import { fileStampOf, startServer, type HostFile, type ServerHost } from '../../server/server.js';
 import { defaultCacheDir, nodeLibraryCache, sha256 } from './libraryCache.js';
 
-/** Reads a `file:` URI: its text (UTF-8, BOM kept), `notUtf8`, `directory`, or undefined when missing; null for other schemes. */
-export function readNodeFile(uri: { scheme: string; fsPath: string }): HostFile | null {
+/**
+ * Reads a `file:` URI: its text (UTF-8, BOM kept), `notUtf8`, `directory`, or undefined when missing
+ * or unreadable; null for other schemes.
+ *
+ * @param warn - told why a file that exists cannot be read (default: a line on stderr, which LSP
+ *   clients show as the server's log)
+ */
+export function readNodeFile(uri: { scheme: string; fsPath: string }, warn: (message: string) => void = stderrLine): HostFile | null {
   if (uri.scheme !== 'file') return null;
   const st = statSync(uri.fsPath, { throwIfNoEntry: false });
   if (!st) return undefined;
@@ -22,13 +28,18 @@ export function readNodeFile(uri: { scheme: string; fsPath: string }): HostFile 
   let bytes: Buffer;
   try {
     bytes = readFileSync(uri.fsPath);
-  } catch {
-    // Unreadable (permissions, a file removed between stat and read): as missing.
-    // no-logger: the cause of an unreadable file is lost; no Logger reaches this host function.
+  } catch (e) {
+    // Unreadable (permissions, a file removed between stat and read): as missing, with the cause logged.
+    warn(`mlsys-papers: cannot read ${uri.fsPath}: ${e instanceof Error ? e.message : String(e)}`);
     return undefined;
   }
   const text = decodeUtf8(bytes);
   return text === undefined ? { notUtf8: true, stamp } : { text, stamp };
+}
+
+/** Writes one line to stderr (the server's log in an LSP client; a terminal for the CLI). */
+function stderrLine(message: string): void {
+  process.stderr.write(`${message}\n`);
 }
 
 /** A `file:` URI's stamp ({@link fileStampOf}: modification time and size), undefined when missing; null for other schemes. */
@@ -46,7 +57,7 @@ export function statNodeFile(uri: { scheme: string; fsPath: string }): string | 
  */
 export function nodeServerHost(dist: string): ServerHost {
   return {
-    readFile: readNodeFile,
+    readFile: (uri) => readNodeFile(uri),
     stamp: statNodeFile,
     bundledCorpus: () => JSON.parse(readFileSync(join(dist, 'corpus.json'), 'utf8')) as CorpusData,
     bundledCsl(path) {

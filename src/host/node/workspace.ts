@@ -19,9 +19,10 @@ export class NodeBibWorkspace implements BibWorkspace {
   async readText(uri: URI): Promise<string | undefined> {
     try {
       return readFileSync(uri.fsPath, 'utf8');
-    } catch {
-      // Missing or unreadable: the resolver reports a declared file that cannot be read as missing.
-      // no-logger: the cause of an unreadable file (EACCES, EISDIR) is lost; no Logger reaches here.
+    } catch (e) {
+      // Missing or unreadable: the resolver reports a declared file that cannot be read as missing;
+      // why a file that exists cannot be read (EACCES, EISDIR) is one line on stderr.
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') process.stderr.write(`mlsys-papers: cannot read ${uri.fsPath}: ${e instanceof Error ? e.message : String(e)}\n`);
       return undefined;
     }
   }
