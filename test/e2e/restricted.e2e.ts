@@ -3,7 +3,8 @@
  * name a corpus file and a library of their own and a CSL style. The extension runs (package.json
  * `capabilities.untrustedWorkspaces: limited`): the Topics view, search, citing with the
  * bibliography following, and formatted references over the bundled corpus work; what the
- * workspace settings name (`restrictedConfigurations`) is not used.
+ * workspace settings name (`restrictedConfigurations`) is not used. A control opens a copy of the
+ * same folder trusted, where the corpus file and the library are read.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -106,5 +107,27 @@ describe('MLSys Papers in Restricted Mode', () => {
       await page.waitForTimeout(500);
     }
     await page.keyboard.press('Escape');
+  });
+
+  test('control: the same folder, trusted, does read its corpus file and library (so the test above can fail)', async () => {
+    // Its own code-server and browser on a copy of the folder: the one above stays untrusted.
+    const trustedCopy = mkdtempSync(join(tmpdir(), 'mlsys-e2e-trusted-'));
+    cpSync(workspace, trustedCopy, { recursive: true });
+    const control = await startCodeServer({ workspace: trustedCopy, extensionPaths: [extensionUnderTest()] });
+    const controlBrowser = await launchBrowser();
+    try {
+      const p = await openWorkbench(controlBrowser, control.url, trustedCopy);
+      await p.locator('.activitybar .action-item a[aria-label^="MLSys Papers"]').waitFor({ timeout: 60_000 });
+      await openFile(p, 'notes.md');
+      await runCommand(p, 'MLSys Papers: Search');
+      await quickInput.type(p, 'Restricted Mode Probe');
+      const rows = () => p.locator('.quick-input-widget .monaco-list-row').evaluateAll((els) => els.map((el) => el.textContent ?? '').join('\n'));
+      await expect.poll(rows, { timeout: 60_000 }).toContain(PROBE_TITLE);
+      await expect.poll(rows, { timeout: 60_000 }).toContain(LIBRARY_PROBE);
+    } finally {
+      await controlBrowser.close();
+      await control.stop();
+      rmSync(trustedCopy, { recursive: true, force: true });
+    }
   });
 });
