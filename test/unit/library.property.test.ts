@@ -248,7 +248,7 @@ function readProperty(c: Case): void {
       () => `read at load ${show(e.fields)}, again ${show(again)}`);
   });
 
-  // In slices: a deadline that always says stop (it is asked every 64 entries).
+  // In slices: a deadline that always says stop (it is asked every 16 entries).
   const sliced = call('new BibtexLibraryReader (sliced)', () => new BibtexLibraryReader(text));
   let calls = 0;
   while (!call('read (sliced)', () => sliced.read(() => true))) {
@@ -266,7 +266,7 @@ describe('reading a .bib library: every good entry, one problem per broken one',
   it('mixed good, broken and other items; LF or CRLF; with or without a BOM', () => {
     runFuzz('library .bib', caseArb, readProperty, { minChecked: 0.9 });
   }, TEST_TIMEOUT_MS);
-  it('files of many items, read in slices of 64', () => {
+  it('files of many items, read in slices of 16', () => {
     // Enough items that the deadline is asked several times.
     const many = fc.tuple(caseArb, fc.integer({ min: 10, max: 30 })).map(([c, times]) => {
       const body = c.text.replace(/^\uFEFF/, '');

@@ -13,7 +13,7 @@ import { BibtexLibraryReader, readEntryAt } from '../../src/core/library/bibtex.
 import { lineAt, lineStarts, readCslJsonLibrary, readCslYamlLibrary } from '../../src/core/library/csl.js';
 import { bibtexPerson, entryFromBibtex, entryFromCsl, splitNames } from '../../src/core/library/entries.js';
 import {
-  LIBRARY_CACHE_VERSION, libraryFromJson, libraryToJson, LibraryLoader, loadLibrary, type LoadedLibrary,
+  LIBRARY_CACHE_VERSION, libraryFromJson, libraryJsonPieces, libraryToJson, LibraryLoader, loadLibrary, type LoadedLibrary,
 } from '../../src/core/library/load.js';
 import { LIBRARY_INDEX_VERSION, LibraryIndex } from '../../src/core/library/search.js';
 import { texToText } from '../../src/core/library/tex.js';
@@ -286,9 +286,13 @@ describe('BibtexLibraryReader', () => {
     const text = Array.from({ length: 1000 }, (_, i) => (i % 100 === 7 ? `@misc{bad${i} title = {x}}` : `@misc{k${i}, title = {Title ${i}}, year = ${2000 + (i % 25)}}`)).join('\n');
     const once = readBib(text);
     const sliced = new BibtexLibraryReader(text);
-    expect(sliced.total).toBe(1000);
+    // The lines that start entries are found by the first read: from then on the total is known.
+    expect(sliced.total).toBe(0);
     const done: number[] = [];
-    while (!sliced.read(() => true)) done.push(sliced.done);
+    while (!sliced.read(() => true)) {
+      expect(sliced.total).toBe(1000);
+      done.push(sliced.done);
+    }
     expect(done.length).toBeGreaterThanOrEqual(10);
     expect(done.every((d, i) => d > (done[i - 1] ?? 0) && d < 1000)).toBe(true);
     expect(sliced.done).toBe(1000);
@@ -299,6 +303,40 @@ describe('BibtexLibraryReader', () => {
     // reading again after the end changes nothing
     expect(sliced.read()).toBe(true);
     expect(sliced.entries).toHaveLength(990);
+  });
+
+  it('an undefined macro is a warning at its line and column (BibTeX\'s "string name … is undefined"), read as empty; not for a broken entry', () => {
+    const text = [
+      '\uFEFF@string{acm = {ACM}}', //                                     1
+      '@misc{a, publisher = acm # nope, title = toString}', //            2: nope (column 28), toString (column 42)
+      '@misc{b, title = {B},', //                                         3
+      '  note = Undef}', //                                               4: column 10
+      '@misc{broken, title = gone # {x}', //                              5: not closed: one problem
+      '@misc{c, month = jan, title = {C}}', //                            6: jan is defined (BibTeX's month macros)
+    ].join('\n');
+    const r = readBib(text);
+    expect(r.entries.map((e) => [e.key, e.fields])).toEqual([
+      ['a', { publisher: 'ACM', title: '' }],
+      ['b', { title: 'B', note: '' }],
+      ['c', { month: expect.any(String), title: 'C' }],
+    ]);
+    expect(r.problems.map((p) => [p.line, p.column, p.severity, p.message])).toEqual([
+      [2, 28, 'warning', 'undefined macro nope (no @string defines it); it is read as empty'],
+      [2, 42, 'warning', 'undefined macro toString (no @string defines it); it is read as empty'],
+      [4, 10, 'warning', 'undefined macro Undef (no @string defines it); it is read as empty'],
+      [5, 1, 'error', expect.stringMatching(/this entry is skipped$/)],
+    ]);
+    // An @string that uses an undefined macro: the warning is on the @string line.
+    expect(readBib('@string{x = y # {z}}\n@misc{d, title = x}\n').problems.map((p) => [p.line, p.column, p.severity])).toEqual([[1, 13, 'warning']]);
+  });
+
+  it('counts entries for progress, not @string, @preamble or @comment lines', () => {
+    const text = '@string{a = {A}}\n@STRING (b = {B})\n@preamble{"x"}\n@Comment{jabref-meta: x}\n@comment stray text\n@misc{k1, title = a}\n  @article{k2, title = b}\n@misc{k3,\n  title = {C}}\n';
+    const r = new BibtexLibraryReader(text);
+    expect([r.total, r.done]).toEqual([0, 0]);
+    expect(r.read()).toBe(true);
+    expect(keysOf(r)).toEqual(['k1', 'k2', 'k3']);
+    expect([r.total, r.done]).toEqual([3, 3]);
   });
 
   it('readEntryAt reads one entry again with the file\'s macros; undefined when it does not parse', () => {
@@ -459,6 +497,58 @@ describe('CSL libraries', () => {
       [2, 'this CSL item has no "id"; skipped'], [3, 'not a CSL item (expected a mapping with an "id"); skipped'],
     ]);
   });
+  it('CSL-JSON is read element by element, to what JSON.parse of the whole text gives: items, or its one problem', () => {
+    const texts = [
+      '[]', ' [ ] ', '[{"id": "a"}]', '[{"id": "a"},{"id": "b"}]', '[ {"id": "a"} , 1 , "s" , null , [2] , {"id": 3} ]',
+      '[{"id": "a", "x": "]},[{"}]', '[1 2]', '[1,]', '[,1]', '[1,,2]', '[{"id": "a"}] x', '[{"id": "a"}][]', '[{"id": "a"}',
+      '[{"id": "a",}]', '[{"id": "a"} {"id": "b"}]', '["a" "b"]', '[tru]', '[true, false]', '[-1.5e3, 2]', '[{"id": "\\"]"}]',
+      '\uFEFF[{"id": "bom"}]', '[{"id": "a"}]\n', '[\u00a0{"id": "a"}]', '[{"id": "a"}\u00a0]', '{"id": "a"}', '"x"',
+    ];
+    for (const text of texts) {
+      let value: unknown;
+      try {
+        value = JSON.parse(text.replace(/^\uFEFF/, ''));
+      } catch {
+        value = undefined;
+      }
+      const lib = readCslJsonLibrary(text);
+      if (!Array.isArray(value)) {
+        expect(lib.items, text).toEqual([]);
+        expect(lib.problems, text).toHaveLength(1);
+        continue;
+      }
+      const ids = value.filter((v) => v && typeof v === 'object' && !Array.isArray(v) && 'id' in v).map((v) => (v as { id: unknown }).id);
+      expect(lib.items.map((i) => i.item.id), text).toEqual(ids);
+      expect(lib.items.length + lib.problems.length, text).toBe(value.length);
+    }
+  });
+
+  it('CSL-JSON and CSL-YAML libraries load in slices, to what they load at once', () => {
+    const items = Array.from({ length: 3000 }, (_, i) => (i % 500 === 7 ? '{"title": "no id"}' : `{"id": "k${i}", "title": "Paper ${i} on \\"${i % 13}\\"", "issued": {"date-parts": [[${1990 + (i % 30)}]]}}`));
+    const json = `[\n${items.join(',\n')}\n]`;
+    const yaml = items.map((it) => `- ${it}`).join('\n');
+    for (const [text, format] of [[json, 'csl-json'], [yaml, 'csl-yaml']] as const) {
+      const once = loadLibrary(text, format, REF);
+      expect(once.entries, format).toHaveLength(2994);
+      expect(once.problems.map((p) => p.line), format).toEqual(format === 'csl-json' ? [9, 509, 1009, 1509, 2009, 2509] : [8, 508, 1008, 1508, 2008, 2508]);
+      const loader = new LibraryLoader(text, format, REF);
+      const seen: string[] = [];
+      let steps = 0;
+      while (!loader.step(() => true)) {
+        steps++;
+        const p = loader.progress;
+        seen.push(p.phase);
+        expect(p.done, format).toBeLessThanOrEqual(p.total);
+      }
+      // Reading takes several slices too (each converts a few hundred items at most).
+      expect(seen.filter((p) => p === 'read').length, format).toBeGreaterThan(5);
+      expect(steps, format).toBeGreaterThan(20);
+      const sliced = loader.result();
+      expect(sliced.entries, format).toEqual(once.entries);
+      expect(sliced.problems, format).toEqual(once.problems);
+    }
+  });
+
   it('lineStarts and lineAt', () => {
     const text = 'a\nbc\r\n\nd';
     const starts = lineStarts(text);
@@ -510,7 +600,8 @@ describe('loading a library', () => {
     const once = loadLibrary(text, 'bibtex', REF);
     const loader = new LibraryLoader(text, 'bibtex', REF);
     expect(() => loader.result()).toThrow(/before the load finished/);
-    expect(loader.progress).toEqual({ phase: 'read', done: 0, total: 2001 });
+    // The constructor does no work; the total counts entries (not the @string line) as the text is scanned, and is final once they are read.
+    expect(loader.progress).toEqual({ phase: 'read', done: 0, total: 0 });
     const phases: string[] = [];
     let steps = 0;
     while (!loader.step(() => true)) {
@@ -518,6 +609,8 @@ describe('loading a library', () => {
       const p = loader.progress;
       phases.push(p.phase);
       expect(p.done).toBeLessThanOrEqual(p.total);
+      expect(p.total).toBeLessThanOrEqual(2000);
+      if (p.phase === 'read' && p.done > 0) expect(p.total).toBe(2000);
     }
     expect(steps).toBeGreaterThan(10);
     expect(phases[0]).toBe('read');
@@ -552,7 +645,7 @@ describe('loading a library', () => {
     expect(lib.problems.map((p) => p.line)).toEqual([17]);
     expect(lib.spans).toBeUndefined();
     expect(lib.macros).toBeUndefined();
-    expect(new LibraryLoader('[]', 'csl-json', REF).progress).toEqual({ phase: 'index', done: 0, total: 0 });
+    expect(new LibraryLoader('[]', 'csl-json', REF).progress).toEqual({ phase: 'read', done: 0, total: 0 });
   });
 
   describe('the cache: libraryToJson / libraryFromJson', () => {
@@ -595,11 +688,44 @@ describe('loading a library', () => {
       expect(libraryFromJson('null', REF)).toBeUndefined();
       expect(libraryFromJson('', REF)).toBeUndefined();
     });
+    it('is one JSON object, in Latin-1, written in pieces: the index an object (not JSON in a string), entries without what they all share', () => {
+      const lib = loadLibrary(`${read('betterbibtex.bib')}\n@book{zhang2020dive, title = {动手学深度学习}, author = {张, 阿斯顿}, year = 2020}\n`, 'bibtex', REF);
+      const pieces = [...libraryJsonPieces(lib)];
+      expect(pieces.length).toBeGreaterThan(10);
+      const json = pieces.join('');
+      expect(json).toBe(libraryToJson(lib));
+      expect(/^[\x00-\xff]*$/.test(json)).toBe(true);
+      const data = JSON.parse(json) as { index: unknown; entries: Record<string, unknown>[]; spans: unknown };
+      expect(typeof data.index).toBe('object');
+      expect(typeof data.spans).toBe('string');
+      for (const e of data.entries) {
+        expect(Object.keys(e)).not.toEqual(expect.arrayContaining(['topics']));
+        expect(e.library).not.toHaveProperty('uri');
+      }
+      const back = libraryFromJson(json, REF)!;
+      expect(back.entries.at(-1)!.title).toBe('动手学深度学习');
+      expect(back.index.search(parseQuery('深度学习'), 5).map((h) => h.entry.key)).toEqual(['zhang2020dive']);
+      expect(back.entries[0]!.topics).toBe(back.entries[1]!.topics);
+    });
+    it('a cache of the first version (the index as JSON in a string) is no cache', () => {
+      const data = JSON.parse(libraryToJson(loadLibrary(read('jabref.bib'), 'bibtex', REF))) as Record<string, unknown>;
+      const v1 = { ...data, version: 1, index: { version: 1, index: '{"documentCount":0}', vocabulary: [], prefixes: [] } };
+      expect(libraryFromJson(JSON.stringify(v1), REF)).toBeUndefined();
+    });
     it('a cache of another shape (damaged, or from a build that wrote it differently) is no cache, not an exception', () => {
       const data = JSON.parse(libraryToJson(loadLibrary(read('jabref.bib'), 'bibtex', REF))) as Record<string, unknown>;
+      const index = data.index as Record<string, unknown>;
       const shapes: Record<string, unknown>[] = [
         { ...data, index: undefined },
         { ...data, index: { version: LIBRARY_INDEX_VERSION, index: 'not a MiniSearch index', vocabulary: [], prefixes: [] } },
+        { ...data, index: { ...index, postings: ['not base64!'] } },
+        { ...data, index: { ...index, postings: ['AAAA'] } },
+        { ...data, index: { ...index, termStart: 'not a list' } },
+        { ...data, index: { ...index, terms: [42] } },
+        { ...data, index: { ...index, starts: ['a\u0000b'] } },
+        { ...data, index: { ...index, venueIds: ['/////w=='] } },
+        { ...data, index: { ...index, docs: 1 } },
+        { ...data, spans: 'AAAA' },
         { ...data, entries: [null] },
         { ...data, entries: 'not a list' },
       ];

@@ -183,7 +183,15 @@ describe('libraries in the language server', () => {
 
   it('loads a library from the cache the second time', async () => {
     const saved = new Map<string, string>();
-    const cache: LibraryCache = { get: async (k) => saved.get(k), set: async (k, v) => { saved.set(k, v); } };
+    const cache: LibraryCache = {
+      get: async (k) => saved.get(k),
+      set: async (k, v) => {
+        // The server saves in pieces, between requests.
+        let text = '';
+        if (typeof v === 'string') text = v; else for await (const piece of v) text += piece;
+        saved.set(k, text);
+      },
+    };
     const first = await withLibrary({}, {}, { libraryCache: () => cache });
     await expect.poll(() => saved.size).toBe(1);
     first.dispose();

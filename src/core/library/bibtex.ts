@@ -47,7 +47,10 @@ export interface LibraryProblem {
 const MAX_WIDENINGS = 3;
 
 /** Entries read between two looks at the deadline. */
-const DEADLINE_EVERY = 64;
+const DEADLINE_EVERY = 16;
+
+/** Characters scanned for the lines that start with `@` between two looks at the deadline. */
+const SCAN_EVERY = 1 << 16;
 
 let lexerTemplate: BibLexer | undefined;
 /** A fresh copy of Citation.js's lexer (the module keeps it private; its grammar holds it after a parse). */
@@ -97,26 +100,10 @@ function readableError(e: unknown, sliceLength: number): string {
 }
 
 /**
- * The slice boundaries in `[start, end)`: the lines that start with `@` (after spaces, tabs, or
- * the file's byte-order mark), and `start` itself when an `@` comes before the first of them (an
- * entry after other text on the first line: BibTeX reads it).
+ * A line that starts a block which is no entry: `@string` and `@preamble` (Citation.js's lexer
+ * takes either word at once after the `@`), `@comment` (its lexer takes the rest of the line as text).
  */
-function entryStarts(text: string, start: number, end: number): number[] {
-  const out: number[] = [];
-  let i = start;
-  while (i < end) {
-    let j = i;
-    while (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9 || (j === 0 && text.charCodeAt(j) === 0xfeff)) j++;
-    if (text.charCodeAt(j) === 64 && j < end) out.push(j);
-    const nl = text.indexOf('\n', i);
-    if (nl < 0) break;
-    i = nl + 1;
-  }
-  const first = out[0] ?? end;
-  const stray = text.indexOf('@', start);
-  if (stray >= 0 && stray < first) out.unshift(start);
-  return out;
-}
+const NOT_ENTRY = /@[ \t\r\n]*(?:string|preamble|comment)/iy;
 
 /** Where a {@link BibtexLibraryReader} reads: a part of the text (an edited region), with the macros defined before it. */
 export interface BibReadRange {
@@ -144,9 +131,22 @@ export class BibtexLibraryReader {
   readonly problems: LibraryProblem[] = [];
   /** `@string` definitions: lower-case name → offsets of the block that defines it (the last one). */
   readonly strings = new Map<string, { start: number; end: number }>();
-  /** Roughly how many entries the file has (lines that start with `@`), for progress. */
-  readonly total: number;
-  private readonly starts: number[];
+  /**
+   * The slice boundaries: the lines that start with `@` (after spaces, tabs, or the file's
+   * byte-order mark), and the start itself when an `@` comes before the first of them (an entry
+   * after other text on the first line: BibTeX reads it). Found by the first calls of {@link read}.
+   */
+  private readonly starts: number[] = [];
+  /** Per slice: 1 when it starts with what may be an entry (see {@link total}). */
+  private readonly isEntry: number[] = [];
+  /** Where the scan for {@link starts} goes on; -1 when it is done. */
+  private scanAt: number;
+  private readonly rangeStart: number;
+  private entries_ = 0;
+  /** Slices read that start with what may be an entry. */
+  private entriesRead = 0;
+  /** Undefined macros the entry being read uses (reported when it reads well). */
+  private undefinedMacros: LibraryProblem[] = [];
   private readonly grammar: BibGrammarState;
   private readonly lexer = newLexer();
   /** The next slice to read, and the 1-based line it starts on. */
@@ -165,19 +165,84 @@ export class BibtexLibraryReader {
    */
   constructor(readonly text: string, range?: BibReadRange) {
     this.end = range?.end ?? text.length;
-    this.starts = entryStarts(text, range?.start ?? 0, this.end);
-    this.total = this.starts.length;
+    this.rangeStart = this.scanAt = range?.start ?? 0;
     this.budget = maxTotalBibExpansion(text.length);
     this.lineAt = range?.start ?? 0;
     this.line = range?.line ?? 1;
-    this.grammar = new Grammar(bibtexGrammar.rules, undefined) as unknown as BibGrammarState;
+    this.grammar = new Grammar(this.rules(), undefined) as unknown as BibGrammarState;
     this.grammar.state = { strings: { ...(range?.macros ?? defaultStrings) } };
     this.grammar.log = [];
   }
 
-  /** How many slices (roughly, entries) have been read. */
+  /**
+   * Roughly how many entries the file has, for progress: lines that start with `@`, but not
+   * `@string`, `@preamble` or `@comment` (counted as {@link read} scans the text: final once it reads entries).
+   */
+  get total(): number {
+    return this.entries_;
+  }
+
+  /** How many of the {@link total} entries have been read. */
   get done(): number {
-    return this.slice;
+    return this.entriesRead;
+  }
+
+  /** Finds the slice boundaries ({@link starts}); false when stopped by the deadline. */
+  private scan(deadline: () => boolean): boolean {
+    const { text, end, starts, isEntry } = this;
+    const add = (at: number) => {
+      NOT_ENTRY.lastIndex = at;
+      const entry = NOT_ENTRY.test(text) ? 0 : 1;
+      starts.push(at);
+      isEntry.push(entry);
+      this.entries_ += entry;
+    };
+    let i = this.scanAt;
+    let check = i + SCAN_EVERY;
+    while (i < end) {
+      let j = i;
+      while (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9 || (j === 0 && text.charCodeAt(j) === 0xfeff)) j++;
+      if (text.charCodeAt(j) === 64 && j < end) add(j);
+      const nl = text.indexOf('\n', i);
+      if (nl < 0) break;
+      i = nl + 1;
+      if (i >= check && i < end) {
+        check = i + SCAN_EVERY;
+        if (deadline()) { this.scanAt = i; return false; }
+      }
+    }
+    const first = starts[0] ?? end;
+    const stray = text.indexOf('@', this.rangeStart);
+    if (stray >= 0 && stray < first) {
+      // Not a line that starts with `@`: the slice starts with the text before it, whatever its first `@` is.
+      starts.unshift(this.rangeStart);
+      isEntry.unshift(1);
+      this.entries_++;
+    }
+    this.scanAt = -1;
+    return true;
+  }
+
+  /**
+   * Citation.js's rules, but a macro that is not defined is a warning (BibTeX's "string name … is
+   * undefined") where Citation.js reads it as empty without a word; and only the macros defined
+   * are read (not `toString` and the other names every object has).
+   */
+  private rules(): Record<string, (this: BibGrammarState) => unknown> {
+    const base = bibtexGrammar.rules;
+    const reader = this;
+    return {
+      ...base,
+      ExpressionPart(this: BibGrammarState) {
+        if (!this.matchToken('identifier')) return base.ExpressionPart!.call(this);
+        const token = this.consumeToken('identifier');
+        const name = token.value.toLowerCase();
+        if (Object.hasOwn(this.state.strings, name)) return this.state.strings[name] || '';
+        const bom = token.line === 1 && reader.text.charCodeAt(0) === 0xfeff ? 1 : 0;
+        reader.undefinedMacros.push({ line: token.line, column: token.col - bom, message: `undefined macro ${token.value} (no @string defines it); it is read as empty`, severity: 'warning' });
+        return '';
+      },
+    };
   }
 
   /** The macros as defined at the end of what was read, for reading one entry again ({@link readEntryAt}). */
@@ -191,6 +256,7 @@ export class BibtexLibraryReader {
    * @returns true when the whole file has been read
    */
   read(deadline: () => boolean = () => false): boolean {
+    if (this.scanAt >= 0 && !this.scan(deadline)) return false;
     const starts = this.starts;
     let sinceCheck = 0;
     while (this.slice < starts.length && !this.stopped) {
@@ -228,6 +294,7 @@ export class BibtexLibraryReader {
           if (after < sliceEnd) this.readSlice(after, sliceEnd);
         }
       }
+      for (let k = 0; k <= widen; k++) this.entriesRead += this.isEntry[this.slice + k] ?? 0;
       this.slice += widen + 1;
       if (++sinceCheck >= DEADLINE_EVERY) {
         sinceCheck = 0;
@@ -235,6 +302,7 @@ export class BibtexLibraryReader {
       }
     }
     this.slice = starts.length;
+    this.entriesRead = this.total;
     return true;
   }
 
@@ -279,8 +347,11 @@ export class BibtexLibraryReader {
         entryAt = start + t.offset;
         entryLine = t.line;
         entryCol = t.col - (t.line === 1 ? bom : 0);
+        this.undefinedMacros = [];
         const raw = g.consumeRule('Entry') as { type: string; label: string; properties: Record<string, unknown> } | undefined;
         const entryEnd = g.token ? start + g.token.offset : end;
+        // Only an entry that reads has its undefined macros reported (a broken one is one problem).
+        this.problems.push(...this.undefinedMacros);
         if (raw) this.addEntry(raw, entryAt, entryEnd, entryLine, entryCol);
         else this.addDefinition(entryAt, entryEnd, entryLine, entryCol);
       }

@@ -8,7 +8,8 @@ import type { Entry, EntryType, Kind, LibraryInfo, Person } from '../schema.js';
 import type { RawBibEntry } from './bibtex.js';
 import { texToText } from './tex.js';
 
-const NONE: readonly never[] = Object.freeze([]);
+/** The empty list library entries share. */
+export const NONE: readonly never[] = Object.freeze([]);
 
 /** BibTeX/biblatex entry types to the nearest standard BibTeX type we emit (the BibTeX manual's; biblatex manual §2.1). */
 const BIB_TYPES: Record<string, EntryType> = {
@@ -111,9 +112,11 @@ export function bibtexPerson(name: string): Person {
   return { given: texToText(w.slice(0, at).join(' '), 400), family: texToText(w.slice(at).join(' '), 400) };
 }
 
-function listField(value: string | undefined): string[] {
-  if (!value) return [];
-  return [...new Set(value.split(/[,;]/).map((k) => texToText(k, 200)).filter(Boolean))];
+/** A comma- or semicolon-separated list, each item once; the one shared empty list when there is none (100,000 entries need not hold 100,000). */
+function listField(value: string | undefined): readonly string[] {
+  if (!value) return NONE;
+  const items = [...new Set(value.split(/[,;]/).map((k) => texToText(k, 200)).filter(Boolean))];
+  return items.length ? items : NONE;
 }
 
 function bareDoi(value: string | undefined): string | undefined {
@@ -128,8 +131,8 @@ function httpUrl(value: string | undefined): string | undefined {
   return u && /^https?:\/\/[^\s]+$/.test(u) ? u : undefined;
 }
 
-/** What every library entry has in common with a corpus entry but does not use. */
-function entryBase(): Pick<Entry, 'topics' | 'aliases' | 'summary' | 'sources' | 'seed_urls' | 'verified' | 'unverified'> {
+/** What every library entry has in common with a corpus entry but does not use: empty, and shared by all. */
+export function entryBase(): Pick<Entry, 'topics' | 'aliases' | 'summary' | 'sources' | 'seed_urls' | 'verified' | 'unverified'> {
   return { topics: NONE as never[], aliases: NONE as never[], summary: '', sources: NONE as never[], seed_urls: NONE as never[], verified: NONE as never[], unverified: NONE as never[] };
 }
 

@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { libraryFromJson, libraryToJson, loadLibrary, LIBRARY_CACHE_VERSION, type LoadedLibrary } from '../../core/library/load.js';
+import { libraryFromJson, libraryJsonPieces, loadLibrary, LIBRARY_CACHE_VERSION, type LoadedLibrary } from '../../core/library/load.js';
 import { bibFormatOf } from '../../core/bib/sync.js';
 import { decodeUtf8 } from '../../core/utf8.js';
 import { defaultCacheDir, nodeLibraryCache, sha256 } from './libraryCache.js';
@@ -51,7 +51,9 @@ export async function loadLibraryFiles(paths: readonly string[], opts: { cacheDi
     const cached = !!lib;
     if (!lib) {
       lib = loadLibrary(text, format, ref);
-      if (cache) await cache.set(key, libraryToJson(lib)).catch((e: unknown) => opts.warn?.(`library cache: cannot save ${path}: ${e instanceof Error ? e.message : String(e)}`));
+      const loaded = lib;
+      // In pieces: the JSON of a large library is never one string in memory.
+      if (cache) await cache.set(key, (async function* () { yield* libraryJsonPieces(loaded); })()).catch((e: unknown) => opts.warn?.(`library cache: cannot save ${path}: ${e instanceof Error ? e.message : String(e)}`));
     }
     for (const p of lib.problems) problems.push(`${path}:${p.line}:${p.column}: ${p.message}`);
     libraries.push({ path, text, lib, cached });

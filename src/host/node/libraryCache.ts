@@ -3,11 +3,11 @@
  * the text and the cache version), in the extension's global storage (`ExtensionContext.globalStorageUri`,
  * passed as `initializationOptions.cacheDir`) or, for the CLI and other editors,
  * `$XDG_CACHE_HOME/mlsys-papers` (default `~/.cache/mlsys-papers`, the XDG Base Directory
- * Specification's default). Files are written whole (to a temporary name, then renamed), and only
- * the newest few are kept.
+ * Specification's default). Files are written whole (to a temporary name, piece by piece as the
+ * pieces come, then renamed), and only the newest few are kept.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { LibraryCache } from '../../server/libraryStore.js';
@@ -46,8 +46,21 @@ export function nodeLibraryCache(dir: string, warn: (message: string) => void = 
     async set(key, value) {
       await mkdir(dir, { recursive: true });
       const target = file(key);
-      const temp = `${target}.${process.pid}.tmp`;
-      await writeFile(temp, value, 'utf8');
+      const temp = `${target}.${process.pid}.${Date.now()}.tmp`;
+      const handle = await open(temp, 'w');
+      try {
+        if (typeof value === 'string') await handle.writeFile(value, 'utf8');
+        else for await (const piece of value) await handle.writeFile(piece, 'utf8');
+        await handle.close();
+      } catch (e) {
+        try {
+          await handle.close();
+        } catch {
+          // ignored: the write's own error is the one thrown; the file is removed either way.
+        }
+        await rm(temp, { force: true });
+        throw e;
+      }
       await rename(temp, target);
       // Keep the newest few.
       const names = (await readdir(dir)).filter((n) => n.endsWith('.json'));
