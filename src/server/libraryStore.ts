@@ -13,6 +13,7 @@
  * - **Problems** (broken entries, keys defined in an earlier library too) are diagnostics on the
  *   file, with line and column.
  */
+import * as l10n from '@vscode/l10n';
 import { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-types';
 import { URI, Utils } from 'vscode-uri';
 import { bibFormatOf } from '../core/bib/sync.js';
@@ -22,7 +23,7 @@ import type { Entry } from '../core/schema.js';
 import type { ParsedQuery, SearchHit } from '../core/search.js';
 import { BibtexLibraryReader, readEntryAt, type LibraryProblem } from '../core/library/bibtex.js';
 import { entryFromBibtex } from '../core/library/entries.js';
-import { libraryFromJson, LibraryLoader, libraryToJson, LIBRARY_CACHE_VERSION, type LoadedLibrary } from '../core/library/load.js';
+import { libraryFromJson, libraryJsonPieces, LibraryLoader, LIBRARY_CACHE_VERSION, type LoadedLibrary } from '../core/library/load.js';
 import { corpusWorks, twinKey } from '../core/library/twins.js';
 import { prepareEntry } from '../core/library/verbatim.js';
 import { DIAGNOSTIC_SOURCE, textHash } from '../core/service/types.js';
@@ -31,7 +32,11 @@ import { UNGROUPED, type LibraryFileStatus, type LibraryGroup } from './protocol
 /** A cache of loaded libraries, by key (the host decides where: the extension's global storage, `~/.cache/mlsys-papers`). */
 export interface LibraryCache {
   get(key: string): Promise<string | undefined>;
-  set(key: string, value: string): Promise<void>;
+  /**
+   * Saves a value: whole, or in pieces that come as they are made (stored in order, joined; when
+   * the pieces throw, nothing is saved and `set` rejects with that error).
+   */
+  set(key: string, value: string | AsyncIterable<string>): Promise<void>;
 }
 
 /** What the store needs from the server. */
@@ -198,10 +203,10 @@ export class LibraryStore {
       this.log.warn(`library ${f.name}: ${message}`);
       this.afterChange();
     };
-    if (!format) return fail('is not a library format (.bib, .json or .yaml); not read');
+    if (!format) return fail(l10n.t('is not a library format (.bib, .json or .yaml); not read'));
     const r = given === undefined ? await this.host.read(f.uri) : { text: given };
     if (!current()) return;
-    if (!('text' in r)) return fail(`cannot be read: ${r.problem}`);
+    if (!('text' in r)) return fail(l10n.t('cannot be read: {0}', r.problem));
     const text = r.text;
     const key = `${this.host.hash ? this.host.hash(text) : `${textHash(text)}-${text.length}`}-v${LIBRARY_CACHE_VERSION}`;
     const ref = { uri: f.id, name: f.name };
@@ -218,7 +223,7 @@ export class LibraryStore {
       try {
         loader = new LibraryLoader(text, format, ref);
       } catch (e) {
-        return fail(`cannot be read: ${e instanceof Error ? e.message : String(e)}`);
+        return fail(l10n.t('cannot be read: {0}', e instanceof Error ? e.message : String(e)));
       }
       let lastStatus = this.host.now();
       for (;;) {
@@ -229,7 +234,7 @@ export class LibraryStore {
         } catch (e) {
           // A defect of ours, not of the file: logged with its cause, the file reported.
           this.log.error(e instanceof Error ? e : String(e));
-          return fail(`cannot be read: ${e instanceof Error ? e.message : String(e)}`);
+          return fail(l10n.t('cannot be read: {0}', e instanceof Error ? e.message : String(e)));
         }
         const p = loader.progress;
         f.done = p.phase === 'read' ? p.done : p.total;
@@ -240,13 +245,7 @@ export class LibraryStore {
         if (!current()) return;
       }
       lib = loader.result();
-      if (this.host.cache) {
-        const cache = this.host.cache;
-        const loaded = lib;
-        // Saving serialises the whole index: after other work, not before the first search.
-        void this.host.yield().then(() => (current() ? cache.set(key, libraryToJson(loaded)) : undefined))
-          .catch((e: unknown) => this.log.warn(`library cache: cannot save ${f.name}: ${String(e)}`));
-      }
+      if (this.host.cache) void this.save(f, this.host.cache, key, lib, () => current() && f.lib === lib && f.text === text);
     }
     if (!current()) return;
     f.text = text;
@@ -258,6 +257,39 @@ export class LibraryStore {
     this.afterChange();
     if (!f.fromDocument || lib.problems.length) {
       this.log.info(`library ${f.name}: ${lib.entries.length} entries, ${lib.problems.length} problem(s), ${f.cached ? 'from the cache' : 'read'} in ${Math.round(this.host.now() - started)} ms`);
+    }
+  }
+
+  /**
+   * Saves a loaded library to the cache in slices of {@link SLICE_MS} between other work (at
+   * 100,000 entries the JSON is tens of megabytes), while it is `unchanged()`: an edit or a reload
+   * cancels the save (the cache is keyed by the text that was loaded).
+   */
+  private async save(f: LibraryFile, cache: LibraryCache, key: string, lib: LoadedLibrary, unchanged: () => boolean): Promise<void> {
+    const host = this.host;
+    const cancelled = new Error('the library changed while it was saved');
+    async function* slices(): AsyncGenerator<string, void, undefined> {
+      const pieces = libraryJsonPieces(lib);
+      for (let done = false; !done;) {
+        await host.yield();
+        if (!unchanged()) throw cancelled;
+        const until = host.now() + SLICE_MS;
+        const out: string[] = [];
+        do {
+          const r = pieces.next();
+          if (r.done) done = true; else out.push(r.value);
+        } while (!done && host.now() < until);
+        yield out.join('');
+      }
+    }
+    await this.host.yield();
+    // After the first search, not before it.
+    if (!unchanged()) return;
+    try {
+      await cache.set(key, slices());
+    } catch (e) {
+      // A save cancelled by an edit is no failure: the edited text is another key.
+      if (e !== cancelled) this.log.warn(`library cache: cannot save ${f.name}: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
 
@@ -363,7 +395,7 @@ export class LibraryStore {
         const earlier = seen.get(k);
         if (earlier !== undefined && !mine.has(k)) {
           const line = e.library!.line - 1;
-          own.push(Diagnostic.create(Range.create(line, 0, line, 0), `Duplicate key "${e.key}": ${earlier} defines it too, and that one is used.`, DiagnosticSeverity.Warning, 'duplicate-key', DIAGNOSTIC_SOURCE));
+          own.push(Diagnostic.create(Range.create(line, 0, line, 0), l10n.t('Duplicate key "{0}": {1} defines it too, and that one is used.', e.key, earlier), DiagnosticSeverity.Warning, 'duplicate-key', DIAGNOSTIC_SOURCE));
         }
         mine.add(k);
       }
@@ -447,7 +479,7 @@ export class LibraryStore {
       for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);
     }
     const out = [...counts].sort((a, b) => a[0].localeCompare(b[0])).map(([label, count]) => ({ id: label, label, count }));
-    if (none) out.push({ id: UNGROUPED, label: byGroups ? '(in no group)' : '(no keywords)', count: none });
+    if (none) out.push({ id: UNGROUPED, label: byGroups ? l10n.t('(in no group)') : l10n.t('(no keywords)'), count: none });
     return out;
   }
 
