@@ -72,3 +72,70 @@ describe('Pandoc citation grammar', () => {
     expect(pkg.contributes.grammars).toEqual([{ scopeName: g.scopeName, path: './syntaxes/pandoc-citations.tmLanguage.json', injectTo: ['text.html.markdown'] }]);
   });
 });
+
+describe('the getting-started walkthrough', () => {
+  interface WalkthroughStep { id: string; title: string; description: string; media: { image: string; altText: string }; completionEvents: string[] }
+  const walkthroughs = pkg.contributes.walkthroughs as { id: string; title: string; description: string; steps: WalkthroughStep[] }[];
+  const en = JSON.parse(readFileSync(join(ROOT, 'package.nls.json'), 'utf8')) as Record<string, string>;
+  const zh = JSON.parse(readFileSync(join(ROOT, 'package.nls.zh-cn.json'), 'utf8')) as Record<string, string>;
+  /** The text of a `%key%` in a bundle ('' when missing). */
+  const text = (bundle: Record<string, string>, ref: string) => bundle[ref.replace(/^%|%$/g, '')] ?? '';
+  /** The `command:` links of a step description, as VS Code reads them: `[label](command:…)`. */
+  const commandLinks = (s: string) => [...s.matchAll(/\]\((command:[^)\s]+)\)/g)].map((m) => m[1]!);
+  const steps = walkthroughs.flatMap((w) => w.steps);
+
+  it('has one walkthrough with its seven steps, each titled and described', () => {
+    expect(walkthroughs).toHaveLength(1);
+    expect(text(en, walkthroughs[0]!.title)).toBe('Get started with MLSys Papers');
+    expect(steps.map((s) => s.id)).toEqual(['topics', 'search', 'citeLatex', 'citeMarkdown', 'bibliography', 'libraries', 'citationStyle']);
+    for (const s of steps) {
+      for (const field of [s.title, s.description, s.media.altText]) {
+        expect(field, s.id).toMatch(/^%walkthrough\.[\w.]+%$/);
+        expect(text(en, field).trim(), `${s.id}: ${field} in package.nls.json`).not.toBe('');
+      }
+    }
+  });
+
+  it('every step has a button: a command: link, the same in English and Chinese, naming a contributed command or a workbench one', () => {
+    const known = new Set<string>(Object.values(Commands));
+    for (const s of steps) {
+      const links = commandLinks(text(en, s.description));
+      expect(links.length, `${s.id} has no command: link`).toBeGreaterThan(0);
+      expect(commandLinks(text(zh, s.description)), `${s.id}: the Chinese description's links`).toEqual(links);
+      for (const link of links) {
+        const id = link.replace(/^command:(toSide:)?/, '').replace(/\?.*$/, '');
+        expect(id.startsWith('mlsysPapers.') ? known.has(id) : /^workbench\./.test(id), `${s.id}: ${link}`).toBe(true);
+        // Arguments are URI-encoded JSON, as VS Code decodes them.
+        const query = link.includes('?') ? link.slice(link.indexOf('?') + 1) : undefined;
+        if (query !== undefined) expect(() => JSON.parse(decodeURIComponent(query)), `${s.id}: ${link}`).not.toThrow();
+      }
+    }
+  });
+
+  it('every step has completion events, of the kinds VS Code knows, naming our views, commands and settings', () => {
+    const settings = new Set(Object.keys(pkg.contributes.configuration.properties));
+    const commands = new Set<string>(Object.values(Commands));
+    for (const s of steps) {
+      expect(s.completionEvents.length, s.id).toBeGreaterThan(0);
+      for (const e of s.completionEvents) {
+        const [kind, arg = ''] = e.split(/:(.*)/s);
+        expect(['onCommand', 'onView', 'onSettingChanged', 'onLink', 'onContext', 'onStepSelected', 'onExtensionInstalled'], `${s.id}: ${e}`).toContain(kind);
+        if (kind === 'onSettingChanged') expect(settings.has(arg), `${s.id}: ${e}`).toBe(true);
+        if (kind === 'onView') expect(arg, `${s.id}: ${e}`).toBe(Views.topics);
+        if (kind === 'onCommand' && arg.startsWith('mlsysPapers.')) expect(commands.has(arg), `${s.id}: ${e}`).toBe(true);
+      }
+    }
+  });
+
+  it('every step has its picture: a JPEG in media/walkthrough/, together at most 90 KB', () => {
+    let total = 0;
+    for (const s of steps) {
+      expect(s.media.image, s.id).toMatch(/^media\/walkthrough\/[\w-]+\.jpg$/);
+      const bytes = readFileSync(join(ROOT, s.media.image));
+      expect([...bytes.subarray(0, 3)], `${s.media.image} is not a JPEG`).toEqual([0xff, 0xd8, 0xff]);
+      total += bytes.length;
+    }
+    expect(new Set(steps.map((s) => s.media.image)).size).toBe(steps.length);
+    expect(total, 'bytes of the walkthrough pictures').toBeLessThanOrEqual(90 * 1024);
+  });
+});
