@@ -1080,53 +1080,14 @@ export class LibraryIndex {
   }
 }
 
-/** At most `k` of `docs` that `want` accepts, by score (`acc`) descending, then id. */
-function topK(docs: readonly number[], acc: Float64Array, k: number, want: (d: number) => boolean): number[] {
-  const better = (a: number, b: number) => acc[a]! > acc[b]! || (acc[a] === acc[b] && a < b);
-  if (docs.length <= 4 * k) return docs.filter(want).sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0)).slice(0, k);
-  // A min-heap of the best k so far: its root is the worst of them.
-  const heap: number[] = [];
-  const down = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < heap.length && better(heap[m]!, heap[l]!)) m = l;
-      if (r < heap.length && better(heap[m]!, heap[r]!)) m = r;
-      if (m === i) return;
-      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
-      i = m;
-    }
-  };
-  for (const d of docs) {
-    if (heap.length === k && !better(d, heap[0]!)) continue;
-    if (!want(d)) continue;
-    if (heap.length < k) {
-      heap.push(d);
-      for (let i = heap.length - 1; i > 0;) {
-        const p = (i - 1) >> 1;
-        if (!better(heap[p]!, heap[i]!)) break;
-        [heap[i], heap[p]] = [heap[p]!, heap[i]!];
-        i = p;
-      }
-    } else {
-      heap[0] = d;
-      down(0);
-    }
-  }
-  return heap.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
-}
-
 /**
- * Adds entry `id` (later than all in it) to a prefix's heap of its newest {@link PREFIX_LIST}
- * entries, whose root is the one to go first: the oldest year, and the last in file order among those.
+ * Offers `item` to a heap that keeps the best `limit` items, its root the worst of them (the
+ * first to go): `worse(a, b)` says `a` goes before `b`. Used by {@link topK} and {@link keepNewest}.
  */
-function keepNewest(heap: number[], id: number, years: Uint16Array): void {
-  // Worse: an older year, or the same year later in the file.
-  const worse = (a: number, b: number) => years[a]! < years[b]! || (years[a] === years[b] && a > b);
+function offerBounded(heap: number[], item: number, limit: number, worse: (a: number, b: number) => boolean): void {
   let i: number;
-  if (heap.length < PREFIX_LIST) {
-    heap.push(id);
+  if (heap.length < limit) {
+    heap.push(item);
     for (i = heap.length - 1; i > 0;) {
       const p = (i - 1) >> 1;
       if (!worse(heap[i]!, heap[p]!)) break;
@@ -1135,8 +1096,8 @@ function keepNewest(heap: number[], id: number, years: Uint16Array): void {
     }
     return;
   }
-  if (!worse(heap[0]!, id)) return;
-  heap[0] = id;
+  if (!worse(heap[0]!, item)) return;
+  heap[0] = item;
   for (i = 0; ;) {
     const l = 2 * i + 1;
     const r = l + 1;
@@ -1147,6 +1108,29 @@ function keepNewest(heap: number[], id: number, years: Uint16Array): void {
     [heap[i], heap[m]] = [heap[m]!, heap[i]!];
     i = m;
   }
+}
+
+/** At most `k` of `docs` that `want` accepts, by score (`acc`) descending, then id. */
+function topK(docs: readonly number[], acc: Float64Array, k: number, want: (d: number) => boolean): number[] {
+  const better = (a: number, b: number) => acc[a]! > acc[b]! || (acc[a] === acc[b] && a < b);
+  const byRank = (a: number, b: number) => (better(a, b) ? -1 : better(b, a) ? 1 : 0);
+  if (docs.length <= 4 * k) return docs.filter(want).sort(byRank).slice(0, k);
+  const heap: number[] = [];
+  for (const d of docs) {
+    // The cheap test first: most documents cannot displace the worst of a full heap.
+    if (heap.length === k && !better(d, heap[0]!)) continue;
+    if (want(d)) offerBounded(heap, d, k, (a, b) => better(b, a));
+  }
+  return heap.sort(byRank);
+}
+
+/**
+ * Adds entry `id` (later than all in it) to a prefix's heap of its newest {@link PREFIX_LIST}
+ * entries, whose root is the one to go first: the oldest year, and the last in file order among those.
+ */
+function keepNewest(heap: number[], id: number, years: Uint16Array): void {
+  // Worse: an older year, or the same year later in the file.
+  offerBounded(heap, id, PREFIX_LIST, (a, b) => years[a]! < years[b]! || (years[a] === years[b] && a > b));
 }
 
 /** Whether a UTF-16 code is an ASCII letter or digit (lower case: the strings are folded). */
