@@ -582,3 +582,32 @@ export async function resetWorkbench(page: Page): Promise<void> {
   }
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
 }
+
+/** The Topics view's tree. */
+export function topicsTree(page: Page): Locator {
+  return page.locator('.monaco-list[aria-label="Topics"]');
+}
+
+/** The first row of the Topics tree whose text contains `label`. */
+export function treeRow(page: Page, label: string): Locator {
+  return topicsTree(page).locator('.monaco-list-row', { hasText: label }).first();
+}
+
+/**
+ * Expands rows of the Topics tree one level after the other, each only if collapsed (a click on an
+ * expanded row would collapse it).
+ *
+ * @throws playwright's TimeoutError if a row does not appear within 30 s or does not expand within 15 s
+ */
+export async function expandTreeRows(page: Page, ...labels: string[]): Promise<void> {
+  for (const label of labels) {
+    const row = treeRow(page, label);
+    await row.waitFor({ timeout: 30_000 });
+    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
+    const deadline = Date.now() + 15_000;
+    while ((await row.getAttribute('aria-expanded')) !== 'true') {
+      if (Date.now() > deadline) throw new Error(`harness: the tree row "${label}" did not expand within 15 s`);
+      await page.waitForTimeout(100);
+    }
+  }
+}

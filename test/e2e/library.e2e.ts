@@ -14,6 +14,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import {
   extensionUnderTest, launchBrowser, openFile, openWorkbench, quickInput, repoRoot, resetWorkbench, runCommand, save, startCodeServer, waitForEditorText,
   type CodeServer,
+  expandTreeRows, topicsTree as harnessTopicsTree, treeRow as harnessTreeRow,
 } from './harness';
 
 const QUOKKA = 'Quokka: A Scheduler for GPU Clusters';
@@ -64,18 +65,10 @@ afterAll(async () => {
   rmSync(libraryDir, { recursive: true, force: true });
 });
 
-const topicsTree = () => page.locator('.monaco-list[aria-label="Topics"]');
-const treeRow = (label: string) => topicsTree().locator('.monaco-list-row', { hasText: label }).first();
+const topicsTree = () => harnessTopicsTree(page);
+const treeRow = (label: string) => harnessTreeRow(page, label);
+const expand = (...labels: string[]) => expandTreeRows(page, ...labels);
 
-/** Expands tree rows one level after the other, each only if collapsed. */
-async function expand(...labels: string[]): Promise<void> {
-  for (const label of labels) {
-    const row = treeRow(label);
-    await row.waitFor({ timeout: 30_000 });
-    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
-    await expect.poll(() => row.getAttribute('aria-expanded'), { timeout: 15_000 }).toBe('true');
-  }
-}
 
 describe('your own library in a real VS Code', () => {
   test('the status bar counts the library, and the Topics view lists it under Libraries by keyword', async () => {

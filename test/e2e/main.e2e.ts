@@ -18,6 +18,7 @@ import { loadCompiledCorpus } from '../../src/host/node/load';
 import {
   changedPixels, extensionUnderTest, launchBrowser, openFile, openWorkbench, quickInput, repoRoot, resetWorkbench, runCommand, save, screenshot, startCodeServer,
   typeInEditor, waitForEditorText, type CodeServer,
+  expandTreeRows, topicsTree as harnessTopicsTree, treeRow as harnessTreeRow,
 } from './harness';
 
 const VLLM_TITLE = 'Efficient Memory Management for Large Language Model Serving with PagedAttention';
@@ -158,9 +159,9 @@ async function readmeScreenshot(name: string): Promise<void> {
 }
 
 /** The Topics view's tree. */
-const topicsTree = () => page.locator('.monaco-list[aria-label="Topics"]');
+const topicsTree = () => harnessTopicsTree(page);
 /** The first row of the Topics tree whose text contains `label`. */
-const treeRow = (label: string) => topicsTree().locator('.monaco-list-row', { hasText: label }).first();
+const treeRow = (label: string) => harnessTreeRow(page, label);
 /** The description (read progress `done/all`, or an entry's venue and marks) of a tree row. */
 const description = async (label: string) => (await treeRow(label).locator('.label-description').textContent()) ?? '';
 
@@ -186,12 +187,7 @@ async function collapseTopics(): Promise<void> {
 /** Expands the topics of `path`, one level after the other, each only if collapsed (a click on an expanded topic collapses it). */
 async function expandTopics(...path: string[]): Promise<void> {
   await showTopics();
-  for (const label of path) {
-    const row = treeRow(label);
-    await row.waitFor({ timeout: 30_000 });
-    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
-    await expect.poll(() => row.getAttribute('aria-expanded'), { timeout: 15_000 }).toBe('true');
-  }
+  await expandTreeRows(page, ...path);
 }
 
 /** Shows the vLLM paper's row (LLM inference serving › GPU memory management), from a collapsed tree so that it is in view. */

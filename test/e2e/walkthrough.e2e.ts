@@ -24,6 +24,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, onTestFinished, test
 import {
   extensionUnderTest, launchBrowser, openFile, openWorkbench, quickInput, repoRoot, resetWorkbench, runCommand, save, screenshot, startCodeServer,
   typeInEditor, waitForEditorText, type CodeServer,
+  expandTreeRows, topicsTree as harnessTopicsTree, treeRow as harnessTreeRow,
 } from './harness';
 
 const VLLM_TITLE = 'Efficient Memory Management for Large Language Model Serving with PagedAttention';
@@ -203,8 +204,9 @@ async function goToEndOf(file: string, line: string): Promise<void> {
   await page.keyboard.press('End');
 }
 
-const topicsTree = () => page.locator('.monaco-list[aria-label="Topics"]');
-const treeRow = (label: string) => topicsTree().locator('.monaco-list-row', { hasText: label }).first();
+const topicsTree = () => harnessTopicsTree(page);
+const treeRow = (label: string) => harnessTreeRow(page, label);
+const expand = (...labels: string[]) => expandTreeRows(page, ...labels);
 
 /** Shows the Topics view (its own command, so that a second call does not hide it) with every node collapsed. */
 async function showCollapsedTopics(): Promise<void> {
@@ -214,15 +216,6 @@ async function showCollapsedTopics(): Promise<void> {
   await expect.poll(() => topicsTree().locator('.monaco-list-row[aria-level="2"]').count(), { timeout: 15_000 }).toBe(0);
 }
 
-/** Expands tree rows one level after the other, each only if collapsed. */
-async function expand(...labels: string[]): Promise<void> {
-  for (const label of labels) {
-    const row = treeRow(label);
-    await row.waitFor({ timeout: 30_000 });
-    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
-    await expect.poll(() => row.getAttribute('aria-expanded'), { timeout: 15_000 }).toBe('true');
-  }
-}
 
 /** The suggest widget's first row, once it holds `key`. */
 async function waitForCompletion(key: string): Promise<Locator> {
