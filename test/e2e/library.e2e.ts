@@ -103,7 +103,7 @@ describe('your own library in a real VS Code', () => {
       held = text.includes(QUOKKA) && text.includes('zotero.bib') ? held + 1 : 0;
       if (!held) await quickInput.type(page, 'quokka');
       return held;
-    }, { timeout: 60_000, intervals: [500] }).toBeGreaterThanOrEqual(3);
+    }, { timeout: 60_000, interval: 500 }).toBeGreaterThanOrEqual(3);
     await page.keyboard.press('Enter');
     await waitForEditorText(page, '\\cite{doe2024quokka}');
     await save(page);

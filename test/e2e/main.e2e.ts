@@ -125,7 +125,7 @@ async function searchFor(command: string, query: string, title: string): Promise
   await expect.poll(async () => {
     held = ((await first.textContent()) ?? '').includes(title) ? held + 1 : 0;
     return held;
-  }, { timeout: 30_000, intervals: [250] }).toBeGreaterThanOrEqual(3);
+  }, { timeout: 30_000, interval: 250 }).toBeGreaterThanOrEqual(3);
   // The list is virtual: DOM order is not list order, data-index is; rows of other, hidden lists
   // (the command palette's) are left out.
   const rows = await page.locator('.quick-input-widget .monaco-list-row').evaluateAll((els) =>
@@ -493,7 +493,7 @@ describe('MLSys Papers in a real VS Code', () => {
       await lines.click({ force: true }).catch(() => undefined);
       await page.keyboard.press('Control+Home');
       return (await lines.textContent().catch(() => '')) ?? '';
-    }, { timeout: 30_000, intervals: [500] }).toMatch(/corpus:\s\d+\sentries/); // the editor shows spaces as no-break spaces
+    }, { timeout: 30_000, interval: 500 }).toMatch(/corpus:\s\d+\sentries/); // the editor shows spaces as no-break spaces
   });
 
   test('Show Details opens a webview with the entry, its BibTeX, and a working read toggle', async () => {
