@@ -71,38 +71,62 @@ export function parseQuery(query: string): ParsedQuery {
 const fold = foldAscii;
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/;
+const CJK_RUNS = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+|[^\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+/g;
+const SEPARATORS = /[\s,;:!?()[\]{}"'“”‘’/|·、，。：；！？（）《》]+/u;
+const EDGE_JOINERS = /^[-.+_]+|[-.+_]+$/g;
+const JOINERS = /[-_.+]+/;
+/** Where a compound name splits: `Paged|Attention`, `NVL|Link`, `Flash|Attention|2`, `1|F|1|B`. */
+const COMPOUND = /(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])/;
+/** A word {@link COMPOUND} may split: each of its splits is at an upper-case letter after the first character, or beside a digit. */
+const MAY_SPLIT = /\d|.[A-Z]/;
 
 /**
  * Splits text into search terms. Besides whole words it emits the parts of compound names
  * (`PagedAttention` → `pagedattention`, `paged`, `attention`; `FlashAttention-2` → `flashattention`,
  * `flash`, `attention`, `2`; `1F1B` → `1f1b`, `1`, `f`, `1`, `b`) and, for Chinese and Japanese text, every character bigram of a run
  * (a whitespace tokenizer would leave a whole Chinese phrase as one term).
+ *
+ * It runs on every field of every entry when an index is built (a 100,000-entry library is some
+ * 10 million words), so each costly step is skipped where it cannot apply: the CJK split on text
+ * without CJK, the trimming and splitting at `-._+` on words without them, the compound split on
+ * words with neither a digit nor a capital after their first letter.
  */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  for (const raw of text.split(/[\s,;:!?()[\]{}"'“”‘’/|·、，。：；！？（）《》]+/u)) {
+  pushTokens(text, CJK.test(text), out);
+  return out;
+}
+
+function pushTokens(text: string, cjk: boolean, out: string[]): void {
+  for (const raw of text.split(SEPARATORS)) {
     if (!raw) continue;
-    if (CJK.test(raw)) {
-      for (const run of raw.match(/[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+|[^\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+/g) ?? []) {
+    if (cjk && CJK.test(raw)) {
+      for (const run of raw.match(CJK_RUNS) ?? []) {
         if (CJK.test(run)) {
           out.push(run);
           const chars = [...run];
           for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
           if (chars.length === 1) out.push(run);
-        } else out.push(...tokenize(run));
+        } else pushTokens(run, false, out);
       }
       continue;
     }
-    const word = raw.replace(/^[-.+_]+|[-.+_]+$/g, '');
+    const word = isJoiner(raw.charCodeAt(0)) || isJoiner(raw.charCodeAt(raw.length - 1)) ? raw.replace(EDGE_JOINERS, '') : raw;
     if (!word) continue;
     // Hyphenated and dotted names index by their pieces; compound names also by their parts.
-    for (const piece of word.split(/[-_.+]+/).filter(Boolean)) {
+    for (const piece of JOINERS.test(word) ? word.split(JOINERS) : [word]) {
+      if (!piece) continue;
       out.push(piece);
-      const parts = piece.split(/(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])/);
-      if (parts.length > 1) out.push(...parts.filter((p) => p.length > 1 || /\d/.test(p)));
+      if (!MAY_SPLIT.test(piece)) continue;
+      const parts = piece.split(COMPOUND);
+      if (parts.length > 1) for (const p of parts) if (p.length > 1 || /\d/.test(p)) out.push(p);
     }
   }
-  return out;
+}
+
+/** `-`, `.`, `+` or `_`. */
+function isJoiner(code: number): boolean {
+  return code === 45 || code === 46 || code === 43 || code === 95;
 }
 
 /** A word as it is stored in the index: folded to ASCII lower case, and its Porter stem if that differs. */
@@ -163,7 +187,12 @@ const EXACT_NAME_BOOST = 1.5;
 /** Document boosts by level: among equally good matches, foundations first. */
 const LEVEL_BOOST: Record<string, number> = { 'must-read': 1.1, optional: 1.05, advanced: 1 };
 
-interface Doc {
+/** The fields of an entry the corpus search indexes (see {@link searchDocuments}), in MiniSearch's field order. */
+export const SEARCH_FIELDS = ['title', 'aliases', 'key', 'authors', 'venue', 'year', 'topics', 'summary'] as const;
+
+/** An entry as the corpus search indexes it: one text per field of {@link SEARCH_FIELDS}. */
+export interface SearchDocument {
+  /** The entry's position in `corpus.entries`. */
   id: number;
   title: string;
   aliases: string;
@@ -231,13 +260,15 @@ export function topicsMatching(corpus: Corpus, needle: string): Set<string> {
 }
 
 /**
- * Builds the search index over a corpus.
+ * The texts the corpus search indexes, one document per entry: the title (and English title) and
+ * summary with their abbreviations' other forms ({@link withAbbreviations}), aliases, key, authors
+ * (with Chinese names), venue (short and full), year, and the topics as the words of their ids,
+ * Chinese labels and paths.
  *
- * @param corpus - the corpus model; topic labels (English and Chinese) and paths are indexed
- * @returns an index whose `search` runs in well under a millisecond for corpora of a few hundred entries
+ * @param corpus - the corpus model
+ * @returns one document per entry, in `corpus.entries` order
  */
-export function createSearchIndex(corpus: Corpus): SearchIndex {
-  const entries = corpus.entries;
+export function searchDocuments(corpus: Corpus): SearchDocument[] {
   // An entry's topics as the words of their ids, Chinese labels and paths (the label ends the
   // path), each word once: many entries share topics, and the index build is mostly term insertions.
   const topicWords = new Map<string, string[]>();
@@ -250,7 +281,7 @@ export function createSearchIndex(corpus: Corpus): SearchIndex {
     return words;
   };
   const topicText = (e: Entry) => [...new Set(e.topics.flatMap(wordsOfTopic))].join(' ');
-  const docs: Doc[] = entries.map((e, id) => ({
+  return corpus.entries.map((e, id) => ({
     id,
     title: withAbbreviations([e.title, e.title_en].filter(Boolean).join(' ')),
     aliases: e.aliases.join(' '),
@@ -261,16 +292,32 @@ export function createSearchIndex(corpus: Corpus): SearchIndex {
     topics: topicText(e),
     summary: withAbbreviations(e.summary),
   }));
+}
+
+/**
+ * Builds the search index over a corpus.
+ *
+ * @param corpus - the corpus model; topic labels (English and Chinese) and paths are indexed
+ * @returns an index whose `search` runs in well under a millisecond for corpora of a few hundred entries
+ */
+export function createSearchIndex(corpus: Corpus): SearchIndex {
+  const entries = corpus.entries;
+  const docs = searchDocuments(corpus);
   // Every indexed word is stored as typed (folded) and as its Porter stem, so a query's stem finds
   // `cache`, `caches`, `caching` alike and a half-typed word still prefix-matches the whole one.
   const vocabulary = new Set<string>();
-  const ms = new MiniSearch<Doc>({
-    fields: ['title', 'aliases', 'key', 'authors', 'venue', 'year', 'topics', 'summary'],
+  const termsOf = new Map<string, string[]>();
+  const ms = new MiniSearch<SearchDocument>({
+    fields: [...SEARCH_FIELDS],
     storeFields: [],
     tokenize,
+    // A word is folded and stemmed once per build, not at each of its occurrences.
     processTerm: (t) => {
-      const terms = indexTerms(t);
-      for (const term of terms) vocabulary.add(term);
+      let terms = termsOf.get(t);
+      if (!terms) {
+        termsOf.set(t, terms = indexTerms(t));
+        for (const term of terms) vocabulary.add(term);
+      }
       return terms;
     },
     searchOptions: {
@@ -283,6 +330,7 @@ export function createSearchIndex(corpus: Corpus): SearchIndex {
     },
   });
   ms.addAll(docs);
+  termsOf.clear();
 
   // Names an entry is known by: an exact hit on one of these outranks a hit inside a longer name.
   const names = entries.map((e) => new Set([e.key, ...e.aliases, e.title.split(':')[0]!, e.title_en?.split(':')[0] ?? ''].map((n) => fold(n).trim()).filter(Boolean)));

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSearchIndex, parseQuery, tokenize, topicsMatching, withAbbreviations } from '../../src/core/search.js';
 import { realCorpus } from './helpers.js';
@@ -128,4 +129,38 @@ describe('tokenize', () => {
   it('indexes Chinese by character bigrams', () => {
     expect(tokenize('动手学深度学习')).toEqual(expect.arrayContaining(['深度', '学习', '动手学深度学习']));
   });
+  it('gives, for any text, the tokens of the plain statement of its rules (its shortcuts change nothing)', () => {
+    const alphabet = ['a', 'z', 'Q', 'LM', 'Attention', '2', '0', '-', '_', '.', '+', ' ', '\n', ',', '(', '"', '“', '/', '·', '、', '深', '度', 'の', '한', 'é', 'ß', '\u0301'];
+    const text = fc.array(fc.oneof(fc.constantFrom(...alphabet), fc.string({ maxLength: 3 })), { maxLength: 40 }).map((parts) => parts.join(''));
+    fc.assert(fc.property(text, (t) => { expect(tokenize(t)).toEqual(plainTokenize(t)); }), { numRuns: 3000 });
+    for (const t of ['PagedAttention', 'FlashAttention-2', '1F1B', '--x--', 'GPT-4o', 'NVLink', 'ZeRO++', 'a.b.c', '动手学deep学习', '深']) expect(tokenize(t)).toEqual(plainTokenize(t));
+  });
 });
+
+/** The tokenizer's rules stated plainly, without the shortcuts that make `tokenize` fast. */
+function plainTokenize(text: string): string[] {
+  const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/;
+  const out: string[] = [];
+  for (const raw of text.split(/[\s,;:!?()[\]{}"'“”‘’/|·、，。：；！？（）《》]+/u)) {
+    if (!raw) continue;
+    if (CJK.test(raw)) {
+      for (const run of raw.match(/[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+|[^\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+/g) ?? []) {
+        if (CJK.test(run)) {
+          out.push(run);
+          const chars = [...run];
+          for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+          if (chars.length === 1) out.push(run);
+        } else out.push(...plainTokenize(run));
+      }
+      continue;
+    }
+    const word = raw.replace(/^[-.+_]+|[-.+_]+$/g, '');
+    if (!word) continue;
+    for (const piece of word.split(/[-_.+]+/).filter(Boolean)) {
+      out.push(piece);
+      const parts = piece.split(/(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])/);
+      if (parts.length > 1) out.push(...parts.filter((p) => p.length > 1 || /\d/.test(p)));
+    }
+  }
+  return out;
+}
