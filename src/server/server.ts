@@ -14,6 +14,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI, Utils } from 'vscode-uri';
 import * as l10n from '@vscode/l10n';
+import { isCitingLanguage } from '../core/context.js';
 import { configureL10n, TOPIC_LABELS, type TopicLabels } from '../core/l10n.js';
 import { inWorkspace } from '../core/bib/resolve.js';
 import { bibFormatOf } from '../core/bib/sync.js';
@@ -551,6 +552,28 @@ export function startServer(connection: Connection, host: ServerHost): void {
   };
   const pushAll = () => { for (const d of documents.all()) pushDiagnostics(d.uri); };
 
+  // A pulling client asks for a citing document's diagnostics after each change. VS Code's client
+  // (vscode-languageclient 9) can lose track of a document when its tab closes and reopens while a
+  // pull is in flight (the answer is dropped as out of date, and a document it does not track is
+  // never pulled on change): its problems then stay empty however the user types. So a change that
+  // no pull follows within a while gets a `workspace/diagnostic/refresh`, which makes the client
+  // pull every visible document again, and track this one anew.
+  const pulledVersion = new Map<string, number>();
+  const pullWatch = new Map<string, ReturnType<typeof setTimeout>>();
+  const PULL_WATCH_MS = 2000;
+  const watchPull = (document: TextDocument) => {
+    if (canPushDiagnostics || !canRefresh || !isCitingLanguage(document.languageId)) return;
+    const uri = document.uri;
+    clearTimeout(pullWatch.get(uri));
+    pullWatch.set(uri, setTimeout(() => {
+      pullWatch.delete(uri);
+      const doc = documents.get(uri);
+      if (!doc || (pulledVersion.get(uri) ?? -1) >= doc.version) return;
+      log.info(`diagnostics: no pull for ${uri} (version ${doc.version}) followed its change; asking the client to refresh`);
+      refreshDiagnostics();
+    }, PULL_WATCH_MS));
+  };
+
   documents.onDidChangeContent(({ document }) => {
     const uri = document.uri;
     // An edited library is read again where it changed, after a pause in typing.
@@ -561,12 +584,16 @@ export function startServer(connection: Connection, host: ServerHost): void {
     // An edited bibliography changes the answers for the documents that cite from it.
     if (bibFormatOf(URI.parse(uri).path)) refreshDiagnostics();
     else if (canPushDiagnostics) pushDiagnostics(uri);
+    else watchPull(document);
   });
   // Open documents' bibliographies join the libraries (includeDocumentBibliography).
   documents.onDidOpen(() => reloadLibrariesSoon());
   documents.onDidClose(({ document }) => {
     reloadLibrariesSoon();
     settingsCache.delete(document.uri);
+    pulledVersion.delete(document.uri);
+    clearTimeout(pullWatch.get(document.uri));
+    pullWatch.delete(document.uri);
     if (canPushDiagnostics) void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
   });
 
@@ -585,6 +612,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   });
   connection.languages.diagnostics.on(async (p, token) => {
     const doc = documents.get(p.textDocument.uri);
+    if (doc) pulledVersion.set(doc.uri, doc.version);
     const items = doc ? await service.diagnostics(doc, token) : [];
     return { kind: DocumentDiagnosticReportKind.Full, items };
   });

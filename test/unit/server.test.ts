@@ -2,7 +2,7 @@
  * The language server (`src/server/server.ts`) over a real LSP connection, in-process (see
  * `serverHarness.ts`).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 // The client side: `vscode-languageserver/node` re-exports `vscode-languageserver-protocol/node` and `vscode-jsonrpc/node`.
 import {
   CodeActionRequest, CompletionRequest, CompletionResolveRequest, DefinitionRequest, DidChangeTextDocumentNotification, DocumentDiagnosticRequest,
@@ -136,6 +136,45 @@ describe('language server over LSP', () => {
       .toMatchObject({ kind: 'refuse', message: 'is outside the workspace; it was not changed' });
     await expect(s.client.sendRequest(Methods.planCitation, { uri: URI.file('/ws/closed.tex').toString(), position: { line: 0, character: 0 }, keys: [] }))
       .rejects.toThrow('file:///ws/closed.tex is not open');
+  });
+
+  it('asks a pulling client to refresh when no pull follows a change of a citing document, and not when one does', async () => {
+    const s = await start({ '/ws/refs.bib': SMITH }, undefined, {}, undefined, { diagnostics: { refreshSupport: true } });
+    s.open(MAIN, 'latex', PAPER);
+    await s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: MAIN } });
+    // The document's bibliography joins the libraries, whose load ends in a refresh of its own (after 200 ms).
+    await s.notified(Methods.librariesChanged);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const before = s.refreshes();
+    // Messages are handled in order both ways: once a hover is answered, the server has read what
+    // was sent before it, and the client has handled every request the server sent before the answer.
+    const roundTrip = () => s.client.sendRequest(HoverRequest.type, { textDocument: { uri: MAIN }, position: { line: 0, character: 0 } });
+    const wait = async (ms: number) => { await roundTrip(); await vi.advanceTimersByTimeAsync(ms); await roundTrip(); };
+    const change = (uri: string, version: number) => s.client.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version }, contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: 'x' }],
+    });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      // Pulled after each change, as VS Code's client does: nothing to ask.
+      await change(MAIN, 2);
+      await s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: MAIN } });
+      await wait(5_000);
+      expect(s.refreshes()).toBe(before);
+      // A change no pull follows (the client lost track of the document): one refresh, then quiet.
+      await change(MAIN, 3);
+      await wait(5_000);
+      expect(s.refreshes()).toBe(before + 1);
+      await wait(10_000);
+      expect(s.refreshes()).toBe(before + 1);
+      // A document the client does not pull for (not a citing language) is not watched.
+      const notes = URI.file('/ws/notes.txt').toString();
+      s.open(notes, 'plaintext', 'notes');
+      await change(notes, 2);
+      await wait(5_000);
+      expect(s.refreshes()).toBe(before + 1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('marks read entries in the cards after mlsysPapers/readState', async () => {

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeAll } from 'vitest';
 import {
-  ApplyWorkspaceEditRequest, ConfigurationRequest, createConnection, createMessageConnection, DidOpenTextDocumentNotification,
+  ApplyWorkspaceEditRequest, ConfigurationRequest, createConnection, createMessageConnection, DiagnosticRefreshRequest, DidOpenTextDocumentNotification,
   InitializedNotification, InitializeRequest, ShowMessageRequest, StreamMessageReader, StreamMessageWriter,
-  type ApplyWorkspaceEditParams, type InitializeResult, type MessageConnection, type ShowMessageRequestParams,
+  type ApplyWorkspaceEditParams, type ClientCapabilities, type InitializeResult, type MessageConnection, type ShowMessageRequestParams,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
 import type { CorpusData } from '../../src/core/corpus.js';
@@ -39,6 +39,8 @@ export interface Session {
   messages: ShowMessageRequestParams[];
   /** `workspace/applyEdit`s the server sent. */
   edits: ApplyWorkspaceEditParams[];
+  /** How many `workspace/diagnostic/refresh` requests the server sent (with `refreshSupport`). */
+  refreshes: () => number;
   /** Resolves with the params of the first notification (past or future) of `method` that satisfies `pred`. */
   notified<T>(method: string, pred?: (p: T) => boolean): Promise<T>;
   /** Opens a document. */
@@ -54,9 +56,10 @@ afterEach(() => {
 /**
  * Starts the server with an in-memory host on `files` (absolute paths → texts), answering
  * `workspace/configuration` with `settings`, and initializes it with the folder `/ws` (and
- * `initializationOptions`, when given).
+ * `initializationOptions`, when given). The client pulls diagnostics (without `workspace.diagnostics`
+ * unless `workspaceCapabilities` adds it, for example `{ diagnostics: { refreshSupport: true } }`).
  */
-export async function start(files: Record<string, string>, settings: Record<string, unknown> = { citationStyle: 'apa' }, extra: Partial<ServerHost> = {}, initializationOptions?: unknown): Promise<Session> {
+export async function start(files: Record<string, string>, settings: Record<string, unknown> = { citationStyle: 'apa' }, extra: Partial<ServerHost> = {}, initializationOptions?: unknown, workspaceCapabilities: ClientCapabilities['workspace'] = {}): Promise<Session> {
   const disk = new Map(Object.entries(files).map(([p, t]) => [URI.file(p).toString(), t]));
   const reads: string[] = [];
   let cslLoads = 0;
@@ -95,18 +98,20 @@ export async function start(files: Record<string, string>, settings: Record<stri
   client.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.section === 'mlsysPapers' ? settings : null)));
   client.onRequest(ShowMessageRequest.type, (p) => { messages.push(p); return null; });
   client.onRequest(ApplyWorkspaceEditRequest.type, (p) => { edits.push(p); return { applied: true }; });
+  let refreshes = 0;
+  client.onRequest(DiagnosticRefreshRequest.type, () => { refreshes++; });
   client.listen();
 
   const init = await client.sendRequest(InitializeRequest.type, {
     // Pull diagnostics, as VS Code's client does (clients without get them pushed).
-    processId: null, rootUri: null, capabilities: { workspace: { configuration: true }, textDocument: { diagnostic: { dynamicRegistration: false } } },
+    processId: null, rootUri: null, capabilities: { workspace: { configuration: true, ...workspaceCapabilities }, textDocument: { diagnostic: { dynamicRegistration: false } } },
     workspaceFolders: [{ uri: URI.file('/ws').toString(), name: 'ws' }],
     ...(initializationOptions === undefined ? {} : { initializationOptions }),
   });
   await client.sendNotification(InitializedNotification.type, {});
 
   const session: Session = {
-    client, init, reads, notifications, messages, edits, cslLoads: () => cslLoads,
+    client, init, reads, notifications, messages, edits, cslLoads: () => cslLoads, refreshes: () => refreshes,
     notified<T>(method: string, pred: (p: T) => boolean = () => true) {
       const past = notifications.find((n) => n.method === method && pred(n.params as T));
       if (past) return Promise.resolve(past.params as T);
