@@ -166,14 +166,13 @@ const treeRow = (label: string) => harnessTreeRow(page, label);
 const description = async (label: string) => (await treeRow(label).locator('.label-description').textContent()) ?? '';
 
 /**
- * Shows the MLSys Papers view container, unless it is already the active one (a click on its icon
- * then would hide the side bar). After a window reload the container is active before its tree
- * has rendered: whether it is shown is asked of its activity-bar item (`checked`), not of the tree.
+ * Shows the Topics view. A click on the activity-bar icon toggles (on the active container it hides
+ * the side bar), and after a window reload the workbench restores the active container while we
+ * look: a click then raced the restore, and under load lost (the tree stayed hidden). The view's
+ * Focus command only ever shows it, so it is used whenever the tree is not already in view.
  */
 async function showTopics(): Promise<void> {
-  const icon = page.locator('.activitybar .action-item', { has: page.locator('a[aria-label^="MLSys Papers"]') });
-  const active = /\bchecked\b/.test((await icon.getAttribute('class')) ?? '');
-  if (!active && !(await topicsTree().isVisible())) await icon.locator('a').click();
+  if (!(await topicsTree().isVisible())) await runCommand(page, 'MLSys Papers: Focus on Topics View');
   await topicsTree().locator('.monaco-list-row').first().waitFor({ timeout: 30_000 });
 }
 
