@@ -36,8 +36,13 @@ export class CorpusClient extends Disposable {
   private version = -1;
   private readonly emitter = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.emitter.event;
-  /** Settles when the first corpus arrived from the server. */
+  /**
+   * Settles when the first corpus arrived from the server. A first request that fails (the server
+   * did not start) does not settle it: the model would be empty, and a command awaiting it would
+   * act on nothing; the corpus asked for again when the server runs settles it.
+   */
   readonly ready: Promise<void>;
+  private settleReady!: () => void;
   /** Library entries seen in answers, by lower-case key (bounded, oldest out first). */
   private readonly seen = new Map<string, Entry>();
   private statusList: LibraryFileStatus[] = [];
@@ -64,7 +69,8 @@ export class CorpusClient extends Disposable {
       void this.client.sendRequest<LibraryStatusParams>(Methods.libraryStatus).then((p) => this.setStatus(p.files),
         (e: unknown) => this.log.warn(`cannot get the libraries' status: ${e instanceof Error ? e.message : String(e)}`));
     }));
-    this.ready = this.refresh();
+    this.ready = new Promise<void>((resolve) => { this.settleReady = resolve; });
+    void this.refresh();
   }
 
   /** The current corpus (empty until {@link ready}). */
@@ -131,6 +137,7 @@ export class CorpusClient extends Disposable {
       if (r.version === this.version) return;
       this.version = r.version;
       this.model = buildCorpus(r.data);
+      this.settleReady();
       this.emitter.fire();
     } catch (e) {
       this.log.error(`cannot get the corpus from the language server: ${e instanceof Error ? e.message : String(e)}`);

@@ -46,9 +46,17 @@ export function registerExport(corpus: CorpusClient, picker: EntryPicker): vscod
     }),
     vscode.commands.registerCommand(Commands.exportCited, async () => {
       const editor = vscode.window.activeTextEditor;
-      if (!editor) return;
+      if (!editor) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('MLSys Papers: open a LaTeX or Markdown document to export the entries it cites.'));
+        return;
+      }
+      const entries = await corpus.citedEntries(editor.document);
+      if (!entries.length) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('MLSys Papers: this document cites no entry of the corpus.'));
+        return;
+      }
       // Not 'references': the default name must not be the bibliography the document already uses.
-      await exportEntries(await corpus.citedEntries(editor.document), 'cited-references');
+      await exportEntries(entries, 'cited-references');
     }),
   );
 }
