@@ -360,12 +360,13 @@ export const quickInput = {
  * the command itself runs asynchronously in the extension host, so wait on its effect (for instance
  * with {@link waitForEditorText}).
  * @param title - as shown in the palette, e.g. `MLSys Papers: Search Papers` (a unique part is enough).
- * @throws playwright's TimeoutError if no palette entry contains `title` within 30 s.
+ * @param timeout - ms to wait for the entry (default 30 s)
+ * @throws playwright's TimeoutError if no palette entry contains `title` within `timeout`; the palette stays open.
  */
-export async function runCommand(page: Page, title: string): Promise<void> {
+export async function runCommand(page: Page, title: string, timeout = 30_000): Promise<void> {
   await page.keyboard.press('F1');
   await quickInput.type(page, '>' + title);
-  const item = await quickInput.waitForItem(page, title);
+  const item = await quickInput.waitForItem(page, title, timeout);
   // Enter runs the focused entry, usually the best match; if that is another command, click the match.
   if (await item.evaluate((el) => el.classList.contains('focused'))) await page.keyboard.press('Enter');
   else await item.click();
@@ -402,14 +403,20 @@ export async function typeInEditor(page: Page, text: string, opts: { literal?: b
 
 /**
  * Waits until the visible lines of the active editor contain `text` (polling; for short files, since
- * the editor only renders the lines in view).
- * @throws playwright's TimeoutError after `timeout` ms.
+ * the editor only renders the lines in view). Runs of white space, line breaks among them, compare
+ * as one space: Markdown editors wrap long lines, and a wrap shows as a line break.
+ * @throws an Error after `timeout` ms whose message has the visible lines as they were then.
  */
 export async function waitForEditorText(page: Page, text: string, timeout = 30_000): Promise<void> {
-  await page.waitForFunction(([sel, t]) => {
-    const lines = document.querySelector<HTMLElement>(sel + ' .view-lines');
-    return !!lines && lines.innerText.replace(/\u00a0/g, ' ').includes(t);
-  }, [ACTIVE_EDITOR, text] as const, { timeout, polling: 100 });
+  const visible = () => page.evaluate((sel) => document.querySelector<HTMLElement>(sel + ' .view-lines')?.innerText.replace(/\u00a0/g, ' '), ACTIVE_EDITOR);
+  try {
+    await page.waitForFunction(([sel, t]) => {
+      const lines = document.querySelector<HTMLElement>(sel + ' .view-lines');
+      return !!lines && lines.innerText.replace(/\s+/g, ' ').includes(t.replace(/\s+/g, ' '));
+    }, [ACTIVE_EDITOR, text] as const, { timeout, polling: 100 });
+  } catch (e) {
+    throw new Error(`the editor did not show ${JSON.stringify(text)} within ${timeout} ms; its visible lines:\n${(await visible().catch(() => undefined)) ?? '(no editor)'}`, { cause: e });
+  }
 }
 
 /** Saves the active editor (Ctrl+S) and waits until its tab no longer shows the dirty mark. */

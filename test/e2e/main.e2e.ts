@@ -166,14 +166,24 @@ const treeRow = (label: string) => harnessTreeRow(page, label);
 const description = async (label: string) => (await treeRow(label).locator('.label-description').textContent()) ?? '';
 
 /**
- * Shows the Topics view. A click on the activity-bar icon toggles (on the active container it hides
- * the side bar), and after a window reload the workbench restores the active container while we
- * look: a click then raced the restore, and under load lost (the tree stayed hidden). The view's
- * Focus command only ever shows it, so it is used whenever the tree is not already in view.
+ * Shows the Topics view and waits for its rows. A click on the activity-bar icon toggles (on the
+ * active container it hides the side bar), and after a window reload the workbench first draws its
+ * cached activity bar, then restores the active container and registers the extensions'
+ * contributions while we look: a click raced the restore, and the palette opened too early does
+ * not list the view's Focus command yet. So: the Focus command (which only ever shows the view),
+ * tried again until the palette has it, unless the tree is already in view.
  */
 async function showTopics(): Promise<void> {
-  if (!(await topicsTree().isVisible())) await runCommand(page, 'MLSys Papers: Focus on Topics View');
-  await topicsTree().locator('.monaco-list-row').first().waitFor({ timeout: 30_000 });
+  const rows = topicsTree().locator('.monaco-list-row');
+  await expect.poll(async () => {
+    if (await rows.first().isVisible()) return true;
+    if (!(await topicsTree().isVisible())) {
+      await runCommand(page, 'MLSys Papers: Focus on Topics View', 3_000).catch(async () => {
+        await page.keyboard.press('Escape'); // not listed yet: close the palette, try again
+      });
+    }
+    return false;
+  }, { timeout: 60_000, interval: 1_000 }).toBe(true);
 }
 
 /** Shows the Topics view with every topic collapsed (its Collapse All action), so that the root topics are all in view. */
