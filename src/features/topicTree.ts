@@ -36,6 +36,8 @@ const groupId = (uri: string, group: string) => `library:${uri}#${group}`;
 export class TopicTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
   private readonly emitter = this._register(new vscode.EventEmitter<TreeNode | undefined>());
   readonly onDidChangeTreeData = this.emitter.event;
+  /** Whether the last listing of the roots had the Libraries node. */
+  private librariesShown = false;
 
   constructor(private readonly corpus: CorpusClient, private readonly read: ReadState, private readonly config: ConfigStore) {
     super();
@@ -43,7 +45,14 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
     this._register(corpus.onDidChange(refresh));
     this._register(read.onDidChange(refresh));
     this._register(config.onDidChange(refresh));
-    this._register(corpus.onDidChangeLibraries(refresh));
+    // Libraries change whenever a document with another bibliography opens or closes. Only the
+    // Libraries node shows them: the topics keep their rows (a refresh of the whole tree closes the
+    // context menu a user has open on one), unless the node itself comes or goes.
+    this._register(corpus.onDidChangeLibraries(() => {
+      const shown = corpus.libraryStatus.length > 0;
+      if (shown !== this.librariesShown) refresh();
+      else if (shown) this.emitter.fire(LIBRARIES);
+    }));
   }
 
   private visible(e: Entry): boolean {
@@ -57,7 +66,8 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
     const shown = (id: string) => c.entriesUnder(id).some((e) => this.visible(e));
     if (!node) {
       const roots: TreeNode[] = c.roots.filter(shown).map((id) => ({ nodeType: 'topic', id }));
-      return this.corpus.libraryStatus.length ? [...roots, LIBRARIES] : roots;
+      this.librariesShown = this.corpus.libraryStatus.length > 0;
+      return this.librariesShown ? [...roots, LIBRARIES] : roots;
     }
     if (node.nodeType === 'entry' || node.nodeType === 'more') return [];
     if (node.nodeType === 'libraries') return this.corpus.libraryStatus.map((f) => ({ nodeType: 'library', uri: f.uri }));
