@@ -70,8 +70,12 @@ export function parseQuery(query: string): ParsedQuery {
 
 const fold = foldAscii;
 
-const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/;
-const CJK_RUNS = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+|[^\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+/g;
+/** Kana, CJK ideographs (and extension A) and Hangul syllables: the scripts indexed by character bigrams. */
+const CJK_CHARS = '\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af';
+/** A character of {@link CJK_CHARS}. */
+export const CJK = new RegExp(`[${CJK_CHARS}]`);
+/** Runs of CJK characters and runs of others, alternating. */
+const CJK_RUNS = new RegExp(`[${CJK_CHARS}]+|[^${CJK_CHARS}]+`, 'g');
 const SEPARATORS = /[\s,;:!?()[\]{}"'“”‘’/|·、，。：；！？（）《》]+/u;
 const EDGE_JOINERS = /^[-.+_]+|[-.+_]+$/g;
 const JOINERS = /[-_.+]+/;

@@ -31,10 +31,8 @@
 import { foldAscii } from '../cite/key.js';
 import { displayName } from '../cite/names.js';
 import type { Entry } from '../schema.js';
-import { FIELD_BOOSTS, indexTerms, queryTerm, tokenize, type ParsedQuery, type QueryFilters, type SearchHit } from '../search.js';
+import { CJK, FIELD_BOOSTS, indexTerms, queryTerm, tokenize, type ParsedQuery, type QueryFilters, type SearchHit } from '../search.js';
 import { int32FromBase64, toBase64, uint16FromBase64 } from './base64.js';
-
-const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/;
 
 /** Entries kept per one- or two-letter prefix (the newest first). */
 const PREFIX_LIST = 200;
