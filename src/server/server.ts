@@ -115,6 +115,19 @@ interface RawSettings {
   [TOPIC_LABELS_SETTING]?: unknown;
 }
 
+/** Timers keyed by document URI, at most one pending per URI: starting one replaces the pending one. */
+function timerPerUri(): { start(uri: string, ms: number, run: () => void): void; cancel(uri: string): void } {
+  const timers = new Map<string, ReturnType<typeof setTimeout>>();
+  const cancel = (uri: string) => { clearTimeout(timers.get(uri)); timers.delete(uri); };
+  return {
+    start(uri, ms, run) {
+      cancel(uri);
+      timers.set(uri, setTimeout(() => { timers.delete(uri); run(); }, ms));
+    },
+    cancel,
+  };
+}
+
 /**
  * Serves the citation language service on a connection until it closes.
  *
@@ -439,7 +452,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
     clearTimeout(librariesTimer);
     librariesTimer = setTimeout(() => { if (!closed) void reloadLibraries().catch((e: unknown) => log.error(e instanceof Error ? e : String(e))); }, 200);
   };
-  const libraryEditTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** After a pause in typing: one timer per document and purpose, each change restarting it. */
+  const libraryEditPause = timerPerUri();
 
   /** The files a setting's paths and globs name; from a workspace's settings, only those inside its folders. */
   const resolveFiles = async (setting: 'corpusFiles' | 'libraries', patterns: readonly string[], restricted: boolean): Promise<URI[]> => {
@@ -539,16 +553,14 @@ export function startServer(connection: Connection, host: ServerHost): void {
     if (bib) refreshDiagnostics();
   });
 
-  const pushTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  const pushPause = timerPerUri();
   const pushDiagnostics = (uri: string) => {
-    clearTimeout(pushTimers.get(uri));
-    pushTimers.set(uri, setTimeout(() => {
-      pushTimers.delete(uri);
+    pushPause.start(uri, 300, () => {
       const doc = documents.get(uri);
       if (!doc) return;
       service.diagnostics(doc).then((diagnostics) => connection.sendDiagnostics({ uri, version: doc.version, diagnostics }),
         (e: unknown) => log.error(e instanceof Error ? e : String(e)));
-    }, 300));
+    });
   };
   const pushAll = () => { for (const d of documents.all()) pushDiagnostics(d.uri); };
 
@@ -559,27 +571,23 @@ export function startServer(connection: Connection, host: ServerHost): void {
   // no pull follows within a while gets a `workspace/diagnostic/refresh`, which makes the client
   // pull every visible document again, and track this one anew.
   const pulledVersion = new Map<string, number>();
-  const pullWatch = new Map<string, ReturnType<typeof setTimeout>>();
-  const PULL_WATCH_MS = 2000;
+  const pullWatch = timerPerUri();
   const watchPull = (document: TextDocument) => {
     if (canPushDiagnostics || !canRefresh || !isCitingLanguage(document.languageId)) return;
     const uri = document.uri;
-    clearTimeout(pullWatch.get(uri));
-    pullWatch.set(uri, setTimeout(() => {
-      pullWatch.delete(uri);
+    pullWatch.start(uri, 2000, () => {
       const doc = documents.get(uri);
       if (!doc || (pulledVersion.get(uri) ?? -1) >= doc.version) return;
       log.info(`diagnostics: no pull for ${uri} (version ${doc.version}) followed its change; asking the client to refresh`);
       refreshDiagnostics();
-    }, PULL_WATCH_MS));
+    });
   };
 
   documents.onDidChangeContent(({ document }) => {
     const uri = document.uri;
     // An edited library is read again where it changed, after a pause in typing.
     if (libraries.has(uri)) {
-      clearTimeout(libraryEditTimers.get(uri));
-      libraryEditTimers.set(uri, setTimeout(() => { libraryEditTimers.delete(uri); const d = documents.get(uri); if (d) libraries.documentChanged(uri, d.getText()); }, 300));
+      libraryEditPause.start(uri, 300, () => { const d = documents.get(uri); if (d) libraries.documentChanged(uri, d.getText()); });
     }
     // An edited bibliography changes the answers for the documents that cite from it.
     if (bibFormatOf(URI.parse(uri).path)) refreshDiagnostics();
@@ -592,8 +600,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     reloadLibrariesSoon();
     settingsCache.delete(document.uri);
     pulledVersion.delete(document.uri);
-    clearTimeout(pullWatch.get(document.uri));
-    pullWatch.delete(document.uri);
+    for (const timers of [libraryEditPause, pushPause, pullWatch]) timers.cancel(document.uri);
     if (canPushDiagnostics) void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
   });
 
