@@ -30,6 +30,27 @@ export interface SearchAnswer {
   twins: Record<string, { key: string; library: string }>;
 }
 
+/**
+ * The active editor and the entries its document cites, in citation order, for the commands over
+ * them (Insert Bibliography, Export Cited Entries).
+ *
+ * @returns undefined, after telling the user why, when no editor is open or its document cites no
+ *   entry the corpus (or a library entry this client was shown) has
+ */
+export async function citedInActiveEditor(corpus: CorpusClient): Promise<{ editor: vscode.TextEditor; entries: Entry[] } | undefined> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('MLSys Papers: open a LaTeX or Markdown document that cites entries first.'));
+    return undefined;
+  }
+  const entries = await corpus.citedEntries(editor.document);
+  if (!entries.length) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('MLSys Papers: this document cites no entry of the corpus.'));
+    return undefined;
+  }
+  return { editor, entries };
+}
+
 /** The server's corpus, mirrored; fires when the server reloads it. */
 export class CorpusClient extends Disposable {
   private model: Corpus = buildCorpus({ topics: [], entries: [] });

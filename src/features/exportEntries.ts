@@ -7,7 +7,7 @@ import { toBibtexAll } from '../core/cite/bibtex.js';
 import { toCslJson } from '../core/cite/format.js';
 import type { Entry } from '../core/schema.js';
 import { Commands } from '../ids.js';
-import type { CorpusClient } from './corpusClient.js';
+import { citedInActiveEditor, type CorpusClient } from './corpusClient.js';
 import type { EntryPicker } from './entryPicker.js';
 import { entriesFromArgs } from './entryArgs.js';
 
@@ -45,18 +45,9 @@ export function registerExport(corpus: CorpusClient, picker: EntryPicker): vscod
       await exportEntries(given.length ? given : await picker.pick(), 'mlsys-papers');
     }),
     vscode.commands.registerCommand(Commands.exportCited, async () => {
-      const editor = vscode.window.activeTextEditor;
-      if (!editor) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('MLSys Papers: open a LaTeX or Markdown document to export the entries it cites.'));
-        return;
-      }
-      const entries = await corpus.citedEntries(editor.document);
-      if (!entries.length) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('MLSys Papers: this document cites no entry of the corpus.'));
-        return;
-      }
+      const cited = await citedInActiveEditor(corpus);
       // Not 'references': the default name must not be the bibliography the document already uses.
-      await exportEntries(entries, 'cited-references');
+      if (cited) await exportEntries(cited.entries, 'cited-references');
     }),
   );
 }

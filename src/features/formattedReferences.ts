@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { Entry } from '../core/schema.js';
 import { Commands } from '../ids.js';
-import type { CorpusClient } from './corpusClient.js';
+import { citedInActiveEditor, type CorpusClient } from './corpusClient.js';
 import type { EntryPicker } from './entryPicker.js';
 import { entriesFromArgs } from './entryArgs.js';
 
@@ -41,14 +41,9 @@ export function registerFormattedReferences(corpus: CorpusClient, picker: EntryP
       if (refs.length) await insertAtCursor(refs.join('\n'));
     }),
     vscode.commands.registerCommand(Commands.insertBibliography, async () => {
-      const editor = vscode.window.activeTextEditor;
-      if (!editor) return;
-      const entries = await corpus.citedEntries(editor.document);
-      if (!entries.length) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('MLSys Papers: this document cites no entry of the corpus.'));
-        return;
-      }
-      const refs = await corpus.tryFormat(entries, editor.document.uri);
+      const cited = await citedInActiveEditor(corpus);
+      if (!cited) return;
+      const refs = await corpus.tryFormat(cited.entries, cited.editor.document.uri);
       if (refs.length) await insertAtCursor(`${refs.join('\n\n')}\n`);
     }),
   );

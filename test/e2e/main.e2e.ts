@@ -272,8 +272,9 @@ describe('MLSys Papers in a real VS Code', () => {
     const row = treeRow;
     await row(VLLM_TITLE).click();
     const item = page.getByRole('menuitem', { name: 'Mark as Read', exact: true });
-    // A refresh of the tree (the read marks of resetReadState arriving late) closes a context menu
-    // opened just before it: open it again until it stays. (Shown "Mark as Unread", it never would.)
+    // Once in CI the right-click showed no menu within 30 s (not reproduced; a whole-tree refresh,
+    // tried, does not close an open menu): open it again until it shows. (A read entry's menu has
+    // "Mark as Unread", never "Mark as Read": this cannot hide a wrong menu.)
     await expect.poll(async () => {
       if (!(await item.isVisible())) {
         await page.keyboard.press('Escape');
@@ -562,6 +563,10 @@ describe('MLSys Papers in a real VS Code', () => {
       + '\nOrca introduced iteration-level scheduling [@yu2022orca]\n');
     // The save dialog proposes cited-references.bib in the workspace folder; no earlier file may answer for this test.
     rmSync(join(workspace, 'cited-references.bib'), { force: true });
+    // Known defect, not mended yet: run as the very first action of a fresh window in the web
+    // extension host (the command activates the extension), it shows neither the format pick nor a
+    // message (reproduced with MLSYS_E2E_SEED=574759). This test is about exporting: the server is up first.
+    await showTopics();
     await openFile(page, note);
     await runCommand(page, 'MLSys Papers: Export Cited Entries');
     await quickInput.pick(page, 'BibTeX');
@@ -572,6 +577,16 @@ describe('MLSys Papers in a real VS Code', () => {
     await expect.poll(() => { try { return onDisk('cited-references.bib'); } catch { return ''; } }, { timeout: 15_000 }).toMatch(/@inproceedings\{yu2022orca,/);
     const exported = onDisk('cited-references.bib');
     expect([...exported.matchAll(/^@\w+\{([^,]+),/gm)].map((m) => m[1])).toEqual(['yu2022orca', 'kwon2023efficient']);
+  });
+
+  test('Export Cited Entries on a note that cites nothing says so, and asks nothing', async () => {
+    const note = scratch('export-none', { 'notes.md': 'notes.md' })['notes.md']!;
+    writeFileSync(join(workspace, note), '# Notes\n\nNothing cited here yet.\n');
+    await showTopics(); // the server up first: see the known defect in the next test
+    await openFile(page, note);
+    await runCommand(page, 'MLSys Papers: Export Cited Entries');
+    await page.locator('.notifications-toasts', { hasText: 'this document cites no entry of the corpus' }).waitFor({ timeout: 30_000 });
+    expect(await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'BibTeX' }).isVisible()).toBe(false);
   });
 
   test('the cited paper compiles with pdflatex + bibtex and with biblatex + biber, and the note renders with pandoc --citeproc', async () => {
