@@ -46,8 +46,7 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
     this._register(read.onDidChange(refresh));
     this._register(config.onDidChange(refresh));
     // Libraries change whenever a document with another bibliography opens or closes. Only the
-    // Libraries node shows them: the topics keep their rows (a refresh of the whole tree closes the
-    // context menu a user has open on one), unless the node itself comes or goes.
+    // Libraries node shows them: the topics are not listed again, unless the node itself comes or goes.
     this._register(corpus.onDidChangeLibraries(() => {
       const shown = corpus.libraryStatus.length > 0;
       if (shown !== this.librariesShown) refresh();
