@@ -580,7 +580,7 @@ describe('MLSys Papers in a real VS Code', () => {
   });
 
   test('Export Cited Entries on a note that cites nothing says so, and asks nothing', async () => {
-    const note = scratch('export-none', { 'notes.md': 'notes.md' })['notes.md']!;
+    const note = scratch('export-none', { 'notes.md': 'nothing-cited.md' })['notes.md']!;
     writeFileSync(join(workspace, note), '# Notes\n\nNothing cited here yet.\n');
     await showTopics(); // the server up first: see the known defect in the next test
     await openFile(page, note);
