@@ -8,7 +8,7 @@
  */
 import {
   CodeActionKind, DiagnosticRefreshRequest, DidChangeWatchedFilesNotification, DocumentDiagnosticReportKind,
-  FileChangeType, TextDocuments, TextDocumentSyncKind, type Connection, type InitializeParams, type InitializeResult,
+  FileChangeType, TextDocuments, type Disposable, type FileSystemWatcher, TextDocumentSyncKind, type Connection, type InitializeParams, type InitializeResult,
   type WorkspaceEdit,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -160,6 +160,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
   let canPullConfig = false;
   let canRefresh = false;
   let canWatch = false;
+  /** The client watches `{ baseUri, pattern }` globs (LSP 3.17 `relativePatternSupport`): files outside the workspace folders. */
+  let canWatchOutside = false;
   let canFolders = false;
   const read = new Set<string>();
   /** Settings pushed with `workspace/didChangeConfiguration`, for clients that cannot be asked. */
@@ -415,6 +417,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
     const patterns = Array.isArray(s.corpusFiles) ? s.corpusFiles.filter((p): p is string => typeof p === 'string' && !!p.trim()) : [];
     corpusGlobs = patterns.some((p) => /[*?{[]/.test(p));
     const uris = await resolveFiles('corpusFiles', patterns, fromWorkspace(s, 'corpusFiles'));
+    watched.corpus = uris;
+    watchOutside();
     const changed = await store.loadUserFiles(uris);
     for (const [uri, diagnostics] of store.fileDiagnostics) connection.sendDiagnostics({ uri, diagnostics });
     if (changed || !corpusSet) { corpusSet = true; libraries.setCorpus(store.view.corpus); }
@@ -446,6 +450,36 @@ export function startServer(connection: Connection, host: ServerHost): void {
       }
     }
     libraries.setFiles(wanted);
+    watched.libraries = [...wanted.values()].map((w) => w.uri);
+    watchOutside();
+  };
+
+  // --- Files outside the workspace ---
+  // The workspace watcher (`**/*.{bib,json,yaml,yml}`, registered once initialized) sees only the
+  // workspace folders. A library or corpus file elsewhere (a Better BibTeX auto-export in ~/Zotero,
+  // a bibliography a document names by its absolute path) gets a watcher of its own: a relative
+  // pattern on its folder, registered again whenever the set of such files changes.
+  const watched: { corpus: URI[]; libraries: URI[] } = { corpus: [], libraries: [] };
+  let outsideKey = '';
+  let outsideRegistration: Promise<Disposable | undefined> = Promise.resolve(undefined);
+  const watchOutside = () => {
+    if (!canWatch) return;
+    const outside = new Map<string, URI>();
+    for (const u of [...watched.corpus, ...watched.libraries]) if (!inWorkspace(workspace, u)) outside.set(u.toString(), u);
+    const key = [...outside.keys()].sort().join('\n');
+    if (key === outsideKey) return;
+    outsideKey = key;
+    if (outside.size && !canWatchOutside) {
+      log.warn(`this client cannot watch files outside the workspace (no relativePatternSupport); ${[...outside.values()].map((u) => u.toString(true)).join(', ')} will be read again only when the settings change or the window reloads`);
+      return;
+    }
+    const watchers: FileSystemWatcher[] = [...outside.values()].map((u) => ({ globPattern: { baseUri: Utils.dirname(u).toString(), pattern: Utils.basename(u).replace(/[*?[{}]/g, '[$&]') } }));
+    outsideRegistration = outsideRegistration.then(async (previous) => {
+      previous?.dispose();
+      if (!watchers.length || closed) return undefined;
+      return connection.client.register(DidChangeWatchedFilesNotification.type, { watchers })
+        .catch((e: unknown) => { log.warn(`cannot watch files outside the workspace: ${String(e)}`); return undefined; });
+    });
   };
   let librariesTimer: ReturnType<typeof setTimeout> | undefined;
   const reloadLibrariesSoon = () => {
@@ -490,6 +524,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     canPullConfig = !!params.capabilities.workspace?.configuration;
     canRefresh = !!params.capabilities.workspace?.diagnostics?.refreshSupport;
     canWatch = !!params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
+    canWatchOutside = canWatch && !!params.capabilities.workspace?.didChangeWatchedFiles?.relativePatternSupport;
     canFolders = !!params.capabilities.workspace?.workspaceFolders;
     // Clients without pull diagnostics (Neovim before 0.10, Eglot, Helix) get them pushed.
     canPushDiagnostics = !params.capabilities.textDocument?.diagnostic;

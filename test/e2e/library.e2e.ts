@@ -3,7 +3,8 @@
  * the user's `mlsysPapers.libraries`. The status bar counts its entries; the Topics view shows it
  * under "Libraries" by keyword; the search finds its entries (with the library's name), and citing
  * one in a LaTeX paper copies its text, as written, with the macro it uses, into the paper's
- * bibliography on disk, while the library file is left as it was. Its own code-server: the
+ * bibliography on disk, while the library file is left as it was. When the file changes on disk (as
+ * Better BibTeX rewrites its export), the status bar and the search follow. Its own code-server: the
  * library would change what the other files' tests see.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -114,5 +115,28 @@ describe('your own library in a real VS Code', () => {
       .toContain(`@string{eurosys = {Proceedings of the European Conference on Computer Systems}}\n\n${entry}\n`);
     expect(readFileSync(join(workspace, 'references.bib'), 'utf8').startsWith(readFileSync(join(repoRoot, 'demo/references.bib'), 'utf8'))).toBe(true);
     expect(readFileSync(libraryFile, 'utf8')).toBe(LIBRARY);
+  });
+
+  test('Zotero rewrites the library outside the workspace: the status bar and the search follow, with no reload', async () => {
+    await runCommand(page, 'MLSys Papers: Show Libraries');
+    const label = page.locator('[aria-label^="MLSys Papers libraries"]').first();
+    const status = async () => (await label.getAttribute('aria-label').catch(() => null)) ?? '';
+    await expect.poll(status, { timeout: 60_000 }).toContain('zotero.bib: 2 entries');
+    const wombat = ['@article{roe2025wombat,', '  title    = {Wombat: Elastic Checkpoints for Training Jobs},', '  author   = {Roe, Richard},', '  year     = {2025},', '}', ''].join('\r\n');
+    try {
+      // Better BibTeX rewrites the whole export when the Zotero library changes.
+      writeFileSync(libraryFile, `${LIBRARY}\r\n${wombat}`);
+      await expect.poll(status, { timeout: 30_000 }).toContain('zotero.bib: 3 entries');
+      await runCommand(page, 'MLSys Papers: Search');
+      await quickInput.type(page, 'wombat elastic checkpoints');
+      const first = page.locator('.quick-input-widget .monaco-list-row[data-index="0"] >> visible=true');
+      await expect.poll(async () => (await first.textContent()) ?? '', { timeout: 15_000 }).toContain('Wombat: Elastic Checkpoints for Training Jobs');
+      expect(await first.textContent()).toContain('zotero.bib');
+      await page.keyboard.press('Escape');
+    } finally {
+      writeFileSync(libraryFile, LIBRARY);
+    }
+    // And back, for the other tests of this file.
+    await expect.poll(status, { timeout: 30_000 }).toContain('zotero.bib: 2 entries');
   });
 });

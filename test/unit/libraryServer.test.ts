@@ -6,8 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  CompletionRequest, DefinitionRequest, DidChangeTextDocumentNotification, HoverRequest, PublishDiagnosticsNotification,
-  type CompletionList, type Hover, type Location, type MarkupContent, type PublishDiagnosticsParams,
+  CompletionRequest, DefinitionRequest, DidChangeConfigurationNotification, DidChangeTextDocumentNotification, DidChangeWatchedFilesNotification,
+  FileChangeType, HoverRequest, LogMessageNotification, PublishDiagnosticsNotification,
+  type CompletionList, type DidChangeWatchedFilesRegistrationOptions, type Hover, type LogMessageParams, type Location, type MarkupContent, type PublishDiagnosticsParams,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
 import type { CitePlan } from '../../src/core/service/types.js';
@@ -234,5 +235,54 @@ describe('libraries in the language server', () => {
     s.open(PAPER_URI, 'latex', paper('See .'));
     const plan = await s.client.sendRequest<CitePlan>(Methods.planCitation, { uri: PAPER_URI, position: { line: 2, character: 4 }, keys: ['kwon2023efficient'] });
     expect(plan.edit?.text).toBe('\\cite{kwon2023efficient}');
+  });
+
+  describe('a library outside the workspace folders', () => {
+    const OUTSIDE = '/home/u/Zotero/My Library [2024].bib';
+    const OUTSIDE_URI = URI.file(OUTSIDE).toString();
+    const WATCH = { didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true } };
+    /** The globs the server asked the client to watch, across its registrations. */
+    const watched = (s: Session) => s.registrations.filter((r) => r.method === DidChangeWatchedFilesNotification.method)
+      .flatMap((r) => (r.registerOptions as DidChangeWatchedFilesRegistrationOptions).watchers.map((w) => w.globPattern));
+    const ready = (s: Session, entries: number) =>
+      s.notified<LibraryStatusParams>(Methods.libraryStatus, (p) => p.files.length > 0 && p.files.every((f) => f.state === 'ready' && f.entries === entries));
+
+    it('is watched through a relative pattern on its folder, and read again when it changes on disk', async () => {
+      const settings: Record<string, unknown> = { citationStyle: 'apa', libraries: [OUTSIDE] };
+      const s = await start({ [OUTSIDE]: LIBRARY }, settings, {}, undefined, WATCH);
+      await ready(s, 3);
+      await expect.poll(() => watched(s)).toEqual(['**/*.{bib,json,yaml,yml}', { baseUri: URI.file('/home/u/Zotero').toString(), pattern: 'My Library [[]2024].bib' }]);
+
+      // Zotero rewrites the export: the library follows, with no reload and no settings change.
+      s.write(OUTSIDE, `${LIBRARY}\n@article{late2025entry,\n  title = {Quokka Tallies for Wombat Clusters},\n  year = {2025},\n}\n`);
+      await s.client.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: OUTSIDE_URI, type: FileChangeType.Changed }] });
+      await ready(s, 4);
+      expect((await s.client.sendRequest<SearchResult>(Methods.search, { query: 'quokka wombat' })).keys[0]).toBe('late2025entry');
+
+      // Named no more: its watcher goes.
+      settings.libraries = [];
+      await s.client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+      await expect.poll(() => watched(s)).toEqual(['**/*.{bib,json,yaml,yml}']);
+      // A request after the client's answer: the server has read that answer before the session ends.
+      await s.client.sendRequest(Methods.libraryStatus);
+    });
+
+    it('is not watched twice, nor when the client cannot watch outside the workspace (it says so)', async () => {
+      const s = await start({ [OUTSIDE]: LIBRARY, [LIB]: LIBRARY.replace(/@inproceedings\{kwon2023vllm/, '@inproceedings{kwon2023other') },
+        { libraries: [OUTSIDE, 'lib/zotero.bib'] }, {}, undefined, WATCH);
+      await s.notified<LibraryStatusParams>(Methods.libraryStatus, (p) => p.files.length === 2 && p.files.every((f) => f.state !== 'loading'));
+      // The library inside the workspace is seen by the workspace's watcher; only the other gets one of its own.
+      await expect.poll(() => watched(s)).toHaveLength(2);
+      await s.client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+      await s.notified(Methods.libraryStatus);
+      await new Promise((r) => setTimeout(r, 400));
+      expect(watched(s)).toHaveLength(2);
+
+      const old = await start({ [OUTSIDE]: LIBRARY }, { libraries: [OUTSIDE] }, {}, undefined, { didChangeWatchedFiles: { dynamicRegistration: true } });
+      await ready(old, 3);
+      const warning = await old.notified<LogMessageParams>(LogMessageNotification.method, (p) => p.message.includes('cannot watch files outside the workspace'));
+      expect(warning.message).toContain(URI.file(OUTSIDE).toString(true));
+      expect(watched(old)).toEqual(['**/*.{bib,json,yaml,yml}']);
+    });
   });
 });

@@ -9,8 +9,8 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeAll } from 'vitest';
 import {
   ApplyWorkspaceEditRequest, ConfigurationRequest, createConnection, createMessageConnection, DiagnosticRefreshRequest, DidOpenTextDocumentNotification,
-  InitializedNotification, InitializeRequest, ShowMessageRequest, StreamMessageReader, StreamMessageWriter,
-  type ApplyWorkspaceEditParams, type ClientCapabilities, type InitializeResult, type MessageConnection, type ShowMessageRequestParams,
+  InitializedNotification, InitializeRequest, RegistrationRequest, ShowMessageRequest, UnregistrationRequest, StreamMessageReader, StreamMessageWriter,
+  type ApplyWorkspaceEditParams, type ClientCapabilities, type Registration, type InitializeResult, type MessageConnection, type ShowMessageRequestParams,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
 import type { CorpusData } from '../../src/core/corpus.js';
@@ -39,6 +39,10 @@ export interface Session {
   messages: ShowMessageRequestParams[];
   /** `workspace/applyEdit`s the server sent. */
   edits: ApplyWorkspaceEditParams[];
+  /** Capabilities the server registered (`client/registerCapability`) and has not unregistered since, in order. */
+  registrations: Registration[];
+  /** Replaces (or creates) a file on the host's disk: `path` absolute, as in `files`. */
+  write(path: string, text: string): void;
   /** How many `workspace/diagnostic/refresh` requests the server sent (with `refreshSupport`). */
   refreshes: () => number;
   /** Resolves with the params of the first notification (past or future) of `method` that satisfies `pred`. */
@@ -98,6 +102,14 @@ export async function start(files: Record<string, string>, settings: Record<stri
   client.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.section === 'mlsysPapers' ? settings : null)));
   client.onRequest(ShowMessageRequest.type, (p) => { messages.push(p); return null; });
   client.onRequest(ApplyWorkspaceEditRequest.type, (p) => { edits.push(p); return { applied: true }; });
+  const registrations: Registration[] = [];
+  client.onRequest(RegistrationRequest.type, (p) => { registrations.push(...p.registrations); });
+  client.onRequest(UnregistrationRequest.type, (p) => {
+    for (const u of p.unregisterations) {
+      const i = registrations.findIndex((r) => r.id === u.id);
+      if (i >= 0) registrations.splice(i, 1);
+    }
+  });
   let refreshes = 0;
   client.onRequest(DiagnosticRefreshRequest.type, () => { refreshes++; });
   client.listen();
@@ -111,7 +123,8 @@ export async function start(files: Record<string, string>, settings: Record<stri
   await client.sendNotification(InitializedNotification.type, {});
 
   const session: Session = {
-    client, init, reads, notifications, messages, edits, cslLoads: () => cslLoads, refreshes: () => refreshes,
+    client, init, reads, notifications, messages, edits, registrations, cslLoads: () => cslLoads, refreshes: () => refreshes,
+    write(path, text) { disk.set(URI.file(path).toString(), text); },
     notified<T>(method: string, pred: (p: T) => boolean = () => true) {
       const past = notifications.find((n) => n.method === method && pred(n.params as T));
       if (past) return Promise.resolve(past.params as T);
