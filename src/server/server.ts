@@ -46,6 +46,8 @@ export function fileStampOf(mtime: number, size: number, directory = false): str
   return `${directory ? 'd' : 'm'}${mtime}:${size}`;
 }
 
+/** How long a request naming a document waits for the document's `didOpen` (see `openDocument`), in ms. */
+const OPEN_WAIT_MS = 5000;
 /** How many formatted references are kept (for hovers and completion documentation). */
 const FORMATTED_LIMIT = 500;
 
@@ -639,6 +641,35 @@ export function startServer(connection: Connection, host: ServerHost): void {
     if (canPushDiagnostics) void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
   });
 
+  /**
+   * An open document that a client's own request names, undefined when it has not opened within
+   * {@link OPEN_WAIT_MS}. The request may arrive before the document's `didOpen`: VS Code's client
+   * (`vscode-languageclient` 9) sends a request made while it starts ahead of the `didOpen`s of the
+   * documents already open (both wait for the start, the request first), so a command that starts
+   * the extension would find no document. So it waits for the `didOpen` a while.
+   */
+  const openDocument = async (uri: string): Promise<TextDocument | undefined> => {
+    const open = documents.get(uri);
+    if (open) return open;
+    const doc = await new Promise<TextDocument | undefined>((resolve) => {
+      const timer = setTimeout(() => { listener.dispose(); resolve(undefined); }, OPEN_WAIT_MS);
+      const listener = documents.onDidOpen(({ document }) => {
+        if (document.uri !== uri) return;
+        clearTimeout(timer);
+        listener.dispose();
+        resolve(document);
+      });
+    });
+    if (!doc) log.warn(`${uri} was named by a request but did not open within ${OPEN_WAIT_MS} ms`);
+    return doc;
+  };
+  /** {@link openDocument}, for a request that cannot be answered without it. @throws Error naming the URI */
+  const mustBeOpen = async (uri: string): Promise<TextDocument> => {
+    const doc = await openDocument(uri);
+    if (!doc) throw new Error(`${uri} is not open`);
+    return doc;
+  };
+
   connection.onCompletion((p, token) => {
     const doc = documents.get(p.textDocument.uri);
     return doc ? service.complete(doc, p.position, token) : undefined;
@@ -722,23 +753,12 @@ export function startServer(connection: Connection, host: ServerHost): void {
     return { entries: r?.entries ?? [], total: r?.total ?? 0, limit: GROUP_LIMIT };
   });
   connection.onRequest(Methods.entryDocument, (p: EntryDocumentParams) => service.entryDocument(p.uri));
-  connection.onRequest(Methods.planCitation, async (p: PlanCitationParams) => {
-    const doc = documents.get(p.uri);
-    if (!doc) throw new Error(`${p.uri} is not open`);
-    return service.planCitation(doc, p.position, p.keys);
-  });
-  connection.onRequest(Methods.planBibliography, async (p: PlanBibliographyParams) => {
-    const doc = documents.get(p.uri);
-    if (!doc) throw new Error(`${p.uri} is not open`);
-    return service.planBibliography(doc, p.keys);
-  });
-  connection.onRequest(Methods.planDeclaration, (p: PlanDeclarationParams): PlanDeclarationResult => {
-    const doc = documents.get(p.uri);
-    if (!doc) throw new Error(`${p.uri} is not open`);
-    return service.planDeclaration(doc, p.file) ?? null;
-  });
-  connection.onRequest(Methods.citedKeys, (p: CitedKeysParams): string[] => {
-    const doc = documents.get(p.uri);
+  connection.onRequest(Methods.planCitation, async (p: PlanCitationParams) => service.planCitation(await mustBeOpen(p.uri), p.position, p.keys));
+  connection.onRequest(Methods.planBibliography, async (p: PlanBibliographyParams) => service.planBibliography(await mustBeOpen(p.uri), p.keys));
+  connection.onRequest(Methods.planDeclaration, async (p: PlanDeclarationParams): Promise<PlanDeclarationResult> =>
+    service.planDeclaration(await mustBeOpen(p.uri), p.file) ?? null);
+  connection.onRequest(Methods.citedKeys, async (p: CitedKeysParams): Promise<string[]> => {
+    const doc = await openDocument(p.uri);
     return doc ? service.citedKeys(doc) : [];
   });
   connection.onRequest(Methods.planInsertion, (p: PlanInsertionParams) => service.planInsertion(URI.parse(p.uri), p.keys));

@@ -563,10 +563,8 @@ describe('MLSys Papers in a real VS Code', () => {
       + '\nOrca introduced iteration-level scheduling [@yu2022orca]\n');
     // The save dialog proposes cited-references.bib in the workspace folder; no earlier file may answer for this test.
     rmSync(join(workspace, 'cited-references.bib'), { force: true });
-    // Known defect, not mended yet: run as the very first action of a fresh window in the web
-    // extension host (the command activates the extension), it shows neither the format pick nor a
-    // message (reproduced with MLSYS_E2E_SEED=574759). This test is about exporting: the server is up first.
-    await showTopics();
+    // Run first in a fresh window, the command starts the extension, and its request reaches the
+    // server before the note's didOpen (seed 574759 in the web host): the server waits for it.
     await openFile(page, note);
     await runCommand(page, 'MLSys Papers: Export Cited Entries');
     await quickInput.pick(page, 'BibTeX');
@@ -582,7 +580,6 @@ describe('MLSys Papers in a real VS Code', () => {
   test('Export Cited Entries on a note that cites nothing says so, and asks nothing', async () => {
     const note = scratch('export-none', { 'notes.md': 'nothing-cited.md' })['notes.md']!;
     writeFileSync(join(workspace, note), '# Notes\n\nNothing cited here yet.\n');
-    await showTopics(); // the server up first: see the known defect in the next test
     await openFile(page, note);
     await runCommand(page, 'MLSys Papers: Export Cited Entries');
     await page.locator('.notifications-toasts', { hasText: 'this document cites no entry of the corpus' }).waitFor({ timeout: 30_000 });

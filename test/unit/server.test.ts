@@ -134,8 +134,30 @@ describe('language server over LSP', () => {
       .toEqual({ kind: 'create', uri: fresh, text: kwonBib, keys: ['kwon2023efficient'] });
     expect(await s.client.sendRequest(Methods.planInsertion, { uri: URI.file('/elsewhere/refs.bib').toString(), keys: ['kwon2023efficient'] }))
       .toMatchObject({ kind: 'refuse', message: 'is outside the workspace; it was not changed' });
-    await expect(s.client.sendRequest(Methods.planCitation, { uri: URI.file('/ws/closed.tex').toString(), position: { line: 0, character: 0 }, keys: [] }))
-      .rejects.toThrow('file:///ws/closed.tex is not open');
+  });
+
+  it('answers a request that arrives before its document\'s didOpen, and refuses one whose document never opens', async () => {
+    const s = await start({ '/ws/refs.bib': SMITH });
+    // VS Code's client, started by the command that asks, sends the request before the didOpen.
+    const keys = s.client.sendRequest(Methods.citedKeys, { uri: MAIN });
+    const plan = s.client.sendRequest<CitePlan>(Methods.planCitation, { uri: MAIN, position: { line: 1, character: 9 }, keys: ['kwon2023efficient'] });
+    s.open(MAIN, 'latex', PAPER);
+    expect(await keys).toEqual(['pag', 'kwon2023efficient', 'nosuch1999']);
+    expect((await plan).edit).toEqual({ offset: 26, length: 3, text: 'kwon2023efficient' });
+
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const closed = URI.file('/ws/closed.tex').toString();
+      const refused = s.client.sendRequest(Methods.planCitation, { uri: closed, position: { line: 0, character: 0 }, keys: [] });
+      const none = s.client.sendRequest(Methods.citedKeys, { uri: closed });
+      const settled = expect(refused).rejects.toThrow('file:///ws/closed.tex is not open');
+      await s.client.sendRequest(HoverRequest.type, { textDocument: { uri: MAIN }, position: { line: 0, character: 0 } });
+      await vi.advanceTimersByTimeAsync(5_000);
+      await settled;
+      expect(await none).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('asks a pulling client to refresh when no pull follows a change of a citing document, and not when one does', async () => {
