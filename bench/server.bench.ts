@@ -200,8 +200,10 @@ async function nodeStartup(): Promise<number> {
   return performance.now() - t0;
 }
 
+/** The same keys in the same order, and the same invalid filters (no library is configured: the server's library fields are empty). */
 function sameAnswer(a: SearchResult, b: SearchResult, what: string): void {
-  if (JSON.stringify(a) !== JSON.stringify(b)) {
+  const core = (r: SearchResult) => JSON.stringify({ keys: r.keys, invalid: r.invalid });
+  if (core(a) !== core(b) || (a.entries?.length ?? 0) > 0) {
     throw new Error(`${what}: the server and the in-process search disagree:\n  server:     ${JSON.stringify(a)}\n  in-process: ${JSON.stringify(b)}`);
   }
 }
