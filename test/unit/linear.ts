@@ -2,7 +2,8 @@
  * Time bounds as ratios, for inputs that were (or could be) super-linear: the input 10× larger
  * must take at most 15× longer. Each size is timed as the median of 7 repetitions after a
  * warm-up, small and large interleaved; a call too fast to time is repeated in a batch (the same
- * batch size for both inputs) until the small input's batch takes at least 2 ms.
+ * batch size for both inputs) until the small input's batch takes at least 2 ms. A ratio over the
+ * bound is timed once more, and the second timing decides.
  */
 import { expect } from 'vitest';
 
@@ -34,7 +35,13 @@ export function timeRatio(small: () => unknown, large: () => unknown): { small: 
 
 /** Fails when `large` (10× the input of `small`) takes more than `max` times as long; prints the timings. */
 export function expectLinear(what: string, small: () => unknown, large: () => unknown, max = MAX_RATIO): void {
-  const r = timeRatio(small, large);
+  // Timed again once when over the bound: the other test files run beside this one on two cores,
+  // and a burst of theirs can land in one size's repetitions. A super-linear cost is over it twice.
+  let r = timeRatio(small, large);
+  if (r.ratio > max) {
+    console.log(`${what}: ×${r.ratio.toFixed(1)} (${r.small.toFixed(2)} ms vs ${r.large.toFixed(2)} ms, batch of ${r.k}); timed again`);
+    r = timeRatio(small, large);
+  }
   const msg = `${what}: ${r.small.toFixed(2)} ms vs ${r.large.toFixed(2)} ms for 10× the input (×${r.ratio.toFixed(1)}, batch of ${r.k})`;
   console.log(msg);
   expect(r.ratio, msg).toBeLessThanOrEqual(max);
