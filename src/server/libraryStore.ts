@@ -16,6 +16,7 @@
 import * as l10n from '@vscode/l10n';
 import { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-types';
 import { URI, Utils } from 'vscode-uri';
+import type { BibEntry, ParsedBib } from '../core/bib/bibfile.js';
 import { bibFormatOf } from '../core/bib/sync.js';
 import type { Logger } from '../core/log.js';
 import type { Corpus } from '../core/model.js';
@@ -81,6 +82,37 @@ interface LibraryFile {
   twins?: Map<Entry, string>;
 }
 
+/**
+ * A library entry as `parseBib` gives it: key, entry type and fields (names in lower case, macros
+ * expanded), the fields read from the entry's text when first asked for.
+ */
+function bibEntryAt(e: Entry, text: string, start: number, end: number, macros: Readonly<Record<string, string>>): BibEntry {
+  let fields: Record<string, string> | undefined;
+  return {
+    key: e.key,
+    type: (e.library?.sourceType ?? e.type).toLowerCase(),
+    get fields() {
+      fields ??= Object.fromEntries(Object.entries(readEntryAt(text, start, end, macros)?.properties ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+      return fields;
+    },
+  };
+}
+
+/**
+ * An `@string` command as the BibTeX lexer reads one (Citation.js's grammar): `@`, then white
+ * space and `%` comments, then `string` in any case.
+ */
+const STRING_COMMAND = /@(?:\s+|%.*)*string/i;
+
+/**
+ * `text` with the byte-order mark that `read` starts with: the store reads a file on disk with
+ * its BOM, an editor's document (and the service) has none, and an edit compared against the
+ * text read must not look like a change at offset 0 (which reads every entry before it again).
+ */
+function withBomOf(read: string, text: string): string {
+  return read.charCodeAt(0) === 0xfeff && text.charCodeAt(0) !== 0xfeff ? `\uFEFF${text}` : text;
+}
+
 /** The store; see the module comment. */
 export class LibraryStore {
   private files = new Map<string, LibraryFile>();
@@ -91,6 +123,8 @@ export class LibraryStore {
   private twinOf = new Map<string, Entry>();
   /** Increases when any library's entries change. */
   version = 0;
+  /** Who waits for a file's load under way to end (ready, failed, or the file dropped). */
+  private readonly loadWaiters = new Map<LibraryFile, (() => void)[]>();
   /** Whether citing a corpus entry with a library twin cites the corpus key (`mlsysPapers.preferCorpusKeys`). */
   preferCorpusKeys = false;
 
@@ -139,6 +173,53 @@ export class LibraryStore {
   }
 
   /**
+   * A BibTeX library's entries as the citation service reads a document's `.bib` (`parseBib`), so
+   * that a file that is both a library and a document's bibliography is parsed once, and an edit
+   * of it is read again only where it changed: the store's entries when it has read exactly
+   * `text` or can bring itself there incrementally (an edit of the open document that the
+   * edit-pause timer has not passed on yet). A load under way is waited for (in slices, the server
+   * keeps answering); a change that needs a full read starts one and waits for it.
+   *
+   * @param uri - the file's URI, as the store keys it
+   * @param text - the text the service read (the open document's, else the file's on disk)
+   * @returns undefined when the file is not a loaded BibTeX library of this text, or when its read
+   *   found an error (the service then parses the file itself, and reports the error as `parseBib`
+   *   does); each entry's `fields` are read from the text when first asked for
+   */
+  async parsedBib(uri: string, text: string): Promise<ParsedBib | undefined> {
+    for (let loads = 0; loads < 3; loads++) {
+      let f = this.files.get(uri);
+      while (f?.state === 'loading') {
+        const waiting = f;
+        await new Promise<void>((resolve) => this.loadWaiters.set(waiting, [...(this.loadWaiters.get(waiting) ?? []), resolve]));
+        f = this.files.get(uri);
+      }
+      const lib = f?.lib;
+      if (!f || f.state !== 'ready' || !lib || lib.format !== 'bibtex' || f.text === undefined) return undefined;
+      const wanted = withBomOf(f.text, text);
+      if (f.text !== wanted && !this.updateBibtex(f, wanted)) {
+        // A change of @string macros: read in full, in slices, and asked again.
+        void this.load(f, wanted);
+        continue;
+      }
+      if (lib.problems.some((p) => p.severity === 'error')) return undefined;
+      const spans = lib.spans!;
+      const macros = lib.macros ?? {};
+      const read = f.text;
+      return { entries: lib.entries.map((e, i) => bibEntryAt(e, read, spans[2 * i]!, spans[2 * i + 1]!, macros)) };
+    }
+    return undefined;
+  }
+
+  /** Wakes who waits for `f`'s load ({@link parsedBib}). */
+  private loadEnded(f: LibraryFile): void {
+    const waiting = this.loadWaiters.get(f);
+    if (!waiting) return;
+    this.loadWaiters.delete(f);
+    for (const wake of waiting) wake();
+  }
+
+  /**
    * Sets the library files: new ones start loading, gone ones are dropped, the others stay.
    *
    * @param wanted - URI → whether it joins as an open document's bibliography
@@ -154,6 +235,7 @@ export class LibraryStore {
       }
       f.generation++;
       this.files.delete(id);
+      this.loadEnded(f);
       changed = true;
       // An open document's bibliography comes and goes with its editors: not worth a line each time.
       if (!f.fromDocument) this.log.info(`library ${f.name}: removed`);
@@ -202,6 +284,7 @@ export class LibraryStore {
       f.diagnostics = [Diagnostic.create(Range.create(0, 0, 0, 0), message, DiagnosticSeverity.Error, undefined, DIAGNOSTIC_SOURCE)];
       this.log.warn(`library ${f.name}: ${message}`);
       this.afterChange();
+      this.loadEnded(f);
     };
     if (!format) return fail(l10n.t('is not a library format (.bib, .json or .yaml); not read'));
     const r = given === undefined ? await this.host.read(f.uri) : { text: given };
@@ -255,6 +338,7 @@ export class LibraryStore {
     f.done = f.total = lib.entries.length;
     this.findTwins(f);
     this.afterChange();
+    this.loadEnded(f);
     if (!f.fromDocument || lib.problems.length) {
       this.log.info(`library ${f.name}: ${lib.entries.length} entries, ${lib.problems.length} problem(s), ${f.cached ? 'from the cache' : 'read'} in ${Math.round(this.host.now() - started)} ms`);
     }
@@ -297,9 +381,11 @@ export class LibraryStore {
    * The open document of a library changed: the entries it touches are read again (BibTeX;
    * other formats, and a change to an `@string`, read the whole text again).
    */
-  documentChanged(uri: string, text: string): void {
+  documentChanged(uri: string, edited: string): void {
     const f = this.files.get(uri);
-    if (!f || f.state !== 'ready' || !f.lib || f.text === undefined || f.text === text) return;
+    if (!f || f.state !== 'ready' || !f.lib || f.text === undefined) return;
+    const text = withBomOf(f.text, edited);
+    if (f.text === text) return;
     if (f.lib.format !== 'bibtex' || !this.updateBibtex(f, text)) {
       void this.load(f, text);
     }
@@ -319,30 +405,55 @@ export class LibraryStore {
     const delta = text.length - old.length;
     // A change inside or next to an @string block changes what every later entry expands to.
     for (const [, at] of lib.strings ?? []) if (at.start <= oldEnd && at.end >= p) return false;
-    if (/@\s*string/i.test(text.slice(p, text.length - s))) return false;
+    if (STRING_COMMAND.test(text.slice(p, text.length - s))) return false;
     const n = lib.entries.length;
-    // Entries wholly before the change, and wholly after it.
+    // What is read again is whole lines, from the line the change starts on to the start of a line
+    // where an entry after the change begins: the entries in it are replaced, and so are the
+    // problems on its lines (a problem has a line, and entries can share one).
+    const atLineStart = (offset: number) => offset === 0 || old.charCodeAt(offset - 1) === 10;
     let first = 0;
     while (first < n && spans[2 * first + 1]! < p) first++;
+    let from = lineStartOf(old, p);
+    for (;;) {
+      // An entry that ends after the range starts (on its first line, before the change) is read again too.
+      while (first > 0 && spans[2 * (first - 1) + 1]! > from) first--;
+      if (first < n && spans[2 * first]! < from) from = lineStartOf(old, spans[2 * first]!);
+      else break;
+    }
     let last = n;
     while (last > first && spans[2 * (last - 1)]! > oldEnd) last--;
-    const from = first < n ? Math.min(spans[2 * first]!, lineStartOf(old, p)) : lineStartOf(old, p);
-    const to = last < n ? spans[2 * last]! + delta : text.length;
-    if (to < from) return false;
-    const startLine = first < n ? lib.entries[first]!.library!.line - (lineBreaks(old, from, spans[2 * first]!)) : lineOfOffset(old, from);
-    const reader = new BibtexLibraryReader(text, { start: from, end: to, line: startLine, macros: lib.macros });
-    reader.read();
+    const startLine = lineOfOffset(old, from);
+    // What an edit opens may run into the entries after it (an unclosed brace, an entry that now
+    // starts mid-line), as a fresh read of the file would read it: while the range read has an
+    // error, it takes in the next entry too, a few times; past that, the errors are the file's.
+    let to: number;
+    let reader: BibtexLibraryReader;
+    for (let grown = 0; ; grown++) {
+      while (last < n && !atLineStart(spans[2 * last]!)) last++;
+      to = last < n ? spans[2 * last]! + delta : text.length;
+      if (to < from) return false;
+      // An @string in what is read again (one that an edit made or unmade) changes what later
+      // entries expand to: the whole file is read.
+      if (STRING_COMMAND.test(text.slice(from, to)) || STRING_COMMAND.test(old.slice(from, to - delta))) return false;
+      reader = new BibtexLibraryReader(text, { start: from, end: to, line: startLine, macros: lib.macros });
+      reader.read();
+      if (last === n || grown === 4 || !reader.problems.some((q) => q.severity === 'error')) break;
+      last++;
+    }
     const ref = { uri: f.id, name: f.name };
     const added = reader.entries.map((raw) => entryFromBibtex(raw, ref));
     const removed = lib.entries.slice(first, last);
-    const lineDelta = lineBreaks(text, from, to) - lineBreaks(old, from, to - delta);
+    const oldTo = to - delta;
+    const lineDelta = lineBreaks(text, from, to) - lineBreaks(old, from, oldTo);
+    // The last line of the range in the old text (the range ends at a line start, or at the end).
+    const lastLine = oldTo > from ? startLine + lineBreaks(old, from, oldTo - 1) : startLine - 1;
     for (let i = last; i < n; i++) lib.entries[i]!.library!.line += lineDelta;
     const newSpans = [...spans.slice(0, 2 * first), ...reader.entries.flatMap((r) => [r.start, r.end]), ...spans.slice(2 * last).map((x) => x + delta)];
     lib.entries.splice(first, last - first, ...added);
     lib.spans = newSpans;
     for (const [, at] of lib.strings ?? []) if (at.start >= oldEnd) { at.start += delta; at.end += delta; }
     lib.problems = [...lib.problems.filter((q) => q.line < startLine), ...reader.problems,
-      ...lib.problems.filter((q) => q.line >= startLine + lineBreaks(old, from, to - delta) + 1).map((q) => ({ ...q, line: q.line + lineDelta }))];
+      ...lib.problems.filter((q) => q.line > lastLine).map((q) => ({ ...q, line: q.line + lineDelta }))];
     lib.index.update(removed, added);
     f.text = text;
     f.done = f.total = lib.entries.length;
@@ -499,7 +610,8 @@ export class LibraryStore {
 
 /** The offset where the line holding `offset` starts. */
 function lineStartOf(text: string, offset: number): number {
-  return text.lastIndexOf('\n', offset - 1) + 1;
+  // `lastIndexOf` reads a negative position as 0: at offset 0 it would find a line break there.
+  return offset <= 0 ? 0 : text.lastIndexOf('\n', offset - 1) + 1;
 }
 
 /** Line breaks (LF) in `[from, to)`. */

@@ -270,6 +270,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
       const open = documents.get(uri.toString());
       return open && { version: open.version, text: open.getText() };
     },
+    // A document's `.bib` that is a library too (or joined as one) is parsed once, by the library store.
+    parsedBib: (uri, text) => libraries.parsedBib(uri.toString(), text),
   };
 
   const store = new CorpusStore(log, async (uri) => {

@@ -4,11 +4,11 @@
  * definition, problems, citing a library entry (its own text copied), never writing to a library,
  * duplicate keys across libraries, the tree's groups, edits of an open library, and the cache.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
-  CompletionRequest, DefinitionRequest, DidChangeConfigurationNotification, DidChangeTextDocumentNotification, DidChangeWatchedFilesNotification,
+  CompletionRequest, DefinitionRequest, DidChangeConfigurationNotification, DocumentDiagnosticRequest, DidChangeTextDocumentNotification, DidChangeWatchedFilesNotification,
   FileChangeType, HoverRequest, LogMessageNotification, PublishDiagnosticsNotification,
-  type CompletionList, type DidChangeWatchedFilesRegistrationOptions, type Hover, type LogMessageParams, type Location, type MarkupContent, type PublishDiagnosticsParams,
+  type CompletionList, type Diagnostic, type DidChangeWatchedFilesRegistrationOptions, type Hover, type LogMessageParams, type Location, type MarkupContent, type PublishDiagnosticsParams,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
 import type { CitePlan } from '../../src/core/service/types.js';
@@ -17,6 +17,13 @@ import {
 } from '../../src/server/protocol.js';
 import type { LibraryCache } from '../../src/server/libraryStore.js';
 import { start, type Session } from './serverHarness.js';
+
+/** The texts `parseBib` (the citation service's own `.bib` reader) was given. */
+const parsed = vi.hoisted(() => [] as string[]);
+vi.mock('../../src/core/bib/bibfile.js', async (actual) => {
+  const m = await actual<typeof import('../../src/core/bib/bibfile.js')>();
+  return { ...m, parseBib: (text: string) => { parsed.push(text); return m.parseBib(text); } };
+});
 
 const LIB = '/ws/lib/zotero.bib';
 const LIB_URI = URI.file(LIB).toString();
@@ -283,6 +290,42 @@ describe('libraries in the language server', () => {
       const warning = await old.notified<LogMessageParams>(LogMessageNotification.method, (p) => p.message.includes('cannot watch files outside the workspace'));
       expect(warning.message).toContain(URI.file(OUTSIDE).toString(true));
       expect(watched(old)).toEqual(['**/*.{bib,json,yaml,yml}']);
+    });
+  });
+
+  describe('a document whose bibliography is a library', () => {
+    const CLEAN = LIBRARY.replace(/@article\{broken2020,\n {2}title = \{Never closed,\n {2}year = 2020\n\n/, '');
+    const DOC = URI.file('/ws/lib/paper.tex').toString();
+    const pull = async (s: Session) => ((await s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: DOC } })) as { items: Diagnostic[] }).items.map((d) => d.message);
+
+    it('checks the document against the library store\'s reading: the file is parsed once, and an edit of it is read where it changed', async () => {
+      expect(CLEAN).not.toContain('broken2020');
+      // On disk with a byte-order mark and CRLF, as some exporters write it.
+      const s = await start({ [LIB]: `\uFEFF${CLEAN.replace(/\n/g, '\r\n')}` }, { citationStyle: 'apa', libraries: ['lib/zotero.bib'] });
+      await s.notified<LibraryStatusParams>(Methods.libraryStatus, (p) => p.files.length > 0 && p.files.every((f) => f.state === 'ready'));
+      parsed.length = 0;
+      s.open(DOC, 'latex', '\\bibliography{zotero}\n\\cite{smith2024mystery,nosuch2000}\n');
+      expect(await pull(s)).toEqual(['Unknown citation key "nosuch2000": not in lib/zotero.bib, nor in the MLSys Papers corpus.']);
+
+      // The library open in the editor (CRLF, no BOM there) and a key renamed: the document's check
+      // follows at once, before the store's own pause after typing.
+      const editor = CLEAN.replace(/\n/g, '\r\n');
+      s.open(LIB_URI, 'bibtex', editor);
+      await s.client.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri: LIB_URI, version: 2 }, contentChanges: [{ text: editor.replace('smith2024mystery', 'smith2024enigma') }] });
+      expect(await pull(s)).toEqual([
+        'Unknown citation key "smith2024mystery": not in lib/zotero.bib, nor in the MLSys Papers corpus.',
+        'Unknown citation key "nosuch2000": not in lib/zotero.bib, nor in the MLSys Papers corpus.',
+      ]);
+      expect(parsed.filter((t) => t.includes('@incollection{smith2024'))).toEqual([]);
+    });
+
+    it('is parsed by the service where the library has an error, which the document\'s check then reports as before', async () => {
+      const s = await start({ [LIB]: LIBRARY }, { citationStyle: 'apa', libraries: ['lib/zotero.bib'] });
+      await s.notified<LibraryStatusParams>(Methods.libraryStatus, (p) => p.files.length > 0 && p.files.every((f) => f.state === 'ready'));
+      parsed.length = 0;
+      s.open(DOC, 'latex', '\\bibliography{zotero}\n\\cite{smith2024mystery}\n');
+      await pull(s);
+      expect(parsed.filter((t) => t.includes('broken2020'))).toHaveLength(1);
     });
   });
 });

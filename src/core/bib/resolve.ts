@@ -12,7 +12,8 @@ import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../context.js';
 import type { Entry } from '../schema.js';
 import { parseYaml } from '../yaml.js';
 import { bibliographyDeclarations, latexBibliographies, markdownBibliographies, texRootOf, type BibDeclaration } from './locate.js';
-import { planBibAddition, planBibSync, readBibFile, type BibInsertion, type BibFile, type BibSyncPlan } from './sync.js';
+import type { ParsedBib } from './bibfile.js';
+import { bibFormatOf, planBibAddition, planBibSync, readBibFile, type BibInsertion, type BibFile, type BibSyncPlan } from './sync.js';
 
 /** What resolving a bibliography needs from its host. */
 export interface BibWorkspace {
@@ -32,6 +33,14 @@ export interface BibWorkspace {
   stamp?(uri: URI): Promise<string | undefined>;
   /** Whether a file or folder exists. */
   exists(uri: URI): Promise<boolean>;
+  /**
+   * A BibTeX file's entries as the host has already read them from exactly `text` (the language
+   * server's library store, which reads an open `.bib` again only where it changed), so that the
+   * file is not parsed a second time; undefined to have it parsed here (`parseBib`). The
+   * host answers only what `parseBib` would: every entry in file order, and no answer for a file
+   * it found a syntax error in.
+   */
+  parsedBib?(uri: URI, text: string): Promise<ParsedBib | undefined>;
 }
 
 /** A document as the resolver sees it. */
@@ -87,7 +96,7 @@ export class BibCache {
   /**
    * @returns `make(text)` for the file's current text, or null when the file does not exist
    */
-  async get<T>(ws: BibWorkspace, uri: URI, kind: string, make: (text: string) => T): Promise<T | null> {
+  async get<T>(ws: BibWorkspace, uri: URI, kind: string, make: (text: string) => T | Promise<T>): Promise<T | null> {
     const stamp = ws.stamp ? await ws.stamp(uri) : undefined;
     const id = `${kind}:${uri.toString()}`;
     const hit = stamp !== undefined ? this.entries.get(id) : undefined;
@@ -98,7 +107,7 @@ export class BibCache {
     }
     const text = await ws.readText(uri);
     if (text === undefined) return null;
-    const value = make(text);
+    const value = await make(text);
     if (stamp !== undefined) {
       this.entries.delete(id);
       this.entries.set(id, { stamp, value });
@@ -111,6 +120,21 @@ export class BibCache {
   clear(): void {
     this.entries.clear();
   }
+}
+
+/**
+ * A bibliography file read from its text: for BibTeX, the entries the host has already read from
+ * this very text ({@link BibWorkspace.parsedBib}) when it has them, else the file parsed here.
+ *
+ * @param path - the file's path as declared (its extension decides the format)
+ * @returns undefined when the extension is not a bibliography format's
+ */
+export async function bibFileOf(ws: BibWorkspace, uri: URI, path: string, text: string): Promise<BibFile | undefined> {
+  if (ws.parsedBib && bibFormatOf(path) === 'bibtex') {
+    const parsed = await ws.parsedBib(uri, text);
+    if (parsed) return { path, format: 'bibtex', text, entries: parsed.entries };
+  }
+  return readBibFile(path, text);
 }
 
 /** Options of {@link resolveBibliography}. */
@@ -194,7 +218,7 @@ export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, op
   const missing: URI[] = [];
   for (const d of decls) {
     const uri = relativeTo(root, d.path);
-    const file = await cache.get(ws, uri, 'bib', (text) => readBibFile(d.path, text));
+    const file = await cache.get(ws, uri, 'bib', (text) => bibFileOf(ws, uri, d.path, text));
     if (file === null) missing.push(uri);
     else if (file) files.push({ ...file, uri });
   }

@@ -16,7 +16,7 @@ import {
 import { URI } from 'vscode-uri';
 import { duplicateKeys, editorText, eolOf, findBibKey, findBibKeys, lineColumnAt, parseBib, type BibEntry } from '../bib/bibfile.js';
 import {
-  BibCache, inWorkspace, isInside, planBibliographyUpdate, planCitationSync, resolveBibliography, type DocumentBibliography,
+  BibCache, bibFileOf, inWorkspace, isInside, planBibliographyUpdate, planCitationSync, resolveBibliography, type DocumentBibliography,
 } from '../bib/resolve.js';
 import { bibFormatOf, planBibAddition, planBibSync, readBibFile } from '../bib/sync.js';
 import { toBibtex } from '../cite/bibtex.js';
@@ -378,7 +378,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
         const text = doc.getText();
         // The workspace's view of this very document: parsed once for it and for the documents that cite from it.
         const shared = bibtex && ws.openDocument?.(uri)?.version === doc.version
-          ? await cache.get(ws, uri, 'bib', (t) => readBibFile(uri.path, t))
+          ? await cache.get(ws, uri, 'bib', (t) => bibFileOf(ws, uri, uri.path, t))
           : undefined;
         const entries = shared?.text === text ? shared.entries : parseBib(text).entries;
         const out: Diagnostic[] = [];
