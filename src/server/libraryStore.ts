@@ -42,7 +42,7 @@ export interface LibraryCache {
 
 /** What the store needs from the server. */
 export interface LibraryStoreHost {
-  /** The file's text (BOM kept), or why it cannot be read. */
+  /** The file's text (a byte-order mark kept: the store drops it), or why it cannot be read. */
   read(uri: URI): Promise<{ text: string } | { problem: string }>;
   /** A hash of a text for the cache key (Node: SHA-256); absent: FNV-1a with the length. */
   hash?(text: string): string;
@@ -103,15 +103,6 @@ function bibEntryAt(e: Entry, text: string, start: number, end: number, macros: 
  * space and `%` comments, then `string` in any case.
  */
 const STRING_COMMAND = /@(?:\s+|%.*)*string/i;
-
-/**
- * `text` with the byte-order mark that `read` starts with: the store reads a file on disk with
- * its BOM, an editor's document (and the service) has none, and an edit compared against the
- * text read must not look like a change at offset 0 (which reads every entry before it again).
- */
-function withBomOf(read: string, text: string): string {
-  return read.charCodeAt(0) === 0xfeff && text.charCodeAt(0) !== 0xfeff ? `\uFEFF${text}` : text;
-}
 
 /** The store; see the module comment. */
 export class LibraryStore {
@@ -196,10 +187,9 @@ export class LibraryStore {
       }
       const lib = f?.lib;
       if (!f || f.state !== 'ready' || !lib || lib.format !== 'bibtex' || f.text === undefined) return undefined;
-      const wanted = withBomOf(f.text, text);
-      if (f.text !== wanted && !this.updateBibtex(f, wanted)) {
+      if (f.text !== text && !this.updateBibtex(f, text)) {
         // A change of @string macros: read in full, in slices, and asked again.
-        void this.load(f, wanted);
+        void this.load(f, text);
         continue;
       }
       if (lib.problems.some((p) => p.severity === 'error')) return undefined;
@@ -290,7 +280,10 @@ export class LibraryStore {
     const r = given === undefined ? await this.host.read(f.uri) : { text: given };
     if (!current()) return;
     if (!('text' in r)) return fail(l10n.t('cannot be read: {0}', r.problem));
-    const text = r.text;
+    // Kept without its byte-order mark, as an editor's document and the citation service have it:
+    // an edit then compares as the change it is, not as one at offset 0 (which reads every entry
+    // before it again).
+    const text = r.text.charCodeAt(0) === 0xfeff ? r.text.slice(1) : r.text;
     const key = `${this.host.hash ? this.host.hash(text) : `${textHash(text)}-${text.length}`}-v${LIBRARY_CACHE_VERSION}`;
     const ref = { uri: f.id, name: f.name };
     let lib: LoadedLibrary | undefined;
@@ -381,11 +374,9 @@ export class LibraryStore {
    * The open document of a library changed: the entries it touches are read again (BibTeX;
    * other formats, and a change to an `@string`, read the whole text again).
    */
-  documentChanged(uri: string, edited: string): void {
+  documentChanged(uri: string, text: string): void {
     const f = this.files.get(uri);
-    if (!f || f.state !== 'ready' || !f.lib || f.text === undefined) return;
-    const text = withBomOf(f.text, edited);
-    if (f.text === text) return;
+    if (!f || f.state !== 'ready' || !f.lib || f.text === undefined || f.text === text) return;
     if (f.lib.format !== 'bibtex' || !this.updateBibtex(f, text)) {
       void this.load(f, text);
     }
