@@ -307,8 +307,8 @@ export function searchDocuments(corpus: Corpus): SearchDocument[] {
  * later node split moves it, never replaces it), so the index built is the same, byte for byte in
  * `toJSON`; nothing is removed while documents are added.
  */
-export class CorpusMiniSearch<T = SearchDocument> extends MiniSearch<T> {
-  override addAll(documents: readonly T[]): void {
+export class CorpusMiniSearch extends MiniSearch<SearchDocument> {
+  override addAll(documents: readonly SearchDocument[]): void {
     const index = this._index;
     const walk = index.fetch;
     const postings = new Map<string, ReturnType<typeof walk>>();

@@ -69,17 +69,22 @@ afterAll(async () => {
 const topicsTree = () => harnessTopicsTree(page);
 const treeRow = (label: string) => harnessTreeRow(page, label);
 const expand = (...labels: string[]) => expandTreeRows(page, ...labels);
+/**
+ * The libraries' status bar item. Its accessible label is its tooltip, one line per library
+ * ("zotero.bib: 2 entries"); its text, the count of all of them (an open document's bibliography
+ * joins too).
+ */
+const statusItem = () => page.locator('[aria-label^="MLSys Papers libraries"]').first();
+/** The status bar item's accessible label; '' while it is not shown. */
+const statusLabel = async () => (await statusItem().getAttribute('aria-label').catch(() => null)) ?? '';
 
 
 describe('your own library in a real VS Code', () => {
   test('the status bar counts the library, and the Topics view lists it under Libraries by keyword', async () => {
     // The command activates the extension (nothing else of this test does) and shows the view.
     await runCommand(page, 'MLSys Papers: Show Libraries');
-    // The item's accessible label is its tooltip, one line per library ("zotero.bib: 2 entries");
-    // its text, the count of all of them (an open document's bibliography joins too).
-    const label = page.locator('[aria-label^="MLSys Papers libraries"]').first();
-    await expect.poll(async () => (await label.getAttribute('aria-label').catch(() => null)) ?? '', { timeout: 60_000 }).toContain('zotero.bib: 2 entries');
-    expect(Number((await label.textContent())?.replace(/\D/g, ''))).toBeGreaterThanOrEqual(2);
+    await expect.poll(statusLabel, { timeout: 60_000 }).toContain('zotero.bib: 2 entries');
+    expect(Number((await statusItem().textContent())?.replace(/\D/g, ''))).toBeGreaterThanOrEqual(2);
     await expand('Libraries', 'zotero.bib', 'scheduling');
     await expect.poll(async () => (await treeRow('zotero.bib').locator('.label-description').textContent()) ?? '', { timeout: 15_000 }).toBe('2 entries');
     await treeRow(QUOKKA).waitFor({ timeout: 15_000 });
@@ -119,14 +124,12 @@ describe('your own library in a real VS Code', () => {
 
   test('Zotero rewrites the library outside the workspace: the status bar and the search follow, with no reload', async () => {
     await runCommand(page, 'MLSys Papers: Show Libraries');
-    const label = page.locator('[aria-label^="MLSys Papers libraries"]').first();
-    const status = async () => (await label.getAttribute('aria-label').catch(() => null)) ?? '';
-    await expect.poll(status, { timeout: 60_000 }).toContain('zotero.bib: 2 entries');
+    await expect.poll(statusLabel, { timeout: 60_000 }).toContain('zotero.bib: 2 entries');
     const wombat = ['@article{roe2025wombat,', '  title    = {Wombat: Elastic Checkpoints for Training Jobs},', '  author   = {Roe, Richard},', '  year     = {2025},', '}', ''].join('\r\n');
     try {
       // Better BibTeX rewrites the whole export when the Zotero library changes.
       writeFileSync(libraryFile, `${LIBRARY}\r\n${wombat}`);
-      await expect.poll(status, { timeout: 30_000 }).toContain('zotero.bib: 3 entries');
+      await expect.poll(statusLabel, { timeout: 30_000 }).toContain('zotero.bib: 3 entries');
       await runCommand(page, 'MLSys Papers: Search');
       await quickInput.type(page, 'wombat elastic checkpoints');
       const first = page.locator('.quick-input-widget .monaco-list-row[data-index="0"] >> visible=true');
@@ -137,6 +140,6 @@ describe('your own library in a real VS Code', () => {
       writeFileSync(libraryFile, LIBRARY);
     }
     // And back, for the other tests of this file.
-    await expect.poll(status, { timeout: 30_000 }).toContain('zotero.bib: 2 entries');
+    await expect.poll(statusLabel, { timeout: 30_000 }).toContain('zotero.bib: 2 entries');
   });
 });
