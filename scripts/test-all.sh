@@ -15,7 +15,7 @@ run() {
 
 [[ -d node_modules ]] || run "npm ci" npm ci --no-audit --no-fund
 run "install test tools" bash scripts/setup-test-tools.sh
-run "type check" npx tsc --noEmit -p .
+run "type check" npm run typecheck
 # The build (validates the corpus) runs as the package's vscode:prepublish; the browser tests and
 # the extension-host suite install that .vsix, as users do.
 run "build and package" env VSIX_OUT=dist-test/mlsys-papers.vsix node scripts/package.mjs
