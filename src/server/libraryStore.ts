@@ -16,7 +16,7 @@
 import * as l10n from '@vscode/l10n';
 import { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-types';
 import { URI, Utils } from 'vscode-uri';
-import type { BibEntry, ParsedBib } from '../core/bib/bibfile.js';
+import { STRING_COMMAND, type BibEntry, type ParsedBib } from '../core/bib/bibfile.js';
 import { bibFormatOf } from '../core/bib/sync.js';
 import type { Logger } from '../core/log.js';
 import type { Corpus } from '../core/model.js';
@@ -97,12 +97,6 @@ function bibEntryAt(e: Entry, text: string, start: number, end: number, macros: 
     },
   };
 }
-
-/**
- * An `@string` command as the BibTeX lexer reads one (Citation.js's grammar): `@`, then white
- * space and `%` comments, then `string` in any case.
- */
-const STRING_COMMAND = /@(?:\s+|%.*)*string/i;
 
 /** The store; see the module comment. */
 export class LibraryStore {

@@ -3,7 +3,7 @@
  * must take at most 15× longer (timed as `linear.ts` says).
  */
 import { describe, expect, it } from 'vitest';
-import { findBibKeys, normaliseTitle, parseBib, planBibAppend } from '../../src/core/bib/bibfile.js';
+import { findBibKeys, normaliseTitle, parseBib, planBibAppend, STRING_COMMAND } from '../../src/core/bib/bibfile.js';
 import { frontMatterOf } from '../../src/core/bib/locate.js';
 import { planBibAddition, readBibFile } from '../../src/core/bib/sync.js';
 import { parseYaml } from '../../src/core/yaml.js';
@@ -161,5 +161,25 @@ describe('findBibKeys with a very long key', () => {
       expect(found.map((o) => text.slice(o, o + key.length).toLowerCase())).toEqual([key.toLowerCase(), key.toLowerCase()]);
     }
     expectLinear('findBibKeys (5,000 vs 50,000-character key)', () => findBibKeys(a.text, a.key), () => findBibKeys(b.text, b.key));
+  });
+});
+
+describe('finding an @string command is linear', () => {
+  it.each([
+    ['a run of spaces', ' '],
+    ['a run of %', '%'],
+    ['comment lines', '% c\n'],
+    ['spaces and %', ' %'],
+  ])('STRING_COMMAND after @ and %s, 2,000 vs 20,000 characters', (name, unit) => {
+    const text = (n: number) => `@${unit.repeat(Math.ceil(n / unit.length))}x`;
+    const a = text(2_000);
+    const b = text(20_000);
+    expect(STRING_COMMAND.test(a)).toBe(false);
+    expectLinear(`STRING_COMMAND (${name})`, () => STRING_COMMAND.test(a), () => STRING_COMMAND.test(b));
+  });
+
+  it('reads @string as the lexer does: any case, across white space and % comments', () => {
+    expect(['@string{', '@ % a comment\n  String {', '@%@misc\nstring{', '@\tsTrInG'].map((t) => STRING_COMMAND.test(t))).toEqual([true, true, true, true]);
+    expect(['@x string', '@strin', '@preamble{'].map((t) => STRING_COMMAND.test(t))).toEqual([false, false, false]);
   });
 });

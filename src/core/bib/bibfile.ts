@@ -95,6 +95,15 @@ const BIB = {
 };
 
 /**
+ * An `@string` command as the parser's lexer reads one: `@`, white space and `%` comments (what
+ * {@link BIB}'s `space` skips), then `string` in any case. Where one is made or unmade, every later
+ * entry's macros may change. Not built from `space`: with `string` after it, `(?:\s+|%.*)*` backtracks
+ * exponentially on a run of spaces (`@` and 28 spaces took 0.5 s); here each character can be read
+ * one way only (a comment runs to its line's end).
+ */
+export const STRING_COMMAND = /@(?:\s|%[^\n]*(?:\n|$))*string/i;
+
+/**
  * Finds `@string` macros that expand too far, before Citation.js's parser expands them: each
  * `@string{a1 = a0 # a0}` can double the text, so 26 lines make a 134-million-character field
  * (the parser builds it as a rope in milliseconds; the first regex or `slice` on it then takes
