@@ -539,7 +539,7 @@ function runLint(ctx: Context): number {
     }
     if (st.isDirectory()) throw new UsageError(`lint: ${file} is a folder, not a file (lint its files: ${join(file, '*.yaml')})`);
     const text = readText(file, 'lint');
-    const isTopics = /^\s*-\s+id:/m.test(text) && !/^\s*-?\s*key:/m.test(text);
+    const isTopics = /^\s*-\s+id:/m.test(text) && !/^[ \t]*(?:-[ \t]*)?key:/m.test(text);
     if (isTopics) {
       const res = parseTopicsFile(text, file);
       const ok = !res.problems.some((p) => p.severity === 'error');

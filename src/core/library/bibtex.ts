@@ -93,7 +93,7 @@ function readableError(e: unknown, sliceLength: number): string {
   // characters, and the grammar's recursion on thousands of nested braces: both are RangeErrors.
   if (e instanceof RangeError) return sliceLength > 1_000_000 ? `too long to read (${sliceLength.toLocaleString('en-US')} characters)` : 'nested too deeply to read';
   const m = /expected "(\w+)", got (?:"(\w+)"|(EOF))/.exec(e instanceof Error ? e.message : String(e));
-  if (!m) return (e instanceof Error ? e.message : String(e)).split('\n')[0]!.replace(/ at line \d+ col \d+.*$/, '');
+  if (!m) return (e instanceof Error ? e.message : String(e)).split('\n')[0]!.replace(/ at line \d+ col \d.*$/, '');
   if (m[3] && m[1] === 'text') return 'not closed: a "{" or a \'"\' is still open where the next entry starts';
   if (m[3]) return `not closed: expected ${TOKEN_WORDS[m[1]!] ?? m[1]} before the next entry`;
   return `expected ${TOKEN_WORDS[m[1]!] ?? m[1]}, found ${TOKEN_WORDS[m[2] ?? m[3]!] ?? m[2]}`;

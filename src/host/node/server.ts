@@ -69,7 +69,6 @@ export function nodeServerHost(dist: string): ServerHost {
         return undefined;
       }
     },
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     loadCsl: async () => require(join(dist, 'csl.js')) as typeof import('../../core/cite/csl.js'),
     home: homedir(),
     libraryCache: (dir, warn) => nodeLibraryCache(dir ?? defaultCacheDir(), warn),
