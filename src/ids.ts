@@ -51,6 +51,7 @@ export const Settings = {
   syncBibliography: 'syncBibliography',
   latexRoot: 'latexRoot',
   citationStyle: 'citationStyle',
+  maxFileSizeMB: 'maxFileSizeMB',
 } as const;
 
 /** Context keys used in `when` clauses. */

@@ -42,8 +42,8 @@ export interface CorpusView {
   toCite?(key: string): Entry | undefined;
   /** Library entries as citing copies them: their own BibTeX text, or CSL item (`Entry.library`). */
   prepare?(entries: readonly Entry[]): Entry[];
-  /** Whether a URI is a library file named by the settings: never written to. */
-  isLibrary?(uri: string): boolean;
+  /** Whether a URI is a library file named by the settings, however it is spelt (real paths compared): never written to. */
+  isLibrary?(uri: string): boolean | Promise<boolean>;
   /** Whether a URI is a library file that has loaded (its entries are in the index). */
   isLibraryReady?(uri: string): boolean;
   /** A corpus entry's twin in a library, whatever the preference. */
