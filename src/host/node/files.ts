@@ -155,6 +155,19 @@ export function readProblem(r: FileRead, maxBytes: number): string | undefined {
   }
 }
 
+/**
+ * A path's `stat` (following symlinks), for stamps and "is anything there": undefined when nothing
+ * is there, or when it cannot be examined (a folder on the way not searchable).
+ */
+export async function statIfAny(path: string): Promise<Stats | undefined> {
+  try {
+    return await stat(path);
+  } catch {
+    // ignored: a path that cannot be examined cannot be read either; reading it reports the cause.
+    return undefined;
+  }
+}
+
 /** How many symlinks a path may pass through before it counts as a loop (Linux's `MAXSYMLINKS`). */
 const MAX_LINKS = 40;
 

@@ -5,7 +5,7 @@
  * bundled corpus and CSL files are read from the installation beside this script.
  */
 import { readFileSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { URI } from 'vscode-uri';
@@ -14,7 +14,7 @@ import type { CorpusData } from '../../core/corpus.js';
 import { DEFAULT_MAX_FILE_MB, maxFileBytes } from '../../core/fileLimits.js';
 import { decodeUtf8 } from '../../core/utf8.js';
 import { fileStampOf, startServer, type HostFile, type ServerHost } from '../../server/server.js';
-import { FOLDS_CASE, readRegularFile, realPathOf } from './files.js';
+import { FOLDS_CASE, readRegularFile, realPathOf, statIfAny } from './files.js';
 import { defaultCacheDir, nodeLibraryCache, sha256 } from './libraryCache.js';
 
 /**
@@ -57,7 +57,7 @@ function stderrLine(message: string): void {
  */
 export async function statNodeFile(uri: { scheme: string; fsPath: string }): Promise<string | undefined | null> {
   if (uri.scheme !== 'file') return null;
-  const st = await stat(uri.fsPath).catch(() => undefined);
+  const st = await statIfAny(uri.fsPath);
   return st && fileStampOf(st.mtimeMs, st.size, st.isDirectory() || (st.isFile() ? false : 'special'));
 }
 

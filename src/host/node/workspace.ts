@@ -3,12 +3,12 @@
  * disk (regular files only, within the size cap), and the one workspace folder is the directory
  * the command runs in, compared by real paths.
  */
-import { stat, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { URI } from 'vscode-uri';
 import type { BibWorkspace } from '../../core/bib/resolve.js';
 import { DEFAULT_MAX_FILE_MB, maxFileBytes } from '../../core/fileLimits.js';
 import { decodeUtf8 } from '../../core/utf8.js';
-import { FOLDS_CASE, readProblem, readRegularFile, realPathOf } from './files.js';
+import { FOLDS_CASE, readProblem, readRegularFile, realPathOf, statIfAny } from './files.js';
 
 /** A {@link BibWorkspace} over `node:fs`, whose only workspace folder is `root`. */
 export class NodeBibWorkspace implements BibWorkspace {
@@ -39,12 +39,12 @@ export class NodeBibWorkspace implements BibWorkspace {
   }
 
   async stamp(uri: URI): Promise<string | undefined> {
-    const st = await stat(uri.fsPath).catch(() => undefined);
+    const st = await statIfAny(uri.fsPath);
     return st && `m${st.mtimeMs}:${st.size}`;
   }
 
   async exists(uri: URI): Promise<boolean> {
-    return (await stat(uri.fsPath).catch(() => undefined)) !== undefined;
+    return (await statIfAny(uri.fsPath)) !== undefined;
   }
 
   async realPath(uri: URI): Promise<URI | undefined> {
