@@ -52,6 +52,7 @@ export const Settings = {
   latexRoot: 'latexRoot',
   citationStyle: 'citationStyle',
   maxFileSizeMB: 'maxFileSizeMB',
+  allowWritesOutsideWorkspace: 'allowWritesOutsideWorkspace',
 } as const;
 
 /** Context keys used in `when` clauses. */

@@ -224,7 +224,11 @@ export function startServer(connection: Connection, host: ServerHost): void {
 
   const documentSettings = async (uri: URI): Promise<DocumentSettings> => {
     const s = await rawSettings(uri);
-    return documentSettingsFrom(s, fromWorkspace(s, 'latexRoot'));
+    const settings = documentSettingsFrom(s, fromWorkspace(s, 'latexRoot'));
+    // A workspace may not open its own way out (VS Code reads this application-scoped setting from
+    // the user's settings only; a client that says where a value came from is held to it too).
+    if (fromWorkspace(s, 'allowWritesOutsideWorkspace')) delete settings.allowWritesOutside;
+    return settings;
   };
 
   /** The size cap in bytes (`mlsysPapers.maxFileSizeMB`, the user's or the window's). */
@@ -246,7 +250,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
       if ('notFile' in r) return { notFile: true, stamp };
       if ('tooLarge' in r) return { tooLarge: true, size: r.size, stamp };
       // A client that does not know the cap (an older one) sent the text: it is held to it here.
-      if ('text' in r && r.text.length > max) return { tooLarge: true, size: r.size, stamp };
+      if ('text' in r && (r.size > max || r.text.length > max)) return { tooLarge: true, size: r.size, stamp };
       return 'notUtf8' in r ? { notUtf8: true, stamp } : { text: r.text, stamp };
     } catch (e) {
       log.warn(`cannot read ${uri.toString(true)} through the client: ${String(e)}`);

@@ -22,7 +22,7 @@ import { readRegularFile, readRegularFileSync, realPathOf } from '../../src/host
 import { loadLibraryFiles } from '../../src/host/node/libraries.js';
 import { realNodePath, readNodeFile, statNodeFile } from '../../src/host/node/server.js';
 import { syncBibliography } from '../../src/host/node/sync.js';
-import { Methods, type LibraryFileStatus, type LibraryStatusParams, type SearchResult } from '../../src/server/protocol.js';
+import { Methods, type LibraryFileStatus, type LibraryStatusParams, type ReadFileParams, type ReadFileResult, type SearchResult } from '../../src/server/protocol.js';
 import { realCorpus } from './helpers.js';
 import { start, type Session } from './serverHarness.js';
 
@@ -291,6 +291,20 @@ describe('the language server (Node host on a real folder)', () => {
     expect(create.bibliography).toMatchObject({ kind: 'refuse', message: expect.stringMatching(/outside the workspace/) });
   }, 30_000);
 
+  it('mlsysPapers.allowWritesOutsideWorkspace from the user lets a symlinked bibliography be written; from a workspace it does not', async () => {
+    const { ws, outside } = layout();
+    symlinkSync(join(outside, 'refs.bib'), join(ws, 'refs.bib'));
+    const plan = async (settings: Record<string, unknown>) => {
+      const s = await diskServer(ws, settings);
+      const doc = URI.file(join(ws, 'paper.tex')).toString();
+      s.open(doc, 'latex', 'See .\n\\bibliography{refs}\n');
+      return (await s.client.sendRequest<CitePlan>(Methods.planCitation, { uri: doc, position: { line: 0, character: 4 }, keys: ['yu2022orca'] })).bibliography;
+    };
+    expect(await plan({})).toMatchObject({ kind: 'refuse', message: expect.stringMatching(/outside the workspace/) });
+    expect(await plan({ allowWritesOutsideWorkspace: true })).toMatchObject({ kind: 'insert' });
+    expect(await plan({ allowWritesOutsideWorkspace: true, __fromWorkspace: ['allowWritesOutsideWorkspace'] })).toMatchObject({ kind: 'refuse' });
+  }, 30_000);
+
   it('a library named through a symlinked folder is never written', async () => {
     const { ws } = layout();
     writeFileSync(join(ws, 'refs.bib'), '@misc{mine,\n  title = {Mine},\n}\n');
@@ -320,4 +334,27 @@ describe('the language server: a library spelt another way is still a library (i
       await s.client.sendRequest(Methods.libraryStatus);
     }, 30_000);
   }
+});
+
+describe('the language server through the client (the browser build, VS Code: mlsysPapers/readFile)', () => {
+  it('sends the cap, and takes notFile, tooLarge, and an older client\'s oversized text as one problem each', async () => {
+    const asked: ReadFileParams[] = [];
+    const big = `@misc{big,\n  note = {${'x'.repeat(1024 * 1024)}},\n}\n`;
+    const s = await start({}, { citationStyle: 'apa', libraries: ['/ws/dev.bib', '/ws/big.bib', '/ws/old.bib', '/ws/good.bib'], maxFileSizeMB: 1 }, { readFile: () => null, stamp: () => null }, { fileSystem: true });
+    s.client.onRequest(Methods.readFile, (p: ReadFileParams): ReadFileResult => {
+      asked.push(p);
+      if (p.uri.endsWith('dev.bib')) return { notFile: true, mtime: 1, size: 0 };
+      if (p.uri.endsWith('big.bib')) return { tooLarge: true, mtime: 1, size: big.length };
+      if (p.uri.endsWith('old.bib')) return { text: big, mtime: 1, size: big.length };
+      return { text: '@misc{smith2024good,\n  title = {Good},\n}\n', mtime: 1, size: 40 };
+    });
+    const { files } = await s.notified<LibraryStatusParams>(Methods.libraryStatus, (p) => p.files.length === 4 && p.files.every((f) => f.state !== 'loading'));
+    expect(files.map((f) => [f.name, f.state, f.message])).toEqual([
+      ['dev.bib', 'error', 'cannot be read: not a regular file'],
+      ['big.bib', 'error', 'cannot be read: larger than 1 MB'],
+      ['old.bib', 'error', 'cannot be read: larger than 1 MB'],
+      ['good.bib', 'ready', undefined],
+    ]);
+    expect(asked.every((p) => p.maxBytes === 1024 * 1024)).toBe(true);
+  }, 30_000);
 });

@@ -233,7 +233,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     // absolute path, or relative to whichever root file declared it first, as cached).
     const sync = planCitationSync(bib && { ...bib, files: bib.files.map((s) => ({ ...s, path: s.uri.toString() })) }, entries);
     const reused = sync.reused.map((r) => ({ key: r.entry.key, citeAs: r.key, title: r.entry.title, file: r.path }));
-    const update = await planBibliographyUpdate(ws, bib, sync);
+    const update = await planBibliographyUpdate(ws, bib, sync, { allowOutside: (await opts.config(URI.parse(doc.uri))).allowWritesOutside });
     let bibliography: BibChange;
     // A library is never written, whatever else would have stopped the write.
     const library = update.kind !== 'none' && update.kind !== 'declare' && await refuseLibrary(update.uri, 'entries' in update ? update.entries.map((e) => e.key) : entries.map((e) => e.key));
@@ -478,7 +478,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     async planInsertion(file, keys) {
       const entries = entriesOf(keys);
       const uri = file.toString();
-      if (!(await inWorkspaceReal(ws, file))) return { kind: 'refuse', uri, message: l10n.t('is outside the workspace; it was not changed') };
+      if (!(await opts.config(file)).allowWritesOutside && !(await inWorkspaceReal(ws, file))) return { kind: 'refuse', uri, message: l10n.t('is outside the workspace; it was not changed') };
       const library = await refuseLibrary(file, entries.map((e) => e.key));
       if (library) return library;
       const text = await ws.readText(file);

@@ -60,6 +60,11 @@ export interface DocumentSettings {
   latexRoot?: string;
   /** Whether `latexRoot` comes from a workspace's settings (then it must name a file in the workspace). */
   latexRootFromWorkspace?: boolean;
+  /**
+   * `mlsysPapers.allowWritesOutsideWorkspace` (user settings only): a bibliography whose real path
+   * leaves the workspace folders (a symlink to a shared `.bib`) may be written. Libraries never are.
+   */
+  allowWritesOutside?: boolean;
 }
 
 /** The defaults of {@link DocumentSettings} (the `package.json` defaults). */
@@ -89,6 +94,7 @@ export function documentSettingsFrom(raw: unknown, latexRootFromWorkspace = fals
     syncBibliography: typeof s.syncBibliography === 'boolean' ? s.syncBibliography : d.syncBibliography,
     latexRoot: typeof s.latexRoot === 'string' && s.latexRoot.trim() ? s.latexRoot.trim() : undefined,
     latexRootFromWorkspace,
+    ...(s.allowWritesOutsideWorkspace === true ? { allowWritesOutside: true } : {}),
   };
 }
 
