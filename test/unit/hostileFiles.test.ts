@@ -282,6 +282,17 @@ describe('the language server (Node host on a real folder)', () => {
     expect(await plan({ allowWritesOutsideWorkspace: true, __fromWorkspace: ['allowWritesOutsideWorkspace'] })).toMatchObject({ kind: 'refuse' });
   }, 30_000);
 
+  it('a library the workspace settings name through a symlink that leads out is not read', async () => {
+    const { ws, outside } = layout();
+    symlinkSync(join(outside, 'refs.bib'), join(ws, 'link.bib'));
+    writeFileSync(join(ws, 'own.bib'), '@misc{own,\n  title = {Own},\n}\n');
+    const s = await diskServer(ws, { libraries: ['link.bib', 'own.bib'], __fromWorkspace: ['libraries'] });
+    const { files } = await settled(s, 1);
+    expect(files.map((f) => f.name)).toEqual(['own.bib']);
+    expect(s.messages.map((m) => m.message)).toEqual([expect.stringMatching(/name libraries outside the workspace \(.*link\.bib\)/)]);
+    await s.client.sendRequest(Methods.libraryStatus);
+  }, 30_000);
+
   it('a library named through a symlinked folder is never written', async () => {
     const { ws } = layout();
     writeFileSync(join(ws, 'refs.bib'), '@misc{mine,\n  title = {Mine},\n}\n');
