@@ -7,13 +7,15 @@
  * must give one problem naming the file, at once, with nothing written outside the workspace and
  * nothing written to a library.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExecuteCommandRequest } from 'vscode-languageserver/node';
+import {
+  ConfigurationRequest, createMessageConnection, ExecuteCommandRequest, ExitNotification, InitializedNotification, InitializeRequest, ShutdownRequest, StreamMessageReader, StreamMessageWriter,
+} from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
 import { main } from '../../src/cli.js';
 import type { CitePlan } from '../../src/core/service/types.js';
@@ -345,4 +347,38 @@ describe('the language server through the client (the browser build, VS Code: ml
     ]);
     expect(asked.every((p) => p.maxBytes === 1024 * 1024)).toBe(true);
   }, 30_000);
+});
+
+describe('mlsys-papers lsp --stdio, a process of its own', () => {
+  it.skipIf(!canFifo)('a library that links to /dev/stdin is "not a regular file"; the server keeps reading its LSP input and answering', async () => {
+    const { ws } = layout();
+    fixtures.devStdin(ws, 'stdin.bib');
+    writeFileSync(join(ws, 'good.bib'), '@misc{smith2024good,\n  title = {A Good Library Entry},\n}\n');
+    const dist = join(tmp, 'lsp-dist');
+    mkdirSync(dist, { recursive: true });
+    await build({ entryPoints: [join(__dirname, '../../src/cli.ts')], outfile: join(dist, 'cli.js'), bundle: true, platform: 'node', target: 'node18', format: 'cjs', logLevel: 'silent' });
+    expect(await main(['build-corpus', CORPUS, join(dist, 'corpus.json')], () => undefined, () => undefined)).toBe(0);
+    const child = spawn(process.execPath, [join(dist, 'cli.js'), 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const client = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    try {
+      client.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.section === 'mlsysPapers' ? { libraries: ['stdin.bib', 'good.bib'] } : null)));
+      const statuses: LibraryStatusParams[] = [];
+      const settledStatus = new Promise<LibraryStatusParams>((resolve) => client.onNotification(Methods.libraryStatus, (p: LibraryStatusParams) => {
+        statuses.push(p);
+        if (p.files.length === 2 && p.files.every((f) => f.state !== 'loading')) resolve(p);
+      }));
+      client.listen();
+      await client.sendRequest(InitializeRequest.type, { processId: null, rootUri: null, capabilities: { workspace: { configuration: true } }, workspaceFolders: [{ uri: URI.file(ws).toString(), name: 'ws' }] });
+      await client.sendNotification(InitializedNotification.type, {});
+      const { files } = await settledStatus;
+      expect(files.map((f) => [f.name, f.state, f.message])).toEqual([['stdin.bib', 'error', 'cannot be read: not a regular file'], ['good.bib', 'ready', undefined]]);
+      const hits = await client.sendRequest<SearchResult>(Methods.search, { query: 'good library entry' });
+      expect(hits.keys[0]).toBe('smith2024good');
+      await client.sendRequest(ShutdownRequest.type);
+      await client.sendNotification(ExitNotification.type);
+    } finally {
+      client.dispose();
+      child.kill();
+    }
+  }, 60_000);
 });
