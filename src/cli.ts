@@ -5,7 +5,7 @@
  * Every failure the user can cause (a bad option, a missing file or folder, an unwritable output)
  * is one line on stderr and exit 2; nothing prints a stack trace.
  */
-import { mkdirSync, readFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { distance } from 'fastest-levenshtein';
@@ -24,6 +24,8 @@ import { citedKeys } from './core/citations.js';
 import type { Entry, TopicInput } from './core/schema.js';
 import { runNodeServer } from './host/node/server.js';
 import { languageOfPath, syncBibliography } from './host/node/sync.js';
+import { readProblem, readRegularFileSync } from './host/node/files.js';
+import { DEFAULT_MAX_FILE_MB, maxFileBytes } from './core/fileLimits.js';
 
 /** Every option the CLI knows; each command takes some of them (see {@link COMMANDS}). */
 const OPTIONS = {
@@ -35,6 +37,7 @@ const OPTIONS = {
   corpus: { type: 'string' },
   library: { type: 'string', multiple: true },
   'dry-run': { type: 'boolean' },
+  'allow-outside': { type: 'boolean' },
   stdio: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -163,16 +166,21 @@ const COMMANDS: Record<string, Command> = {
     run: (ctx) => runLint(ctx),
   },
   sync: {
-    synopsis: 'sync <file> [--dry-run]',
+    synopsis: 'sync <file> [--dry-run] [--allow-outside]',
     summary: 'add the corpus entries a .tex/.md file cites to its bibliography',
     description: [
       'Adds to a LaTeX or Markdown document\'s bibliography every corpus entry it cites that the bibliography lacks,',
       'exactly as the editor does: the files of \\bibliography, \\addbibresource, % !TEX root, the front matter or',
       'a Quarto project\'s _quarto.yml; a work already there under another key is not added again (cite that key);',
       'the entries are appended without changing any other byte. Nothing is written outside the directory the',
-      'command runs in, nor to a file that cannot be parsed (exit 2, one line).',
+      'command runs in (real paths compared: a symlink that leads out counts as outside), nor to a file that',
+      'cannot be parsed (exit 2, one line).',
     ].join('\n'),
-    options: { 'dry-run': { text: 'print what would be added, and where, without writing' }, corpus: CORPUS_OPTION },
+    options: {
+      'dry-run': { text: 'print what would be added, and where, without writing' },
+      'allow-outside': { text: 'write the bibliography even where its real path leaves the working directory' },
+      corpus: CORPUS_OPTION,
+    },
     run: runSync,
   },
   lsp: {
@@ -344,7 +352,7 @@ async function runSync(ctx: Context): Promise<number> {
   const corpus = loadCorpus(ctx.values);
   let res;
   try {
-    res = await syncBibliography(file, corpus, { cwd: process.cwd(), dryRun: ctx.values['dry-run'], text });
+    res = await syncBibliography(file, corpus, { cwd: process.cwd(), dryRun: ctx.values['dry-run'], allowOutside: ctx.values['allow-outside'], text });
   } catch (e) {
     throw new UsageError(firstLine(e));
   }
@@ -676,14 +684,15 @@ function statPath(path: string): Stats | undefined {
   }
 }
 
-/** Reads a UTF-8 file; a failure is a one-line usage error naming it. */
+/**
+ * Reads a UTF-8 file that must be a regular file within the size cap (a FIFO, a device or
+ * `/dev/stdin` would block or never end); a failure is a one-line usage error naming it.
+ */
 function readText(path: string, label: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (e) {
-    if (isFsError(e)) throw new UsageError(`${label}: cannot read ${path}: ${reason(e, path)}`);
-    throw e;
-  }
+  const max = maxFileBytes(DEFAULT_MAX_FILE_MB);
+  const r = readRegularFileSync(path, max);
+  if (r.kind !== 'file') throw new UsageError(`${label}: cannot read ${path}: ${readProblem(r, max)}`);
+  return r.bytes.toString('utf8');
 }
 
 /** Writes a file, creating its folder; a failure is a one-line usage error naming it. */

@@ -9,6 +9,7 @@
 import * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
 import { isCitingLanguage, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../core/context.js';
+import { maxFileBytes } from '../core/fileLimits.js';
 import { decodeUtf8 } from '../core/utf8.js';
 import { Commands, Settings } from '../ids.js';
 import { FILE_SETTINGS, fromWorkspaceSettings, type ConfigStore } from './config.js';
@@ -42,21 +43,34 @@ async function statOf(uri: vscode.Uri): Promise<vscode.FileStat | undefined> {
   }
 }
 
-/** Answers `mlsysPapers/readFile`: the file's text and stamp. */
+/**
+ * Answers `mlsysPapers/readFile`: the file's text and stamp. Stat first (`vscode.workspace.fs.stat`
+ * follows symlinks): only a regular file within the size cap is read; a device or a FIFO behind a
+ * `refs.bib` link (`FileType.Unknown`) would never end or never answer.
+ */
 async function readFile(p: ReadFileParams): Promise<ReadFileResult> {
   const uri = vscode.Uri.parse(p.uri, true);
   const st = await statOf(uri);
   if (!st) return { missing: true };
-  if (st.type & vscode.FileType.Directory) return { directory: true, mtime: st.mtime, size: st.size };
-  const text = decodeUtf8(await vscode.workspace.fs.readFile(uri));
-  return text === undefined ? { notUtf8: true, mtime: st.mtime, size: st.size } : { text, mtime: st.mtime, size: st.size };
+  const at = { mtime: st.mtime, size: st.size };
+  if (st.type & vscode.FileType.Directory) return { directory: true, ...at };
+  if (!(st.type & vscode.FileType.File)) return { notFile: true, ...at };
+  const max = typeof p.maxBytes === 'number' ? p.maxBytes : maxFileBytes(vscode.workspace.getConfiguration(Settings.section).get(Settings.maxFileSizeMB));
+  if (st.size > max) return { tooLarge: true, ...at };
+  const bytes = await vscode.workspace.fs.readFile(uri);
+  // It grew past the cap between the stat and the read.
+  if (bytes.length > max) return { tooLarge: true, ...at, size: bytes.length };
+  const text = decodeUtf8(bytes);
+  return text === undefined ? { notUtf8: true, ...at } : { text, ...at };
 }
 
 /** Answers `mlsysPapers/stat`: the file's stamp only (the server asks on every request; nothing is read). */
 async function stat(p: StatParams): Promise<StatResult> {
   const st = await statOf(vscode.Uri.parse(p.uri, true));
   if (!st) return { missing: true };
-  return st.type & vscode.FileType.Directory ? { directory: true, mtime: st.mtime, size: st.size } : { mtime: st.mtime, size: st.size };
+  const at = { mtime: st.mtime, size: st.size };
+  if (st.type & vscode.FileType.Directory) return { directory: true, ...at };
+  return st.type & vscode.FileType.File ? at : { notFile: true, ...at };
 }
 
 /** The client's id and name (the log channel's name) as `vscode-languageclient` wants them. */

@@ -207,14 +207,25 @@ export interface FindFilesParams {
 
 export interface ReadFileParams {
   uri: string;
+  /**
+   * The largest file the server takes, in bytes (`mlsysPapers.maxFileSizeMB`): a larger one is
+   * answered `tooLarge` without reading it. Absent: the client's own reading of the setting.
+   */
+  maxBytes?: number;
 }
 
-/** `mlsysPapers/readFile` result: the text (UTF-8, BOM kept), or why there is none. */
+/**
+ * `mlsysPapers/readFile` result: the text (UTF-8, BOM kept), or why there is none. `notFile`:
+ * neither a regular file nor a folder (a device, a FIFO), never read; `tooLarge`: over `maxBytes`,
+ * never read.
+ */
 export type ReadFileResult =
   | { text: string; mtime: number; size: number }
   | { missing: true }
   | { notUtf8: true; mtime: number; size: number }
-  | { directory: true; mtime: number; size: number };
+  | { directory: true; mtime: number; size: number }
+  | { notFile: true; mtime: number; size: number }
+  | { tooLarge: true; mtime: number; size: number };
 
 export interface ReadBundledParams {
   /** The path in the extension's package, `/`-separated: `dist/corpus.json`, `csl/styles/<name>.csl` or `csl/locales/<name>.xml`. */
@@ -235,6 +246,8 @@ export interface StatParams {
 export type StatResult =
   | { missing: true }
   | { directory: true; mtime: number; size: number }
+  /** Neither a regular file nor a folder (a device, a FIFO). */
+  | { notFile: true; mtime: number; size: number }
   | { mtime: number; size: number };
 
 /**

@@ -16,7 +16,8 @@ import { URI, Utils } from 'vscode-uri';
 import * as l10n from '@vscode/l10n';
 import { isCitingLanguage } from '../core/context.js';
 import { configureL10n, TOPIC_LABELS, type TopicLabels } from '../core/l10n.js';
-import { inWorkspace } from '../core/bib/resolve.js';
+import { inWorkspace, inWorkspaceReal, normalizeUri, sameFile } from '../core/bib/resolve.js';
+import { maxFileBytes, megabytes } from '../core/fileLimits.js';
 import { bibFormatOf } from '../core/bib/sync.js';
 import { BUNDLED_STYLES, type BundledStyle } from '../core/cite/styles.js';
 import type { CorpusData } from '../core/corpus.js';
@@ -36,14 +37,15 @@ import {
 
 /**
  * The stamp of a file on disk, the one format every host and the client's answers share: `m…`
- * for a file, `d…` for a folder (a folder is no file the service reads).
+ * for a file, `d…` for a folder, `s…` for anything else (a device, a FIFO); neither of the last
+ * two is a file the service reads.
  *
  * @param mtime - modification time, in any unit the same host keeps to
  * @param size - size in bytes
- * @param directory - whether it is a folder
+ * @param directory - whether it is a folder (true), not a regular file at all (`special`), or a file (false)
  */
-export function fileStampOf(mtime: number, size: number, directory = false): string {
-  return `${directory ? 'd' : 'm'}${mtime}:${size}`;
+export function fileStampOf(mtime: number, size: number, directory: boolean | 'special' = false): string {
+  return `${directory === 'special' ? 's' : directory ? 'd' : 'm'}${mtime}:${size}`;
 }
 
 /** How long a request naming a document waits for the document's `didOpen` (see `openDocument`), in ms. */
@@ -51,8 +53,14 @@ const OPEN_WAIT_MS = 5000;
 /** How many formatted references are kept (for hovers and completion documentation). */
 const FORMATTED_LIMIT = 500;
 
-/** A file as the host reads it; `stamp` as {@link fileStampOf} makes it. */
-export type HostFile = { text: string; stamp: string } | { notUtf8: true; stamp: string } | { directory: true; stamp: string } | undefined;
+/**
+ * A file as the host reads it; `stamp` as {@link fileStampOf} makes it. `notFile`: neither a
+ * regular file nor a folder (a device, a FIFO, `/dev/stdin`), never read; `tooLarge`: over the
+ * size cap (`size` bytes), never read.
+ */
+export type HostFile =
+  | { text: string; stamp: string } | { notUtf8: true; stamp: string } | { directory: true; stamp: string }
+  | { notFile: true; stamp: string } | { tooLarge: true; size: number; stamp: string } | undefined;
 
 /**
  * The extension's own files as the client gives them, for a host with no file access of its own:
@@ -69,17 +77,27 @@ export interface BundledFiles {
 /** What the server needs from where it runs. */
 export interface ServerHost {
   /**
-   * Reads a file the server can reach itself (Node: `file:` URIs).
+   * Reads a file the server can reach itself (Node: `file:` URIs), without blocking the server's
+   * thread: stat first (following symlinks), and only a regular file of at most `maxBytes` is read.
    *
+   * @param maxBytes - the size cap in bytes (`mlsysPapers.maxFileSizeMB`)
    * @returns the file, undefined when it does not exist, or null when this host cannot read such URIs (the client is asked)
    */
-  readFile?(uri: URI): Promise<HostFile | null> | HostFile | null;
+  readFile?(uri: URI, maxBytes: number): Promise<HostFile | null> | HostFile | null;
   /**
    * What changes when the file changes, without reading it ({@link fileStampOf}, as the stamps
    * of {@link readFile}); same conventions as {@link readFile}. Absent: the client is asked
    * (`mlsysPapers/stat`), or, without one, the file is read for it.
    */
-  stamp?(uri: URI): string | undefined | null;
+  stamp?(uri: URI): Promise<string | undefined | null> | string | undefined | null;
+  /**
+   * A file's real path (`BibWorkspace.realPath`: symlinks resolved; for a file not there yet, its
+   * nearest existing folder's real path plus the rest), for every "inside the workspace" and "is
+   * this a library" decision. Absent (the browser): URIs are compared normalised.
+   */
+  realPath?(uri: URI): Promise<URI | undefined>;
+  /** Whether the host's file system ignores case in names (real paths are then compared case-folded). */
+  foldsCase?: boolean;
   /**
    * The compiled bundled corpus (`dist/corpus.json`).
    *
@@ -113,6 +131,8 @@ interface RawSettings {
   libraries?: string[];
   includeDocumentBibliography?: boolean;
   preferCorpusKeys?: boolean;
+  /** The largest file read, in MB (`core/fileLimits.ts`). */
+  maxFileSizeMB?: number;
   [FROM_WORKSPACE]?: string[];
   [TOPIC_LABELS_SETTING]?: unknown;
 }
@@ -204,18 +224,34 @@ export function startServer(connection: Connection, host: ServerHost): void {
 
   const documentSettings = async (uri: URI): Promise<DocumentSettings> => {
     const s = await rawSettings(uri);
-    return documentSettingsFrom(s, fromWorkspace(s, 'latexRoot'));
+    const settings = documentSettingsFrom(s, fromWorkspace(s, 'latexRoot'));
+    // A workspace may not open its own way out (VS Code reads this application-scoped setting from
+    // the user's settings only; a client that says where a value came from is held to it too).
+    if (fromWorkspace(s, 'allowWritesOutsideWorkspace')) delete settings.allowWritesOutside;
+    return settings;
   };
 
-  /** Reads a file: the host's own access first, else the client's (`mlsysPapers/readFile`). */
+  /** The size cap in bytes (`mlsysPapers.maxFileSizeMB`, the user's or the window's). */
+  const maxBytes = async (): Promise<number> => maxFileBytes((await rawSettings()).maxFileSizeMB);
+
+  /**
+   * Reads a file: the host's own access first, else the client's (`mlsysPapers/readFile`). Either
+   * reads only a regular file within the size cap; anything else comes back as what it is.
+   */
   const readFile = async (uri: URI): Promise<HostFile> => {
-    const own = host.readFile ? await host.readFile(uri) : null;
+    const max = await maxBytes();
+    const own = host.readFile ? await host.readFile(uri, max) : null;
     if (own !== null || !init.fileSystem) return own ?? undefined;
     try {
-      const r = await connection.sendRequest<ReadFileResult>(Methods.readFile, { uri: uri.toString() });
+      const r = await connection.sendRequest<ReadFileResult>(Methods.readFile, { uri: uri.toString(), maxBytes: max });
       if ('missing' in r) return undefined;
-      const stamp = fileStampOf(r.mtime, r.size, 'directory' in r);
-      return 'directory' in r ? { directory: true, stamp } : 'notUtf8' in r ? { notUtf8: true, stamp } : { text: r.text, stamp };
+      const stamp = fileStampOf(r.mtime, r.size, 'directory' in r || ('notFile' in r ? 'special' : false));
+      if ('directory' in r) return { directory: true, stamp };
+      if ('notFile' in r) return { notFile: true, stamp };
+      if ('tooLarge' in r) return { tooLarge: true, size: r.size, stamp };
+      // A client that does not know the cap (an older one) sent the text: it is held to it here.
+      if ('text' in r && (r.size > max || r.text.length > max)) return { tooLarge: true, size: r.size, stamp };
+      return 'notUtf8' in r ? { notUtf8: true, stamp } : { text: r.text, stamp };
     } catch (e) {
       log.warn(`cannot read ${uri.toString(true)} through the client: ${String(e)}`);
       return undefined;
@@ -229,24 +265,35 @@ export function startServer(connection: Connection, host: ServerHost): void {
    */
   const fileStamp = async (uri: URI): Promise<string | undefined> => {
     if (host.stamp) {
-      const own = host.stamp(uri);
+      const own = await host.stamp(uri);
       if (own !== null) return own;
     } else if (host.readFile) {
-      const own = await host.readFile(uri);
+      const own = await host.readFile(uri, await maxBytes());
       if (own !== null) return own?.stamp;
     }
     if (!init.fileSystem) return undefined;
     try {
       const r = await connection.sendRequest<StatResult>(Methods.stat, { uri: uri.toString() });
-      return 'missing' in r ? undefined : fileStampOf(r.mtime, r.size, 'directory' in r);
+      return 'missing' in r ? undefined : fileStampOf(r.mtime, r.size, 'directory' in r || ('notFile' in r ? 'special' : false));
     } catch (e) {
       log.warn(`cannot stat ${uri.toString(true)} through the client: ${String(e)}`);
       return undefined;
     }
   };
 
+  /** Why a file gave no text, for a problem naming it ("not a regular file", "larger than 200 MB"). */
+  const unreadable = async (f: HostFile): Promise<string> => {
+    if (!f) return l10n.t('no such file');
+    if ('notUtf8' in f) return l10n.t('not UTF-8 text');
+    if ('notFile' in f) return l10n.t('not a regular file');
+    if ('tooLarge' in f) return l10n.t('larger than {0} MB', megabytes(await maxBytes()));
+    return l10n.t('a folder, not a file');
+  };
+
   const workspace: ServiceWorkspace = {
     get folders() { return folders; },
+    foldsCase: host.foldsCase,
+    realPath: async (uri) => (host.realPath ? host.realPath(uri) : normalizeUri(uri)),
     async readText(uri) {
       const open = documents.get(uri.toString());
       if (open) return open.getText();
@@ -261,7 +308,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
       const open = documents.get(uri.toString());
       if (open) return `v${open.version}`;
       const st = await fileStamp(uri);
-      return st?.startsWith('d') ? undefined : st;
+      return st?.startsWith('d') || st?.startsWith('s') ? undefined : st;
     },
     async exists(uri) {
       return !!documents.get(uri.toString()) || (await fileStamp(uri)) !== undefined;
@@ -277,7 +324,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   const store = new CorpusStore(log, async (uri) => {
     const f = await readFile(uri);
     if (f && 'text' in f) return { text: f.text.replace(/^\uFEFF/, '') };
-    return { problem: !f ? l10n.t('no such file') : 'notUtf8' in f ? l10n.t('not UTF-8 text') : l10n.t('a folder, not a file') };
+    return { problem: await unreadable(f) };
   });
   let corpusGlobs = false;
   let libraryGlobs = false;
@@ -288,7 +335,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
       if (open) return { text: open.getText() };
       const f = await readFile(uri);
       if (f && 'text' in f) return { text: f.text };
-      return { problem: !f ? l10n.t('no such file') : 'notUtf8' in f ? l10n.t('not UTF-8 text') : l10n.t('a folder, not a file') };
+      return { problem: await unreadable(f) };
     },
     hash: host.hash,
     get cache() { return libraryCache; },
@@ -306,9 +353,11 @@ export function startServer(connection: Connection, host: ServerHost): void {
    * workspace folder.
    */
   const settingUris = (path: string): URI[] => {
-    if (path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path)) return [URI.file(path)];
-    if (path.startsWith('~/') && host.home) return [URI.file(`${host.home}${path.slice(1)}`)];
-    return folders.map((f) => Utils.joinPath(f, path));
+    // Normalised (`ws/./refs.bib`, `ws//refs.bib`, `ws/sub/../refs.bib` are `ws/refs.bib`), so that
+    // a library is one file whichever way the settings spell it.
+    if (path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path)) return [normalizeUri(URI.file(path))];
+    if (path.startsWith('~/') && host.home) return [normalizeUri(URI.file(`${host.home}${path.slice(1)}`))];
+    return folders.map((f) => normalizeUri(Utils.joinPath(f, path)));
   };
 
   // --- Formatting (CSL) ---
@@ -339,7 +388,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
       styleId = `bundled:${setting}`;
     } else {
       const uri = settingUris(setting)[0] ?? URI.file(setting);
-      if (fromWorkspace(s, 'citationStyle') && !inWorkspace(workspace, uri)) {
+      if (fromWorkspace(s, 'citationStyle') && !(await inWorkspaceReal(workspace, uri))) {
         throw new Error(l10n.t('MLSys Papers: the CSL style "{0}" named by the workspace settings (mlsysPapers.citationStyle) is outside the workspace folders, so it is not read. Name it in your user settings to use it.', setting));
       }
       const stamp = await workspace.stamp!(uri);
@@ -391,7 +440,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
         return c ? libraries.twin(c.key) ?? c : libraries.entry(key);
       },
       prepare: (entries) => libraries.prepare(entries),
-      isLibrary: (uri) => libraries.isConfigured(uri),
+      isLibrary: (uri) => isLibraryFile(URI.parse(uri)),
       isLibraryReady: (uri) => libraries.isReady(uri),
       twinOf: (key) => libraries.twinOfCorpus(key),
     };
@@ -446,6 +495,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     libraryGlobs = patterns.some((p) => /[*?{[]/.test(p));
     const wanted = new Map<string, { uri: URI; fromDocument: boolean }>();
     for (const u of await resolveFiles('libraries', patterns, fromWorkspace(s, 'libraries'))) wanted.set(u.toString(), { uri: u, fromDocument: false });
+    configuredLibraries = [...wanted.values()].map((w) => w.uri);
     if (s.includeDocumentBibliography !== false) {
       for (const doc of documents.all()) {
         for (const u of await service.bibliographyFiles(doc).catch((e: unknown) => { log.warn(`bibliography of ${doc.uri}: ${String(e)}`); return []; })) {
@@ -456,6 +506,25 @@ export function startServer(connection: Connection, host: ServerHost): void {
     libraries.setFiles(wanted);
     watched.libraries = [...wanted.values()].map((w) => w.uri);
     watchOutside();
+  };
+
+  /** The files `mlsysPapers.libraries` named at the last reload (globs resolved). */
+  let configuredLibraries: URI[] = [];
+  /**
+   * Whether a file is one of the libraries the settings name, which are never written: compared by
+   * real path ({@link sameFile}), so that `ws/sub/../refs.bib`, `ws/./refs.bib`, `ws//refs.bib`
+   * and a symlinked folder all name the one library. The settings' plain paths are read afresh (a
+   * citation right after a change of the setting, before the libraries reload, is held too);
+   * globs as last resolved.
+   */
+  const isLibraryFile = async (uri: URI): Promise<boolean> => {
+    if (libraries.isConfigured(uri.toString())) return true;
+    const s = await rawSettings();
+    const plain = Array.isArray(s.libraries) ? s.libraries.filter((p): p is string => typeof p === 'string' && !!p.trim() && !/[*?{[]/.test(p)) : [];
+    for (const lib of [...configuredLibraries, ...plain.flatMap(settingUris)]) {
+      if (await sameFile(workspace, lib, uri)) return true;
+    }
+    return false;
   };
 
   // --- Files outside the workspace ---
@@ -505,7 +574,9 @@ export function startServer(connection: Connection, host: ServerHost): void {
     }
     const all = [...out.values()];
     if (!restricted) return all;
-    const outside = all.filter((u) => !inWorkspace(workspace, u));
+    const inside = new Set<URI>();
+    for (const u of all) if (await inWorkspaceReal(workspace, u)) inside.add(u);
+    const outside = all.filter((u) => !inside.has(u));
     if (outside.length) {
       log.warn(`mlsysPapers.${setting} in the workspace settings names ${outside.map((u) => u.toString(true)).join(', ')}, outside the workspace folders; not read`);
       const names = outside.map((u) => u.scheme === 'file' ? u.fsPath : u.toString(true)).join(', ');
@@ -513,7 +584,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
         ? l10n.t('MLSys Papers: the workspace settings name libraries outside the workspace ({0}); they were not read. Name them in your user settings to use them.', names)
         : l10n.t('MLSys Papers: the workspace settings name corpus files outside the workspace ({0}); they were not read. Name them in your user settings to use them.', names));
     }
-    return all.filter((u) => inWorkspace(workspace, u));
+    return all.filter((u) => inside.has(u));
   };
 
   connection.onInitialize(async (params: InitializeParams): Promise<InitializeResult> => {

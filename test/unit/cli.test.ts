@@ -463,7 +463,7 @@ describe('the built CLI in a child process', () => {
     writeFileSync(join(demo, 'far.tex'), '\\cite{yu2022orca}\n\\bibliography{../elsewhere/refs}\n');
     mkdirSync(join(tmp, 'elsewhere'), { recursive: true });
     writeFileSync(join(tmp, 'elsewhere/refs.bib'), '');
-    expectOneLineIn(inDemo('sync', 'far.tex'), 'mlsys-papers: ../elsewhere/refs.bib: is outside the workspace; it was not changed; add yu2022orca by hand');
+    expectOneLineIn(inDemo('sync', 'far.tex'), 'mlsys-papers: ../elsewhere/refs.bib: is outside the working directory; it was not changed; add yu2022orca by hand, or pass --allow-outside to write there');
     expect(readFileSync(join(tmp, 'elsewhere/refs.bib'), 'utf8')).toBe('');
   });
 

@@ -62,8 +62,9 @@ afterEach(() => {
  * `workspace/configuration` with `settings`, and initializes it with the folder `/ws` (and
  * `initializationOptions`, when given). The client pulls diagnostics (without `workspace.diagnostics`
  * unless `workspaceCapabilities` adds it, for example `{ diagnostics: { refreshSupport: true } }`).
+ * `folder` replaces `/ws` (a real folder, for a host over the disk).
  */
-export async function start(files: Record<string, string>, settings: Record<string, unknown> = { citationStyle: 'apa' }, extra: Partial<ServerHost> = {}, initializationOptions?: unknown, workspaceCapabilities: ClientCapabilities['workspace'] = {}): Promise<Session> {
+export async function start(files: Record<string, string>, settings: Record<string, unknown> = { citationStyle: 'apa' }, extra: Partial<ServerHost> = {}, initializationOptions?: unknown, workspaceCapabilities: ClientCapabilities['workspace'] = {}, folder = '/ws'): Promise<Session> {
   const disk = new Map(Object.entries(files).map(([p, t]) => [URI.file(p).toString(), t]));
   const reads: string[] = [];
   let cslLoads = 0;
@@ -117,7 +118,7 @@ export async function start(files: Record<string, string>, settings: Record<stri
   const init = await client.sendRequest(InitializeRequest.type, {
     // Pull diagnostics, as VS Code's client does (clients without get them pushed).
     processId: null, rootUri: null, capabilities: { workspace: { configuration: true, ...workspaceCapabilities }, textDocument: { diagnostic: { dynamicRegistration: false } } },
-    workspaceFolders: [{ uri: URI.file('/ws').toString(), name: 'ws' }],
+    workspaceFolders: [{ uri: URI.file(folder).toString(), name: 'ws' }],
     ...(initializationOptions === undefined ? {} : { initializationOptions }),
   });
   await client.sendNotification(InitializedNotification.type, {});

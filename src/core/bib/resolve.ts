@@ -41,6 +41,22 @@ export interface BibWorkspace {
    * it found a syntax error in.
    */
   parsedBib?(uri: URI, text: string): Promise<ParsedBib | undefined>;
+  /**
+   * Where a file really is: symlinks resolved, `.` and `..` and doubled separators gone, in the
+   * case the file system stores its names (Node: `fs.promises.realpath`). For a file that does not
+   * exist yet: the real path of its nearest existing folder, plus the rest of the path (a dangling
+   * symlink followed to where a write would land). Absent, or for URIs the host cannot resolve:
+   * {@link normalizeUri} of the URI (no symlink is seen).
+   *
+   * @returns undefined when the path cannot be resolved (a symlink loop, no permission to look):
+   *   {@link inWorkspaceReal} then counts it as outside, so nothing is written there
+   */
+  realPath?(uri: URI): Promise<URI | undefined>;
+  /**
+   * Whether the file system ignores the case of names (Windows, macOS by default): real paths are
+   * then compared case-folded ({@link pathKey}).
+   */
+  readonly foldsCase?: boolean;
 }
 
 /** A document as the resolver sees it. */
@@ -72,14 +88,83 @@ export function isInside(folder: URI, uri: URI): boolean {
   return path === folder.path || path.startsWith(base);
 }
 
-/** Whether `uri` is inside one of the workspace folders. */
+/**
+ * Whether `uri` is inside one of the workspace folders, comparing its path as text (after
+ * {@link normalizeUri}). For what is shown and watched only: every decision to read or write a
+ * file because it lies in the workspace takes {@link inWorkspaceReal}, which sees symlinks.
+ */
 export function inWorkspace(ws: Pick<BibWorkspace, 'folders'>, uri: URI): boolean {
-  return ws.folders.some((f) => isInside(f, uri));
+  const n = normalizeUri(uri);
+  return ws.folders.some((f) => isInside(normalizeUri(f), n));
 }
 
-/** A file named by a document, relative to the document's folder (absolute paths as they are). */
+/**
+ * A URI with `.` and `..` segments resolved, doubled and trailing separators dropped (vscode-uri's
+ * `Utils.resolvePath`, POSIX semantics on the path). `..` after a symlinked folder then names the
+ * symlink's parent, not the target's: only a host's {@link BibWorkspace.realPath} knows better.
+ */
+export function normalizeUri(uri: URI): URI {
+  return uri.path === '' ? uri : Utils.resolvePath(uri);
+}
+
+/**
+ * A file's real location ({@link BibWorkspace.realPath}, else {@link normalizeUri}).
+ *
+ * @returns undefined when the host cannot resolve it (then nothing may be written there)
+ */
+export async function realUri(ws: Pick<BibWorkspace, 'realPath'>, uri: URI): Promise<URI | undefined> {
+  const n = normalizeUri(uri);
+  if (!ws.realPath) return n;
+  let real: URI | undefined;
+  try {
+    real = await ws.realPath(n);
+  } catch {
+    // ignored: a host's realPath does not throw by contract; one that does has not resolved the
+    // path, and an unresolved path is answered as "cannot tell", which refuses the write.
+    return undefined;
+  }
+  return real && normalizeUri(real);
+}
+
+/** A URI as a key that two names of one file share: case-folded where the file system folds case. */
+export function pathKey(ws: Pick<BibWorkspace, 'foldsCase'>, uri: URI): string {
+  return (ws.foldsCase ? uri.with({ path: uri.path.toLowerCase() }) : uri).toString();
+}
+
+/**
+ * Whether two URIs name the same file: their real paths ({@link realUri}) compared as
+ * {@link pathKey}s. A URI that cannot be resolved is the same as nothing.
+ */
+export async function sameFile(ws: Pick<BibWorkspace, 'realPath' | 'foldsCase'>, a: URI, b: URI): Promise<boolean> {
+  const [ra, rb] = await Promise.all([realUri(ws, a), realUri(ws, b)]);
+  return !!ra && !!rb && pathKey(ws, ra) === pathKey(ws, rb);
+}
+
+/**
+ * Whether a file really lies inside one of the workspace folders: its real path ({@link realUri}:
+ * symlinks resolved, `..` normalised) inside a folder's real path, case-folded where the file
+ * system folds case. Every decision to write a file, or to read one a workspace's settings name,
+ * takes this, so that `\bibliography{linkdir/refs}` with `linkdir` a symlink to `/etc` is outside.
+ *
+ * @returns false when the file's real path cannot be resolved
+ */
+export async function inWorkspaceReal(ws: Pick<BibWorkspace, 'folders' | 'realPath' | 'foldsCase'>, uri: URI): Promise<boolean> {
+  const real = await realUri(ws, uri);
+  if (!real) return false;
+  const fold = (u: URI) => (ws.foldsCase ? u.with({ path: u.path.toLowerCase() }) : u);
+  for (const f of ws.folders) {
+    const rf = await realUri(ws, f);
+    if (rf && isInside(fold(rf), fold(real))) return true;
+  }
+  return false;
+}
+
+/**
+ * A file named by a document, relative to the document's folder (absolute paths as they are, with
+ * doubled leading separators as one: `//refs` is no URI path without an authority, and threw).
+ */
 function relativeTo(doc: URI, path: string): URI {
-  return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) ? doc.with({ path: path.replace(/\\/g, '/') }) : Utils.joinPath(Utils.dirname(doc), path);
+  return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) ? doc.with({ path: path.replace(/\\/g, '/').replace(/^\/{2,}/, '/') }) : Utils.joinPath(Utils.dirname(doc), path);
 }
 
 /**
@@ -199,7 +284,7 @@ export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, op
     if (magic) rootUri = relativeTo(doc.uri, magic);
     else if (opts.latexRoot && opts.latexRootBase) {
       const named = Utils.joinPath(opts.latexRootBase, opts.latexRoot);
-      if (!opts.latexRootFromWorkspace || inWorkspace(ws, named)) rootUri = named;
+      if (!opts.latexRootFromWorkspace || (await inWorkspaceReal(ws, named))) rootUri = named;
     }
     if (rootUri && rootUri.toString() !== doc.uri.toString()) {
       // The root's declarations, scanned once per change of the root (not per request from a child).
@@ -245,13 +330,15 @@ export type BibUpdate =
 /**
  * Plans the change to a document's bibliography that citing `plan.add` needs: the first declared
  * file that exists gets the entries (the first declared one is created when none exists).
- * Files outside the workspace folders are never written, nor created in folders that do not exist.
+ * Files whose real path ({@link inWorkspaceReal}) lies outside the workspace folders are never
+ * written (unless `opts.allowOutside`), nor created in folders that do not exist.
  *
- * @param ws - for the workspace folders, and to check that a new file's folder exists
+ * @param ws - for the workspace folders, real paths, and to check that a new file's folder exists
  * @param bib - the document's bibliography ({@link resolveBibliography})
  * @param plan - what to add ({@link planBibSync})
+ * @param opts.allowOutside - the user asked to write outside the workspace (the CLI's `--allow-outside`)
  */
-export async function planBibliographyUpdate(ws: BibWorkspace, bib: DocumentBibliography | undefined, plan: BibSyncPlan): Promise<BibUpdate> {
+export async function planBibliographyUpdate(ws: BibWorkspace, bib: DocumentBibliography | undefined, plan: BibSyncPlan, opts: { allowOutside?: boolean } = {}): Promise<BibUpdate> {
   const entries = plan.add;
   if (!bib || !entries.length) return { kind: 'none' };
   const keys = entries.map((e) => e.key).join(', ');
@@ -266,7 +353,7 @@ export async function planBibliographyUpdate(ws: BibWorkspace, bib: DocumentBibl
   }
   const uri = target?.uri ?? bib.missing[0];
   if (!uri) return { kind: 'declare', entries };
-  if (!inWorkspace(ws, uri)) {
+  if (!opts.allowOutside && !(await inWorkspaceReal(ws, uri))) {
     return { kind: 'refuse', uri, reason: 'outside-workspace', entries, message: `is outside the workspace; it was not changed; add ${keys} by hand` };
   }
   if (target) {

@@ -16,7 +16,7 @@ import {
 import { URI } from 'vscode-uri';
 import { duplicateKeys, editorText, eolOf, findBibKey, findBibKeys, lineColumnAt, parseBib, type BibEntry } from '../bib/bibfile.js';
 import {
-  BibCache, bibFileOf, inWorkspace, isInside, planBibliographyUpdate, planCitationSync, resolveBibliography, type DocumentBibliography,
+  BibCache, bibFileOf, inWorkspaceReal, isInside, planBibliographyUpdate, planCitationSync, resolveBibliography, type DocumentBibliography,
 } from '../bib/resolve.js';
 import { bibFormatOf, planBibAddition, planBibSync, readBibFile } from '../bib/sync.js';
 import { toBibtex } from '../cite/bibtex.js';
@@ -186,8 +186,8 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
   };
 
   /** The refusal for a bibliography file that is one of the user's libraries, which we never write. */
-  const refuseLibrary = (uri: URI, keys: readonly string[]): BibChange | undefined =>
-    opts.corpus().isLibrary?.(uri.toString())
+  const refuseLibrary = async (uri: URI, keys: readonly string[]): Promise<BibChange | undefined> =>
+    (await opts.corpus().isLibrary?.(uri.toString()))
       ? { kind: 'refuse', uri: uri.toString(), message: l10n.t('is one of your libraries (mlsysPapers.libraries), which MLSys Papers never writes to; it was not changed; add {0} to it with your reference manager', keys.join(', ')) }
       : undefined;
 
@@ -233,10 +233,10 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     // absolute path, or relative to whichever root file declared it first, as cached).
     const sync = planCitationSync(bib && { ...bib, files: bib.files.map((s) => ({ ...s, path: s.uri.toString() })) }, entries);
     const reused = sync.reused.map((r) => ({ key: r.entry.key, citeAs: r.key, title: r.entry.title, file: r.path }));
-    const update = await planBibliographyUpdate(ws, bib, sync);
+    const update = await planBibliographyUpdate(ws, bib, sync, { allowOutside: (await opts.config(URI.parse(doc.uri))).allowWritesOutside });
     let bibliography: BibChange;
     // A library is never written, whatever else would have stopped the write.
-    const library = update.kind !== 'none' && update.kind !== 'declare' && refuseLibrary(update.uri, 'entries' in update ? update.entries.map((e) => e.key) : entries.map((e) => e.key));
+    const library = update.kind !== 'none' && update.kind !== 'declare' && await refuseLibrary(update.uri, 'entries' in update ? update.entries.map((e) => e.key) : entries.map((e) => e.key));
     if (library) return { reused, bibliography: library, citeAs: sync.citeAs };
     switch (update.kind) {
       case 'none': bibliography = { kind: 'none' }; break;
@@ -478,8 +478,8 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     async planInsertion(file, keys) {
       const entries = entriesOf(keys);
       const uri = file.toString();
-      if (!inWorkspace(ws, file)) return { kind: 'refuse', uri, message: l10n.t('is outside the workspace; it was not changed') };
-      const library = refuseLibrary(file, entries.map((e) => e.key));
+      if (!(await opts.config(file)).allowWritesOutside && !(await inWorkspaceReal(ws, file))) return { kind: 'refuse', uri, message: l10n.t('is outside the workspace; it was not changed') };
+      const library = await refuseLibrary(file, entries.map((e) => e.key));
       if (library) return library;
       const text = await ws.readText(file);
       const source = readBibFile(file.path, text ?? '');

@@ -42,8 +42,8 @@ export interface CorpusView {
   toCite?(key: string): Entry | undefined;
   /** Library entries as citing copies them: their own BibTeX text, or CSL item (`Entry.library`). */
   prepare?(entries: readonly Entry[]): Entry[];
-  /** Whether a URI is a library file named by the settings: never written to. */
-  isLibrary?(uri: string): boolean;
+  /** Whether a URI is a library file named by the settings, however it is spelt (real paths compared): never written to. */
+  isLibrary?(uri: string): boolean | Promise<boolean>;
   /** Whether a URI is a library file that has loaded (its entries are in the index). */
   isLibraryReady?(uri: string): boolean;
   /** A corpus entry's twin in a library, whatever the preference. */
@@ -60,6 +60,11 @@ export interface DocumentSettings {
   latexRoot?: string;
   /** Whether `latexRoot` comes from a workspace's settings (then it must name a file in the workspace). */
   latexRootFromWorkspace?: boolean;
+  /**
+   * `mlsysPapers.allowWritesOutsideWorkspace` (user settings only): a bibliography whose real path
+   * leaves the workspace folders (a symlink to a shared `.bib`) may be written. Libraries never are.
+   */
+  allowWritesOutside?: boolean;
 }
 
 /** The defaults of {@link DocumentSettings} (the `package.json` defaults). */
@@ -89,6 +94,7 @@ export function documentSettingsFrom(raw: unknown, latexRootFromWorkspace = fals
     syncBibliography: typeof s.syncBibliography === 'boolean' ? s.syncBibliography : d.syncBibliography,
     latexRoot: typeof s.latexRoot === 'string' && s.latexRoot.trim() ? s.latexRoot.trim() : undefined,
     latexRootFromWorkspace,
+    ...(s.allowWritesOutsideWorkspace === true ? { allowWritesOutside: true } : {}),
   };
 }
 
