@@ -50,7 +50,7 @@ export const noSilentCatch = {
         const drops = body.type === 'BlockStatement' ? body.body.length === 0
           : (body.type === 'Identifier' && body.name === 'undefined') || (body.type === 'Literal' && body.value === null)
             || (body.type === 'UnaryExpression' && body.operator === 'void');
-        if (drops && !marked(handler)) context.report({ node: handler, messageId: 'handler' });
+        if (drops && !marked(node)) context.report({ node: handler, messageId: 'handler' });
       },
     };
   },
