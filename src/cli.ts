@@ -357,7 +357,7 @@ async function runSync(ctx: Context): Promise<number> {
     throw new UsageError(firstLine(e));
   }
   for (const line of res.err) ctx.err(res.code === 0 ? `mlsys-papers: note: ${line}` : `mlsys-papers: ${line}`);
-  for (const line of res.out) ctx.out(terminalSafe(line));
+  for (const line of res.out) ctx.out(line);
   return res.code;
 }
 
