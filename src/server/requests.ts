@@ -28,6 +28,12 @@ export const MAX_RESULT_DEPTH = 1000;
 /** Values (objects, arrays, scalars) in one result beyond this are refused: far beyond any answer of ours (the corpus is about 10^5). */
 export const MAX_RESULT_VALUES = 20_000_000;
 
+/**
+ * The codes of a `ResponseError` a handler may answer with as it is; any other (the client's answer
+ * to a request of ours, say) is that handler's failure, answered `RequestFailed`.
+ */
+const OWN_CODES = new Set<number>([ErrorCodes.InvalidParams, LSPErrorCodes.RequestFailed, LSPErrorCodes.RequestCancelled, LSPErrorCodes.ServerCancelled, LSPErrorCodes.ContentModified]);
+
 /** Why a result cannot be sent. */
 class Unsendable extends Error {}
 
@@ -96,7 +102,8 @@ export class RequestGate {
    * `InvalidRequest` after `shutdown`, `InvalidParams` when `params` do not fit `schema`, the
    * handler's result when it can be sent ({@link assertSendable}), else `RequestFailed` (-32803)
    * with the message of what went wrong (logged with its stack). A `ResponseError` the handler
-   * throws goes as it is.
+   * throws with one of its own codes (`InvalidParams`, `RequestFailed`, cancelled, content
+   * modified) goes as it is.
    *
    * @param method - the LSP method name, for messages and the log
    * @param schema - the parameters' shape; undefined for a request without parameters (any are ignored)
@@ -120,11 +127,11 @@ export class RequestGate {
         // vscode-jsonrpc calls a request without parameters with the token first, and one with
         // positional parameters with each of them: only a real token goes on.
         const result = await handler(params, schema && isToken(token) ? token : undefined);
-        if (result instanceof ResponseError) return result as ResponseError<never>;
+        if (result instanceof ResponseError && OWN_CODES.has(result.code)) return result as ResponseError<never>;
         assertSendable(result);
         return result;
       } catch (e) {
-        if (e instanceof ResponseError) return e as ResponseError<never>;
+        if (e instanceof ResponseError && OWN_CODES.has(e.code)) return e as ResponseError<never>;
         if (e instanceof Unsendable) {
           this.log.error(`${method}: the result cannot be sent: ${e.message}`);
           return new ResponseError<never>(LSPErrorCodes.RequestFailed, `${method} failed: the result cannot be sent (${e.message})`);

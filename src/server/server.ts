@@ -567,7 +567,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     };
   };
 
-  connection.onInitialized(() => {
+  connection.onInitialized(gate.heed('initialized', undefined, () => {
     if (canWatch) {
       void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{bib,json,yaml,yml}' }] })
         .catch((e: unknown) => log.warn(`cannot watch files: ${String(e)}`));
@@ -584,7 +584,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     void reloadCorpus().then(() => store.view.index, (e: unknown) => log.error(e instanceof Error ? e : String(e)));
     // The libraries load after (their twins are found against the corpus); corpus answers do not wait for them.
     reloadLibrariesSoon();
-  });
+  }));
 
   connection.onDidChangeConfiguration(gate.heed('workspace/didChangeConfiguration', Params.didChangeConfiguration, (p: DidChangeConfigurationParams) => {
     const section = (p.settings as { mlsysPapers?: unknown } | null)?.mlsysPapers;

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  CompletionResolveRequest, ErrorCodes, HoverRequest, InitializeRequest, LSPErrorCodes, ResponseError, ShutdownRequest,
+  CompletionResolveRequest, ErrorCodes, ExecuteCommandRequest, HoverRequest, InitializeRequest, LSPErrorCodes, ResponseError, ShutdownRequest,
   type CompletionItem, type Hover, type MarkupContent,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
@@ -69,6 +69,7 @@ describe('the server answers every request', () => {
     expect((await errorOf(s.client.sendRequest(Methods.planCitation, { uri: 'a b:c', position: { line: 0, character: 0 }, keys: [] }))).code).toBe(ErrorCodes.InvalidParams);
     expect((await errorOf(s.client.sendRequest(HoverRequest.type, { textDocument: { uri: 'file:///ws/a.tex' } } as never))).code).toBe(ErrorCodes.InvalidParams);
     expect((await errorOf(s.client.sendRequest(CompletionResolveRequest.type, { label: 'x', data: { key: 5 } } as never))).code).toBe(ErrorCodes.InvalidParams);
+    expect((await errorOf(s.client.sendRequest(ExecuteCommandRequest.type, { command: 'mlsysPapers.addToBibliography', arguments: [5] }))).code).toBe(ErrorCodes.InvalidParams);
     expect((await s.client.sendRequest<SearchResult>(Methods.search, { query: 'paged attention' })).keys[0]).toBe('kwon2023efficient');
   });
 
