@@ -19,12 +19,15 @@ const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
  *
  * @param text - any text (a field of an entry, a file name, a message holding them)
  * @param keep - control characters that are the output's own structure and stay as they are
- *   (`'\n'` for a block of lines, `'\n\t'` for tab-separated lines); a field inside such a block
- *   is escaped with none kept first, so it cannot forge the structure
+ *   (`'\n'` for a block of lines, `'\n\t'` for tab-separated lines; with `'\n'`, a CR before an
+ *   LF stays too: a CRLF entry printed as written); a field inside such a block is escaped with
+ *   none kept first, so it cannot forge the structure
  * @returns text that holds no control character outside `keep`
  */
 export function terminalSafe(text: string, keep = ''): string {
-  return text.replace(CONTROL, (c) => (keep.includes(c) ? c : NAMED[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+  const lines = keep.includes('\n');
+  return text.replace(CONTROL, (c, at: number) => (keep.includes(c) || (lines && c === '\r' && text[at + 1] === '\n')
+    ? c : NAMED[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
 }
 
 /**

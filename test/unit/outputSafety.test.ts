@@ -23,6 +23,9 @@ describe('terminalSafe', () => {
     expect(terminalSafe('a\u001b]0;pwned\u0007\u001b[2Jb')).toBe('a\\x1b]0;pwned\\x07\\x1b[2Jb');
     expect(terminalSafe('x\ny\tz\r\u0000\u007f\u0080\u009b\u009f')).toBe('x\\ny\\tz\\r\\x00\\x7f\\x80\\x9b\\x9f');
     expect(terminalSafe('line\n\tmore\u001b', '\n\t')).toBe('line\n\tmore\\x1b');
+    // A CRLF line break is a line break; a lone CR (which would let text overwrite its line) is not.
+    expect(terminalSafe('a\r\nb\rc', '\n')).toBe('a\r\nb\\rc');
+    expect(terminalSafe('a\r\nb')).toBe('a\\r\\nb');
     // Printable text, non-ASCII too, stays: U+00A0 and above are not controls.
     expect(terminalSafe('Schrödinger 大模型 \u00a0é')).toBe('Schrödinger 大模型 \u00a0é');
   });
