@@ -23,6 +23,7 @@ import { entryJson } from './core/entryJson.js';
 import { citedKeys } from './core/citations.js';
 import type { Entry, TopicInput } from './core/schema.js';
 import { runNodeServer } from './host/node/server.js';
+import { terminalJson, terminalSafe } from './core/terminal.js';
 import { languageOfPath, syncBibliography } from './host/node/sync.js';
 import { readProblem, readRegularFileSync } from './host/node/files.js';
 import { DEFAULT_MAX_FILE_MB, maxFileBytes } from './core/fileLimits.js';
@@ -91,14 +92,14 @@ const COMMANDS: Record<string, Command> = {
       noArgs(ctx, 'topics');
       const corpus = loadCorpus(ctx.values);
       if (ctx.values.json) {
-        ctx.out(JSON.stringify(corpus.topics.map((t) => ({
+        ctx.out(terminalJson(corpus.topics.map((t) => ({
           id: t.id, label: t.label, zh: t.zh, description: t.description, parent: t.parent ?? null,
           children: t.children, entries: corpus.entriesUnder(t.id).length,
-        })), null, 2));
+        })), 2));
       } else {
         for (const t of corpus.topics) {
           const depth = t.path.length - 1;
-          ctx.out(`${'  '.repeat(depth)}${t.id}  ${t.label} (${t.zh})  [${corpus.entriesUnder(t.id).length}]`);
+          ctx.out(`${'  '.repeat(depth)}${terminalSafe(t.id)}  ${terminalSafe(t.label)} (${terminalSafe(t.zh)})  [${corpus.entriesUnder(t.id).length}]`);
         }
       }
       return 0;
@@ -113,8 +114,8 @@ const COMMANDS: Record<string, Command> = {
       noArgs(ctx, 'list');
       return withLibraries(ctx, ({ corpus, libraries }) => {
         const entries = [...entriesForTopic(corpus, ctx.values.topic), ...(ctx.values.topic === undefined ? libraries.entries() : [])];
-        if (ctx.values.json) ctx.out(JSON.stringify(entries.map(entryJson), null, 2));
-        else for (const e of entries) ctx.out(`${e.key}\t${e.year ?? ''}\t${e.venue ?? ''}\t${e.title}`);
+        if (ctx.values.json) ctx.out(terminalJson(entries.map(entryJson), 2));
+        else for (const e of entries) ctx.out([e.key, e.year ?? '', e.venue ?? '', e.title].map((f) => terminalSafe(String(f))).join('\t'));
         return 0;
       });
     },
@@ -246,15 +247,22 @@ function commandHelp(name: string): string {
  * Runs the CLI.
  *
  * @param argv - arguments after the program name
- * @param out - where results go (stdout), one call per line or block
- * @param err - where problems go (stderr), one call per line
+ * @param rawOut - where results go (stdout), one call per line or block; control characters
+ *   other than the block's own line breaks and tabs arrive escaped (`core/terminal.ts`)
+ * @param rawErr - where problems go (stderr), one call per line; every control character arrives
+ *   escaped (the usage text excepted)
  * @returns the exit code: 0 ok; 1 nothing found or problems found (no search result, unknown key,
  *   lint errors); 2 usage error (unknown option or command, bad value, missing or unreadable file or
  *   folder, unwritable output), reported as one line on `err`
  *   (a promise of it for `sync`, which reads files through the core's asynchronous host interface)
  * @throws only on a bug (anything but a usage error); the program's runner prints it as one line
  */
-export function main(argv: string[], out: (s: string) => void, err: (s: string) => void): number | Promise<number> {
+export function main(argv: string[], rawOut: (s: string) => void, rawErr: (s: string) => void): number | Promise<number> {
+  // Every print path goes through these two, so no control character from a library, a file name
+  // or an argument reaches the terminal (`core/terminal.ts`); a result block keeps its own line
+  // breaks and tabs (its fields were escaped whole), a problem is one line whatever it names.
+  const out = (s: string) => rawOut(terminalSafe(s, '\n\t'));
+  const err = (s: string) => rawErr(s === USAGE ? s : terminalSafe(s));
   const usage = (e: unknown) => {
     if (e instanceof UsageError) { err(`mlsys-papers: ${e.message}`); return 2; }
     throw e;
@@ -373,8 +381,8 @@ function runSearch(ctx: Context): number | Promise<number> {
     const problem = queryProblem(query, corpus);
     if (problem) throw new UsageError(problem);
     const hits = mergeHits(createSearchIndex(corpus).search(query, limit), libraries.search(parseQuery(query), limit), limit);
-    if (ctx.values.json) ctx.out(JSON.stringify(hits.map((h) => ({ ...entryJson(h.entry), score: Number(h.score.toFixed(3)) })), null, 2));
-    else for (const h of hits) ctx.out(`${h.entry.key}\t${h.entry.title}\n\t${[shortAuthors(h.entry.authors), [h.entry.venue, h.entry.year].filter(Boolean).join(' '), h.entry.library?.name].filter(Boolean).join(' · ')}`);
+    if (ctx.values.json) ctx.out(terminalJson(hits.map((h) => ({ ...entryJson(h.entry), score: Number(h.score.toFixed(3)) })), 2));
+    else for (const h of hits) ctx.out(`${terminalSafe(h.entry.key)}\t${terminalSafe(h.entry.title)}\n\t${terminalSafe([shortAuthors(h.entry.authors), [h.entry.venue, h.entry.year].filter(Boolean).join(' '), h.entry.library?.name].filter(Boolean).join(' · '))}`);
     if (!hits.length) { ctx.err(`mlsys-papers: no entry matches "${query}"`); return 1; }
     return 0;
   });
@@ -448,7 +456,7 @@ function runExport(ctx: Context): number | Promise<number> {
       entries = [...new Set(keys.map(lookup))].filter((e): e is Entry => !!e && (e.library ? ctx.values.topic === undefined : allowed.has(e.key)));
     }
     const prepared = libraries.prepare(entries);
-    ctx.out(format === 'bibtex' ? toBibtexAll(prepared) : JSON.stringify(prepared.map(toCslJson), null, 2));
+    ctx.out(format === 'bibtex' ? toBibtexAll(prepared) : terminalJson(prepared.map(toCslJson), 2));
     return 0;
   });
 }
@@ -509,7 +517,7 @@ function runBuildCorpus(ctx: Context): number {
   for (const p of loaded.problems) ctx.err(formatProblem(p));
   if (loaded.problems.some((p) => p.severity === 'error')) return 1;
   writeText(outFile, JSON.stringify(loaded.data));
-  ctx.out(`corpus: ${loaded.data.entries.length} entries, ${loaded.data.topics.length} root topics → ${outFile}`);
+  ctx.out(`corpus: ${loaded.data.entries.length} entries, ${loaded.data.topics.length} root topics → ${terminalSafe(outFile)}`);
   return 0;
 }
 
@@ -795,7 +803,7 @@ function didYouMean(names: readonly string[]): string {
 if (require.main === module) {
   // Anything unexpected is a bug: one line, exit 2, no stack trace.
   const internal = (e: unknown) => {
-    process.stderr.write(`mlsys-papers: internal error: ${firstLine(e)}\n`);
+    process.stderr.write(`mlsys-papers: internal error: ${terminalSafe(firstLine(e))}\n`);
     process.exit(2);
   };
   process.on('uncaughtException', internal);

@@ -230,7 +230,8 @@ function sourceOffset(source: Parameters<ComposeErrorHandler>[0]): number {
  * @throws whatever the library throws (the caller reports it)
  */
 function composeDocument(text: string, problems: ProblemList): Document.Parsed {
-  const composer = new Composer({ prettyErrors: false, uniqueKeys: false });
+  // `logLevel: 'error'`: toJS's warnings (a key that is a collection) would go to `process.emitWarning`, which prints them with the PID to stderr.
+  const composer = new Composer({ prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
   const internal = composer as unknown as { onError?: ComposeErrorHandler };
   const hooked = typeof internal.onError === 'function';
   if (hooked) {

@@ -7,7 +7,9 @@
  * execute command (for editors other than VS Code). Custom requests: `server/protocol.ts`.
  */
 import {
-  CodeActionKind, DiagnosticRefreshRequest, DidChangeWatchedFilesNotification, DocumentDiagnosticReportKind,
+  CodeActionKind, DiagnosticRefreshRequest, ErrorCodes, ResponseError, type CodeActionParams, type CompletionItem, type CompletionParams, type DefinitionParams,
+  type DidChangeConfigurationParams, type DidChangeWatchedFilesParams, type DocumentDiagnosticParams, type DocumentDiagnosticReport, type ExecuteCommandParams,
+  type HoverParams, type WorkspaceFoldersChangeEvent, DidChangeWatchedFilesNotification, DocumentDiagnosticReportKind,
   FileChangeType, TextDocuments, type Disposable, type FileSystemWatcher, TextDocumentSyncKind, type Connection, type InitializeParams, type InitializeResult,
   type WorkspaceEdit,
 } from 'vscode-languageserver';
@@ -27,6 +29,7 @@ import { mergeHits, parseQuery } from '../core/search.js';
 import { createCitationService } from '../core/service/service.js';
 import { DEFAULT_CITATION_STYLE, documentSettingsFrom, ServiceCommands, type CorpusView, type DocumentSettings, type ServiceWorkspace } from '../core/service/types.js';
 import { CorpusStore } from './corpusStore.js';
+import { Params, RequestGate } from './requests.js';
 import { GROUP_LIMIT, LibraryStore, type LibraryCache } from './libraryStore.js';
 import {
   FROM_WORKSPACE, Methods, TOPIC_LABELS_SETTING, type ReadBundledParams, type ReadBundledResult, type CorpusResult, type EntryDocumentParams, type FormatParams, type FormatResult,
@@ -177,6 +180,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
     warn: (m) => tell(() => connection.console.warn(m)),
     error: (m) => tell(() => connection.console.error(m instanceof Error ? `${m.message}\n${m.stack ?? ''}` : m)),
   };
+  /** Every handler below is registered through it: answered always, in LSP's lifecycle, parameters checked (`requests.ts`). */
+  const gate = new RequestGate(log);
   let folders: URI[] = [];
   let init: InitializationOptions = {};
   let canPullConfig = false;
@@ -587,8 +592,21 @@ export function startServer(connection: Connection, host: ServerHost): void {
     return all.filter((u) => inside.has(u));
   };
 
-  connection.onInitialize(async (params: InitializeParams): Promise<InitializeResult> => {
-    init = (params.initializationOptions ?? {}) as InitializationOptions;
+  connection.onInitialize(gate.answer('initialize', Params.initialize, async (params: InitializeParams): Promise<InitializeResult> => {
+    gate.state = 'initializing';
+    try {
+      const result = await initialize(params);
+      gate.state = 'running';
+      return result;
+    } catch (e) {
+      gate.state = 'starting';
+      throw e;
+    }
+  }, { lifecycle: 'starting' }));
+  connection.onShutdown(gate.answer('shutdown', undefined, () => { gate.state = 'shutdown'; }));
+
+  const initialize = async (params: InitializeParams): Promise<InitializeResult> => {
+    init = (params.initializationOptions && typeof params.initializationOptions === 'object' ? params.initializationOptions : {}) as InitializationOptions;
     const lang = init.l10n && typeof init.l10n === 'object' ? init.l10n : {};
     configureL10n({
       bundle: lang.bundle && typeof lang.bundle === 'object' ? lang.bundle : undefined,
@@ -618,36 +636,36 @@ export function startServer(connection: Connection, host: ServerHost): void {
       },
       serverInfo: { name: 'mlsys-papers', version: '0.1.0' },
     };
-  });
+  };
 
-  connection.onInitialized(() => {
+  connection.onInitialized(gate.heed('initialized', undefined, () => {
     if (canWatch) {
       void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{bib,json,yaml,yml}' }] })
         .catch((e: unknown) => log.warn(`cannot watch files: ${String(e)}`));
     }
     if (canFolders) {
-      connection.workspace.onDidChangeWorkspaceFolders((e) => {
+      connection.workspace.onDidChangeWorkspaceFolders(gate.heed('workspace/didChangeWorkspaceFolders', Params.workspaceFolders, (e: WorkspaceFoldersChangeEvent) => {
         const gone = new Set(e.removed.map((f) => f.uri));
         folders = [...folders.filter((f) => !gone.has(f.toString())), ...e.added.map((f) => URI.parse(f.uri))];
         service.clearCache();
         reloadSoon();
-      });
+      }));
     }
     // The corpus, then its search index, are ready before the first keystroke asks for them.
     void reloadCorpus().then(() => store.view.index, (e: unknown) => log.error(e instanceof Error ? e : String(e)));
     // The libraries load after (their twins are found against the corpus); corpus answers do not wait for them.
     reloadLibrariesSoon();
-  });
+  }));
 
-  connection.onDidChangeConfiguration((p) => {
+  connection.onDidChangeConfiguration(gate.heed('workspace/didChangeConfiguration', Params.didChangeConfiguration, (p: DidChangeConfigurationParams) => {
     const section = (p.settings as { mlsysPapers?: unknown } | null)?.mlsysPapers;
     if (section && typeof section === 'object') pushed = section as RawSettings;
     settingsCache.clear();
     reloadSoon();
     refreshDiagnostics();
-  });
+  }));
 
-  connection.onDidChangeWatchedFiles(({ changes }) => {
+  connection.onDidChangeWatchedFiles(gate.heed('workspace/didChangeWatchedFiles', Params.didChangeWatchedFiles, ({ changes }: DidChangeWatchedFilesParams) => {
     let bib = false;
     let corpus = false;
     let libraryCreated = false;
@@ -661,7 +679,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     if (corpus) reloadSoon();
     else if (libraryCreated) reloadLibrariesSoon();
     if (bib) refreshDiagnostics();
-  });
+  }));
 
   const pushPause = timerPerUri();
   const pushDiagnostics = (uri: string) => {
@@ -743,40 +761,41 @@ export function startServer(connection: Connection, host: ServerHost): void {
     return doc;
   };
 
-  connection.onCompletion((p, token) => {
+  connection.onCompletion(gate.answer('textDocument/completion', Params.positional, (p: CompletionParams, token) => {
     const doc = documents.get(p.textDocument.uri);
     return doc ? service.complete(doc, p.position, token) : undefined;
-  });
-  connection.onCompletionResolve((item, token) => service.resolveCompletion(item, token));
-  connection.onHover((p, token) => {
+  }));
+  connection.onCompletionResolve(gate.answer('completionItem/resolve', Params.completionItem, (item: CompletionItem, token) => service.resolveCompletion(item, token)));
+  connection.onHover(gate.answer('textDocument/hover', Params.positional, (p: HoverParams, token) => {
     const doc = documents.get(p.textDocument.uri);
     return doc ? service.hover(doc, p.position, token) : undefined;
-  });
-  connection.onDefinition((p, token) => {
+  }));
+  connection.onDefinition(gate.answer('textDocument/definition', Params.positional, (p: DefinitionParams, token) => {
     const doc = documents.get(p.textDocument.uri);
     return doc ? service.definition(doc, p.position, token) : undefined;
-  });
-  connection.languages.diagnostics.on(async (p, token) => {
+  }));
+  connection.languages.diagnostics.on(gate.answer('textDocument/diagnostic', Params.textDocument, async (p: DocumentDiagnosticParams, token) => {
     const doc = documents.get(p.textDocument.uri);
     if (doc) pulledVersion.set(doc.uri, doc.version);
     const items = doc ? await service.diagnostics(doc, token) : [];
-    return { kind: DocumentDiagnosticReportKind.Full, items };
-  });
-  connection.onCodeAction((p) => {
+    return { kind: DocumentDiagnosticReportKind.Full, items } satisfies DocumentDiagnosticReport;
+  }));
+  connection.onCodeAction(gate.answer('textDocument/codeAction', Params.codeAction, (p: CodeActionParams) => {
     const doc = documents.get(p.textDocument.uri);
     return doc ? service.codeActions(doc, p.range, p.context.diagnostics) : [];
-  });
-  connection.onExecuteCommand(async (p) => {
+  }));
+  connection.onExecuteCommand(gate.answer('workspace/executeCommand', Params.executeCommand, async (p: ExecuteCommandParams) => {
     // For editors other than VS Code: add the entry to the bibliography through `workspace/applyEdit`.
     if (p.command !== ServiceCommands.addToBibliography) return;
-    const [uri, key] = (p.arguments ?? []) as [string, string];
+    const [uri, key] = p.arguments ?? [];
+    if (typeof uri !== 'string' || typeof key !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, `${p.command} takes a document URI and a citation key`);
     const doc = documents.get(uri);
     if (!doc) return;
     const { bibliography: b } = await service.planBibliography(doc, [key]);
     const edit = await genericEdit(b);
     if (typeof edit === 'string') void connection.window.showWarningMessage(`MLSys Papers: ${edit}`);
     else if (edit) await connection.workspace.applyEdit({ label: l10n.t('Add {0} to the bibliography', key), edit });
-  });
+  }));
 
   /** A bibliography change as a plain `WorkspaceEdit`, for clients without our own UI; a string says why not. */
   const genericEdit = async (b: Awaited<ReturnType<typeof service.planBibliography>>['bibliography']): Promise<WorkspaceEdit | string | undefined> => {
@@ -802,8 +821,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
   };
 
   // --- Custom requests ---
-  connection.onRequest(Methods.corpus, (): CorpusResult => ({ version: store.version, data: store.data }));
-  connection.onRequest(Methods.search, (p: SearchParams): SearchResult => {
+  connection.onRequest(Methods.corpus, gate.answer('mlsysPapers/corpus', undefined, (): CorpusResult => ({ version: store.version, data: store.data })));
+  connection.onRequest(Methods.search, gate.answer(Methods.search, Params.search, (p: SearchParams): SearchResult => {
     const { invalid } = parseQuery(p.query);
     const v = view();
     const hits = p.query.trim() ? v.index.search(p.query, p.limit ?? 60).map((h) => h.entry) : v.corpus.entries.slice(0, p.limit ?? 60);
@@ -813,29 +832,29 @@ export function startServer(connection: Connection, host: ServerHost): void {
       if (t) twins[e.key] = { key: t.key, library: t.library!.name };
     }
     return { keys: hits.map((e) => e.key), invalid, entries: hits.filter((e) => e.library), twins };
-  });
-  connection.onRequest(Methods.entry, (p: EntryParams): EntryResult => {
+  }));
+  connection.onRequest(Methods.entry, gate.answer(Methods.entry, Params.entry, (p: EntryParams): EntryResult => {
     const e = view().entry(p.key);
     if (!e) return {};
     return { entry: e, fields: e.library ? libraries.fields(e) : undefined, twin: e.library ? undefined : libraries.twinOfCorpus(e.key) };
-  });
-  connection.onRequest(Methods.libraryStatus, () => ({ files: libraries.status() }));
-  connection.onRequest(Methods.libraryGroups, (p: LibraryGroupsParams): LibraryGroupsResult => ({ groups: libraries.groups(p.uri) ?? [] }));
-  connection.onRequest(Methods.libraryEntries, (p: LibraryEntriesParams): LibraryEntriesResult => {
+  }));
+  connection.onRequest(Methods.libraryStatus, gate.answer(Methods.libraryStatus, undefined, () => ({ files: libraries.status() })));
+  connection.onRequest(Methods.libraryGroups, gate.answer(Methods.libraryGroups, Params.libraryGroups, (p: LibraryGroupsParams): LibraryGroupsResult => ({ groups: libraries.groups(p.uri) ?? [] })));
+  connection.onRequest(Methods.libraryEntries, gate.answer(Methods.libraryEntries, Params.libraryEntries, (p: LibraryEntriesParams): LibraryEntriesResult => {
     const r = libraries.groupEntries(p.uri, p.group);
     return { entries: r?.entries ?? [], total: r?.total ?? 0, limit: GROUP_LIMIT };
-  });
-  connection.onRequest(Methods.entryDocument, (p: EntryDocumentParams) => service.entryDocument(p.uri));
-  connection.onRequest(Methods.planCitation, async (p: PlanCitationParams) => service.planCitation(await mustBeOpen(p.uri), p.position, p.keys));
-  connection.onRequest(Methods.planBibliography, async (p: PlanBibliographyParams) => service.planBibliography(await mustBeOpen(p.uri), p.keys));
-  connection.onRequest(Methods.planDeclaration, async (p: PlanDeclarationParams): Promise<PlanDeclarationResult> =>
-    service.planDeclaration(await mustBeOpen(p.uri), p.file) ?? null);
-  connection.onRequest(Methods.citedKeys, async (p: CitedKeysParams): Promise<string[]> => {
+  }));
+  connection.onRequest(Methods.entryDocument, gate.answer(Methods.entryDocument, Params.entryDocument, (p: EntryDocumentParams) => service.entryDocument(p.uri)));
+  connection.onRequest(Methods.planCitation, gate.answer(Methods.planCitation, Params.planCitation, async (p: PlanCitationParams) => service.planCitation(await mustBeOpen(p.uri), p.position, p.keys)));
+  connection.onRequest(Methods.planBibliography, gate.answer(Methods.planBibliography, Params.planBibliography, async (p: PlanBibliographyParams) => service.planBibliography(await mustBeOpen(p.uri), p.keys)));
+  connection.onRequest(Methods.planDeclaration, gate.answer(Methods.planDeclaration, Params.planDeclaration, async (p: PlanDeclarationParams): Promise<PlanDeclarationResult> =>
+    service.planDeclaration(await mustBeOpen(p.uri), p.file) ?? null));
+  connection.onRequest(Methods.citedKeys, gate.answer(Methods.citedKeys, Params.citedKeys, async (p: CitedKeysParams): Promise<string[]> => {
     const doc = await openDocument(p.uri);
     return doc ? service.citedKeys(doc) : [];
-  });
-  connection.onRequest(Methods.planInsertion, (p: PlanInsertionParams) => service.planInsertion(URI.parse(p.uri), p.keys));
-  connection.onRequest(Methods.format, async (p: FormatParams): Promise<FormatResult> => {
+  }));
+  connection.onRequest(Methods.planInsertion, gate.answer(Methods.planInsertion, Params.planInsertion, (p: PlanInsertionParams) => service.planInsertion(URI.parse(p.uri), p.keys)));
+  connection.onRequest(Methods.format, gate.answer(Methods.format, Params.format, async (p: FormatParams): Promise<FormatResult> => {
     const v = view();
     const entries = p.keys.map((k) => v.entry(k)).filter((e): e is Entry => !!e);
     try {
@@ -844,12 +863,12 @@ export function startServer(connection: Connection, host: ServerHost): void {
       log.warn(e instanceof Error ? e.message : String(e));
       return { error: e instanceof Error ? e.message : String(e) };
     }
-  });
-  connection.onNotification(Methods.readState, (p: ReadStateParams) => {
+  }));
+  connection.onNotification(Methods.readState, gate.heed(Methods.readState, Params.readState, (p: ReadStateParams) => {
     read.clear();
     for (const k of p.keys) read.add(k.toLowerCase());
-  });
+  }));
 
-  documents.listen(connection);
+  documents.listen(gate.documentsConnection(connection));
   connection.listen();
 }

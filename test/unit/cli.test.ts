@@ -580,4 +580,50 @@ describe('--library FILE: your own libraries beside the corpus', () => {
     expectOneLineError(await runAsync('search', 'x', '--library', join(tmp, 'notes.txt'), '--corpus', CORPUS), 'not a library (.bib, .json or .yaml)');
     expectOneLineError(await runAsync('list', '--library', tmp + '/sub.bib/', '--corpus', CORPUS), '--library');
   });
+
+  describe('control characters reach no terminal (finding 12)', () => {
+    /** Any C0 control but a line break and a tab, DEL, or a C1 control. */
+    const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+    const ESCAPES = join(FIX, 'escape-sequences.bib');
+
+    it('list, search and cite escape ESC, BEL, DEL and C1 in keys, titles and authors; a field cannot add a line or a column', async () => {
+      const list = await runAsync('list', '--library', ESCAPES, '--corpus', CORPUS);
+      expect(list.code).toBe(0);
+      expect(list.out).not.toMatch(RAW_CONTROL);
+      const row = list.out.split('\n').at(-1)!;
+      expect(row.split('\t')).toEqual(['evil\\x1b[2J2024', '2024', 'Journal of Escapes', 'Clear \\x1b]0;pwned\\x07the screen\\x7f and \\x9b31m C1']);
+      const search = await runAsync('search', 'author:mallory', '--library', ESCAPES, '--corpus', CORPUS);
+      expect(search.out).not.toMatch(RAW_CONTROL);
+      expect(search.out).toContain('evil\\x1b[2J2024\tClear \\x1b]0;pwned');
+      expect(search.out).toContain('Mallory');
+      for (const format of ['latex', 'pandoc', 'markdown', 'bibtex']) {
+        const cite = await runAsync('cite', 'evil\u001b[2J2024', '--format', format, '--library', ESCAPES, '--corpus', CORPUS);
+        expect(cite.code, cite.err).toBe(0);
+        expect(cite.out).not.toMatch(RAW_CONTROL);
+        // Markdown is a link's text, the title (without a URL, the text alone; its bracket escaped).
+        expect(cite.out).toContain(format === 'markdown' ? 'Clear \\x1b\\]0;pwned' : 'evil\\x1b[2J2024');
+      }
+    }, 60_000);
+
+    it('JSON output keeps the text (escaped as JSON, DEL and C1 too) and parses back to it', async () => {
+      const r = await runAsync('list', '--library', ESCAPES, '--corpus', CORPUS, '--json');
+      expect(r.out).not.toMatch(RAW_CONTROL);
+      const evil = (JSON.parse(r.out) as { key: string; title: string }[]).at(-1)!;
+      expect(evil.key).toBe('evil\u001b[2J2024');
+      expect(evil.title).toBe('Clear \u001b]0;pwned\u0007the screen\u007f and \u009b31m C1');
+    });
+
+    it('a file name with escape sequences or a line break is one escaped line', async () => {
+      const title = join(tmp, 'x\u001b]0;pwned\u0007\u001b[2J.bib');
+      const missing = await runAsync('list', '--library', title, '--corpus', CORPUS);
+      expectOneLineError(missing, 'x\\x1b]0;pwned\\x07\\x1b[2J.bib');
+      expect(missing.err).not.toMatch(RAW_CONTROL);
+      const split = join(tmp, 'a\nb.bib');
+      writeFileSync(split, '@article{broken,\n  title = {never closed\n');
+      const r = await runAsync('list', '--library', split, '--corpus', CORPUS);
+      const lines = r.err.split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/a\\nb\.bib:1:1: /);
+    });
+  });
 });
