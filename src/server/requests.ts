@@ -203,7 +203,7 @@ export class RequestGate {
 
 /** A string `vscode-uri` parses (a malformed scheme throws there). */
 const uri = z.string().check(z.refine((s) => {
-  try { URI.parse(s); return true; } catch { return false; } // the refusal is the answer: InvalidParams
+  try { URI.parse(s); return true; } catch { return false; /* ignored: the refusal is the answer, InvalidParams */ }
 }, 'not a URI'));
 const uinteger = z.int().check(z.gte(0));
 const position = z.looseObject({ line: uinteger, character: uinteger });
