@@ -535,7 +535,7 @@ describe('bibliography resolution', () => {
     expect(markdownOf((await service.hover(h.doc, h.position))!.contents).endsWith('✓ in bib/refs\\.bib')).toBe(true);
   });
 
-  it('uses the latexRoot setting for a file without a magic comment', async () => {
+  it('uses the latexRoot setting first, then a magic comment', async () => {
     const files = {
       '/ws/main.tex': '\\bibliography{refs}\n',
       '/ws/refs.bib': kwonBib,
@@ -554,9 +554,13 @@ describe('bibliography resolution', () => {
     const ignored = setup({ files, settings: { latexRoot: '../outside/main.tex', latexRootFromWorkspace: true } });
     expect(await messages(ignored.service, doc)).toEqual([undeclared]);
     expect(ignored.ws.reads).not.toContain(uriOf('/outside/main.tex'));
-    // A magic comment wins over the setting.
+    // The setting wins over a magic comment (order: setting, magic comment, detected root); one it ignores does not.
     const magic = docOf('/ws/chapters/one.tex', 'latex', '% !TEX root = ../main.tex\n\\cite{kwon2023efficient,nosuch1999}\n');
-    expect(await messages(setup({ files, settings: { latexRoot: '../outside/main.tex' } }).service, magic)).toEqual([unknownIn('refs.bib')]);
+    expect(await messages(setup({ files, settings: { latexRoot: '../outside/main.tex' } }).service, magic)).toEqual([
+      '"kwon2023efficient" is in the MLSys Papers corpus but not in /outside/theirs.bib.',
+      unknownIn('/outside/theirs.bib'),
+    ]);
+    expect(await messages(setup({ files, settings: { latexRoot: '../outside/main.tex', latexRootFromWorkspace: true } }).service, magic)).toEqual([unknownIn('refs.bib')]);
   });
 
   it("reads a Markdown document's front matter bibliography relative to the document", async () => {
