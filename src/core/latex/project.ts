@@ -169,6 +169,8 @@ export class LatexProject {
   lastGraphWork = 0;
   /** How many texts were scanned since the project was made (for tests that count work). */
   scans = 0;
+  /** Grows whenever a file's links, root status or declarations change, or a file goes: answers may differ. */
+  revision = 0;
 
   /** How many files the project knows. */
   get size(): number {
@@ -201,17 +203,21 @@ export class LatexProject {
   delete(uri: URI): boolean {
     const id = uri.toString();
     const had = this.files.delete(id) || this.pending.delete(id);
-    if (had) this.graphVersion++;
+    if (had) { this.graphVersion++; this.revision++; }
     return had;
   }
 
-  /** Forgets every file in a folder, or every file when none is given. */
-  clear(folder?: URI): void {
-    const prefix = folder && `${folder.toString().replace(/\/$/, '')}/`;
+  /**
+   * Forgets every file but those `keep` names (by URI string).
+   *
+   * @param keep - the files to keep (open documents, whose text the editor has)
+   */
+  clear(keep: (uri: string) => boolean = () => false): void {
     for (const map of [this.files, this.pending]) {
-      for (const id of [...map.keys()]) if (!prefix || id.startsWith(prefix)) map.delete(id);
+      for (const id of [...map.keys()]) if (!keep(id)) map.delete(id);
     }
     this.graphVersion++;
+    this.revision++;
   }
 
   /** Scans the pending texts. @returns whether any file's facts changed */
@@ -229,9 +235,12 @@ export class LatexProject {
     this.files.set(id, { uri, facts, shape });
     if (old?.shape !== shape) {
       this.graphVersion++;
+      this.revision++;
       return true;
     }
-    return JSON.stringify(old.facts.bibs) !== JSON.stringify(facts.bibs);
+    const changed = JSON.stringify(old.facts.bibs) !== JSON.stringify(facts.bibs);
+    if (changed) this.revision++;
+    return changed;
   }
 
   /** A known file at one of the candidate URIs, in order. */

@@ -4,9 +4,11 @@
  * the bundled corpus and CSL files are read from the installation beside this script.
  */
 import { readFileSync, statSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+import { URI, Utils } from 'vscode-uri';
 import type { CorpusData } from '../../core/corpus.js';
 import { decodeUtf8 } from '../../core/utf8.js';
 import { fileStampOf, startServer, type HostFile, type ServerHost } from '../../server/server.js';
@@ -49,6 +51,43 @@ export function statNodeFile(uri: { scheme: string; fsPath: string }): string | 
   return st && fileStampOf(st.mtimeMs, st.size, st.isDirectory());
 }
 
+/** Folders never listed: version control, dependencies and build output that hold no paper of the user's. */
+const SKIPPED_FOLDERS = new Set(['node_modules', '__pycache__']);
+
+/**
+ * The regular files under `file:` folders whose names end with one of `extensions` (compared
+ * ignoring case), breadth first: symbolic links are not followed, hidden folders (`.git`) and
+ * `node_modules` are not entered, and an unreadable folder is skipped with a warning.
+ *
+ * @param limit - stop after this many files
+ * @returns null when a folder is not a `file:` URI (the client lists it)
+ */
+export async function listNodeFiles(folders: readonly URI[], extensions: readonly string[], limit: number, warn: (message: string) => void = stderrLine): Promise<URI[] | null> {
+  if (folders.some((f) => f.scheme !== 'file')) return null;
+  const ends = extensions.map((e) => e.toLowerCase());
+  const out: URI[] = [];
+  const queue = [...folders];
+  for (let i = 0; i < queue.length && out.length < limit; i++) {
+    const dir = queue[i]!;
+    let entries;
+    try {
+      entries = await readdir(dir.fsPath, { withFileTypes: true });
+    } catch (e) {
+      warn(`mlsys-papers: cannot list ${dir.fsPath}: ${e instanceof Error ? e.message : String(e)}`);
+      continue;
+    }
+    for (const d of entries) {
+      if (d.isDirectory()) {
+        if (!d.name.startsWith('.') && !SKIPPED_FOLDERS.has(d.name)) queue.push(Utils.joinPath(dir, d.name));
+      } else if (d.isFile() && ends.some((e) => d.name.toLowerCase().endsWith(e))) {
+        out.push(Utils.joinPath(dir, d.name));
+        if (out.length >= limit) break;
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * The Node host of the server.
  *
@@ -74,6 +113,7 @@ export function nodeServerHost(dist: string): ServerHost {
     home: homedir(),
     libraryCache: (dir, warn) => nodeLibraryCache(dir ?? defaultCacheDir(), warn),
     hash: sha256,
+    listFiles: (folders, extensions, limit) => listNodeFiles(folders, extensions, limit),
   };
 }
 
