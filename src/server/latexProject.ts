@@ -32,7 +32,7 @@ export interface LatexProjectHost {
   yield(): Promise<void>;
   now(): number;
   /** Starts a progress report, when the client shows them. */
-  progress?(title: string): Promise<ProgressReporter>;
+  progress?(title: string): Promise<ProgressReporter | undefined>;
   /** The project's answers may have changed (a root, an include or a declaration): refresh what depends on them. */
   changed(): void;
   log: Logger;

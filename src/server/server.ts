@@ -418,8 +418,9 @@ export function startServer(connection: Connection, host: ServerHost): void {
     yield: () => new Promise<void>((resolve) => setTimeout(resolve, 0)),
     now: () => performance.now(),
     progress: async (title) => {
-      const p = await connection.window.createWorkDoneProgress();
-      p.begin(title, 0, undefined, false);
+      // A client that cannot show it (or refuses `window/workDoneProgress/create`) gets none; the indexing goes on.
+      const p = await connection.window.createWorkDoneProgress().catch((e: unknown) => { log.warn(`no progress report: ${String(e)}`); return undefined; });
+      p?.begin(title, 0, undefined, false);
       return p;
     },
     changed: () => { if (!closed) { refreshDiagnostics(); reloadLibrariesSoon(); } },
