@@ -66,7 +66,8 @@ describe('a multi-file LaTeX paper in a real VS Code', () => {
       .toContain('Unknown citation key "nosuch1999": not in refs.bib, nor in the MLSys Papers corpus.');
     expect((await problems.textContent()) ?? '').not.toContain('doe2024quokka');
     await page.keyboard.press('Control+Shift+M');
-    await page.locator('.monaco-editor.focused').first().click();
+    // The panel took the focus: back to the section's editor, at its end.
+    await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
     await page.keyboard.press('Control+End');
     await typeInEditor(page, 'See \\cite{doe20');
     const first = page.locator('.suggest-widget .monaco-list-row[data-index="0"]');
