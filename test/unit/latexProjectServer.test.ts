@@ -100,6 +100,34 @@ describe('the LaTeX project over LSP', () => {
   });
 });
 
+describe('LatexProjectIndexer', () => {
+  it('takes an open document\'s unsaved text over the disk\'s, and the disk\'s again once it closes', async () => {
+    const disk: Record<string, string> = { '/ws/main.tex': '\\documentclass{article}\n', '/ws/intro.tex': 'x\n' };
+    let changed = 0;
+    const indexer = new LatexProjectIndexer({
+      list: async () => Object.keys(disk).map((p) => URI.file(p)),
+      read: async (u) => disk[u.path],
+      yield: async () => {},
+      now: () => 0,
+      changed: () => { changed++; },
+      log: { info() {}, warn() {}, error() {} },
+    });
+    await indexer.index();
+    const intro = URI.file('/ws/intro.tex');
+    expect(indexer.project.rootsOf(intro)).toEqual([]);
+    indexer.documentChanged(uri('/ws/main.tex'), '\\documentclass{article}\n\\input{intro}\n');
+    expect(indexer.project.rootsOf(intro).map((r) => r.path)).toEqual(['/ws/main.tex']);
+    // A new listing keeps the open document's text.
+    await indexer.index();
+    expect(indexer.project.rootsOf(intro).map((r) => r.path)).toEqual(['/ws/main.tex']);
+    const before = changed;
+    await indexer.documentClosed(uri('/ws/main.tex'));
+    expect(indexer.project.rootsOf(intro)).toEqual([]);
+    expect(changed).toBe(before + 1);
+    indexer.dispose();
+  });
+});
+
 describe('listNodeFiles', () => {
   it('lists regular .tex files breadth first, not entering hidden folders or node_modules, not following links, up to a limit', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mlsys-list-'));
