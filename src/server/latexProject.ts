@@ -7,13 +7,11 @@
  */
 import { FileChangeType, type FileEvent } from 'vscode-languageserver';
 import { URI } from 'vscode-uri';
-import { indexLatexFiles, LatexProject } from '../core/latex/project.js';
+import { indexLatexFiles, LATEX_FILE_LIMIT, LatexProject } from '../core/latex/project.js';
 import type { Logger } from '../core/log.js';
 
 /** How long one slice of indexing may run before the server answers other requests, in ms. */
 const SLICE_MS = 12;
-/** At most this many `.tex` files are indexed (a workspace that is a whole file system is not read whole). */
-export const LATEX_FILE_LIMIT = 20000;
 /** How long after the last keystroke an open document's new links are looked at, in ms. */
 const EDIT_PAUSE_MS = 300;
 

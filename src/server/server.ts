@@ -27,7 +27,8 @@ import { createCitationService } from '../core/service/service.js';
 import { DEFAULT_CITATION_STYLE, documentSettingsFrom, ServiceCommands, type CorpusView, type DocumentSettings, type ServiceWorkspace } from '../core/service/types.js';
 import { CorpusStore } from './corpusStore.js';
 import { GROUP_LIMIT, LibraryStore, type LibraryCache } from './libraryStore.js';
-import { isLatexFile, LATEX_FILE_LIMIT, LatexProjectIndexer } from './latexProject.js';
+import { LATEX_FILE_LIMIT } from '../core/latex/project.js';
+import { isLatexFile, LatexProjectIndexer } from './latexProject.js';
 import {
   FROM_WORKSPACE, Methods, TOPIC_LABELS_SETTING, type ReadBundledParams, type ReadBundledResult, type CorpusResult, type EntryDocumentParams, type FormatParams, type FormatResult,
   type CitedKeysParams, type InitializationOptions, type PlanBibliographyParams, type PlanDeclarationParams, type PlanDeclarationResult, type PlanCitationParams, type PlanInsertionParams,

@@ -14,6 +14,8 @@ import {
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
 import { listNodeFiles } from '../../src/host/node/server.js';
+import { syncBibliography } from '../../src/host/node/sync.js';
+import { realCorpus } from './helpers.js';
 import { LatexProjectIndexer } from '../../src/server/latexProject.js';
 import { start, type Session } from './serverHarness.js';
 
@@ -141,6 +143,24 @@ describe('listNodeFiles', () => {
       expect(found!.map((u) => u.path.slice(URI.file(dir).path.length))).toEqual(['/main.tex', '/sections/a.TEX', '/sections/deep/b.tex']);
       expect(await listNodeFiles([URI.file(dir)], ['.tex'], 2)).toHaveLength(2);
       expect(await listNodeFiles([URI.parse('vscode-vfs://github/x')], ['.tex'], 2)).toBeNull();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('mlsys-papers sync on a section file', () => {
+  it('finds the section\'s root under the working directory and plans the addition to the root\'s bibliography', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mlsys-sync-project-'));
+    try {
+      mkdirSync(join(dir, 'sections'));
+      writeFileSync(join(dir, 'main.tex'), '\\documentclass{article}\n\\begin{document}\n\\input{sections/intro}\n\\bibliography{refs}\n\\end{document}\n');
+      const text = 'See \\cite{kwon2023efficient}.\n';
+      writeFileSync(join(dir, 'sections/intro.tex'), text);
+      writeFileSync(join(dir, 'refs.bib'), '');
+      const r = await syncBibliography('sections/intro.tex', realCorpus(), { cwd: dir, dryRun: true, text });
+      expect(r.code).toBe(0);
+      expect(r.out[0]).toBe('refs.bib: would add kwon2023efficient');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

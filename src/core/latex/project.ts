@@ -36,6 +36,9 @@ import { latexBibliographies, type BibDeclaration } from '../bib/locate.js';
 import { latexCommands } from './commands.js';
 import { BACKSLASH, isLetter, LBRACE, maskLatex } from './scan.js';
 
+/** At most this many `.tex` files are indexed (a workspace that is a whole file system is not read whole). */
+export const LATEX_FILE_LIMIT = 20000;
+
 /** How a file is pulled in. */
 export type LatexLinkKind = 'input' | 'include' | 'subfile' | 'import' | 'subimport';
 
