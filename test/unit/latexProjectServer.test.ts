@@ -2,21 +2,28 @@
  * The language server's LaTeX project (`src/server/latexProject.ts`) over LSP: the workspace's
  * `.tex` files indexed at start (each read once, with progress), a section file given its root's
  * bibliography, and watched-file events and edits updating the graph without reading the workspace
- * again.
+ * again. Also the Node host's side: its listing of `.tex` files, the CLI's `sync` on a section file,
+ * and the fixtures of issue 21's causes 1 and 2 (`fixtures/latex-project/`) read from disk.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   CompletionRequest, DidChangeTextDocumentNotification, DidChangeWatchedFilesNotification, DocumentDiagnosticRequest, FileChangeType,
   type CompletionList, type FullDocumentDiagnosticReport, type LogMessageParams,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
+import { createSearchIndex } from '../../src/core/search.js';
+import { createCitationService } from '../../src/core/service/service.js';
+import { DEFAULT_DOCUMENT_SETTINGS } from '../../src/core/service/types.js';
+import { nodeLatexProject } from '../../src/host/node/latexProject.js';
 import { listNodeFiles } from '../../src/host/node/server.js';
 import { syncBibliography } from '../../src/host/node/sync.js';
-import { realCorpus } from './helpers.js';
+import { NodeBibWorkspace } from '../../src/host/node/workspace.js';
 import { LatexProjectIndexer } from '../../src/server/latexProject.js';
+import { realCorpus } from './helpers.js';
 import { start, type Session } from './serverHarness.js';
 
 const MAIN = '\\documentclass{article}\n\\begin{document}\n\\input{sections/intro}\n\\bibliography{refs}\n\\end{document}\n';
@@ -164,5 +171,33 @@ describe('mlsys-papers sync on a section file', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the fixtures of issue 21 (causes 1 and 2), read from disk', () => {
+  const FIXTURES = join(__dirname, 'fixtures/latex-project');
+  /** The service's diagnostics for `sections/intro.tex` of a fixture folder, with the folder's project. */
+  const diagnosticsOf = async (name: string) => {
+    const dir = join(FIXTURES, name);
+    const ws = new NodeBibWorkspace(dir);
+    const corpus = realCorpus();
+    const service = createCitationService({
+      workspace: ws, corpus: () => ({ corpus, index: createSearchIndex(corpus) }), config: () => DEFAULT_DOCUMENT_SETTINGS,
+      logger: { info() {}, warn() {}, error() {} }, project: await nodeLatexProject(ws, dir),
+    });
+    const file = join(dir, 'sections/intro.tex');
+    return service.diagnostics(TextDocument.create(URI.file(file).toString(), 'latex', 1, readFileSync(file, 'utf8')));
+  };
+
+  it('section-without-magic-comment: the root\'s refs.bib defines smith2021paging; only nosuch1999 is unknown', async () => {
+    expect((await diagnosticsOf('section-without-magic-comment')).map((d) => d.message)).toEqual([
+      'Unknown citation key "nosuch1999": not in refs.bib, nor in the MLSys Papers corpus.',
+    ]);
+  });
+
+  it('magic-root-missing: a warning on the comment\'s line, and the detected root\'s bibliography', async () => {
+    const d = await diagnosticsOf('magic-root-missing');
+    expect(d.map((x) => [x.range.start.line, x.code])).toEqual([[0, 'missing-root']]);
+    expect(d[0]!.message).toBe('The root file "/Users/someone/paper/main.tex" named by % !TEX root does not exist; the root used instead is main.tex.');
   });
 });
