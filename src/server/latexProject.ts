@@ -67,6 +67,7 @@ export class LatexProjectIndexer {
       uris = uris.slice(0, LATEX_FILE_LIMIT);
     }
     const listed = new Set(uris.map((u) => u.toString()));
+    const hadFiles = this.project.size > 0;
     // Files of an earlier listing (folders removed) go; open documents keep their text.
     this.project.clear((id) => this.open.has(id));
     const progress = uris.length ? await this.host.progress?.('MLSys Papers: reading LaTeX files') : undefined;
@@ -90,7 +91,8 @@ export class LatexProjectIndexer {
     for (const id of this.open) if (!listed.has(id)) this.host.log.info(`LaTeX project: ${id} is open but not in the workspace listing`);
     this.host.log.info(`LaTeX project: ${uris.length} .tex file(s) read in ${Math.round(this.host.now() - started)} ms`);
     this.seenRevision = this.project.revision;
-    this.host.changed();
+    // Nothing to tell when there was and is no file (a workspace without LaTeX).
+    if (uris.length || hadFiles) this.host.changed();
   }
 
   /** An open document's text (on open and on every change): scanned when the project is next asked, and its new links looked at after a pause. */
