@@ -53,11 +53,14 @@ export function statNodeFile(uri: { scheme: string; fsPath: string }): string | 
 
 /** Folders never listed: version control, dependencies and build output that hold no paper of the user's. */
 const SKIPPED_FOLDERS = new Set(['node_modules', '__pycache__']);
+/** At most this many folders are read by one listing (a workspace that is a home folder is not walked whole). */
+const FOLDER_LIMIT = 50_000;
 
 /**
  * The regular files under `file:` folders whose names end with one of `extensions` (compared
  * ignoring case), breadth first: symbolic links are not followed, hidden folders (`.git`) and
- * `node_modules` are not entered, and an unreadable folder is skipped with a warning.
+ * `node_modules` are not entered, an unreadable folder is skipped with a warning, and the walk stops
+ * (with a warning) after 50,000 folders.
  *
  * @param limit - stop after this many files
  * @returns null when a folder is not a `file:` URI (the client lists it)
@@ -68,6 +71,10 @@ export async function listNodeFiles(folders: readonly URI[], extensions: readonl
   const out: URI[] = [];
   const queue = [...folders];
   for (let i = 0; i < queue.length && out.length < limit; i++) {
+    if (i >= FOLDER_LIMIT) {
+      warn(`mlsys-papers: listing ${extensions.join(', ')} files stopped after ${FOLDER_LIMIT} folders`);
+      break;
+    }
     const dir = queue[i]!;
     let entries;
     try {
