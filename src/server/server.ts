@@ -16,7 +16,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI, Utils } from 'vscode-uri';
 import * as l10n from '@vscode/l10n';
-import { isCitingLanguage } from '../core/context.js';
+import { isCitingLanguage, LATEX_LANGUAGES } from '../core/context.js';
 import { configureL10n, TOPIC_LABELS, type TopicLabels } from '../core/l10n.js';
 import { inWorkspace, inWorkspaceReal, normalizeUri, sameFile } from '../core/bib/resolve.js';
 import { maxFileBytes, megabytes } from '../core/fileLimits.js';
@@ -31,6 +31,8 @@ import { DEFAULT_CITATION_STYLE, documentSettingsFrom, ServiceCommands, type Cor
 import { CorpusStore } from './corpusStore.js';
 import { Params, RequestGate } from './requests.js';
 import { GROUP_LIMIT, LibraryStore, type LibraryCache } from './libraryStore.js';
+import { LATEX_FILE_LIMIT } from '../core/latex/project.js';
+import { isLatexFile, LatexProjectIndexer } from './latexProject.js';
 import {
   FROM_WORKSPACE, Methods, TOPIC_LABELS_SETTING, type ReadBundledParams, type ReadBundledResult, type CorpusResult, type EntryDocumentParams, type FormatParams, type FormatResult,
   type CitedKeysParams, type InitializationOptions, type PlanBibliographyParams, type PlanDeclarationParams, type PlanDeclarationResult, type PlanCitationParams, type PlanInsertionParams,
@@ -121,6 +123,12 @@ export interface ServerHost {
   libraryCache?(dir: string | undefined, warn: (message: string) => void): LibraryCache | undefined;
   /** A strong hash of a text, for cache keys (Node: SHA-256); absent: FNV-1a with the length. */
   hash?(text: string): string;
+  /**
+   * The regular files under some folders whose names end with one of `extensions` (`.tex`), without
+   * following symbolic links or entering hidden folders; at most `limit`. Absent, or null for
+   * folders it cannot reach: the client is asked (`mlsysPapers/findFiles`).
+   */
+  listFiles?(folders: readonly URI[], extensions: readonly string[], limit: number): Promise<URI[] | null>;
 }
 
 /** The settings the server reads (`mlsysPapers.*`), as the client sends them. */
@@ -451,7 +459,31 @@ export function startServer(connection: Connection, host: ServerHost): void {
     };
   };
 
+  // --- The LaTeX project: roots of files that name none, from the workspace's \input and \include ---
+  const latex = new LatexProjectIndexer({
+    list: async () => {
+      const own = host.listFiles ? await host.listFiles(folders, ['.tex'], LATEX_FILE_LIMIT + 1) : null;
+      if (own) return own;
+      if (!init.fileSystem) return [];
+      const found = await connection.sendRequest<string[]>(Methods.findFiles, { pattern: '**/*.tex' })
+        .catch((e: unknown) => { log.warn(`findFiles **/*.tex: ${String(e)}`); return []; });
+      return found.map((u) => URI.parse(u)).filter((u) => inWorkspace(workspace, u));
+    },
+    read: (uri) => workspace.readText(uri),
+    yield: () => new Promise<void>((resolve) => setTimeout(resolve, 0)),
+    now: () => performance.now(),
+    progress: async (title) => {
+      // A client that cannot show it (or refuses `window/workDoneProgress/create`) gets none; the indexing goes on.
+      const p = await connection.window.createWorkDoneProgress().catch((e: unknown) => { log.warn(`no progress report: ${String(e)}`); return undefined; });
+      p?.begin(title, 0, undefined, false);
+      return p;
+    },
+    changed: () => { if (!closed) { refreshDiagnostics(); reloadLibrariesSoon(); } },
+    log,
+  });
+
   const service = createCitationService({
+    project: latex.project,
     workspace,
     corpus: view,
     config: documentSettings,
@@ -533,7 +565,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   };
 
   // --- Files outside the workspace ---
-  // The workspace watcher (`**/*.{bib,json,yaml,yml}`, registered once initialized) sees only the
+  // The workspace watcher (`**/*.{bib,json,yaml,yml,tex}`, registered once initialized) sees only the
   // workspace folders. A library or corpus file elsewhere (a Better BibTeX auto-export in ~/Zotero,
   // a bibliography a document names by its absolute path) gets a watcher of its own: a relative
   // pattern on its folder, registered again whenever the set of such files changes.
@@ -640,7 +672,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
 
   connection.onInitialized(gate.heed('initialized', undefined, () => {
     if (canWatch) {
-      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{bib,json,yaml,yml}' }] })
+      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{bib,json,yaml,yml,tex}' }] })
         .catch((e: unknown) => log.warn(`cannot watch files: ${String(e)}`));
     }
     if (canFolders) {
@@ -649,8 +681,10 @@ export function startServer(connection: Connection, host: ServerHost): void {
         folders = [...folders.filter((f) => !gone.has(f.toString())), ...e.added.map((f) => URI.parse(f.uri))];
         service.clearCache();
         reloadSoon();
+        void latex.index();
       }));
     }
+    void latex.index();
     // The corpus, then its search index, are ready before the first keystroke asks for them.
     void reloadCorpus().then(() => store.view.index, (e: unknown) => log.error(e instanceof Error ? e : String(e)));
     // The libraries load after (their twins are found against the corpus); corpus answers do not wait for them.
@@ -666,6 +700,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   }));
 
   connection.onDidChangeWatchedFiles(gate.heed('workspace/didChangeWatchedFiles', Params.didChangeWatchedFiles, ({ changes }: DidChangeWatchedFilesParams) => {
+    if (changes.some((c) => isLatexFile(c.uri))) void latex.filesChanged(changes).catch((e: unknown) => log.error(e instanceof Error ? e : String(e)));
     let bib = false;
     let corpus = false;
     let libraryCreated = false;
@@ -713,6 +748,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
 
   documents.onDidChangeContent(({ document }) => {
     const uri = document.uri;
+    if (LATEX_LANGUAGES.has(document.languageId)) latex.documentChanged(uri, document.getText());
     // An edited library is read again where it changed, after a pause in typing.
     if (libraries.has(uri)) {
       libraryEditPause.start(uri, 300, () => { const d = documents.get(uri); if (d) libraries.documentChanged(uri, d.getText()); });
@@ -725,6 +761,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   // Open documents' bibliographies join the libraries (includeDocumentBibliography).
   documents.onDidOpen(() => reloadLibrariesSoon());
   documents.onDidClose(({ document }) => {
+    if (LATEX_LANGUAGES.has(document.languageId)) void latex.documentClosed(document.uri).catch((e: unknown) => log.error(e instanceof Error ? e : String(e)));
     reloadLibrariesSoon();
     settingsCache.delete(document.uri);
     pulledVersion.delete(document.uri);

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { findBibKeys, normaliseTitle, parseBib, planBibAppend, STRING_COMMAND } from '../../src/core/bib/bibfile.js';
 import { frontMatterOf } from '../../src/core/bib/locate.js';
 import { planBibAddition, readBibFile } from '../../src/core/bib/sync.js';
+import { latexFileFacts } from '../../src/core/latex/project.js';
 import { parseYaml } from '../../src/core/yaml.js';
 import { entry } from './helpers.js';
 import { expectLinear } from './linear.js';
@@ -181,5 +182,18 @@ describe('finding an @string command is linear', () => {
   it('reads @string as the lexer does: any case, across white space and % comments', () => {
     expect(['@string{', '@ % a comment\n  String {', '@%@misc\nstring{', '@\tsTrInG'].map((t) => STRING_COMMAND.test(t))).toEqual([true, true, true, true]);
     expect(['@x string', '@strin', '@preamble{'].map((t) => STRING_COMMAND.test(t))).toEqual([false, false, false]);
+  });
+});
+
+describe('reading a LaTeX file\'s links is linear', () => {
+  it.each([
+    ['bare \\input names', (n: number) => '\\input a '.repeat(n)],
+    ['\\input with long blanks and no name', (n: number) => `\\input${' '.repeat(n * 8)}`],
+    ['unclosed \\import arguments', (n: number) => '\\import{d}{'.repeat(n)],
+    ['backslash runs before input', (n: number) => '\\\\\\input x'.repeat(n)],
+  ])('latexFileFacts over %s: 10× the input takes at most 15× the time', (name, make) => {
+    const a = make(2_000);
+    const b = make(20_000);
+    expectLinear(`latexFileFacts (${name})`, () => latexFileFacts(a), () => latexFileFacts(b));
   });
 });

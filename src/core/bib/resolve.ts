@@ -11,7 +11,8 @@ import { URI, Utils } from 'vscode-uri';
 import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../context.js';
 import type { Entry } from '../schema.js';
 import { parseYaml } from '../yaml.js';
-import { bibliographyDeclarations, latexBibliographies, markdownBibliographies, texRootOf, type BibDeclaration } from './locate.js';
+import type { LatexProject } from '../latex/project.js';
+import { bibliographyDeclarations, latexBibliographies, markdownBibliographies, texRootCommentOf, type BibDeclaration } from './locate.js';
 import type { ParsedBib } from './bibfile.js';
 import { bibFormatOf, planBibAddition, planBibSync, readBibFile, type BibInsertion, type BibFile, type BibSyncPlan } from './sync.js';
 
@@ -78,6 +79,13 @@ export interface DocumentBibliography {
   files: ResolvedBibFile[];
   /** Declared files that do not exist yet. */
   missing: URI[];
+  /**
+   * LaTeX: every root file whose declarations count, `root` first (a file included by two roots
+   * has both bibliographies).
+   */
+  roots?: URI[];
+  /** LaTeX: a `% !TEX root` magic comment that names a file that does not exist (then the root was detected). */
+  missingRoot?: { path: string; uri: URI; line: number; start: number; end: number };
 }
 
 /** Whether `uri` is `folder` or inside it (same scheme and authority; path segments compared whole). */
@@ -237,6 +245,12 @@ export interface ResolveOptions {
    */
   latexRootFromWorkspace?: boolean;
   cache?: BibCache;
+  /**
+   * The workspace's LaTeX project ({@link LatexProject}): the roots of a file without a root
+   * named by the setting or a magic comment, and each root's declarations across its included
+   * files. Absent: a LaTeX document without either is its own root.
+   */
+  project?: Pick<LatexProject, 'rootsOf' | 'declarationsOf'>;
 }
 
 /** The names of the Quarto project file, in the order Quarto looks for them. */
@@ -267,47 +281,77 @@ async function quartoProject(ws: BibWorkspace, doc: URI, cache: BibCache): Promi
 /**
  * Finds the bibliography of a LaTeX or Markdown document.
  *
- * LaTeX: the root file is the one named by `% !TEX root =`, else `opts.latexRoot`, else the
- * document; its `\bibliography`/`\addbibresource` declarations count. Markdown: the front matter's
- * `bibliography:`; without one, that of the document's Quarto project (`_quarto.yml`).
- * Declared paths are relative to the file that declares them.
+ * LaTeX: the root file is, in this order, the one the `latexRoot` setting names (when it exists),
+ * the one a `% !TEX root =` magic comment names (when it exists; else `missingRoot` says so), the
+ * roots the project finds by following `\input`, `\include`, `\subfile` and `\import` up to a
+ * file with `\documentclass` (every one of them: a file included by two roots gets both
+ * bibliographies), else the document itself. A root's `\bibliography`/`\addbibresource`
+ * declarations count, and, with a project, those of every file it includes. Markdown: the front
+ * matter's `bibliography:`; without one, that of the document's Quarto project (`_quarto.yml`).
+ * Declared paths are relative to the file that declares them (for LaTeX, the root: where BibTeX
+ * and biber run).
  *
  * @returns undefined for documents of other languages
  */
 export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, opts: ResolveOptions = {}): Promise<DocumentBibliography | undefined> {
   const cache = opts.cache ?? new BibCache();
-  let root = doc.uri;
-  let decls: readonly BibDeclaration[] | undefined;
+  let roots: { uri: URI; decls: readonly BibDeclaration[] }[] = [];
+  let missingRoot: DocumentBibliography['missingRoot'];
   if (LATEX_LANGUAGES.has(doc.languageId)) {
-    const magic = texRootOf(doc.text);
-    let rootUri: URI | undefined;
-    if (magic) rootUri = relativeTo(doc.uri, magic);
-    else if (opts.latexRoot && opts.latexRootBase) {
-      const named = Utils.joinPath(opts.latexRootBase, opts.latexRoot);
-      if (!opts.latexRootFromWorkspace || (await inWorkspaceReal(ws, named))) rootUri = named;
+    const project = opts.project;
+    const self = doc.uri.toString();
+    /** A root's declarations: the project's (its included files' too), else its own, scanned once per change; null when it does not exist. */
+    const declsOf = async (root: URI): Promise<readonly BibDeclaration[] | null> => {
+      const known = project?.declarationsOf(root);
+      if (known) return known;
+      return root.toString() === self ? latexBibliographies(doc.text) : cache.get(ws, root, 'latex', latexBibliographies);
+    };
+    const named: URI[] = [];
+    if (opts.latexRoot && opts.latexRootBase) {
+      const setting = Utils.joinPath(opts.latexRootBase, opts.latexRoot);
+      if (!opts.latexRootFromWorkspace || (await inWorkspaceReal(ws, setting))) named.push(setting);
     }
-    if (rootUri && rootUri.toString() !== doc.uri.toString()) {
-      // The root's declarations, scanned once per change of the root (not per request from a child).
-      const rootDecls = await cache.get(ws, rootUri, 'latex', latexBibliographies);
-      if (rootDecls !== null) { root = rootUri; decls = rootDecls; }
+    const magic = texRootCommentOf(doc.text);
+    const magicUri = magic && relativeTo(doc.uri, magic.path);
+    if (magicUri) named.push(magicUri);
+    for (const uri of named) {
+      const decls = await declsOf(uri);
+      if (decls) { roots = [{ uri, decls }]; break; }
+      if (uri === magicUri) missingRoot = { path: magic!.path, uri, line: magic!.line, start: magic!.start, end: magic!.end };
     }
-    decls ??= latexBibliographies(doc.text);
+    if (!roots.length && project) {
+      for (const uri of project.rootsOf(doc.uri)) {
+        const decls = await declsOf(uri);
+        if (decls) roots.push({ uri, decls });
+      }
+    }
+    if (!roots.length) roots = [{ uri: doc.uri, decls: (await declsOf(doc.uri)) ?? [] }];
   } else if (MARKDOWN_LANGUAGES.has(doc.languageId)) {
-    decls = markdownBibliographies(doc.text);
+    let decls = markdownBibliographies(doc.text);
+    let root = doc.uri;
     if (!decls.length) {
       const project = await quartoProject(ws, doc.uri, cache);
       if (project?.decls.length) { root = project.uri; decls = project.decls; }
     }
+    roots = [{ uri: root, decls }];
   } else return undefined;
   const files: ResolvedBibFile[] = [];
   const missing: URI[] = [];
-  for (const d of decls) {
-    const uri = relativeTo(root, d.path);
-    const file = await cache.get(ws, uri, 'bib', (text) => bibFileOf(ws, uri, d.path, text));
-    if (file === null) missing.push(uri);
-    else if (file) files.push({ ...file, uri });
+  const seen = new Set<string>();
+  for (const r of roots) {
+    for (const d of r.decls) {
+      const uri = relativeTo(r.uri, d.path);
+      if (seen.has(uri.toString())) continue;
+      seen.add(uri.toString());
+      const file = await cache.get(ws, uri, 'bib', (text) => bibFileOf(ws, uri, d.path, text));
+      if (file === null) missing.push(uri);
+      else if (file) files.push({ ...file, uri });
+    }
   }
-  return { root, files, missing };
+  const out: DocumentBibliography = { root: roots[0]!.uri, files, missing };
+  if (LATEX_LANGUAGES.has(doc.languageId)) out.roots = roots.map((r) => r.uri);
+  if (missingRoot) out.missingRoot = missingRoot;
+  return out;
 }
 
 /**

@@ -25,6 +25,7 @@ import { foldAscii } from '../cite/key.js';
 import { citationAt, citationsIn, citedKeys, type CitedKey } from '../citations.js';
 import { planLatexBibDeclaration, planMarkdownBibDeclaration } from '../bib/locate.js';
 import { citeContextAt, isCitingLanguage, LATEX_LANGUAGES } from '../context.js';
+import type { LatexProject } from '../latex/project.js';
 import type { Logger } from '../log.js';
 import type { Entry } from '../schema.js';
 import { bibEntryMarkdown, entryMarkdown, escapeMarkdown, venueYear } from './present.js';
@@ -59,6 +60,8 @@ export interface CitationServiceOptions {
    * `mlsys-papers:/<key>.bib`. Other editors get none of these, which they could not open.
    */
   clientUi?: () => boolean;
+  /** The workspace's LaTeX project: the roots of a LaTeX file that names none (see `resolveBibliography`). */
+  project?: Pick<LatexProject, 'rootsOf' | 'declarationsOf'>;
 }
 
 /** The citation language service; see {@link createCitationService}. */
@@ -155,6 +158,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
       latexRootBase: folder,
       latexRootFromWorkspace: settings.latexRootFromWorkspace,
       cache,
+      project: opts.project,
     });
   };
 
@@ -406,6 +410,14 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
       const out: Diagnostic[] = [];
       const raise = (c: CitedKey, code: string, message: string) =>
         out.push({ range: rangeOf(doc, c), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, code, message });
+      if (bib?.missingRoot) {
+        const m = bib.missingRoot;
+        const found = bib.root.toString() === doc.uri ? l10n.t('the document itself') : displayPath(bib.root);
+        out.push({
+          range: rangeOf(doc, { offset: m.start, length: m.end - m.start }), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, code: DiagnosticCodes.missingRoot,
+          message: l10n.t('The root file "{0}" named by % !TEX root does not exist; the root used instead is {1}.', m.path, found),
+        });
+      }
       for (const c of cited) {
         if (inBib.has(c.key.toLowerCase())) continue;
         const known = corpus.entry(c.key) ?? lookup(c.key);

@@ -178,7 +178,7 @@ export function textHash(text: string): string {
 export const DIAGNOSTIC_SOURCE = 'MLSys Papers';
 
 /** Diagnostic codes, for quick fixes. */
-export const DiagnosticCodes = { unknown: 'unknown-key', notInBib: 'not-in-bibliography', duplicate: 'duplicate-key' } as const;
+export const DiagnosticCodes = { unknown: 'unknown-key', notInBib: 'not-in-bibliography', duplicate: 'duplicate-key', missingRoot: 'missing-root' } as const;
 
 /**
  * The commands code actions carry (arguments in brackets). The VS Code extension implements them

@@ -5,11 +5,11 @@
  * bundled corpus and CSL files are read from the installation beside this script.
  */
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { URI } from 'vscode-uri';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+import { URI, Utils } from 'vscode-uri';
 import type { CorpusData } from '../../core/corpus.js';
 import { DEFAULT_MAX_FILE_MB, maxFileBytes } from '../../core/fileLimits.js';
 import { decodeUtf8 } from '../../core/utf8.js';
@@ -68,6 +68,50 @@ export async function realNodePath(uri: URI): Promise<URI | undefined> {
   return real === undefined ? undefined : URI.file(real);
 }
 
+/** Folders never listed: version control, dependencies and build output that hold no paper of the user's. */
+const SKIPPED_FOLDERS = new Set(['node_modules', '__pycache__']);
+/** At most this many folders are read by one listing (a workspace that is a home folder is not walked whole). */
+const FOLDER_LIMIT = 50_000;
+
+/**
+ * The regular files under `file:` folders whose names end with one of `extensions` (compared
+ * ignoring case), breadth first: symbolic links are not followed, hidden folders (`.git`) and
+ * `node_modules` are not entered, an unreadable folder is skipped with a warning, and the walk stops
+ * (with a warning) after 50,000 folders.
+ *
+ * @param limit - stop after this many files
+ * @returns null when a folder is not a `file:` URI (the client lists it)
+ */
+export async function listNodeFiles(folders: readonly URI[], extensions: readonly string[], limit: number, warn: (message: string) => void = stderrLine): Promise<URI[] | null> {
+  if (folders.some((f) => f.scheme !== 'file')) return null;
+  const ends = extensions.map((e) => e.toLowerCase());
+  const out: URI[] = [];
+  const queue = [...folders];
+  for (let i = 0; i < queue.length && out.length < limit; i++) {
+    if (i >= FOLDER_LIMIT) {
+      warn(`mlsys-papers: listing ${extensions.join(', ')} files stopped after ${FOLDER_LIMIT} folders`);
+      break;
+    }
+    const dir = queue[i]!;
+    let entries;
+    try {
+      entries = await readdir(dir.fsPath, { withFileTypes: true });
+    } catch (e) {
+      warn(`mlsys-papers: cannot list ${dir.fsPath}: ${e instanceof Error ? e.message : String(e)}`);
+      continue;
+    }
+    for (const d of entries) {
+      if (d.isDirectory()) {
+        if (!d.name.startsWith('.') && !SKIPPED_FOLDERS.has(d.name)) queue.push(Utils.joinPath(dir, d.name));
+      } else if (d.isFile() && ends.some((e) => d.name.toLowerCase().endsWith(e))) {
+        out.push(Utils.joinPath(dir, d.name));
+        if (out.length >= limit) break;
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * The Node host of the server.
  *
@@ -95,6 +139,7 @@ export function nodeServerHost(dist: string): ServerHost {
     home: homedir(),
     libraryCache: (dir, warn) => nodeLibraryCache(dir ?? defaultCacheDir(), warn),
     hash: sha256,
+    listFiles: (folders, extensions, limit) => listNodeFiles(folders, extensions, limit),
   };
 }
 

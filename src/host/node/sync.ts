@@ -12,6 +12,7 @@ import { planBibAddition, readBibFile } from '../../core/bib/sync.js';
 import { citedKeys } from '../../core/citations.js';
 import type { Corpus } from '../../core/corpus.js';
 import type { Entry } from '../../core/schema.js';
+import { nodeLatexProject } from './latexProject.js';
 import { NodeBibWorkspace, readTextForRewrite, writeText } from './workspace.js';
 
 /** The VS Code language id a document's extension stands for, or undefined. */
@@ -56,7 +57,9 @@ export async function syncBibliography(
   const ws = new NodeBibWorkspace(resolve(opts.cwd), opts.maxBytes);
   const show = (u: URI) => relative(opts.cwd, u.fsPath) || u.fsPath;
   const keys = citedKeys(opts.text, languageId);
-  const bib = await resolveBibliography(ws, { uri: URI.file(resolve(opts.cwd, file)), languageId, text: opts.text });
+  // A section file's root is found from the .tex files under the working directory, as the language server finds it.
+  const project = languageId === 'latex' ? await nodeLatexProject(ws, resolve(opts.cwd)) : undefined;
+  const bib = await resolveBibliography(ws, { uri: URI.file(resolve(opts.cwd, file)), languageId, text: opts.text }, { project });
   const inBib = new Set(bib?.files.flatMap((s) => s.entries.map((e) => e.key.toLowerCase())) ?? []);
   const entries = [...new Set(keys.map((k) => corpus.entry(k)))].filter((e): e is Entry => !!e);
   const unknown = keys.filter((k) => !corpus.entry(k) && !inBib.has(k.toLowerCase()));
