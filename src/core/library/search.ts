@@ -304,6 +304,16 @@ function fromParts<T extends Int32Array | Uint16Array>(parts: readonly string[],
 const int32s = (parts: readonly string[]) => fromParts(parts, int32FromBase64, (n) => new Int32Array(n));
 const uint16s = (parts: readonly string[]) => fromParts(parts, uint16FromBase64, (n) => new Uint16Array(n));
 
+/** Whether list bounds run from 0, never down, to `end` (a restored index's `termStart` and the like). */
+function runsUpTo(start: Int32Array, end: number): boolean {
+  if (start[0] !== 0) return false;
+  for (let i = 1; i < start.length; i++) if (start[i]! < start[i - 1]!) return false;
+  return start[start.length - 1] === end;
+}
+
+/** Whether a restored posting names a field, one of `docs` entries, and a count. */
+const isPosting = (p: number, docs: number) => p >= 0 && p >>> FIELD_SHIFT < F && docOf(p) < docs && (p & TF_MASK) > 0;
+
 /** Bumped whenever the serialised index changes shape, so an old cache is not read. */
 export const LIBRARY_INDEX_VERSION = 2;
 
@@ -697,7 +707,14 @@ export class LibraryIndex {
       const T = index.terms.length;
       index.termStart = int32s(json.termStart);
       index.postings = int32s(json.postings);
-      if (index.termStart.length !== T + 1 || index.termStart[T] !== index.postings.length) return undefined;
+      if (index.termStart.length !== T + 1 || !runsUpTo(index.termStart, index.postings.length)) return undefined;
+      // Ids within the entries and fields, in order within each word (as laid out): a search reads them unchecked.
+      const docs = entries.length;
+      for (let t = 0; t < T; t++) {
+        for (let k = index.termStart[t]!; k < index.termStart[t + 1]!; k++) {
+          if (!isPosting(index.postings[k]!, docs) || (k > index.termStart[t]! && index.postings[k]! <= index.postings[k - 1]!)) return undefined;
+        }
+      }
       const fieldLen = uint16s(json.fieldLen);
       if (fieldLen.length !== entries.length * F) return undefined;
       index.fieldLen.set(fieldLen);
@@ -705,12 +722,14 @@ export class LibraryIndex {
       const topTerms = int32s(json.tops.terms);
       const topStart = int32s(json.tops.start);
       const topPostings = int32s(json.tops.postings);
-      if (topStart.length !== topTerms.length + 1 || topStart[topTerms.length] !== topPostings.length) return undefined;
+      if (topStart.length !== topTerms.length + 1 || !runsUpTo(topStart, topPostings.length)) return undefined;
+      if (topTerms.some((t) => t < 0 || t >= T) || topPostings.some((p) => !isPosting(p, docs))) return undefined;
       topTerms.forEach((t, i) => index.tops.set(t, topPostings.subarray(topStart[i], topStart[i + 1])));
       const keys = json.prefixes.keys;
       const pStart = int32s(json.prefixes.start);
       const pIds = int32s(json.prefixes.ids);
-      if (!Array.isArray(keys) || pStart.length !== keys.length + 1 || pStart[keys.length] !== pIds.length) return undefined;
+      if (!Array.isArray(keys) || keys.some((k) => typeof k !== 'string') || pStart.length !== keys.length + 1 || !runsUpTo(pStart, pIds.length)) return undefined;
+      if (pIds.some((id) => id < 0 || id >= docs)) return undefined;
       keys.forEach((k, i) => index.prefixes.set(k, pIds.subarray(pStart[i], pStart[i + 1])));
       index.starts = Haystack.from(json.starts);
       index.authors = Haystack.from(json.authors);
