@@ -270,8 +270,8 @@ const miss = (why: string): never => { throw new CacheMiss(why); };
 /**
  * Restores a library saved with {@link libraryJsonPieces}, a line at a time: call {@link step}
  * with a deadline until it returns true, then take {@link result}. A line is at most
- * {@link ENTRIES_PER_PIECE} entries, so no slice parses more (the index, mostly base64 text, is
- * one piece). Nothing of the JSON is trusted: every field the library uses is checked (types,
+ * {@link ENTRIES_PER_PIECE} entries, so no slice parses more; the index's line (mostly base64
+ * text) is parsed in one piece, and restored in pieces (`LibraryIndex.restoring`). Nothing of the JSON is trusted: every field the library uses is checked (types,
  * entry counts against lengths, offsets within the text, the index's ids within its entries); a
  * cache of another version, text or format, or one that fails a check, is a miss, never an
  * exception.
@@ -282,6 +282,8 @@ export class LibraryRestorer {
   private spans?: number[];
   private readonly entries: Entry[] = [];
   private readonly base = entryBase();
+  /** The index being restored, a piece a step, once every line is read. */
+  private indexing?: Generator<void, LibraryIndex | undefined, undefined>;
   private out?: RestoreResult;
 
   /**
@@ -298,7 +300,7 @@ export class LibraryRestorer {
   }
 
   /**
-   * Works until done or `deadline()` (asked after each line) says to stop.
+   * Works until done or `deadline()` (asked after each line, and each piece of the index) says to stop.
    *
    * @returns true when {@link result} is ready
    */
@@ -319,8 +321,19 @@ export class LibraryRestorer {
     return this.out;
   }
 
-  /** Reads the next line; true when done. */
+  /** Reads the next line, or restores the next piece of the index; true when done. */
   private line(): boolean {
+    if (this.indexing) {
+      const r = this.indexing.next();
+      if (!r.done) return false;
+      if (!r.value) return miss('damaged (index)');
+      const head = this.head!;
+      this.out = { lib: {
+        format: head.format, entries: this.entries, index: r.value, problems: head.problems,
+        ...(head.format === 'bibtex' ? { spans: this.spans!, macros: head.macros!, strings: head.strings! } : {}),
+      } };
+      return true;
+    }
     const json = this.json;
     const nl = json.indexOf('\n', this.at);
     const end = nl < 0 ? json.length : nl;
@@ -335,7 +348,7 @@ export class LibraryRestorer {
       if (nl >= 0) miss('damaged (text after the index)');
       if (json.charCodeAt(end - 1) !== 0x7d) miss('damaged (the index is cut short)');
       this.readIndex(JSON.parse(json.slice(from + INDEX_START.length, end - 1)));
-      return true;
+      return false;
     }
     if (nl < 0) miss('damaged (cut short)');
     const first = this.entries.length === 0;
@@ -431,15 +444,9 @@ export class LibraryRestorer {
   }
 
   private readIndex(json: unknown): void {
-    const head = this.head!;
-    if (this.entries.length !== head.count) miss('damaged (entries missing)');
+    if (this.entries.length !== this.head!.count) miss('damaged (entries missing)');
     if (!isObject(json)) return miss('damaged (index)');
-    const index = LibraryIndex.fromJSON(this.entries, json as unknown as LibraryIndexJson);
-    if (!index) return miss('damaged (index)');
-    this.out = { lib: {
-      format: head.format, entries: this.entries, index, problems: head.problems,
-      ...(head.format === 'bibtex' ? { spans: this.spans!, macros: head.macros!, strings: head.strings! } : {}),
-    } };
+    this.indexing = LibraryIndex.restoring(this.entries, json as unknown as LibraryIndexJson);
   }
 }
 

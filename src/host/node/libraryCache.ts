@@ -64,14 +64,36 @@ export function sealCache(content: string): Buffer {
  * is not the one sealed (damaged on disk, cut short, spliced).
  */
 export function openSealed(bytes: Uint8Array): { text: string } | { miss: string } {
+  const sealed = splitSeal(bytes);
+  if ('miss' in sealed) return sealed;
+  return checked(sealed.content, createHash('sha256').update(sealed.content).digest('hex'), sealed.digest);
+}
+
+/** {@link openSealed}, hashing a few megabytes at a time between other work (a cache file can be tens of megabytes). */
+async function openSealedSliced(bytes: Uint8Array): Promise<{ text: string } | { miss: string }> {
+  const sealed = splitSeal(bytes);
+  if ('miss' in sealed) return sealed;
+  const hash = createHash('sha256');
+  for (let at = 0; at < sealed.content.length; at += HASH_SLICE) {
+    hash.update(sealed.content.subarray(at, at + HASH_SLICE));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return checked(sealed.content, hash.digest('hex'), sealed.digest);
+}
+
+/** Bytes hashed between two turns of other work. */
+const HASH_SLICE = 8 * 1024 * 1024;
+
+function splitSeal(bytes: Uint8Array): { content: Buffer; digest: string } | { miss: string } {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buf.length < SEAL_BYTES) return { miss: 'cut short' };
-  const tail = buf.subarray(buf.length - SEAL_BYTES).toString('latin1');
-  const seal = /^\nmlsys-papers-cache sha256 ([0-9a-f]{64})\n$/.exec(tail);
+  const seal = /^\nmlsys-papers-cache sha256 ([0-9a-f]{64})\n$/.exec(buf.subarray(buf.length - SEAL_BYTES).toString('latin1'));
   if (!seal) return { miss: 'not sealed (cut short, or not a cache file)' };
-  const content = buf.subarray(0, buf.length - SEAL_BYTES);
-  if (createHash('sha256').update(content).digest('hex') !== seal[1]) return { miss: 'damaged (its content is not the one sealed)' };
-  return { text: content.toString('utf8') };
+  return { content: buf.subarray(0, buf.length - SEAL_BYTES), digest: seal[1]! };
+}
+
+function checked(content: Buffer, digest: string, sealed: string): { text: string } | { miss: string } {
+  return digest === sealed ? { text: content.toString('utf8') } : { miss: 'damaged (its content is not the one sealed)' };
 }
 
 /**
@@ -92,7 +114,7 @@ export function nodeLibraryCache(dir: string, warn: (message: string) => void = 
         const st = await handle.stat();
         if (!st.isFile()) { warn(`library cache: ${file} is not a regular file; not read`); return undefined; }
         if (st.size > MAX_BYTES) { warn(`library cache: ${file} is larger than ${MAX_BYTES / 2 ** 20} MB; not read`); return undefined; }
-        const r = openSealed(await handle.readFile());
+        const r = await openSealedSliced(await handle.readFile());
         if ('miss' in r) { warn(`library cache: ${file} is ${r.miss}; the library is read again`); return undefined; }
         return r.text;
       } catch (e) {
