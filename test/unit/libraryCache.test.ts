@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { URI } from 'vscode-uri';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Logger } from '../../src/core/log.js';
+import { fromBase64, toBase64 } from '../../src/core/library/base64.js';
 import { libraryCacheKey, libraryToJson, LibraryRestorer, loadLibrary, restoreLibrary, type LoadedLibrary } from '../../src/core/library/load.js';
 import { CACHE_KEEP, cacheFileName, nodeLibraryCache, openSealed, sealCache, sha256 } from '../../src/host/node/libraryCache.js';
 import { loadLibraryFiles } from '../../src/host/node/libraries.js';
@@ -266,6 +267,20 @@ describe('finding 6: pruning touches only the cache\'s own files, and no tempora
       `library cache: ${file} is cut short; the library is read again`,
       `library cache: ${join(dir, cacheFileName('d'))} is not a regular file; not read`,
     ]);
+  });
+});
+
+describe('the index is checked as a search reads it', () => {
+  it('a field with words in the postings but a length of 0 (its scores would be infinite) is a miss: found by the property test', () => {
+    const text = '@article{a,\n  title = {Aa0}\n}\n';
+    const id = { hash: sha256(text), length: text.length, format: 'bibtex' as const };
+    const json = libraryToJson(loadLibrary(text, 'bibtex', REF), id);
+    const m = /"fieldLen":\["([^"]+)"\]/.exec(json)!;
+    const lengths = fromBase64(m[1]!);
+    expect(lengths[0]).toBeGreaterThan(0);
+    lengths.fill(0, 0, 2);
+    const damaged = json.replace(m[0], `"fieldLen":["${toBase64(lengths)}"]`);
+    expect(restoreLibrary(damaged, REF, id)).toEqual({ miss: 'damaged (index)' });
   });
 });
 

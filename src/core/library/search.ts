@@ -316,7 +316,7 @@ function runsUpTo(start: Int32Array, end: number): boolean {
 }
 
 /** Whether a restored posting names a field, one of `docs` entries, and a count. */
-const isPosting = (p: number, docs: number) => p >= 0 && p >>> FIELD_SHIFT < F && docOf(p) < docs && (p & TF_MASK) > 0;
+const isPostingOf = (p: number, docs: number) => p >= 0 && p >>> FIELD_SHIFT < F && docOf(p) < docs && (p & TF_MASK) > 0;
 
 /** Bumped whenever the serialised index changes shape, so an old cache is not read. */
 export const LIBRARY_INDEX_VERSION = 2;
@@ -730,27 +730,28 @@ export class LibraryIndex {
       index.termStart = yield* int32Parts(json.termStart);
       index.postings = yield* int32Parts(json.postings);
       if (index.termStart.length !== T + 1 || !runsUpTo(index.termStart, index.postings.length)) return undefined;
-      // Ids within the entries and fields, in order within each word (as laid out): a search reads them unchecked.
-      const docs = entries.length;
-      for (let t = 0, work = 0; t < T; t++) {
-        const from = index.termStart[t]!;
-        const to = index.termStart[t + 1]!;
-        for (let k = from; k < to; k++) {
-          if (!isPosting(index.postings[k]!, docs) || (k > from && index.postings[k]! <= index.postings[k - 1]!)) return undefined;
-        }
-        work += to - from + 1;
-        if (work > 0x40000) { work = 0; yield; }
-      }
       const fieldLen = yield* uint16Parts(json.fieldLen);
       if (fieldLen.length !== entries.length * F) return undefined;
       index.fieldLen.set(fieldLen);
       for (let i = 0; i < fieldLen.length; i++) index.totalLen[i % F] += fieldLen[i]!;
-      yield;
+      // Ids within the entries and fields, in order within each word (as laid out), each in a field
+      // with words (a length of 0 would score it infinite): a search reads them unchecked.
+      const docs = entries.length;
+      const isPosting = (p: number) => isPostingOf(p, docs) && fieldLen[docOf(p) * F + (p >>> FIELD_SHIFT)]! > 0;
+      for (let t = 0, work = 0; t < T; t++) {
+        const from = index.termStart[t]!;
+        const to = index.termStart[t + 1]!;
+        for (let k = from; k < to; k++) {
+          if (!isPosting(index.postings[k]!) || (k > from && index.postings[k]! <= index.postings[k - 1]!)) return undefined;
+        }
+        work += to - from + 1;
+        if (work > 0x40000) { work = 0; yield; }
+      }
       const topTerms = yield* int32Parts(json.tops.terms);
       const topStart = yield* int32Parts(json.tops.start);
       const topPostings = yield* int32Parts(json.tops.postings);
       if (topStart.length !== topTerms.length + 1 || !runsUpTo(topStart, topPostings.length)) return undefined;
-      if (topTerms.some((t) => t < 0 || t >= T) || topPostings.some((p) => !isPosting(p, docs))) return undefined;
+      if (topTerms.some((t) => t < 0 || t >= T) || topPostings.some((p) => !isPosting(p))) return undefined;
       topTerms.forEach((t, i) => index.tops.set(t, topPostings.subarray(topStart[i], topStart[i + 1])));
       yield;
       const keys = json.prefixes.keys;
