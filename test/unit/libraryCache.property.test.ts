@@ -23,6 +23,8 @@ import { displayName } from '../../src/core/cite/names.js';
 import { fromBase64, toBase64 } from '../../src/core/library/base64.js';
 import { readEntryAt } from '../../src/core/library/bibtex.js';
 import { libraryToJson, loadLibrary, restoreLibrary, type LibraryFormat, type LibraryTextId, type LoadedLibrary } from '../../src/core/library/load.js';
+import { twinKey } from '../../src/core/library/twins.js';
+import { prepareEntry } from '../../src/core/library/verbatim.js';
 import { parseQuery } from '../../src/core/search.js';
 import { openSealed, sealCache, sha256 } from '../../src/host/node/libraryCache.js';
 import { call, check, runFuzz, tallies, TEST_TIMEOUT_MS } from './fuzz/harness.js';
@@ -310,6 +312,9 @@ describe('library cache (property)', () => {
         if (got.spans) {
           for (let i = 0; i < got.entries.length; i++) readEntryAt(lib.text, got.spans[2 * i]!, got.spans[2 * i + 1]!, got.macros ?? {});
         }
+        // What citing and the details page read: each entry's text at its offsets, with its macros and crossref parent.
+        for (const e of got.entries) prepareEntry(got, lib.text, e);
+        for (const e of got.entries) twinKey(e, new Map([['doi:10.1/x', 'k']]));
         for (const p of got.problems) void `${p.line}:${p.column}: ${p.message}`;
         libraryToJson(got);
       });
