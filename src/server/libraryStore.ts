@@ -1,7 +1,8 @@
 /**
  * The user's libraries in the language server: the files of `mlsysPapers.libraries` (and, with
  * `includeDocumentBibliography`, the bibliographies the open documents declare), each loaded in
- * slices off the editor's thread, cached by a hash of its text, searched beside the corpus, and
+ * slices off the editor's thread, cached by its text (hash, length, format; a cache that fails
+ * its checks is read again from the file, logged once, and written again), searched beside the corpus, and
  * kept current as the files change. Library files are never written.
  *
  * - **Per file.** A file that changes while it loads cancels and restarts that file's load only;
@@ -48,7 +49,7 @@ export interface LibraryCache {
 export interface LibraryStoreHost {
   /** The file's text (a byte-order mark kept: the store drops it), or why it cannot be read. */
   read(uri: URI): Promise<{ text: string } | { problem: string }>;
-  /** A hash of a text for the cache key (Node: SHA-256); absent: FNV-1a with the length. */
+  /** A hash of a text for the cache key (Node: SHA-256); absent: FNV-1a (the key holds the text's length and format too). */
   hash?(text: string): string;
   cache?: LibraryCache;
   /** Lets other work run (a macrotask). */
