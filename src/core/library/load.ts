@@ -309,8 +309,9 @@ export class LibraryRestorer {
     try {
       while (!this.line()) if (deadline()) return false;
     } catch (e) {
-      // A check that failed, or JSON.parse / base64's error on damaged text: either way a miss.
-      this.out = { miss: e instanceof CacheMiss ? e.message : `damaged (${e instanceof Error ? e.message : String(e)})` };
+      // A check that failed, or JSON.parse / base64's error on damaged text: either way a miss. Named
+      // by the error's kind only: V8's message quotes the text, which may hold anything.
+      this.out = { miss: e instanceof CacheMiss ? e.message : e instanceof SyntaxError ? 'damaged (not JSON)' : `damaged (${e instanceof Error ? e.name : typeof e})` };
     }
     return true;
   }
@@ -354,7 +355,7 @@ export class LibraryRestorer {
     const first = this.entries.length === 0;
     if (first === json.startsWith(',', from)) miss('damaged (a line of entries)');
     const list = JSON.parse(`[${json.slice(first ? from : from + 1, end)}]`) as unknown[];
-    if ( list.length > ENTRIES_PER_PIECE || this.entries.length + list.length > this.head.count) miss('damaged (entries)');
+    if (list.length > ENTRIES_PER_PIECE || this.entries.length + list.length > this.head.count) miss('damaged (entries)');
     for (const raw of list) this.entries.push(this.entry(raw));
     return false;
   }
@@ -419,7 +420,7 @@ export class LibraryRestorer {
         : kind === 'level' ? (LEVELS as readonly unknown[]).includes(v)
         : kind === 'authors' ? Array.isArray(v) && v.every(isPerson)
         : kind === 'library';
-      if (!ok) miss(`damaged (an entry's ${k.slice(0, 40)})`);
+      if (!ok) miss(`damaged (an entry's ${printable(k)})`);
     }
     for (const k of REQUIRED) if (!(k in raw)) miss(`damaged (an entry without ${k})`);
     const lib = raw.library;
@@ -432,7 +433,7 @@ export class LibraryRestorer {
         : k === 'keywords' || k === 'groups' ? Array.isArray(v) && v.every((x) => typeof x === 'string')
         : k === 'csl' ? format !== 'bibtex' && isObject(v)
         : false;
-      if (!ok) miss(`damaged (an entry's library ${k.slice(0, 40)})`);
+      if (!ok) miss(`damaged (an entry's library ${printable(k)})`);
     }
     if (!('line' in lib) || !('sourceType' in lib) || !('format' in lib) || (format !== 'bibtex' && !('csl' in lib))) miss('damaged (an entry\'s library)');
     Object.assign(raw, this.base);
@@ -461,13 +462,16 @@ const ENTRY_FIELDS: Record<string, 'string' | 'year' | 'type' | 'kind' | 'level'
 } as const);
 const REQUIRED = ['key', 'type', 'kind', 'title', 'authors', 'library'] as const;
 
+/** A name from the cache for a log line: 40 characters at most, printable ASCII only (a damaged file may hold escape sequences). */
+const printable = (name: string) => name.slice(0, 40).replace(/[^\x20-\x7e]/g, '?');
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 const isCount = (v: unknown): boolean => Number.isInteger(v) && (v as number) >= 0;
 const isLine = (v: unknown): boolean => Number.isInteger(v) && (v as number) >= 1;
 function onlyKeys(o: Record<string, unknown>, keys: ReadonlySet<string>, what: string): void {
-  for (const k in o) if (!keys.has(k)) miss(`damaged (${what}: ${k.slice(0, 40)})`);
+  for (const k in o) if (!keys.has(k)) miss(`damaged (${what}: ${printable(k)})`);
 }
 /** A {@link Person}: `{given, family}` (and `zh`) or `{literal}`, strings only. */
 function isPerson(p: unknown): boolean {
