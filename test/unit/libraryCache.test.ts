@@ -302,6 +302,29 @@ describe('restore in slices (issue 22)', () => {
   });
 });
 
+describe('the language server restores a cache in slices', () => {
+  it('with every slice over its time, it yields after each line and each piece of the index, and ends cached', async () => {
+    const text = Array.from({ length: 1234 }, (_, i) => `@misc{k${i}, title = {Title number ${i}}, year = 2001}\n`).join('');
+    const saved = new Map<string, string>();
+    const cache: LibraryCache = {
+      get: async (k) => saved.get(k),
+      set: async (k, v) => {
+        let all = '';
+        if (typeof v === 'string') all = v; else for await (const piece of v) all += piece;
+        saved.set(k, all);
+      },
+    };
+    await storeLoad(text, cache);
+    await until(() => saved.size === 1);
+    const counted = { yields: 0 };
+    const r = await storeLoad(text, cache, counted);
+    expect(r.cached).toBe(true);
+    // A clock that runs 13 ms a call: each slice does one step. Three lines of entries, the head,
+    // the index's line and its pieces: each its own slice.
+    expect(counted.yields).toBeGreaterThan(4 + 10);
+  });
+});
+
 /** Waits (a macrotask at a time) until `ok()`, at most 2,000 turns. */
 async function until(ok: () => boolean): Promise<void> {
   for (let i = 0; i < 2000 && !ok(); i++) await new Promise((r) => setImmediate(r));
@@ -309,12 +332,15 @@ async function until(ok: () => boolean): Promise<void> {
 }
 
 /** Loads `text` as `refs.bib` in a fresh language-server store over `cache`, and what it logged. */
-async function storeLoad(text: string, cache: LibraryCache) {
+async function storeLoad(text: string, cache: LibraryCache, counted?: { yields: number }) {
   const log: string[] = [];
   const logger: Logger = { info: (m) => log.push(`info: ${m}`), warn: (m) => log.push(`warn: ${m}`), error: (m) => log.push(`error: ${String(m)}`) };
   const uri = URI.file('/ws/refs.bib');
+  let clock = 0;
   const store = new LibraryStore(logger, {
-    read: async () => ({ text }), hash: sha256, cache, yield: () => new Promise((r) => setImmediate(r)), now: () => performance.now(),
+    read: async () => ({ text }), hash: sha256, cache,
+    yield: () => { if (counted) counted.yields++; return new Promise((r) => setImmediate(r)); },
+    now: counted ? () => (clock += 13) : () => performance.now(),
   }, () => undefined, () => undefined);
   store.setFiles(new Map([[uri.toString(), { uri, fromDocument: false }]]));
   await until(() => store.status()[0]!.state !== 'loading');
