@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, suggest, USAGE } from '../../src/cli.js';
+import { openSealed, sealCache } from '../../src/host/node/libraryCache.js';
 
 const ROOT = join(__dirname, '../..');
 const CORPUS = join(ROOT, 'corpus');
@@ -570,7 +571,10 @@ describe('--library FILE: your own libraries beside the corpus', () => {
     expect(files).toHaveLength(1);
     // The cache holds the parsed library: with the file's text unchanged, it is what is read.
     const cached = join(cache, 'mlsys-papers', files[0]!);
-    writeFileSync(cached, readFileSync(cached, 'utf8').replace('Quokka: A Scheduler', 'Quokka: A Cached Scheduler'));
+    const content = openSealed(readFileSync(cached));
+    if (!('text' in content)) throw new Error(`the cache is ${content.miss}`);
+    // Sealed again: an edit alone is damage, and the cache would be read again from the file.
+    writeFileSync(cached, sealCache(content.text.replace('Quokka: A Scheduler', 'Quokka: A Cached Scheduler')));
     const again = await runAsync('list', '--library', lib, '--corpus', CORPUS);
     expect(again.out).toContain('Quokka: A Cached Scheduler for GPU Clusters');
   });

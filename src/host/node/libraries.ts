@@ -5,7 +5,7 @@
  */
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { libraryFromJson, libraryJsonPieces, loadLibrary, LIBRARY_CACHE_VERSION, type LoadedLibrary } from '../../core/library/load.js';
+import { libraryCacheKey, libraryJsonPieces, loadLibrary, restoreLibrary, type LibraryTextId, type LoadedLibrary } from '../../core/library/load.js';
 import { bibFormatOf } from '../../core/bib/sync.js';
 import { decodeUtf8 } from '../../core/utf8.js';
 import { DEFAULT_MAX_FILE_MB, maxFileBytes } from '../../core/fileLimits.js';
@@ -49,15 +49,20 @@ export async function loadLibraryFiles(paths: readonly string[], opts: { cacheDi
     const text = decodeUtf8(read.bytes);
     if (text === undefined) throw new LibraryFileError(`--library ${path}: not UTF-8 text`);
     const ref = { uri: pathToFileURL(resolve(path)).toString(), name: basename(path) };
-    const key = `${sha256(text)}-v${LIBRARY_CACHE_VERSION}`;
+    // The cache is of this text read as this format (a file renamed from .json to .bib is read again).
+    const textId: LibraryTextId = { hash: sha256(text), length: text.length, format };
+    const key = libraryCacheKey(textId);
     const saved = cache && (await cache.get(key));
-    let lib = saved ? libraryFromJson(saved, ref) : undefined;
+    const restored = saved ? restoreLibrary(saved, ref, textId) : undefined;
+    // Reported once: the file is read, and its cache written again (the same key).
+    if (restored && 'miss' in restored) opts.warn?.(`library cache: the cached copy of ${path} is not used (${restored.miss}); reading the file`);
+    let lib = restored && 'lib' in restored ? restored.lib : undefined;
     const cached = !!lib;
     if (!lib) {
       lib = loadLibrary(text, format, ref);
       const loaded = lib;
       // In pieces: the JSON of a large library is never one string in memory.
-      if (cache) await cache.set(key, (async function* () { yield* libraryJsonPieces(loaded); })()).catch((e: unknown) => opts.warn?.(`library cache: cannot save ${path}: ${e instanceof Error ? e.message : String(e)}`));
+      if (cache) await cache.set(key, (async function* () { yield* libraryJsonPieces(loaded, textId); })()).catch((e: unknown) => opts.warn?.(`library cache: cannot save ${path}: ${e instanceof Error ? e.message : String(e)}`));
     }
     for (const p of lib.problems) problems.push(`${path}:${p.line}:${p.column}: ${p.message}`);
     libraries.push({ path, text, lib, cached });
