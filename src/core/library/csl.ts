@@ -1,13 +1,17 @@
 /**
  * Reading CSL libraries: CSL-JSON (a Zotero or Better BibTeX export: a JSON array of CSL items)
  * and CSL-YAML (Pandoc's `references:` list, or a top-level list of items), in slices
- * ({@link CslJsonReader}, {@link CslYamlReader}) or at once. An item that is not a mapping with an
- * `id` is a problem at its line; the other items load.
+ * ({@link CslJsonReader}, {@link CslYamlReader}) or at once. An item that is not a mapping with a
+ * non-empty `id`, that contains itself (a YAML alias inside its own anchor) or that is nested more
+ * than {@link MAX_CSL_DEPTH} levels deep is a problem at its line; the other items load. What the
+ * readers hand on is plain, acyclic data of bounded depth (`JSON.stringify` and structured clone
+ * walk it recursively: the cache, the language server's responses).
  */
-import { isSeq, type Node as YamlNode } from 'yaml';
+import { isMap, isScalar, isSeq, type Document, type Node as YamlNode } from 'yaml';
 import { lineColumnAt } from '../bib/bibfile.js';
 import { cslYamlReferences } from '../bib/sync.js';
-import { parseYaml } from '../yaml.js';
+import { parseJson } from '../json.js';
+import { MAX_YAML_DEPTH, nodeToJS, parseYaml, type YamlProblem } from '../yaml.js';
 import type { LibraryProblem } from './bibtex.js';
 
 /** A CSL item of a library, with the 1-based line where it starts. */
@@ -22,9 +26,17 @@ export interface CslLibrary {
   problems: LibraryProblem[];
 }
 
+/**
+ * Nesting allowed in a CSL item, the item itself being level 1 (the YAML reader's limit: a real
+ * item, with `author` → person or `issued` → `date-parts` → parts, stays under 5).
+ */
+export const MAX_CSL_DEPTH = MAX_YAML_DEPTH;
+
+const TOO_DEEP = `this CSL item is nested more than ${MAX_CSL_DEPTH} levels deep; skipped`;
+
 const problemAt = (text: string, offset: number, message: string): LibraryProblem => ({ ...lineColumnAt(text, offset), message, severity: 'error' });
 
-/** Adds an item, checked: a mapping with an `id`. */
+/** Adds an item, checked: a mapping with an `id` that is a number or a string with more than white space. */
 function collect(v: unknown, line: number, out: CslLibrary): void {
   if (!v || typeof v !== 'object' || Array.isArray(v)) {
     out.problems.push({ line, column: 1, message: 'not a CSL item (expected a mapping with an "id"); skipped', severity: 'error' });
@@ -35,8 +47,52 @@ function collect(v: unknown, line: number, out: CslLibrary): void {
     out.problems.push({ line, column: 1, message: 'this CSL item has no "id"; skipped', severity: 'error' });
     return;
   }
+  if (typeof item.id === 'string' && !item.id.trim()) {
+    out.problems.push({ line, column: 1, message: 'this CSL item\'s "id" is empty; skipped', severity: 'error' });
+    return;
+  }
   out.items.push({ item, line });
 }
+
+/**
+ * Why a value converted from YAML is not plain data to hand on: it contains itself (an alias
+ * inside its own anchor makes a cycle) or is nested deeper than {@link MAX_CSL_DEPTH} (aliases
+ * can stack anchors' depths past what the YAML reader's text limit saw). One walk with its own
+ * stack; a node shared by two aliases (not a cycle) is walked twice, as `JSON.stringify` would,
+ * within the alias limit of `core/yaml.ts`.
+ *
+ * @returns the problem's message, or undefined for plain data
+ */
+export function notPlainData(root: unknown): string | undefined {
+  if (!isContainer(root)) return undefined;
+  const onPath = new Set<object>([root]);
+  const frames: { node: object; children: unknown[]; next: number }[] = [{ node: root, children: childrenOf(root), next: 0 }];
+  while (frames.length) {
+    const top = frames[frames.length - 1]!;
+    if (top.next === top.children.length) {
+      onPath.delete(top.node);
+      frames.pop();
+      continue;
+    }
+    const child = top.children[top.next++];
+    if (!isContainer(child)) continue;
+    if (onPath.has(child)) return 'this CSL item contains itself (a YAML alias inside its own anchor); skipped';
+    if (frames.length >= MAX_CSL_DEPTH) return TOO_DEEP;
+    onPath.add(child);
+    frames.push({ node: child, children: childrenOf(child), next: 0 });
+  }
+  return undefined;
+}
+
+/** Arrays and plain objects (what YAML's maps and sequences become); other objects are leaves. */
+function isContainer(v: unknown): v is object {
+  if (!v || typeof v !== 'object') return false;
+  if (Array.isArray(v)) return true;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+const childrenOf = (v: object): unknown[] => (Array.isArray(v) ? v : Object.values(v));
 
 /** A CSL library read in slices: call {@link read} until it returns true; take {@link items} as they come. */
 export interface CslReader {
@@ -65,26 +121,35 @@ const isJsonSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
 
 /**
  * Reads a CSL-JSON library in slices. `JSON.parse` of a whole file cannot be cut into slices, so
- * the top-level array is scanned for its elements (strings skipped, one linear pass, in slices),
- * each element is parsed alone, and each item checked and given its line. Element by element
- * takes exactly the files `JSON.parse` takes: the scan checks the array's commas and brackets, and
- * anything it does not vouch for (a syntax error, text after the array) is parsed whole once, for
- * `JSON.parse`'s own verdict and error position.
+ * the top-level array is scanned for its elements (strings skipped, one linear pass, in slices,
+ * counting lines and each element's nesting as it goes), each element is parsed alone, and each
+ * item checked and given its line. Element by element takes exactly the files `JSON.parse` takes:
+ * the scan checks the array's commas and brackets, and anything it does not vouch for (a syntax
+ * error, text after the array) is parsed whole once, for `JSON.parse`'s verdict, with the place
+ * and reason of an error from `core/json.ts` (a parser's, not the engine's message text).
+ *
+ * An element nested more than {@link MAX_CSL_DEPTH} levels deep is a problem at its line: what
+ * the reader hands on is plain data that `JSON.stringify` and structured clone can walk.
  */
 export class CslJsonReader implements CslReader {
   readonly items: CslLibraryItem[] = [];
   readonly problems: LibraryProblem[] = [];
+  /** Characters the scan has looked at (each once, when the text is JSON): its work, for tests. */
+  scanned = 0;
   private phase: 'scan' | 'parse' | 'items' | 'done' = 'scan';
-  /** Offsets of the array's elements, and of its closing bracket. */
+  /** Offsets of the array's elements, their 1-based lines and their nesting (1 for `{}`, 0 for a scalar). */
   private starts: number[] = [];
+  private lines: number[] = [];
+  private depths: number[] = [];
   private open = -1;
   private close = -1;
   private at = 0;
   private depth = 0;
+  private line = 1;
   private values: unknown[] = [];
   private next = 0;
-  private line = 1;
-  private lineFrom = 0;
+  /** Scanning again after `JSON.parse` took the text: the scan's refusal cannot send it back. */
+  private rescan = false;
 
   constructor(readonly text: string) {}
 
@@ -100,11 +165,13 @@ export class CslJsonReader implements CslReader {
     if (this.phase === 'scan' && !this.scan(deadline)) return false;
     if (this.phase === 'parse' && !this.parse(deadline)) return false;
     if (this.phase === 'items') {
-      const { values, starts } = this;
+      const { values, lines, depths } = this;
       let since = 0;
       while (this.next < values.length) {
         const i = this.next++;
-        collect(values[i], this.lineOf(starts[i] ?? 0), this);
+        const line = lines[i] ?? 1;
+        if ((depths[i] ?? 0) > MAX_CSL_DEPTH) this.problems.push({ line, column: 1, message: TOO_DEEP, severity: 'error' });
+        else collect(values[i], line, this);
         if (++since >= DEADLINE_EVERY && this.next < values.length) {
           since = 0;
           if (deadline()) return false;
@@ -116,18 +183,25 @@ export class CslJsonReader implements CslReader {
     return true;
   }
 
-  /** Finds the elements' offsets; false when stopped by the deadline. */
+  /** Finds the elements' offsets, lines and nesting; false when stopped by the deadline. */
   private scan(deadline: () => boolean): boolean {
     const text = this.text;
     const n = text.length;
     let i = this.at;
+    const from = i;
+    let line = this.line;
     if (this.open < 0) {
-      while (i < n && (isJsonSpace(text.charCodeAt(i)) || (i === 0 && text.charCodeAt(i) === 0xfeff))) i++;
-      if (i === n) { this.phase = 'done'; return true; }
-      if (text.charCodeAt(i) !== 91) return this.whole();
+      for (; i < n; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) line++;
+        else if (!isJsonSpace(c) && !(i === 0 && c === 0xfeff)) break;
+      }
+      if (i === n) { this.scanned += n; this.phase = 'done'; return true; }
+      if (text.charCodeAt(i) !== 91) { this.scanned += i - from; return this.refuse(); }
       this.open = i++;
       this.depth = 1;
     }
+    const { starts, lines, depths } = this;
     let depth = this.depth;
     let checkAt = i + SCAN_EVERY;
     for (; i < n; i++) {
@@ -139,24 +213,28 @@ export class CslJsonReader implements CslReader {
           if (d === 92) i++;
           else if (d === 34) break;
         }
-        if (depth === 1) this.starts.push(from);
+        if (depth === 1) { starts.push(from); lines.push(line); depths.push(0); }
       } else if (c === 91 || c === 123) { // [ {
-        if (depth === 1) this.starts.push(i);
+        if (depth === 1) { starts.push(i); lines.push(line); depths.push(0); }
         depth++;
+        if (depth - 1 > depths[depths.length - 1]!) depths[depths.length - 1] = depth - 1;
       } else if (c === 93 || c === 125) { // ] }
         if (--depth === 0) { this.close = i; break; }
+      } else if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
+        line++;
       } else if (depth === 1 && !isJsonSpace(c) && c !== 44) {
-        this.starts.push(i);
+        starts.push(i); lines.push(line); depths.push(0);
         while (i + 1 < n && !isJsonSpace(text.charCodeAt(i + 1)) && text.charCodeAt(i + 1) !== 44 && text.charCodeAt(i + 1) !== 93) i++;
       }
       if (depth <= 1 && i >= checkAt) {
         checkAt = i + SCAN_EVERY;
-        if (deadline()) { this.at = i + 1; this.depth = depth; return false; }
+        if (deadline()) { this.scanned += i + 1 - from; this.at = i + 1; this.depth = depth; this.line = line; return false; }
       }
     }
-    if (this.close < 0) return this.whole();
-    for (let j = this.close + 1; j < n; j++) if (!isJsonSpace(text.charCodeAt(j))) return this.whole();
-    this.phase = 'parse';
+    this.scanned += Math.min(i + 1, n) - from;
+    if (this.close < 0) return this.refuse();
+    for (let j = this.close + 1; j < n; j++) if (!isJsonSpace(text.charCodeAt(j))) return this.refuse();
+    if (!this.rescan) this.phase = 'parse';
     return true;
   }
 
@@ -175,11 +253,13 @@ export class CslJsonReader implements CslReader {
         if (text.charCodeAt(end - 1) !== 44) return this.whole();
         end--;
       }
+      // Deep elements are parsed too (V8's JSON.parse does not recurse): a syntax error in one is
+      // the file's, as JSON.parse of the whole text would say.
       let value: unknown;
       try {
         value = JSON.parse(text.slice(starts[k], end));
       } catch {
-        // ignored: the whole text is parsed next, for JSON.parse's own error and position.
+        // ignored: the whole text is parsed next, for the error's place and reason.
         return this.whole();
       }
       this.values.push(value);
@@ -192,43 +272,36 @@ export class CslJsonReader implements CslReader {
     return true;
   }
 
+  private refuse(): true {
+    return this.rescan || this.whole();
+  }
+
   /** Parses the text whole (one piece): the scan could not vouch for it. */
   private whole(): true {
     const text = this.text;
-    const body = text.replace(/^\uFEFF/, '');
-    const bom = text.length - body.length;
     this.phase = 'done';
-    let value: unknown;
-    try {
-      value = JSON.parse(body);
-    } catch (e) {
-      const m = /position (\d+)/.exec((e as Error).message);
-      this.problems.push(problemAt(text, (m ? Number(m[1]) : 0) + bom, `not JSON: ${(e as Error).message.split('\n')[0]}`));
+    const parsed = parseJson(text);
+    if (parsed.error) {
+      this.problems.push(problemAt(text, parsed.error.offset, `not JSON: ${parsed.error.message}`));
       return true;
     }
-    if (!Array.isArray(value)) {
+    if (!Array.isArray(parsed.value)) {
       this.problems.push({ line: 1, column: 1, message: 'not a CSL-JSON library (expected a JSON array of CSL items)', severity: 'error' });
       return true;
     }
-    // Valid JSON the scan refused (it should take every array): the elements' offsets of a full scan.
+    // Valid JSON the scan refused (it should take every array): the elements of a full scan.
     this.starts = [];
+    this.lines = [];
+    this.depths = [];
     this.open = this.close = -1;
     this.at = 0;
+    this.line = 1;
+    this.rescan = true;
     this.scan(() => false);
-    this.values = value;
+    this.values = parsed.value;
     this.next = 0;
     this.phase = 'items';
     return true;
-  }
-
-  /** The 1-based line of an offset at or after the last one asked (lines are counted once, forward). */
-  private lineOf(offset: number): number {
-    if (offset < this.lineFrom) { this.line = 1; this.lineFrom = 0; }
-    for (let i = this.text.indexOf('\n', this.lineFrom); i >= 0 && i < offset; i = this.text.indexOf('\n', i + 1)) {
-      this.line++;
-      this.lineFrom = i + 1;
-    }
-    return this.line;
   }
 }
 
@@ -243,23 +316,74 @@ export function readCslJsonLibrary(text: string): CslLibrary {
   return { items: r.items, problems: r.problems };
 }
 
+/** Items the YAML parser reads together, at most. */
+const YAML_BATCH_ITEMS = 32;
+
 /**
- * Reads a CSL-YAML library in slices: the YAML is parsed in one piece (through `core/yaml.ts`:
- * depth limit, problems with positions), then each item is checked and given its line in slices.
+ * Characters the YAML parser reads together, at most: a longer item is read alone. An item
+ * whose batch fails is read again alone, so one call of {@link CslYamlReader.read} hands the
+ * parser at most twice this, or twice its one item.
+ */
+export const YAML_BATCH_CHARS = 16 * 1024;
+
+/**
+ * Reads a CSL-YAML library in slices. The `yaml` library parses a document in one piece (a
+ * 100,000-item file took 9 s and 1.8 GB), so the list is split first, by a linear scan of the
+ * lines: in Pandoc's `references:` list, or a top-level list, an item starts at a `- ` at the
+ * list's indentation and runs to the next one (YAML lets no line of an item's node start there:
+ * its block scalars and flow lines are indented further). The items are then parsed a few dozen
+ * at a time, each batch as a list of its own, and the text around the list (other keys, `---`,
+ * `...`, comments) once, to hold that it is what the scan took it for. A batch with an error is
+ * read again item by item: a broken item is a problem at its line, the others load.
+ *
+ * Where the scan cannot vouch for the split, the document is parsed whole, as before: anchors
+ * (an alias may refer to another item's anchor), directives, flow style (`references: [...]`),
+ * tabs in the list's indentation, a second document, anything but a list. Then each item is
+ * converted alone (`nodeToJS`), so an alias bomb or an item that contains itself costs only
+ * that item. Problems carry their line and column in the whole file either way.
  */
 export class CslYamlReader implements CslReader {
   readonly items: CslLibraryItem[] = [];
   readonly problems: LibraryProblem[] = [];
-  private parsed = false;
-  private values: unknown[] = [];
-  private nodes: (YamlNode | null)[] = [];
+  /** Characters handed to the YAML parser by the last call of {@link read} (its work, for tests). */
+  lastParsed = 0;
+  /** Whether the text had to be parsed in one piece (see the class comment). */
+  wholeDocument = false;
+  private phase: 'scan' | 'check' | 'items' | 'whole' | 'convert' | 'done' = 'scan';
+  // The line scan.
+  private pos = 0;
+  private line = 1;
+  private cr = -2;
+  private amp = -2;
+  private where: 'head' | 'list' | 'tail' = 'head';
+  private topList = false;
+  private sawContent = false;
+  private sawDocStart = false;
+  private refsPending = false;
+  private endMarker = false;
+  private indent = -1;
+  /** Where each item starts (its line's start) and its 1-based line; where the list ends. */
+  private starts: number[] = [];
   private lines: number[] = [];
+  private listEnd = -1;
   private next = 0;
+  // The whole document, when the scan cannot split it.
+  private doc?: Document.Parsed;
+  private nodes: unknown[] = [];
+  private lineStarts: number[] = [];
 
-  constructor(readonly text: string) {}
+  /**
+   * @param text - the file's text
+   * @param opts.whole - parse the document in one piece, as where the scan cannot split it (tests
+   *   compare the two)
+   */
+  constructor(readonly text: string, opts: { whole?: boolean } = {}) {
+    if (opts.whole) this.phase = 'whole';
+  }
 
   get total(): number {
-    return this.values.length;
+    if (this.phase === 'convert' || (this.phase === 'done' && this.wholeDocument)) return this.nodes.length;
+    return this.phase === 'items' || this.phase === 'done' ? this.starts.length : 0;
   }
 
   get done(): number {
@@ -267,47 +391,291 @@ export class CslYamlReader implements CslReader {
   }
 
   read(deadline: () => boolean = () => false): boolean {
-    if (!this.parsed) {
-      this.parsed = true;
-      this.parse();
+    this.lastParsed = 0;
+    for (;;) {
+      const phase = this.phase;
+      if (phase === 'done') return true;
+      if (phase === 'scan') {
+        if (!this.scan(deadline)) return false;
+        continue;
+      }
+      if (phase === 'items') return this.readItems(deadline);
+      if (phase === 'convert') return this.convert(deadline);
+      // One piece each (the text around the list, or the whole document): a look at the deadline after.
+      if (phase === 'check') this.check();
+      else this.parseWhole();
+      if (this.phase !== 'done' && deadline()) return false;
     }
-    let since = 0;
-    while (this.next < this.values.length) {
-      const i = this.next++;
-      collect(this.values[i], lineAt(this.lines, this.nodes[i]?.range?.[0] ?? 0), this);
-      if (++since >= DEADLINE_EVERY && this.next < this.values.length) {
-        since = 0;
-        if (deadline()) return false;
+  }
+
+  /** The line scan (see the class comment); false when stopped by the deadline. */
+  private scan(deadline: () => boolean): boolean {
+    const text = this.text;
+    const n = text.length;
+    let pos = this.pos === 0 && text.charCodeAt(0) === 0xfeff ? 1 : this.pos;
+    let checkAt = pos + SCAN_EVERY;
+    while (pos < n) {
+      let le = text.indexOf('\n', pos);
+      if (le < 0) le = n;
+      if (this.cr !== -1 && this.cr < pos) this.cr = text.indexOf('\r', pos);
+      for (; this.cr >= 0 && this.cr < le; this.cr = text.indexOf('\r', this.cr + 1)) {
+        if (text.charCodeAt(this.cr + 1) !== 10) {
+          this.problems.push(problemAt(text, this.cr, LONE_CR));
+          this.phase = 'done';
+          return true;
+        }
+      }
+      const ce = le > pos && text.charCodeAt(le - 1) === 13 ? le - 1 : le;
+      if (this.amp !== -1 && this.amp < pos) this.amp = text.indexOf('&', pos);
+      for (; this.amp >= 0 && this.amp < ce; this.amp = text.indexOf('&', this.amp + 1)) {
+        // An anchor (`&name` where a node may start): the split would cut its aliases off it.
+        const before = this.amp === pos ? 32 : text.charCodeAt(this.amp - 1);
+        const after = text.charCodeAt(this.amp + 1);
+        if (ANCHOR_BEFORE.has(before) && this.amp + 1 < ce && !ANCHOR_NOT_AFTER.has(after)) return this.fallBack();
+      }
+      if (!this.classify(pos, ce)) return this.fallBack();
+      pos = le + 1;
+      this.line++;
+      if (pos >= checkAt && pos < n) {
+        checkAt = pos + SCAN_EVERY;
+        if (deadline()) { this.pos = pos; return false; }
       }
     }
-    this.values = [];
-    this.nodes = [];
+    this.pos = n;
+    if (this.where === 'head') return this.fallBack();
+    if (this.where === 'list') this.listEnd = n;
+    this.phase = 'check';
     return true;
   }
 
-  private parse(): void {
-    const { text, problems } = this;
-    const loneCr = /\r(?!\n)/.exec(text);
-    if (loneCr) {
-      problems.push(problemAt(text, loneCr.index, 'a line ends with a lone CR (classic Mac OS line endings), which we cannot read as YAML; save the file with LF or CRLF line endings'));
-      return;
+  /** Takes one line `[ls, ce)` (no line break) of the scan; false when the scan cannot vouch for the split. */
+  private classify(ls: number, ce: number): boolean {
+    const text = this.text;
+    let j = ls;
+    while (j < ce && text.charCodeAt(j) === 32) j++;
+    let k = j;
+    while (k < ce && (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 9)) k++;
+    if (k === ce || text.charCodeAt(k) === 35) return true; // blank, or a comment
+    const ind = j - ls;
+    const tabbed = k > j;
+    const c = text.charCodeAt(j);
+    const marker = ind === 0 && (text.startsWith('---', ls) || text.startsWith('...', ls)) && restIsBlank(text, ls + 3, ce, true) ? text[ls] : '';
+    const item = !tabbed && c === 45 && (j + 1 === ce || text.charCodeAt(j + 1) === 32 || text.charCodeAt(j + 1) === 9);
+    if (this.where === 'head') {
+      if (tabbed || (ind === 0 && c === 37) || marker === '.') return false; // `%` directive
+      if (marker === '-') {
+        if (this.sawContent || this.sawDocStart) return false;
+        this.sawDocStart = true;
+        return true;
+      }
+      if (item) {
+        if (!this.refsPending && this.sawContent) return false;
+        this.topList = !this.refsPending;
+        this.where = 'list';
+        this.indent = ind;
+        this.starts.push(ls);
+        this.lines.push(this.line);
+        return true;
+      }
+      if (this.refsPending) return false;
+      if (ind === 0 && text.startsWith('references:', j) && restIsBlank(text, j + 11, ce, true)) this.refsPending = true;
+      this.sawContent = true;
+      return true;
     }
-    const parsed = parseYaml(text, { uniqueKeys: false });
+    if (this.where === 'list') {
+      if (item && ind === this.indent) {
+        this.starts.push(ls);
+        this.lines.push(this.line);
+        return true;
+      }
+      if (!marker && ind > this.indent) return true;
+      this.listEnd = ls;
+      this.where = 'tail';
+    }
+    // After the list: other keys of the mapping, and a `...` that ends the document.
+    if (this.endMarker || marker === '-' || tabbed || this.topList) return false;
+    if (marker === '.') return (this.endMarker = true);
+    return !(ind === 0 && (c === 37 || c === 34 || c === 39 || text.startsWith('references', j)));
+  }
+
+  private fallBack(): true {
+    this.phase = 'whole';
+    return true;
+  }
+
+  /**
+   * Parses the text around the list (the list cut out) and holds that it is the list's place:
+   * Pandoc's mapping with one `references:` and no value left, or nothing at all.
+   */
+  private check(): void {
+    const { text, starts, listEnd } = this;
+    const from = starts[0]!;
+    const skeleton = text.slice(0, from) + text.slice(listEnd);
+    this.lastParsed += skeleton.length;
+    const parsed = parseYaml(skeleton, { uniqueKeys: false, toJS: false });
     const errors = parsed.problems.filter((p) => p.severity === 'error');
     if (errors.length || !parsed.doc) {
-      problems.push(...(errors.length ? errors : [{ offset: 0, message: 'cannot be read' }]).map((p) => problemAt(text, p.offset, `YAML: ${p.message}`)));
+      const cut = listEnd - from;
+      this.problems.push(...yamlProblemsAt(text, errors.length ? errors : [{ offset: 0, message: 'cannot be read', severity: 'error' }], (o) => (o < from ? o : o + cut)));
+      this.phase = 'done';
+      return;
+    }
+    const root = parsed.doc.contents;
+    const empty = (v: unknown) => v === null || (isScalar(v) && v.value === null);
+    const ok = this.topList
+      ? empty(root)
+      : isMap(root) && root.items.filter((p) => isScalar(p.key) && p.key.value === 'references' && empty(p.value)).length === 1
+        && root.items.every((p) => isScalar(p.key) && (p.key.value !== 'references' || empty(p.value)));
+    this.phase = ok ? 'items' : 'whole';
+  }
+
+  /** Parses the items batch by batch; false when stopped by the deadline. */
+  private readItems(deadline: () => boolean): boolean {
+    const { starts, listEnd } = this;
+    const count = starts.length;
+    const endOf = (i: number) => (i + 1 < count ? starts[i + 1]! : listEnd);
+    while (this.next < count) {
+      const b = this.next;
+      let e = b + 1;
+      while (e < count && e - b < YAML_BATCH_ITEMS && endOf(e) - starts[b]! <= YAML_BATCH_CHARS) e++;
+      this.parseBatch(b, e);
+      this.next = e;
+      if (this.next < count && deadline()) return false;
+    }
+    this.starts = [];
+    this.lines = [];
+    this.phase = 'done';
+    return true;
+  }
+
+  /** Parses items `[b, e)` as one list; again one by one when that fails. */
+  private parseBatch(b: number, e: number): void {
+    const { text, starts } = this;
+    const from = starts[b]!;
+    const to = e < starts.length ? starts[e]! : this.listEnd;
+    const batch = text.slice(from, to);
+    this.lastParsed += batch.length;
+    const parsed = parseYaml(batch, { uniqueKeys: false });
+    const error = parsed.problems.find((p) => p.severity === 'error');
+    const seq = parsed.doc?.contents;
+    if (!error && isSeq(seq) && seq.items.length === e - b && Array.isArray(parsed.value)) {
+      for (let i = b; i < e; i++) {
+        const node = seq.items[i - b] as YamlNode | null;
+        this.take(parsed.value[i - b], node?.range ? this.lineIn(i, from + node.range[0]).line : this.lines[i]!);
+      }
+      return;
+    }
+    if (e - b > 1) {
+      for (let i = b; i < e; i++) this.parseBatch(i, i + 1);
+      return;
+    }
+    // One item that does not read: its first error, at its place in the file.
+    const at = error ? this.lineIn(b, from + error.offset) : { line: this.lines[b]!, column: 1 };
+    this.problems.push({ ...at, message: error ? `YAML: ${error.message}` : 'YAML: this list item cannot be read on its own; skipped', severity: 'error' });
+  }
+
+  /** Line and column of an offset within item `i` (counting from its first line: bounded by the item). */
+  private lineIn(i: number, offset: number): { line: number; column: number } {
+    const text = this.text;
+    let line = this.lines[i]!;
+    let start = this.starts[i]!;
+    for (let j = text.indexOf('\n', start); j >= 0 && j < offset; j = text.indexOf('\n', j + 1)) {
+      line++;
+      start = j + 1;
+    }
+    return { line, column: offset - start + 1 };
+  }
+
+  /** Checks an item's value (plain data, then a CSL item) and adds it. */
+  private take(value: unknown, line: number): void {
+    const bad = notPlainData(value);
+    if (bad) this.problems.push({ line, column: 1, message: bad, severity: 'error' });
+    else collect(value, line, this);
+  }
+
+  /** Parses the document in one piece (the scan could not split it); the items are converted next. */
+  private parseWhole(): void {
+    const text = this.text;
+    this.wholeDocument = true;
+    this.phase = 'done';
+    const loneCr = /\r(?!\n)/.exec(text);
+    if (loneCr) {
+      this.problems.push(problemAt(text, loneCr.index, LONE_CR));
+      return;
+    }
+    this.lastParsed += text.length;
+    const parsed = parseYaml(text, { uniqueKeys: false, toJS: false });
+    const errors = parsed.problems.filter((p) => p.severity === 'error');
+    if (errors.length || !parsed.doc) {
+      this.problems.push(...yamlProblemsAt(text, errors.length ? errors : [{ offset: 0, message: 'cannot be read', severity: 'error' }]));
       return;
     }
     const refs = cslYamlReferences(parsed.doc);
     if (refs.error) {
-      problems.push({ line: 1, column: 1, message: refs.error, severity: 'error' });
+      this.problems.push({ line: 1, column: 1, message: refs.error, severity: 'error' });
       return;
     }
     if (!refs.list || !isSeq(refs.list)) return;
-    this.nodes = refs.list.items as (YamlNode | null)[];
-    this.values = (isSeq(parsed.doc.contents) ? parsed.value : (parsed.value as { references: unknown }).references) as unknown[];
-    this.lines = lineStarts(text);
+    this.doc = parsed.doc;
+    this.nodes = refs.list.items;
+    this.lineStarts = lineStarts(text);
+    this.phase = 'convert';
   }
+
+  /** Converts the whole document's items one by one; false when stopped by the deadline. */
+  private convert(deadline: () => boolean): boolean {
+    const { nodes, doc } = this;
+    let since = 0;
+    while (this.next < nodes.length) {
+      const node = nodes[this.next++] as YamlNode | null;
+      const line = lineAt(this.lineStarts, node?.range?.[0] ?? 0);
+      const r = node ? nodeToJS(doc!, node) : { value: null };
+      if (r.error !== undefined) this.problems.push({ line, column: 1, message: `this CSL item cannot be read: ${r.error}; skipped`, severity: 'error' });
+      else this.take(r.value, line);
+      if (++since >= DEADLINE_EVERY && this.next < nodes.length) {
+        since = 0;
+        if (deadline()) return false;
+      }
+    }
+    this.doc = undefined;
+    this.lineStarts = [];
+    this.phase = 'done';
+    return true;
+  }
+}
+
+const LONE_CR = 'a line ends with a lone CR (classic Mac OS line endings), which we cannot read as YAML; save the file with LF or CRLF line endings';
+
+/** Characters after which a `&` starts an anchor (a node's start), and after which it cannot be one. */
+const ANCHOR_BEFORE = new Set([32, 9, 45, 58, 44, 91, 123, 63]); // space, tab, - : , [ { ?
+const ANCHOR_NOT_AFTER = new Set([32, 9, 13, 10, 44, 91, 93, 123, 125]); // white space, , [ ] { }
+
+/** Whether `[from, to)` holds only spaces and tabs (and, when `comment`, then a `#` comment). */
+function restIsBlank(text: string, from: number, to: number, comment: boolean): boolean {
+  let i = from;
+  if (i < to && text.charCodeAt(i) !== 32 && text.charCodeAt(i) !== 9) return false;
+  while (i < to && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+  return i === to || (comment && text.charCodeAt(i) === 35);
+}
+
+/**
+ * YAML errors as library problems with line and column in `text`, in one pass however many there
+ * are (the parser reports at most about a hundred); `map` takes a parsed text's offsets to `text`'s.
+ */
+function yamlProblemsAt(text: string, found: readonly YamlProblem[], map: (offset: number) => number = (o) => o): LibraryProblem[] {
+  const order = found.map((p, k) => [Math.min(map(p.offset), text.length), k] as const).sort((a, b) => a[0] - b[0]);
+  const out: LibraryProblem[] = new Array(found.length);
+  let line = 1;
+  let start = 0;
+  let i = 0;
+  for (const [offset, k] of order) {
+    for (; i < offset; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) { line++; start = i + 1; }
+    }
+    out[k] = { line, column: offset - start + 1, message: `YAML: ${found[k]!.message}`, severity: 'error' };
+  }
+  return out;
 }
 
 /**
