@@ -371,6 +371,7 @@ export class CslYamlReader implements CslReader {
   private doc?: Document.Parsed;
   private nodes: unknown[] = [];
   private lineStarts: number[] = [];
+  private bom = 0;
 
   /**
    * @param text - the file's text
@@ -493,8 +494,9 @@ export class CslYamlReader implements CslReader {
       this.where = 'tail';
     }
     // After the list: other keys of the mapping, and a `...` that ends the document.
-    if (this.endMarker || marker === '-' || tabbed || this.topList) return false;
+    if (this.endMarker || marker === '-' || tabbed) return false;
     if (marker === '.') return (this.endMarker = true);
+    if (this.topList) return false;
     return !(ind === 0 && (c === 37 || c === 34 || c === 39 || text.startsWith('references', j)));
   }
 
@@ -604,12 +606,15 @@ export class CslYamlReader implements CslReader {
       return;
     }
     this.lastParsed += text.length;
-    const parsed = parseYaml(text, { uniqueKeys: false, toJS: false });
+    // Without its byte-order mark: the `yaml` library reads `\uFEFF- id: a` as a scalar.
+    const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    const parsed = parseYaml(bom ? text.slice(1) : text, { uniqueKeys: false, toJS: false });
     const errors = parsed.problems.filter((p) => p.severity === 'error');
     if (errors.length || !parsed.doc) {
-      this.problems.push(...yamlProblemsAt(text, errors.length ? errors : [{ offset: 0, message: 'cannot be read', severity: 'error' }]));
+      this.problems.push(...yamlProblemsAt(text, errors.length ? errors : [{ offset: 0, message: 'cannot be read', severity: 'error' }], (o) => o + bom));
       return;
     }
+    this.bom = bom;
     const refs = cslYamlReferences(parsed.doc);
     if (refs.error) {
       this.problems.push({ line: 1, column: 1, message: refs.error, severity: 'error' });
@@ -628,7 +633,7 @@ export class CslYamlReader implements CslReader {
     let since = 0;
     while (this.next < nodes.length) {
       const node = nodes[this.next++] as YamlNode | null;
-      const line = lineAt(this.lineStarts, node?.range?.[0] ?? 0);
+      const line = lineAt(this.lineStarts, (node?.range?.[0] ?? 0) + this.bom);
       const r = node ? nodeToJS(doc!, node) : { value: null };
       if (r.error !== undefined) this.problems.push({ line, column: 1, message: `this CSL item cannot be read: ${r.error}; skipped`, severity: 'error' });
       else this.take(r.value, line);

@@ -44,8 +44,9 @@ export interface LoadProgress {
 /**
  * Loads a library in slices: call {@link step} with a deadline until it returns true, then take
  * {@link result}. The constructor does no work; converting and indexing run after reading, each
- * in slices too. The one piece that cannot be cut is parsing a CSL-YAML file (the YAML parser
- * takes the whole document); a CSL-JSON file is parsed element by element.
+ * in slices too. A CSL-JSON file is parsed element by element, a CSL-YAML file a few dozen list
+ * items at a time (a YAML document the line scan cannot split, one with anchors for instance, is
+ * parsed in one piece and converted item by item: see `CslYamlReader`).
  */
 export class LibraryLoader {
   private reader?: BibtexLibraryReader;
