@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CslJsonReader, CslYamlReader, notPlainData, readCslJsonLibrary, readCslYamlLibrary, YAML_BATCH_CHARS, type CslReader } from '../../src/core/library/csl.js';
 import { libraryToJson, LibraryLoader, loadLibrary } from '../../src/core/library/load.js';
+import { readBibFile } from '../../src/core/bib/sync.js';
+import { jsonSyntaxError } from '../../src/core/json.js';
 import { parseYaml } from '../../src/core/yaml.js';
 
 const FIX = join(__dirname, 'fixtures/csl');
@@ -93,6 +95,28 @@ describe('finding 9: a one-line CSL-JSON library is read in linear work', () => 
     expect(readCslJsonLibrary(`[${'['.repeat(20_000)}`).problems).toEqual([
       { line: 1, column: 20_002, message: 'not JSON: the text ends before the JSON value does', severity: 'error' },
     ]);
+  });
+});
+
+describe('issue 22: both CSL-JSON paths place an error from a parser, not from V8\'s "position N"', () => {
+  it('readBibFile (a document\'s bibliography): line and column in our words', () => {
+    expect(readBibFile('refs.json', '[\n  {"id": "a"},\n  {"id": "b" "title": "x"}\n]\n')!.error).toEqual({ line: 3, column: 14, message: 'not JSON: a comma or "}" is expected' });
+    expect(readBibFile('refs.json', '\uFEFF[{"id": "a"},]')!.error).toEqual({ line: 1, column: 15, message: 'not JSON: a value is expected here' });
+    expect(readBibFile('refs.json', '[{"id": "a"}] // exported\n')!.error).toEqual({ line: 1, column: 15, message: 'not JSON: comments are not allowed in JSON' });
+    expect(readBibFile('refs.json', `${'['.repeat(50_000)}`)!.error).toEqual({ line: 1, column: 50_001, message: 'not JSON: the text ends before the JSON value does' });
+    expect(readBibFile('refs.json', '[{"id": "a"}]')!.error).toBeUndefined();
+  });
+  it('jsonSyntaxError: the first error of each kind', () => {
+    const cases: [string, number, string][] = [
+      ['', 0, 'the text ends where a value is expected'], ['[1,]', 3, 'a value is expected here'], ['{"a" 1}', 5, 'a colon is expected after the property name'],
+      ['{"a": 1,}', 8, 'a property name in double quotes is expected'], ['{,}', 1, 'a property name in double quotes or "}" is expected'],
+      ['[1 2]', 3, 'a comma or "]" is expected'], ['[tru]', 1, 'not a JSON value'], ['[\u00a0]', 1, 'not a JSON value'], ['[1] x', 4, 'text after the end of the JSON value'],
+      ['["a\nb"]', 1, 'a string is not closed on its line'], ['["\u0001"]', 1, 'a control character in a string (it must be escaped)'],
+      ['["\\x"]', 1, 'an unknown escape in a string'], ['["\\u12"]', 1, 'a \\u escape needs four hexadecimal digits'], ['[1.]', 1, 'a number ends too early'],
+      ['/* c */ 1', 0, 'comments are not allowed in JSON'],
+    ];
+    for (const [text, offset, message] of cases) expect(jsonSyntaxError(text), text).toEqual({ offset, message });
+    expect(jsonSyntaxError('\uFEFF{"a": [1, {"b": null}], "c": "\\u00e9"}')).toBeUndefined();
   });
 });
 
