@@ -178,6 +178,19 @@ describe('finding 10: a CSL-YAML library is read in slices of bounded work', () 
     }
     expect(readCslYamlLibrary('references:\n- &x {id: a}\n- id: b\n  same: *x\n').items.map((i) => i.item.id)).toEqual(['a', 'b']);
   });
+  it('anchors send the document to the whole parse; an ampersand in prose does not', () => {
+    const whole = (text: string) => {
+      const r = new CslYamlReader(text);
+      r.read();
+      return r.wholeDocument;
+    };
+    for (const anchored of ['- &a\n  id: a\n', '- id: a\n  x: &a 1\n', '- id: a\n  x: !!str &a 1\n', '- id: a\n  x: [1, &a 2]\n', '- id: a\n  x: {k: 1,&a k2: 2}\n', '- id: a\n  x:\n  - &a 1\n', '- {"id": "a", "x":&a 1}\n']) {
+      expect(whole(anchored), anchored).toBe(true);
+    }
+    for (const prose of ['- id: a\n  title: Research & Development\n', '- id: a\n  title: AT&T\n', '- id: a\n  URL: https://x.org/?a=1&b=2\n', '- id: a\n  note: see &amp; there\n', '- id: a\n  title: "&quoted"\n']) {
+      expect(whole(prose), prose).toBe(false);
+    }
+  });
   it('a text with a lone CR is refused where the scan finds it', () => {
     expect(readCslYamlLibrary('references:\n- id: a\r- id: b\n').problems).toEqual([{ line: 2, column: 8, message: expect.stringMatching(/lone CR/), severity: 'error' }]);
   });

@@ -429,10 +429,8 @@ export class CslYamlReader implements CslReader {
       const ce = le > pos && text.charCodeAt(le - 1) === 13 ? le - 1 : le;
       if (this.amp !== -1 && this.amp < pos) this.amp = text.indexOf('&', pos);
       for (; this.amp >= 0 && this.amp < ce; this.amp = text.indexOf('&', this.amp + 1)) {
-        // An anchor (`&name` where a node may start): the split would cut its aliases off it.
-        const before = this.amp === pos ? 32 : text.charCodeAt(this.amp - 1);
-        const after = text.charCodeAt(this.amp + 1);
-        if (ANCHOR_BEFORE.has(before) && this.amp + 1 < ce && !ANCHOR_NOT_AFTER.has(after)) return this.fallBack();
+        // An anchor: the split would cut its aliases off it.
+        if (anchorAt(text, this.amp, pos, ce)) return this.fallBack();
       }
       if (!this.classify(pos, ce)) return this.fallBack();
       pos = le + 1;
@@ -651,9 +649,34 @@ export class CslYamlReader implements CslReader {
 
 const LONE_CR = 'a line ends with a lone CR (classic Mac OS line endings), which we cannot read as YAML; save the file with LF or CRLF line endings';
 
-/** Characters after which a `&` starts an anchor (a node's start), and after which it cannot be one. */
-const ANCHOR_BEFORE = new Set([32, 9, 45, 58, 44, 91, 123, 63]); // space, tab, - : , [ { ?
-const ANCHOR_NOT_AFTER = new Set([32, 9, 13, 10, 44, 91, 93, 123, 125]); // white space, , [ ] { }
+/** Characters that cannot follow the `&` of an anchor (YAML 1.2 §6.9.2: white space and flow indicators). */
+const ANCHOR_NOT_AFTER = new Set([32, 9, 13, 10, 44, 91, 93, 123, 125]);
+const isBlank = (c: number) => c === 32 || c === 9;
+
+/**
+ * Whether the `&` at `amp` (on the line `[ls, ce)`) may start an anchor: where a node starts, at
+ * the line's start after its indentation or after an indicator (`- `, `? `, `: `, `[`, `{`, `,`)
+ * or a tag, then white space. It may say yes to prose in a scalar (`x - &y`); then the document
+ * is only parsed whole. "Research & Development", `AT&T`, `a=1&b=2` and "see &amp;" are not
+ * anchors. Each character is looked at a bounded number of times over a line.
+ */
+function anchorAt(text: string, amp: number, ls: number, ce: number): boolean {
+  if (amp + 1 >= ce || ANCHOR_NOT_AFTER.has(text.charCodeAt(amp + 1))) return false;
+  let i = amp - 1;
+  if (i < ls) return true;
+  const prev = text.charCodeAt(i);
+  if (prev === 91 || prev === 123 || prev === 44 || prev === 58) return true; // [ { , and `"key":&a` in flow
+  if (!isBlank(prev)) return false;
+  while (i >= ls && isBlank(text.charCodeAt(i))) i--;
+  if (i < ls) return true;
+  const c = text.charCodeAt(i);
+  if (c === 91 || c === 123 || c === 44 || c === 58) return true; // [ { , :
+  if ((c === 45 || c === 63) && (i === ls || isBlank(text.charCodeAt(i - 1)))) return true; // - ?
+  // A tag before it (`!!map &a`): the token starts with `!`.
+  let k = i;
+  while (k >= ls && !isBlank(text.charCodeAt(k))) k--;
+  return text.charCodeAt(k + 1) === 33;
+}
 
 /** Whether `[from, to)` holds only spaces and tabs (and, when `comment`, then a `#` comment). */
 function restIsBlank(text: string, from: number, to: number, comment: boolean): boolean {
