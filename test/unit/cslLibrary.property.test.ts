@@ -1,5 +1,5 @@
 /**
- * Property tests of the CSL library readers (`core/library/csl.ts`) and the JSON error finder
+ * Property tests of the CSL library readers (`core/library/csl.ts`, `cslYaml.ts`) and the JSON error finder
  * (`core/json.ts`):
  *
  * - `jsonSyntaxError` finds an error exactly when `JSON.parse` refuses the text (valid JSON, and
@@ -19,7 +19,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { stringify } from 'yaml';
 import { afterAll, describe, it } from 'vitest';
 import { jsonSyntaxError } from '../../src/core/json.js';
-import { CslYamlReader } from '../../src/core/library/csl.js';
+import { CslYamlReader } from '../../src/core/library/cslYaml.js';
 import { call, check, runFuzz, Skip, tallies, TEST_TIMEOUT_MS } from './fuzz/harness.js';
 
 const show = (v: unknown) => JSON.stringify(v);

@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CslJsonReader, CslYamlReader, notPlainData, readCslJsonLibrary, readCslYamlLibrary, YAML_BATCH_CHARS, type CslReader } from '../../src/core/library/csl.js';
+import { CslJsonReader, notPlainData, readCslJsonLibrary, type CslReader } from '../../src/core/library/csl.js';
+import { CslYamlReader, readCslYamlLibrary, YAML_BATCH_CHARS } from '../../src/core/library/cslYaml.js';
 import { libraryToJson, LibraryLoader, loadLibrary } from '../../src/core/library/load.js';
 import { readBibFile } from '../../src/core/bib/sync.js';
 import { jsonSyntaxError } from '../../src/core/json.js';

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { maxTotalBibExpansion } from '../../src/core/bib/bibfile.js';
 import { BibtexLibraryReader, readEntryAt } from '../../src/core/library/bibtex.js';
-import { lineAt, lineStarts, readCslJsonLibrary, readCslYamlLibrary } from '../../src/core/library/csl.js';
+import { lineAt, lineStarts, readCslJsonLibrary } from '../../src/core/library/csl.js';
+import { readCslYamlLibrary } from '../../src/core/library/cslYaml.js';
 import { bibtexPerson, entryFromBibtex, entryFromCsl, splitNames } from '../../src/core/library/entries.js';
 import {
   LIBRARY_CACHE_VERSION, libraryFromJson, libraryJsonPieces, libraryToJson, LibraryLoader, loadLibrary, type LoadedLibrary,

@@ -8,7 +8,8 @@
 import type { Entry } from '../schema.js';
 import { int32FromBase64, toBase64 } from './base64.js';
 import { BibtexLibraryReader, type LibraryProblem } from './bibtex.js';
-import { CslJsonReader, CslYamlReader, type CslReader } from './csl.js';
+import { CslJsonReader, type CslReader } from './csl.js';
+import { CslYamlReader } from './cslYaml.js';
 import { entryBase, entryFromBibtex, entryFromCsl, NONE, type LibraryRef } from './entries.js';
 import { LibraryIndex, type LibraryIndexJson } from './search.js';
 import type { BibFormat } from '../bib/sync.js';
