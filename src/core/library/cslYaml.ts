@@ -61,6 +61,8 @@ export class CslYamlReader implements CslReader {
   private starts: number[] = [];
   private lines: number[] = [];
   private listEnd = -1;
+  /** The list's items, once known (the scan's, or the whole document's). */
+  private count = 0;
   private next = 0;
   // The whole document, when the scan cannot split it.
   private doc?: Document.Parsed;
@@ -78,8 +80,7 @@ export class CslYamlReader implements CslReader {
   }
 
   get total(): number {
-    if (this.phase === 'convert' || (this.phase === 'done' && this.wholeDocument)) return this.nodes.length;
-    return this.phase === 'items' || this.phase === 'done' ? this.starts.length : 0;
+    return this.count;
   }
 
   get done(): number {
@@ -222,6 +223,7 @@ export class CslYamlReader implements CslReader {
       : isMap(root) && root.items.filter((p) => isScalar(p.key) && p.key.value === 'references' && empty(p.value)).length === 1
         && root.items.every((p) => isScalar(p.key) && (p.key.value !== 'references' || empty(p.value)));
     this.phase = ok ? 'items' : 'whole';
+    if (ok) this.count = starts.length;
   }
 
   /** Parses the items batch by batch; false when stopped by the deadline. */
@@ -316,6 +318,7 @@ export class CslYamlReader implements CslReader {
     if (!refs.list || !isSeq(refs.list)) return;
     this.doc = parsed.doc;
     this.nodes = refs.list.items;
+    this.count = this.nodes.length;
     this.lineStarts = lineStarts(text);
     this.phase = 'convert';
   }
