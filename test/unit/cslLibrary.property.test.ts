@@ -4,6 +4,8 @@
  *
  * - `jsonSyntaxError` finds an error exactly when `JSON.parse` refuses the text (valid JSON, and
  *   JSON with random characters inserted, deleted or replaced), at an offset inside the text;
+ * - a CSL-JSON library (an array of items, maybe edited into invalid JSON), read in slices, gives
+ *   an item or a problem per element when `JSON.parse` takes the text, else one problem inside it;
  * - CSL-YAML read in slices (the list split by the line scan, a few dozen items per parse) gives
  *   the items, lines and problems of the document parsed whole, for libraries written by the
  *   `yaml` library in its various styles (block or flow, indented or compact lists, folded and
@@ -19,6 +21,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { stringify } from 'yaml';
 import { afterAll, describe, it } from 'vitest';
 import { jsonSyntaxError } from '../../src/core/json.js';
+import { CslJsonReader } from '../../src/core/library/csl.js';
 import { CslYamlReader } from '../../src/core/library/cslYaml.js';
 import { call, check, runFuzz, Skip, tallies, TEST_TIMEOUT_MS } from './fuzz/harness.js';
 
@@ -43,6 +46,35 @@ function jsonProperty(text: string): void {
   const error = call('jsonSyntaxError', () => jsonSyntaxError(text));
   check('an error exactly when JSON.parse refuses', parses === !error, () => `${show(text)}: JSON.parse ${parses ? 'takes it' : 'refuses it'}, error ${show(error)}`);
   if (error) check('the error is inside the text', error.offset >= 0 && error.offset <= text.length, () => show(error));
+}
+
+// CSL-JSON: arrays of items, pretty or minified, one to three edits away from valid.
+const cslJsonText = fc.tuple(
+  fc.array(fc.oneof(fc.record({ id: fc.oneof(fc.string({ maxLength: 6 }), fc.integer()), title: fc.string({ maxLength: 10 }) }, { requiredKeys: [] }), fc.json({ maxDepth: 2 }).map((t) => JSON.parse(t) as unknown)), { maxLength: 20 }),
+  fc.boolean(), fc.array(edit, { maxLength: 2 }),
+).map(([items, pretty, edits]) => {
+  let t = JSON.stringify(items, null, pretty ? 2 : undefined);
+  for (const e of edits) {
+    const at = e.at % (t.length + 1);
+    if (e.kind === 'insert') t = t.slice(0, at) + e.ch + t.slice(at);
+    else t = t.slice(0, at) + (e.kind === 'replace' ? e.ch : '') + t.slice(at + 1);
+  }
+  return t;
+});
+
+function cslJsonProperty(text: string): void {
+  let value: unknown;
+  try { value = JSON.parse(text.replace(/^\uFEFF/, '')); } catch { value = undefined; }
+  const r = new CslJsonReader(text);
+  let calls = 0;
+  while (!call('reading in slices', () => r.read(() => true))) check('reading in slices ends', ++calls <= text.length + 10);
+  const lines = text.split(/\r\n|\r|\n/).length;
+  check('problems are inside the text', r.problems.every((p) => p.line >= 1 && p.line <= lines), () => show(r.problems));
+  if (Array.isArray(value)) {
+    check('an item or a problem per element', r.items.length + r.problems.length === value.length, () => `${show(text)}: ${show(r.items)} ${show(r.problems)}`);
+  } else if (text.trim()) {
+    check('one problem for what is not a JSON array', r.items.length === 0 && r.problems.length === 1, () => `${show(text)}: ${show(r.problems)}`);
+  }
 }
 
 // CSL-YAML: libraries written by the `yaml` library.
@@ -117,6 +149,9 @@ describe('CSL library readers', () => {
   });
   it('jsonSyntaxError agrees with JSON.parse', () => {
     runFuzz('JSON syntax errors', jsonText, jsonProperty, { minChecked: 0.9 });
+  }, TEST_TIMEOUT_MS);
+  it('CSL-JSON: an item or a problem per element, or one problem', () => {
+    runFuzz('CSL-JSON', cslJsonText, cslJsonProperty, { minChecked: 0.9 });
   }, TEST_TIMEOUT_MS);
   it('CSL-YAML in slices reads what the whole document reads', () => {
     runFuzz('CSL-YAML slices', yamlCase, yamlProperty, { minChecked: 0.7, caseLimitMs: 10_000 });
