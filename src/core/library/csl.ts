@@ -218,7 +218,8 @@ export class CslJsonReader implements CslReader {
         depth++;
         if (depth - 1 > depths[depths.length - 1]!) depths[depths.length - 1] = depth - 1;
       } else if (c === 93 || c === 125) { // ] }
-        if (--depth === 0) { this.close = i; break; }
+        // The array's own bracket must be `]` (`[}` is not JSON); the elements' are JSON.parse's to check.
+        if (--depth === 0) { this.close = c === 93 ? i : -2; break; }
       } else if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
         line++;
       } else if (depth === 1 && !isJsonSpace(c) && c !== 44) {
