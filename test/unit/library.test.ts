@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { maxTotalBibExpansion } from '../../src/core/bib/bibfile.js';
 import { BibtexLibraryReader, readEntryAt } from '../../src/core/library/bibtex.js';
-import { lineAt, lineStarts, readCslJsonLibrary, readCslYamlLibrary } from '../../src/core/library/csl.js';
+import { lineAt, lineStarts, readCslJsonLibrary } from '../../src/core/library/csl.js';
+import { readCslYamlLibrary } from '../../src/core/library/cslYaml.js';
 import { bibtexPerson, entryFromBibtex, entryFromCsl, splitNames } from '../../src/core/library/entries.js';
 import {
   LIBRARY_CACHE_VERSION, libraryFromJson, libraryJsonPieces, libraryToJson, LibraryLoader, loadLibrary, type LoadedLibrary,
@@ -489,9 +490,10 @@ describe('CSL libraries', () => {
     expect(readCslYamlLibrary('- id: a\n  title: A\n- id: b\n').items.map((i) => [i.item.id, i.line])).toEqual([['a', 1], ['b', 3]]);
     expect(readCslYamlLibrary('\uFEFFreferences:\r\n  - id: a\r\n  - id: b\r\n').items.map((i) => [i.item.id, i.line])).toEqual([['a', 2], ['b', 3]]);
     expect(readCslYamlLibrary('title: x\n').problems).toEqual([{ line: 1, column: 1, message: 'not a CSL-YAML bibliography: it has no "references:" field', severity: 'error' }]);
-    expect(readCslYamlLibrary('references:\n  - id: a\n    title: [unclosed\n  - id: b\n').problems).toEqual([
-      { line: 4, column: 3, message: expect.stringMatching(/^YAML: /), severity: 'error' },
-    ]);
+    // A broken item is a problem at its place; the others load (the list is read item by item).
+    const broken = readCslYamlLibrary('references:\n  - id: a\n    title: [unclosed\n  - id: b\n');
+    expect(broken.problems).toEqual([{ line: 4, column: 1, message: expect.stringMatching(/^YAML: /), severity: 'error' }]);
+    expect(broken.items.map((i) => [i.item.id, i.line])).toEqual([['b', 4]]);
     expect(readCslYamlLibrary('references:\r  - id: a\r').problems).toEqual([{ line: 1, column: 12, message: expect.stringMatching(/lone CR/), severity: 'error' }]);
     expect(readCslYamlLibrary('references:\n  - title: no id\n  - 42\n').problems.map((p) => [p.line, p.message])).toEqual([
       [2, 'this CSL item has no "id"; skipped'], [3, 'not a CSL item (expected a mapping with an "id"); skipped'],
@@ -503,6 +505,7 @@ describe('CSL libraries', () => {
       '[{"id": "a", "x": "]},[{"}]', '[1 2]', '[1,]', '[,1]', '[1,,2]', '[{"id": "a"}] x', '[{"id": "a"}][]', '[{"id": "a"}',
       '[{"id": "a",}]', '[{"id": "a"} {"id": "b"}]', '["a" "b"]', '[tru]', '[true, false]', '[-1.5e3, 2]', '[{"id": "\\"]"}]',
       '\uFEFF[{"id": "bom"}]', '[{"id": "a"}]\n', '[\u00a0{"id": "a"}]', '[{"id": "a"}\u00a0]', '{"id": "a"}', '"x"',
+      '[}', '[{"id": "a"}}', '[{"id": "a"}, {"id": "b"}}',
     ];
     for (const text of texts) {
       let value: unknown;
@@ -953,11 +956,13 @@ describe('hostile libraries', () => {
     const lib = loadLibrary(deep(400), 'bibtex', REF);
     expect(lib.entries.map((e) => [e.key, e.title])).toEqual([['a', 'A'], ['deep', 'x'], ['b', 'B']]);
   });
-  it('10,000-deep nesting in CSL libraries: JSON loads; YAML is a problem, not a crash', () => {
+  it('10,000-deep nesting in CSL libraries: that item is a problem at its line, the others load', () => {
     const json = loadLibrary(`[{"id": "a", "x": ${'['.repeat(10_000)}${']'.repeat(10_000)}},\n{"id": "b"}]`, 'csl-json', REF);
-    expect(json.entries.map((e) => [e.key, e.library!.line])).toEqual([['a', 1], ['b', 2]]);
+    expect(json.entries.map((e) => [e.key, e.library!.line])).toEqual([['b', 2]]);
+    expect(json.problems).toEqual([{ line: 1, column: 1, severity: 'error', message: 'this CSL item is nested more than 100 levels deep; skipped' }]);
     let yaml: LoadedLibrary | undefined;
     expect(() => { yaml = loadLibrary(`references:\n- id: a\n  x: ${'['.repeat(10_000)}${']'.repeat(10_000)}\n- id: b\n`, 'csl-yaml', REF); }).not.toThrow();
     expect(yaml!.problems).toEqual([expect.objectContaining({ line: 3, severity: 'error', message: expect.stringMatching(/nested more than \d+ levels deep/) })]);
+    expect(yaml!.entries.map((e) => [e.key, e.library!.line])).toEqual([['b', 4]]);
   });
 });

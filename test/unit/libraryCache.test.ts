@@ -180,7 +180,7 @@ describe('finding 7: the cache is of a text, its length and its format', () => {
     expect(restoreLibrary(json, REF, { ...id, length: id.length + 1 })).toEqual({ miss: 'saved for another text' });
     expect(restoreLibrary(json, REF, { ...id, format: 'csl-json' })).toEqual({ miss: 'saved for this text read as bibtex, not csl-json' });
     expect(restoreLibrary(json.replace('{"version":3,', '{"version":2,'), REF, id)).toEqual({ miss: 'of another version (2; this one reads 3)' });
-    expect(libraryCacheKey(id)).toBe(`${id.hash}-${id.length}-bibtex-v3`);
+    expect(libraryCacheKey(id)).toBe(`${id.hash}-${id.length}-bibtex-v4`);
     expect(libraryCacheKey({ ...id, format: 'csl-json' })).not.toBe(libraryCacheKey(id));
   });
 });

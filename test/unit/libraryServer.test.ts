@@ -329,3 +329,21 @@ describe('libraries in the language server', () => {
     });
   });
 });
+
+describe('hostile CSL libraries in the language server (issue 20, finding 3)', () => {
+  it('an item that contains itself, and one nested 12,000 deep: problems at their lines; search is answered', async () => {
+    const yaml = 'references:\n- id: a\n  title: Alpha paper\n- &loop\n  id: loop\n  title: Loop paper\n  related: *loop\n';
+    const json = `[\n{"id": "deep", "title": "Deep paper", "x": ${'['.repeat(12_000)}${']'.repeat(12_000)}},\n{"id": "b", "title": "Beta paper"}\n]`;
+    const s = await start({ '/ws/lib/loop.yaml': yaml, '/ws/lib/deep.json': json }, { libraries: ['lib/loop.yaml', 'lib/deep.json'] });
+    await s.notified<LibraryStatusParams>(Methods.libraryStatus, (p) => p.files.length === 2 && p.files.every((f) => f.state === 'ready'));
+    const found = await s.client.sendRequest<SearchResult>(Methods.search, { query: 'paper' });
+    expect(found.keys).toEqual(expect.arrayContaining(['a', 'b']));
+    expect(found.keys).not.toContain('loop');
+    expect(found.keys).not.toContain('deep');
+    for (const [file, line, message] of [['/ws/lib/loop.yaml', 4, /contains itself/], ['/ws/lib/deep.json', 1, /nested more than 100 levels deep/]] as const) {
+      const uri = URI.file(file).toString();
+      const d = await s.notified<PublishDiagnosticsParams>(PublishDiagnosticsNotification.method, (p) => p.uri === uri && p.diagnostics.length > 0);
+      expect(d.diagnostics.map((x) => [x.range.start.line, x.message])).toEqual([[line, expect.stringMatching(message)]]);
+    }
+  });
+});

@@ -8,7 +8,8 @@
 import { ENTRY_TYPES, KINDS, LEVELS, type Entry } from '../schema.js';
 import { int32FromBase64, toBase64 } from './base64.js';
 import { BibtexLibraryReader, type LibraryProblem } from './bibtex.js';
-import { CslJsonReader, CslYamlReader, type CslReader } from './csl.js';
+import { CslJsonReader, type CslReader } from './csl.js';
+import { CslYamlReader } from './cslYaml.js';
 import { entryBase, entryFromBibtex, entryFromCsl, NONE, type LibraryRef } from './entries.js';
 import { LibraryIndex, type LibraryIndexJson } from './search.js';
 import type { BibFormat } from '../bib/sync.js';
@@ -44,8 +45,9 @@ export interface LoadProgress {
 /**
  * Loads a library in slices: call {@link step} with a deadline until it returns true, then take
  * {@link result}. The constructor does no work; converting and indexing run after reading, each
- * in slices too. The one piece that cannot be cut is parsing a CSL-YAML file (the YAML parser
- * takes the whole document); a CSL-JSON file is parsed element by element.
+ * in slices too. A CSL-JSON file is parsed element by element, a CSL-YAML file a few dozen list
+ * items at a time (a YAML document the line scan cannot split, one with anchors for instance, is
+ * parsed in one piece and converted item by item: see `CslYamlReader`).
  */
 export class LibraryLoader {
   private reader?: BibtexLibraryReader;
@@ -147,8 +149,10 @@ export function loadLibrary(text: string, format: LibraryFormat, ref: LibraryRef
 /**
  * Bumped when the saved form changes, so that an older cache is read again from the file.
  * 3: the text's hash, length and format in the cache; one piece of the JSON a line.
+ * 4: the CSL readers skip items that contain themselves or nest past 100 levels, and a broken
+ *    CSL-YAML item costs only itself (a version-3 cache holds what they read before).
  */
-export const LIBRARY_CACHE_VERSION = 3;
+export const LIBRARY_CACHE_VERSION = 4;
 
 /**
  * The text a cache was saved for: a hash of it (the host's: SHA-256 in hex on Node; FNV-1a
