@@ -179,8 +179,9 @@ describe('finding 7: the cache is of a text, its length and its format', () => {
     expect(restoreLibrary(json, REF, { ...id, hash: sha256('x') })).toEqual({ miss: 'saved for another text' });
     expect(restoreLibrary(json, REF, { ...id, length: id.length + 1 })).toEqual({ miss: 'saved for another text' });
     expect(restoreLibrary(json, REF, { ...id, format: 'csl-json' })).toEqual({ miss: 'saved for this text read as bibtex, not csl-json' });
-    expect(restoreLibrary(json.replace('{"version":3,', '{"version":2,'), REF, id)).toEqual({ miss: 'of another version (2; this one reads 3)' });
-    expect(libraryCacheKey(id)).toBe(`${id.hash}-${id.length}-bibtex-v4`);
+    const v = LIBRARY_CACHE_VERSION;
+    expect(restoreLibrary(json.replace(`{"version":${v},`, `{"version":${v - 1},`), REF, id)).toEqual({ miss: `of another version (${v - 1}; this one reads ${v})` });
+    expect(libraryCacheKey(id)).toBe(`${id.hash}-${id.length}-bibtex-v${LIBRARY_CACHE_VERSION}`);
     expect(libraryCacheKey({ ...id, format: 'csl-json' })).not.toBe(libraryCacheKey(id));
   });
 });
