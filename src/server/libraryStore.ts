@@ -91,6 +91,8 @@ function bibEntryAt(e: Entry, text: string, start: number, end: number, macros: 
   return {
     key: e.key,
     type: (e.library?.sourceType ?? e.type).toLowerCase(),
+    start,
+    line: e.library?.line,
     get fields() {
       fields ??= Object.fromEntries(Object.entries(readEntryAt(text, start, end, macros)?.properties ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
       return fields;
@@ -167,9 +169,9 @@ export class LibraryStore {
    *
    * @param uri - the file's URI, as the store keys it
    * @param text - the text the service read (the open document's, else the file's on disk)
-   * @returns undefined when the file is not a loaded BibTeX library of this text, or when its read
-   *   found an error (the service then parses the file itself, and reports the error as `parseBib`
-   *   does); each entry's `fields` are read from the text when first asked for
+   * @returns undefined when the file is not a loaded BibTeX library of this text; else what
+   *   `parseBib` gives (the same one reader): the entries that read, the problems, the first error;
+   *   each entry's `fields` are read from the text when first asked for
    */
   async parsedBib(uri: string, text: string): Promise<ParsedBib | undefined> {
     for (let loads = 0; loads < 3; loads++) {
@@ -186,11 +188,15 @@ export class LibraryStore {
         void this.load(f, text);
         continue;
       }
-      if (lib.problems.some((p) => p.severity === 'error')) return undefined;
       const spans = lib.spans!;
       const macros = lib.macros ?? {};
       const read = f.text;
-      return { entries: lib.entries.map((e, i) => bibEntryAt(e, read, spans[2 * i]!, spans[2 * i + 1]!, macros)) };
+      const first = lib.problems.find((p) => p.severity === 'error');
+      return {
+        entries: lib.entries.map((e, i) => bibEntryAt(e, read, spans[2 * i]!, spans[2 * i + 1]!, macros)),
+        problems: lib.problems,
+        ...(first ? { error: { line: first.line, column: first.column, message: first.message } } : {}),
+      };
     }
     return undefined;
   }

@@ -84,6 +84,19 @@ export function findBibKeys(text: string, key: string): number[] {
   return out;
 }
 
+/**
+ * Where the key of the entry whose `@` is at `start` begins: after the type, the `{` or `(` and
+ * white space (and `%` comments, as the reader skips them). Costs the length of that prefix.
+ *
+ * @param start - an entry's `@` offset ({@link BibEntry.start})
+ * @returns the key's offset, or -1 when no entry starts at `start`
+ */
+export function bibKeyOffset(text: string, start: number): number {
+  const m = /@[ \t\r\n]*[^\s"#%'(),={}]+(?:\s|%[^\n\r]*)*[{(]\s*/y;
+  m.lastIndex = start;
+  return m.test(text) ? m.lastIndex : -1;
+}
+
 /** Where a key is first defined, or -1 (see {@link findBibKeys}). */
 export function findBibKey(text: string, key: string): number {
   return findBibKeys(text, key)[0] ?? -1;
