@@ -386,6 +386,8 @@ export class LibraryStore {
   private updateBibtex(f: LibraryFile, text: string): boolean {
     const lib = f.lib!;
     const old = f.text!;
+    // The reader counts a lone CR as a line break; the line arithmetic here counts LFs: such a file is read in full.
+    if (/\r(?!\n)/.test(text) || /\r(?!\n)/.test(old)) return false;
     const spans = lib.spans!;
     let p = 0;
     const max = Math.min(old.length, text.length);
