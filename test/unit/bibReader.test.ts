@@ -54,6 +54,10 @@ describe('entry types, field names and line endings as BibTeX reads them (issue 
     expect(problems(text)).toEqual([[2, 1, 'error']]);
     // The same bytes with LF read the same.
     expect(parseBib(text.replace(/\r/g, '\n'))).toEqual(parseBib(text));
+    // Progress counts its entry lines too.
+    const r = new BibtexLibraryReader(text);
+    r.read();
+    expect([r.total, r.done]).toEqual([4, 4]);
   });
 });
 

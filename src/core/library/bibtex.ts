@@ -104,6 +104,9 @@ class BibError {
  */
 const NOT_ENTRY = /@[ \t]*(?:string|preamble|comment)(?![^\s"#%'(),={}])/iy;
 
+/** A line break: CRLF, LF or a lone CR. */
+const LINE_BREAK = /\r\n?|\n/g;
+
 /** A line that starts with "@" (after spaces and tabs), for bounding a value that does not close (after its line break). */
 const ENTRY_LINE = /[ \t]*@/y;
 
@@ -219,9 +222,11 @@ export class BibtexLibraryReader {
         if (at >= 0 && at < end && (nl < 0 || at < nl)) this.total_++;
       }
       first = false;
-      const nl = text.indexOf('\n', i);
-      if (nl < 0) break;
-      i = nl + 1;
+      // The next line: after LF, CRLF or a lone CR.
+      LINE_BREAK.lastIndex = i;
+      const nl = LINE_BREAK.exec(text);
+      if (!nl) break;
+      i = nl.index + nl[0].length;
       if (i >= check && i < end) {
         check = i + SCAN_EVERY;
         if (deadline()) { this.scanAt = i; return false; }
