@@ -251,7 +251,10 @@ export class BibtexLibraryReader {
       this.command(at);
       if (++sinceCheck >= DEADLINE_EVERY) {
         sinceCheck = 0;
-        if (deadline()) return this.stopped || text.indexOf('@', this.pos) < 0 || text.indexOf('@', this.pos) >= this.end;
+        if (deadline()) {
+          const next = text.indexOf('@', this.pos);
+          if (!this.stopped && next >= 0 && next < this.end) return false;
+        }
       }
     }
     this.pos = this.end;
