@@ -154,7 +154,7 @@ const caseArb: fc.Arbitrary<Case> = fc.uniqueArray(macroName, { maxLength: 3 })
     // Macros defined at the top, each may use the ones before it.
     const defs = names.reduce<fc.Arbitrary<{ texts: string[]; macros: [string, string][] }>>(
       (acc, name) => acc.chain(({ texts, macros }) => fc.tuple(valueArb(macros), fc.constantFrom('@string{%s}', '@STRING( %s )', '@String {\n  %s\n}'))
-        .map(([v, shape]) => ({ texts: [...texts, shape.replace('%s', `${name} = ${v.text}`)], macros: [...macros, [name, v.value] as [string, string]] }))),
+        .map(([v, shape]) => ({ texts: [...texts, shape.replace('%s', () => `${name} = ${v.text}`)], macros: [...macros, [name, v.value] as [string, string]] }))),
       fc.constant({ texts: [], macros: [] }),
     );
     return defs.chain(({ texts, macros }) => fc.record({
