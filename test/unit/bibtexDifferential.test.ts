@@ -127,7 +127,10 @@ describe.runIf(available || CI)('the BibTeX reader against BibTeX 0.99d and bibe
     expect(files.length).toBeGreaterThan(20);
     // biber's tool configuration without its own source map (its driver's aliases still apply).
     const config = join(work, 'tool.conf');
-    const toolConf = readFileSync(spawnSync('sh', ['-c', 'ls /usr/share/perl5/Biber/biber-tool.conf $(dirname $(command -v biber))/../share/perl5/Biber/biber-tool.conf 2>/dev/null | head -1'], { encoding: 'utf8' }).stdout.trim() || '/usr/share/perl5/Biber/biber-tool.conf', 'utf8');
+    // `biber --tool-config` prints where its default tool configuration is.
+    const toolConfPath = spawnSync('biber', ['--tool-config'], { encoding: 'utf8' }).stdout.trim().split('\n').at(-1)!;
+    expect(existsSync(toolConfPath), `biber --tool-config names ${toolConfPath}, which does not exist`).toBe(true);
+    const toolConf = readFileSync(toolConfPath, 'utf8');
     writeFileSync(config, toolConf.replace(/<sourcemap>[^]*?<\/sourcemap>/, ''));
     const modelFields = new Set([...toolConf.matchAll(/<field [^>]*>([^<]+)<\/field>/g)].map((m) => m[1]!.toLowerCase()));
 
