@@ -398,10 +398,12 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
             });
           }
         }
-        // The reader's problems (a skipped entry, an undefined macro), unless the file is a library
-        // whose store publishes them already.
+        // The reader's problems (a skipped entry, a field left out), unless the file is a library
+        // whose store publishes them already. Not an undefined macro: BibTeX reads a document's
+        // databases as one (`\bibliography{abbrev,refs}`), so another file may define it.
         if (!opts.corpus().isLibraryReady?.(uri.toString())) {
           for (const p of read.problems ?? []) {
+            if (p.message.startsWith('undefined macro ')) continue;
             const at = Position.create(p.line - 1, p.column - 1);
             out.push({ range: Range.create(at, Position.create(at.line, at.character + 1)), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, message: p.message });
           }
