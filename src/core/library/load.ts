@@ -144,8 +144,11 @@ export function loadLibrary(text: string, format: LibraryFormat, ref: LibraryRef
   return loader.result();
 }
 
-/** Bumped when the saved form changes, so that an older cache is read again from the file. */
-export const LIBRARY_CACHE_VERSION = 2;
+/**
+ * Bumped when the saved form changes, or what the readers read from the same text (3: the BibTeX
+ * reader follows BibTeX 0.99d's rules), so that an older cache is read again from the file.
+ */
+export const LIBRARY_CACHE_VERSION = 3;
 
 /** What every library entry has alike (see `entryBase`), left out of the cache. */
 const SHARED = new Set(['topics', 'aliases', 'summary', 'sources', 'seed_urls', 'verified', 'unverified', 'library']);
