@@ -96,6 +96,8 @@ function bibEntryAt(e: Entry, text: string, start: number, end: number, macros: 
   return {
     key: e.key,
     type: (e.library?.sourceType ?? e.type).toLowerCase(),
+    start,
+    line: e.library?.line,
     get fields() {
       fields ??= Object.fromEntries(Object.entries(readEntryAt(text, start, end, macros)?.properties ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
       return fields;
@@ -172,9 +174,9 @@ export class LibraryStore {
    *
    * @param uri - the file's URI, as the store keys it
    * @param text - the text the service read (the open document's, else the file's on disk)
-   * @returns undefined when the file is not a loaded BibTeX library of this text, or when its read
-   *   found an error (the service then parses the file itself, and reports the error as `parseBib`
-   *   does); each entry's `fields` are read from the text when first asked for
+   * @returns undefined when the file is not a loaded BibTeX library of this text; else what
+   *   `parseBib` gives (the same one reader): the entries that read, the problems, the first error;
+   *   each entry's `fields` are read from the text when first asked for
    */
   async parsedBib(uri: string, text: string): Promise<ParsedBib | undefined> {
     for (let loads = 0; loads < 3; loads++) {
@@ -191,11 +193,15 @@ export class LibraryStore {
         void this.load(f, text);
         continue;
       }
-      if (lib.problems.some((p) => p.severity === 'error')) return undefined;
       const spans = lib.spans!;
       const macros = lib.macros ?? {};
       const read = f.text;
-      return { entries: lib.entries.map((e, i) => bibEntryAt(e, read, spans[2 * i]!, spans[2 * i + 1]!, macros)) };
+      const first = lib.problems.find((p) => p.severity === 'error');
+      return {
+        entries: lib.entries.map((e, i) => bibEntryAt(e, read, spans[2 * i]!, spans[2 * i + 1]!, macros)),
+        problems: lib.problems,
+        ...(first ? { error: { line: first.line, column: first.column, message: first.message } } : {}),
+      };
     }
     return undefined;
   }
@@ -419,6 +425,8 @@ export class LibraryStore {
   private updateBibtex(f: LibraryFile, text: string): boolean {
     const lib = f.lib!;
     const old = f.text!;
+    // The reader counts a lone CR as a line break; the line arithmetic here counts LFs: such a file is read in full.
+    if (/\r(?!\n)/.test(text) || /\r(?!\n)/.test(old)) return false;
     const spans = lib.spans!;
     let p = 0;
     const max = Math.min(old.length, text.length);

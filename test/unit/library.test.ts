@@ -184,8 +184,8 @@ describe('BibtexLibraryReader', () => {
       ['g', 10, 'misc', { title: 'G' }],
     ]);
     expect(r.problems.map((p) => [p.line, p.column, p.severity])).toEqual([[2, 1, 'error'], [7, 1, 'error'], [9, 3, 'error']]);
-    expect(r.problems[0]!.message).toBe('expected ",", found a citation key; this entry is skipped');
-    expect(r.problems[1]!.message).toBe('not closed: a "{" or a \'"\' is still open where the next entry starts; this entry is skipped');
+    expect(r.problems[0]!.message).toBe('expected "," after the key b, found "t"; entry b is skipped');
+    expect(r.problems[1]!.message).toBe('not closed: a "{" is still open where the next entry starts; entry d is skipped');
     for (const e of r.entries) {
       expect(text[e.start]).toBe('@');
       expect(text[e.end - 1]).toBe('}');
@@ -257,10 +257,10 @@ describe('BibtexLibraryReader', () => {
     expect(r.problems.map((p) => [p.line, p.column])).toEqual([[1, 23]]);
   });
 
-  it('keeps an entry followed by text with an @ in it (an e-mail address in a % comment), which is a problem at that @', () => {
+  it('keeps an entry followed by text with an @ in it (an e-mail address in a % comment), which is a warning at that @ (nothing is lost)', () => {
     const r = readBib('@misc{a, title = {A}}\n% Maintained by me@example.org\n@misc{b, title = {B}}\n');
     expect(keysOf(r)).toEqual(['a', 'b']);
-    expect(r.problems.map((p) => [p.line, p.column, p.severity])).toEqual([[2, 19, 'error']]);
+    expect(r.problems.map((p) => [p.line, p.column, p.severity])).toEqual([[2, 19, 'warning']]);
   });
 
   it('reads a field that holds lines starting with @ (up to three), and more entries on one line', () => {
@@ -280,7 +280,7 @@ describe('BibtexLibraryReader', () => {
   it('leaves out a field longer than 100,000 characters with a warning, and keeps the entry', () => {
     const r = readBib(`@misc{a,\n  title = {T},\n  abstract = {${'x'.repeat(100_001)}}}\n@misc{b, title = {B}}`);
     expect(r.entries.map((e) => [e.key, e.fields])).toEqual([['a', { title: 'T' }], ['b', { title: 'B' }]]);
-    expect(r.problems).toEqual([{ line: 1, column: 1, severity: 'warning', message: 'field abstract of entry a is longer than 100,000 characters; the field is left out' }]);
+    expect(r.problems).toEqual([{ line: 3, column: 3, severity: 'warning', message: 'field abstract of entry a is longer than 100,000 characters; the field is left out' }]);
   });
 
   it('reads in slices when a deadline says to stop, to the same result', () => {
@@ -325,7 +325,7 @@ describe('BibtexLibraryReader', () => {
       [2, 28, 'warning', 'undefined macro nope (no @string defines it); it is read as empty'],
       [2, 42, 'warning', 'undefined macro toString (no @string defines it); it is read as empty'],
       [4, 10, 'warning', 'undefined macro Undef (no @string defines it); it is read as empty'],
-      [5, 1, 'error', expect.stringMatching(/this entry is skipped$/)],
+      [5, 1, 'error', expect.stringMatching(/entry broken is skipped$/)],
     ]);
     // An @string that uses an undefined macro: the warning is on the @string line.
     expect(readBib('@string{x = y # {z}}\n@misc{d, title = x}\n').problems.map((p) => [p.line, p.column, p.severity])).toEqual([[1, 13, 'warning']]);
@@ -878,7 +878,7 @@ describe('hostile libraries', () => {
     const expectRead = (text: string) => {
       const lib = loadLibrary(text, 'bibtex', REF);
       expect(lib.entries.map((e) => [e.key, e.title, e.year, e.library!.line])).toEqual([['a', 'A', undefined, 1], ['b', 'b', 2020, 1], ['c', 'C', undefined, 1]]);
-      expect(lib.problems).toEqual([{ line: 1, column: text.indexOf('@misc{b') + 1, severity: 'warning', message: 'field title of entry b is longer than 100,000 characters; the field is left out' }]);
+      expect(lib.problems).toEqual([{ line: 1, column: text.indexOf('title', text.indexOf('@misc{b')) + 1, severity: 'warning', message: 'field title of entry b is longer than 100,000 characters; the field is left out' }]);
     };
     it('0.5 MB vs 5 MB: the entries are read, the huge field left out, and the time grows linearly', () => {
       const small = line(500_000);
@@ -887,14 +887,11 @@ describe('hostile libraries', () => {
       expectRead(large);
       expectLinear('loadLibrary (one line: 0.5 MB vs 5 MB)', () => loadLibrary(small, 'bibtex', REF), () => loadLibrary(large, 'bibtex', REF));
     }, 120_000);
-    it('50 MB (a 25-million-character field): the other entries are read, that one is a problem, nothing crashes', () => {
-      // Past a few million characters, Citation.js's lexer overflows the regular expression
-      // engine's stack on the field: the entry is cut off with a problem (the issue's bar), not read.
+    it('50 MB (a 25-million-character field): every entry is read, that field alone is left out with a problem naming it', () => {
+      // Issue 20, finding 14: Citation.js's lexer overflowed the regular expression engine's
+      // stack on such a field and the whole entry was lost; the reader scans braces by hand.
       const text = line(50_000_000);
-      const lib = loadLibrary(text, 'bibtex', REF);
-      expect(lib.entries.map((e) => e.key)).toEqual(['a', 'c']);
-      expect(lib.problems).toEqual([expect.objectContaining({ line: 1, column: text.indexOf('@misc{b') + 1, severity: 'error' })]);
-      expect(lib.problems[0]!.message).toMatch(/^too long to read \([\d,]+ characters\); this entry is skipped$/);
+      expectRead(text);
     }, 120_000);
   });
 
@@ -944,13 +941,13 @@ describe('hostile libraries', () => {
     expect(sliced.problems).toEqual(r.problems);
   });
 
-  it('10,000-deep braces inside a field: that entry is a problem, the others load', () => {
+  it('10,000- and 100,000-deep braces inside a field: no crash; every entry loads, a field too long is left out', () => {
     const deep = (d: number) => `@misc{a, title = {A}}\n@misc{deep, title = {${'{'.repeat(d)}x${'}'.repeat(d)}}}\n@misc{b, title = {B}}\n`;
     for (const d of [10_000, 100_000]) {
       let lib: LoadedLibrary | undefined;
       expect(() => { lib = loadLibrary(deep(d), 'bibtex', REF); }).not.toThrow();
-      expect(lib!.entries.map((e) => e.key)).toEqual(['a', 'b']);
-      expect(lib!.problems).toEqual([{ line: 2, column: 1, severity: 'error', message: 'nested too deeply to read; this entry is skipped' }]);
+      expect(lib!.entries.map((e) => e.key)).toEqual(['a', 'deep', 'b']);
+      expect(lib!.problems).toEqual(d > 50_000 ? [{ line: 2, column: 13, severity: 'warning', message: 'field title of entry deep is longer than 100,000 characters; the field is left out' }] : []);
     }
     // 400 deep is read; its title is the text inside
     const lib = loadLibrary(deep(400), 'bibtex', REF);

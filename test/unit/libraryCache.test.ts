@@ -13,7 +13,7 @@ import { URI } from 'vscode-uri';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Logger } from '../../src/core/log.js';
 import { fromBase64, toBase64 } from '../../src/core/library/base64.js';
-import { libraryCacheKey, libraryToJson, LibraryRestorer, loadLibrary, restoreLibrary, type LoadedLibrary } from '../../src/core/library/load.js';
+import { LIBRARY_CACHE_VERSION, libraryCacheKey, libraryToJson, LibraryRestorer, loadLibrary, restoreLibrary, type LoadedLibrary } from '../../src/core/library/load.js';
 import { CACHE_KEEP, cacheFileName, nodeLibraryCache, openSealed, sealCache, sha256 } from '../../src/host/node/libraryCache.js';
 import { loadLibraryFiles } from '../../src/host/node/libraries.js';
 import { LibraryStore, type LibraryCache } from '../../src/server/libraryStore.js';

@@ -319,13 +319,19 @@ describe('libraries in the language server', () => {
       expect(parsed.filter((t) => t.includes('@incollection{smith2024'))).toEqual([]);
     });
 
-    it('is parsed by the service where the library has an error, which the document\'s check then reports as before', async () => {
+    it('with a broken entry: checked against the entries that read, the error said once with its line, nothing parsed again per pull (issue 20, finding 11; issue 21, cause 4)', async () => {
       const s = await start({ [LIB]: LIBRARY }, { citationStyle: 'apa', libraries: ['lib/zotero.bib'] });
       await s.notified<LibraryStatusParams>(Methods.libraryStatus, (p) => p.files.length > 0 && p.files.every((f) => f.state === 'ready'));
       parsed.length = 0;
-      s.open(DOC, 'latex', '\\bibliography{zotero}\n\\cite{smith2024mystery}\n');
-      await pull(s);
-      expect(parsed.filter((t) => t.includes('broken2020'))).toHaveLength(1);
+      s.open(DOC, 'latex', '\\bibliography{zotero}\n\\cite{smith2024mystery,proc2024}\n\\cite{broken2020}\n');
+      const want = [
+        'lib/zotero.bib, line 21: not closed: a "{" is still open where the next entry starts (line 22); entry broken2020 is skipped. The keys of its other entries are checked.',
+        'Unknown citation key "broken2020": not in lib/zotero.bib, nor in the MLSys Papers corpus.',
+      ];
+      expect(await pull(s)).toEqual(want);
+      expect(await pull(s)).toEqual(want);
+      // The library store's reading is the service's: the file is not parsed again, not even once.
+      expect(parsed.filter((t) => t.includes('broken2020'))).toEqual([]);
     });
   });
 });

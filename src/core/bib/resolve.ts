@@ -38,8 +38,8 @@ export interface BibWorkspace {
    * A BibTeX file's entries as the host has already read them from exactly `text` (the language
    * server's library store, which reads an open `.bib` again only where it changed), so that the
    * file is not parsed a second time; undefined to have it parsed here (`parseBib`). The
-   * host answers only what `parseBib` would: every entry in file order, and no answer for a file
-   * it found a syntax error in.
+   * host answers what `parseBib` would (the same reader): the entries that read, in file order,
+   * the problems and the first error.
    */
   parsedBib?(uri: URI, text: string): Promise<ParsedBib | undefined>;
   /**
@@ -225,7 +225,7 @@ export class BibCache {
 export async function bibFileOf(ws: BibWorkspace, uri: URI, path: string, text: string): Promise<BibFile | undefined> {
   if (ws.parsedBib && bibFormatOf(path) === 'bibtex') {
     const parsed = await ws.parsedBib(uri, text);
-    if (parsed) return { path, format: 'bibtex', text, entries: parsed.entries };
+    if (parsed) return { path, format: 'bibtex', text, entries: parsed.entries, ...(parsed.problems ? { problems: parsed.problems } : {}), ...(parsed.error ? { error: parsed.error } : {}) };
   }
   return readBibFile(path, text);
 }
@@ -392,7 +392,7 @@ export async function planBibliographyUpdate(ws: BibWorkspace, bib: DocumentBibl
     const b = (target ?? broken)!;
     return {
       kind: 'refuse', uri: b.uri, reason: 'unreadable', line: b.error!.line, column: b.error!.column, entries,
-      message: `could not be read at line ${b.error!.line}, column ${b.error!.column} (${b.error!.message}); it was not changed; add ${keys} once it is fixed`,
+      message: `has an error at line ${b.error!.line}, column ${b.error!.column} (${b.error!.message}); it was not changed; add ${keys} once it is fixed`,
     };
   }
   const uri = target?.uri ?? bib.missing[0];
@@ -415,7 +415,11 @@ export async function planBibliographyUpdate(ws: BibWorkspace, bib: DocumentBibl
   return { kind: 'create', uri, text: insertion.text, entries };
 }
 
-/** Decides what to cite and what to add for `entries` in a document ({@link planBibSync} over its readable files). */
+/**
+ * Decides what to cite and what to add for `entries` in a document ({@link planBibSync} over its
+ * readable files: a BibTeX file with a broken entry is read for the entries that read; writing to
+ * it is refused by {@link planBibliographyUpdate}).
+ */
 export function planCitationSync(bib: DocumentBibliography | undefined, entries: readonly Entry[]): BibSyncPlan {
-  return planBibSync(entries, bib?.files.filter((s) => !s.error) ?? []);
+  return planBibSync(entries, bib?.files.filter((s) => !s.error || s.format === 'bibtex') ?? []);
 }

@@ -11,7 +11,7 @@ import type { Entry } from '../schema.js';
 import { parseJson } from '../json.js';
 import { parseYaml } from '../yaml.js';
 import {
-  bibIdentity, eolOf, lineColumnAt, parseBib, planBibAppend, sameWork, trailingSpaceStart, type BibEntry, type BibSyntaxError,
+  bibIdentity, eolOf, lineColumnAt, parseBib, planBibAppend, sameWork, trailingSpaceStart, type BibEntry, type BibProblem, type BibSyntaxError,
 } from './bibfile.js';
 
 /** Bibliography formats Pandoc reads and we can append to. */
@@ -31,7 +31,10 @@ export interface BibFile {
   format: BibFormat;
   text: string;
   entries: BibEntry[];
+  /** The first error-level problem: for BibTeX, an entry that is skipped (the others are in `entries`); nothing is written to the file. */
   error?: BibSyntaxError;
+  /** BibTeX: every problem the reader found, in file order. */
+  problems?: BibProblem[];
 }
 
 /**

@@ -149,7 +149,7 @@ export function loadLibrary(text: string, format: LibraryFormat, ref: LibraryRef
 /**
  * Bumped when the saved form changes, so that an older cache is read again from the file.
  * 3: the text's hash, length and format in the cache; one piece of the JSON a line.
- * 4: the CSL readers skip items that contain themselves or nest past 100 levels, and a broken
+ * 4: the BibTeX reader follows BibTeX 0.99d's rules; the CSL readers skip items that contain themselves or nest past 100 levels, and a broken
  *    CSL-YAML item costs only itself (a version-3 cache holds what they read before).
  */
 export const LIBRARY_CACHE_VERSION = 4;

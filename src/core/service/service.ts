@@ -14,7 +14,7 @@ import {
   Hover, Location, MarkupKind, Position, Range, type Command,
 } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
-import { duplicateKeys, editorText, eolOf, findBibKey, findBibKeys, lineColumnAt, parseBib, type BibEntry } from '../bib/bibfile.js';
+import { bibKeyOffset, duplicateKeys, editorText, eolOf, findBibKey, lineColumnAt, parseBib, type BibEntry } from '../bib/bibfile.js';
 import {
   BibCache, bibFileOf, inWorkspaceReal, isInside, planBibliographyUpdate, planCitationSync, resolveBibliography, type DocumentBibliography,
 } from '../bib/resolve.js';
@@ -361,7 +361,9 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
       const bib = await bibliographyOf(doc);
       if (token.isCancellationRequested) return undefined;
       for (const s of bib?.files ?? []) {
-        const at = findBibKey(s.text, c.key);
+        // The entry as the reader found it (BibTeX uses the first of duplicate keys); else a search of the text.
+        const own = s.format === 'bibtex' ? s.entries.find((e) => e.key.toLowerCase() === c.key.toLowerCase()) : undefined;
+        const at = own?.start !== undefined ? bibKeyOffset(s.text, own.start) : findBibKey(s.text, c.key);
         if (at >= 0) {
           const { line, column } = lineColumnAt(s.text, at);
           const pos = Position.create(line - 1, column - 1);
@@ -380,20 +382,34 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
         const bibtex = bibFormatOf(uri.path) === 'bibtex';
         if (doc.languageId !== 'bibtex' && !bibtex) return [];
         const text = doc.getText();
-        // The workspace's view of this very document: parsed once for it and for the documents that cite from it.
+        // The workspace's view of this very document: read once for it and for the documents that cite from it.
         const shared = bibtex && ws.openDocument?.(uri)?.version === doc.version
           ? await cache.get(ws, uri, 'bib', (t) => bibFileOf(ws, uri, uri.path, t))
           : undefined;
-        const entries = shared?.text === text ? shared.entries : parseBib(text).entries;
+        const read = shared?.text === text ? shared : parseBib(text);
         const out: Diagnostic[] = [];
-        for (const key of duplicateKeys(entries).keys()) {
-          for (const start of findBibKeys(text, key)) {
-            const found = text.substr(start, key.length);
+        // Duplicate keys, in one pass: each entry knows where it starts (issue 20, finding 8).
+        const dups = duplicateKeys(read.entries);
+        if (dups.size) {
+          for (const e of read.entries) {
+            if (!dups.has(e.key.toLowerCase()) || e.start === undefined) continue;
+            const start = bibKeyOffset(text, e.start);
+            if (start < 0) continue;
             out.push({
-              range: rangeOf(doc, { offset: start, length: key.length }), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE,
+              range: rangeOf(doc, { offset: start, length: e.key.length }), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE,
               code: DiagnosticCodes.duplicate,
-              message: l10n.t('Duplicate key "{0}": BibTeX uses the first and ignores the others (keys are case-insensitive).', found),
+              message: l10n.t('Duplicate key "{0}": BibTeX uses the first and ignores the others (keys are case-insensitive).', e.key),
             });
+          }
+        }
+        // The reader's problems (a skipped entry, a field left out), unless the file is a library
+        // whose store publishes them already. Not an undefined macro: BibTeX reads a document's
+        // databases as one (`\bibliography{abbrev,refs}`), so another file may define it.
+        if (!opts.corpus().isLibraryReady?.(uri.toString())) {
+          for (const p of read.problems ?? []) {
+            if (p.message.startsWith('undefined macro ')) continue;
+            const at = Position.create(p.line - 1, p.column - 1);
+            out.push({ range: Range.create(at, Position.create(at.line, at.character + 1)), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, message: p.message });
           }
         }
         return out;
@@ -402,10 +418,11 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
       const bib = await bibliographyOf(doc);
       if (token.isCancellationRequested) return [];
       const inBib = new Set(bibEntries(bib).map((b) => b.entry.key.toLowerCase()));
-      const readable = bib?.files.filter((s) => !s.error) ?? [];
+      // A BibTeX file with a broken entry is read as BibTeX reads it: the other entries count.
+      const readable = bib?.files.filter((s) => !s.error || s.format === 'bibtex') ?? [];
       const bibName = readable.map((s) => displayPath(s.uri)).join(', ');
       // Declared files that are missing or cannot be parsed: the document does declare a bibliography.
-      const unreadable = [...(bib?.files.filter((s) => s.error).map((s) => s.uri) ?? []), ...(bib?.missing ?? [])].map(displayPath).join(', ');
+      const unreadable = [...(bib?.files.filter((s) => !readable.includes(s)).map((s) => s.uri) ?? []), ...(bib?.missing ?? [])].map(displayPath).join(', ');
       const { corpus } = opts.corpus();
       const out: Diagnostic[] = [];
       const raise = (c: CitedKey, code: string, message: string) =>
@@ -417,6 +434,17 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
           range: rangeOf(doc, { offset: m.start, length: m.end - m.start }), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, code: DiagnosticCodes.missingRoot,
           message: l10n.t('The root file "{0}" named by % !TEX root does not exist; the root used instead is {1}.', m.path, found),
         });
+      }
+      // Once per broken bibliography, on the first citation (not per citation): the keys it defines elsewhere still count.
+      const first = cited[0];
+      if (first) {
+        for (const s of readable) {
+          if (!s.error) continue;
+          out.push({
+            range: rangeOf(doc, first), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE,
+            message: l10n.t('{0}, line {1}: {2}. The keys of its other entries are checked.', displayPath(s.uri), s.error.line, s.error.message),
+          });
+        }
       }
       for (const c of cited) {
         if (inBib.has(c.key.toLowerCase())) continue;
