@@ -2,6 +2,8 @@
 // - the layers of ARCHITECTURE.md ("Who may import what"): packages by `no-restricted-imports`,
 //   folders by import-x's `no-restricted-paths`;
 // - no import cycles in src/ (import-x's `no-cycle`);
+// - the features reach the server only through the typed facade `features/client/serverApi.ts`
+//   (`no-restricted-imports`: no `vscode-languageclient`, no message by name, outside `features/client/`);
 // - no regular expression whose backtracking can grow super-linearly on user text
 //   (eslint-plugin-regexp's `no-super-linear-backtracking` and friends);
 // - no silent catch: a catch that drops its error says why (`// ignored: <reason>`), a local rule.
@@ -103,6 +105,17 @@ export default tseslint.config(
   },
   {
     files: ['src/features/**/*.ts', 'src/activate.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['node:*', 'vscode-languageclient/node', 'vscode-languageclient/browser'], message: 'the VS Code layer runs on desktop and in the browser: no node:, no transport (the entry points choose it)' },
+        { group: ['vscode-languageclient'], message: 'a feature talks to the server through ctx.server (features/client/serverApi.ts), not the language client' },
+        { regex: '/server/protocol\\.js$', importNames: ['Methods', 'ClientRequests', 'ClientNotifications', 'ServerRequests', 'ServerNotifications'], message: 'a feature sends and receives custom messages through ctx.server (features/client/serverApi.ts), not by name' },
+      ] }],
+    },
+  },
+  {
+    // The client plumbing: the language client and the typed facade over it.
+    files: ['src/features/client/**/*.ts'],
     rules: { 'no-restricted-imports': restrict(['node:*', 'vscode-languageclient/node', 'vscode-languageclient/browser'], 'the VS Code layer runs on desktop and in the browser: no node:, no transport (the entry points choose it)') },
   },
   {
