@@ -354,7 +354,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     get cache() { return libraryCache; },
     yield: () => new Promise<void>((resolve) => setTimeout(resolve, 0)),
     now: () => performance.now(),
-  }, (files: LibraryFileStatus[]) => tell(() => connection.sendNotification(Methods.libraryStatus, { files })), () => {
+  }, (files: LibraryFileStatus[]) => tell(() => connection.sendNotification(Methods.libraryStatusChanged, { files })), () => {
     for (const [uri, diagnostics] of libraries.diagnostics()) tell(() => connection.sendDiagnostics({ uri, diagnostics }));
     tell(() => connection.sendNotification(Methods.librariesChanged, { version: libraries.version }));
     refreshDiagnostics();

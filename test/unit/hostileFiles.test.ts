@@ -226,7 +226,7 @@ describe('the language server (Node host on a real folder)', () => {
     const host = nodeServerHost(join(__dirname, '../../dist'));
     return start({}, { citationStyle: 'apa', ...settings }, { readFile: host.readFile, stamp: host.stamp, realPath: host.realPath, foldsCase: host.foldsCase }, undefined, {}, ws);
   }
-  const settled = (s: Session, count: number) => s.notified<LibraryStatusParams>(Methods.libraryStatus, (p) => p.files.length === count && p.files.every((f) => f.state !== 'loading'));
+  const settled = (s: Session, count: number) => s.notified<LibraryStatusParams>(Methods.libraryStatusChanged, (p) => p.files.length === count && p.files.every((f) => f.state !== 'loading'));
 
   it.skipIf(!canFifo)('libraries that link to /dev/zero or /dev/stdin, a FIFO, a folder, a file over the cap: one problem each, at once; the rest keep working', async () => {
     const { ws } = layout();
@@ -338,7 +338,7 @@ describe('the language server through the client (the browser build, VS Code: ml
       if (p.uri.endsWith('old.bib')) return { text: big, mtime: 1, size: big.length };
       return { text: '@misc{smith2024good,\n  title = {Good},\n}\n', mtime: 1, size: 40 };
     });
-    const { files } = await s.notified<LibraryStatusParams>(Methods.libraryStatus, (p) => p.files.length === 4 && p.files.every((f) => f.state !== 'loading'));
+    const { files } = await s.notified<LibraryStatusParams>(Methods.libraryStatusChanged, (p) => p.files.length === 4 && p.files.every((f) => f.state !== 'loading'));
     expect(files.map((f) => [f.name, f.state, f.message])).toEqual([
       ['dev.bib', 'error', 'cannot be read: not a regular file'],
       ['big.bib', 'error', 'cannot be read: larger than 1 MB'],
@@ -363,7 +363,7 @@ describe('mlsys-papers lsp --stdio, a process of its own', () => {
     try {
       client.onRequest(ConfigurationRequest.type, (p) => p.items.map((i) => (i.section === 'mlsysPapers' ? { libraries: ['stdin.bib', 'good.bib'] } : null)));
       const statuses: LibraryStatusParams[] = [];
-      const settledStatus = new Promise<LibraryStatusParams>((resolve) => client.onNotification(Methods.libraryStatus, (p: LibraryStatusParams) => {
+      const settledStatus = new Promise<LibraryStatusParams>((resolve) => client.onNotification(Methods.libraryStatusChanged, (p: LibraryStatusParams) => {
         statuses.push(p);
         if (p.files.length === 2 && p.files.every((f) => f.state !== 'loading')) resolve(p);
       }));

@@ -242,7 +242,7 @@ const lostAnswers = (s: Session) => s.notifications.filter((n) => n.method === L
 describe('the language server under random protocol traffic', () => {
   it('answers every request (result or one-line error, no stack trace) and stays up, against hostile libraries', async () => {
     const s = await start({ ...LIBS, '/ws/refs.bib': '' }, { citationStyle: 'apa', libraries: LIB_PATHS.map((p) => p.slice('/ws/'.length)) });
-    await s.notified<LibraryStatusParams>(Methods.libraryStatus, (p) => p.files.length === LIB_PATHS.length && p.files.every((f) => f.state !== 'loading'));
+    await s.notified<LibraryStatusParams>(Methods.libraryStatusChanged, (p) => p.files.length === LIB_PATHS.length && p.files.every((f) => f.state !== 'loading'));
     await fc.assert(fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 8 }), async (actions) => {
       counts.cases++;
       await runCase(s, actions);

@@ -34,7 +34,7 @@ async function errorOf(p: Promise<unknown>): Promise<ResponseError<unknown>> {
 /** A session whose one library is `file` (as `/ws/lib/<name>`), loaded. */
 async function withLibrary(name: string, text: string) {
   const s = await start({ [`/ws/lib/${name}`]: text }, { citationStyle: 'apa', libraries: [`lib/${name}`] });
-  await s.notified<LibraryStatusParams>(Methods.libraryStatus, (p) => p.files.length > 0 && p.files.every((f) => f.state !== 'loading'));
+  await s.notified<LibraryStatusParams>(Methods.libraryStatusChanged, (p) => p.files.length > 0 && p.files.every((f) => f.state !== 'loading'));
   return s;
 }
 
