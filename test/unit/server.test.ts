@@ -161,22 +161,26 @@ describe('language server over LSP', () => {
   });
 
   it('asks a pulling client to refresh when no pull follows a change of a citing document, and not when one does', async () => {
-    const s = await start({ '/ws/refs.bib': SMITH }, undefined, {}, undefined, { diagnostics: { refreshSupport: true } });
-    s.open(MAIN, 'latex', PAPER);
-    await s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: MAIN } });
-    // The document's bibliography joins the libraries, whose load ends in a refresh of its own (after 200 ms).
-    await s.notified(Methods.librariesChanged);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const before = s.refreshes();
-    // Messages are handled in order both ways: once a hover is answered, the server has read what
-    // was sent before it, and the client has handled every request the server sent before the answer.
-    const roundTrip = () => s.client.sendRequest(HoverRequest.type, { textDocument: { uri: MAIN }, position: { line: 0, character: 0 } });
-    const wait = async (ms: number) => { await roundTrip(); await vi.advanceTimersByTimeAsync(ms); await roundTrip(); };
-    const change = (uri: string, version: number) => s.client.sendNotification(DidChangeTextDocumentNotification.type, {
-      textDocument: { uri, version }, contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: 'x' }],
-    });
+    // The whole session runs on fake timers (the server's clock is the global one): no wait is a sleep.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
+      const s = await start({ '/ws/refs.bib': SMITH }, undefined, {}, undefined, { diagnostics: { refreshSupport: true } });
+      // Messages are handled in order both ways: once a hover is answered, the server has read what
+      // was sent before it, and the client has handled every request the server sent before the answer.
+      const roundTrip = () => s.client.sendRequest(HoverRequest.type, { textDocument: { uri: MAIN }, position: { line: 0, character: 0 } });
+      const wait = async (ms: number) => { await roundTrip(); await vi.advanceTimersByTimeAsync(ms); await roundTrip(); };
+      const change = (uri: string, version: number) => s.client.sendNotification(DidChangeTextDocumentNotification.type, {
+        textDocument: { uri, version }, contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: 'x' }],
+      });
+      s.open(MAIN, 'latex', PAPER);
+      await s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: MAIN } });
+      // The document's bibliography joins the libraries (after 200 ms), whose load ends in a refresh of its own (200 ms later).
+      const loaded = s.notified(Methods.librariesChanged);
+      await wait(1_000);
+      await loaded;
+      await wait(1_000);
+      const before = s.refreshes();
+      expect(before).toBeGreaterThan(0);
       // Pulled after each change, as VS Code's client does: nothing to ask.
       await change(MAIN, 2);
       await s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: MAIN } });
