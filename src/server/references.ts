@@ -8,7 +8,6 @@ import * as l10n from '@vscode/l10n';
 import { inWorkspaceReal } from '../core/bib/resolve.js';
 import { BUNDLED_STYLES, type BundledStyle } from '../core/cite/styles.js';
 import type { Entry } from '../core/schema.js';
-import { DEFAULT_CITATION_STYLE } from '../core/service/types.js';
 import type { ServerContext } from './context.js';
 import type { ServerSettings } from './settings.js';
 import type { ServerWorkspace } from './workspace.js';
@@ -49,7 +48,7 @@ export class References {
    */
   async format(entries: readonly Entry[], scope?: URI): Promise<string[]> {
     const s = await this.settings.raw(scope);
-    const setting = (typeof s.citationStyle === 'string' && s.citationStyle.trim()) || DEFAULT_CITATION_STYLE;
+    const setting = s.citationStyle;
     let xml: string | undefined;
     let styleId: string;
     if (setting in BUNDLED_STYLES) {

@@ -1,5 +1,5 @@
 /**
- * The server's view of the `mlsysPapers.*` settings: pulled per scope with `workspace/configuration`
+ * The server's view of the `mlsysPapers.*` settings (one schema: `core/settings.ts`): pulled per scope with `workspace/configuration`
  * from a client that can be asked (cached until a change), else the last section pushed with
  * `workspace/didChangeConfiguration`.
  */
@@ -7,43 +7,40 @@ import type { DidChangeConfigurationParams } from 'vscode-languageserver';
 import type { URI } from 'vscode-uri';
 import { configureL10n, TOPIC_LABELS, type TopicLabels } from '../core/l10n.js';
 import { maxFileBytes } from '../core/fileLimits.js';
-import { documentSettingsFrom, type DocumentSettings } from '../core/service/types.js';
+import { documentSettingsOf, type DocumentSettings } from '../core/service/types.js';
+import { readSettings, type SettingName, type Settings } from '../core/settings.js';
 import type { ServerContext } from './context.js';
 import { FROM_WORKSPACE, TOPIC_LABELS_SETTING } from './protocol.js';
 
-/** The settings the server reads (`mlsysPapers.*`), as the client sends them. */
-export interface RawSettings {
-  latexCommand?: string;
-  markdownStyle?: string;
-  syncBibliography?: boolean;
-  latexRoot?: string;
-  citationStyle?: string;
-  corpusFiles?: string[];
-  libraries?: string[];
-  includeDocumentBibliography?: boolean;
-  preferCorpusKeys?: boolean;
-  /** The largest file read, in MB (`core/fileLimits.ts`). */
-  maxFileSizeMB?: number;
-  [FROM_WORKSPACE]?: string[];
-  [TOPIC_LABELS_SETTING]?: unknown;
+/**
+ * The settings the server reads (`mlsysPapers.*`), validated by the one schema
+ * (`core/settings.ts`), with the names whose values come from a workspace's settings (the VS Code
+ * client says so in `FROM_WORKSPACE`).
+ */
+export type ServerSettingValues = Settings & { readonly fromWorkspace: readonly string[] };
+
+/** Reads a section as the client sent it: once per answer (or push), never again by its readers. */
+function parse(raw: unknown): ServerSettingValues {
+  const from = raw && typeof raw === 'object' ? (raw as { [FROM_WORKSPACE]?: unknown })[FROM_WORKSPACE] : undefined;
+  return { ...readSettings(raw), fromWorkspace: Array.isArray(from) ? from.filter((k): k is string => typeof k === 'string') : [] };
 }
 
 /** The settings as the server's modules read them. */
 export class ServerSettings {
   /** Settings pushed with `workspace/didChangeConfiguration`, for clients that cannot be asked. */
-  private pushed: RawSettings = {};
-  private readonly cache = new Map<string, Promise<RawSettings>>();
+  private pushed: ServerSettingValues = parse({});
+  private readonly cache = new Map<string, Promise<ServerSettingValues>>();
 
   constructor(private readonly ctx: ServerContext) {}
 
   /** The `mlsysPapers` section in `scope` (a document), or the window's. */
-  raw(scope?: URI): Promise<RawSettings> {
+  raw(scope?: URI): Promise<ServerSettingValues> {
     const id = scope?.toString() ?? '';
     let s = this.cache.get(id);
     if (!s) {
       s = this.ctx.can.pullConfig
         ? this.ctx.connection.workspace.getConfiguration({ scopeUri: scope?.toString(), section: 'mlsysPapers' })
-          .then((v: unknown) => (v && typeof v === 'object' ? withTopicLabels(v as RawSettings) : {}), (e: unknown) => { this.ctx.log.warn(`settings: ${String(e)}`); return {}; })
+          .then((v: unknown) => parse(withTopicLabels(v)), (e: unknown) => { this.ctx.log.warn(`settings: ${String(e)}`); return parse({}); })
         : Promise.resolve(this.pushed);
       this.cache.set(id, s);
     }
@@ -51,14 +48,14 @@ export class ServerSettings {
   }
 
   /** Whether `key`'s value in `s` comes from a workspace's settings (the client says so in `FROM_WORKSPACE`). */
-  fromWorkspace(s: RawSettings, key: string): boolean {
-    return (s[FROM_WORKSPACE] ?? []).includes(key);
+  fromWorkspace(s: ServerSettingValues, key: SettingName): boolean {
+    return s.fromWorkspace.includes(key);
   }
 
   /** The settings the citation service reads for a document. */
   async document(uri: URI): Promise<DocumentSettings> {
     const s = await this.raw(uri);
-    const settings = documentSettingsFrom(s, this.fromWorkspace(s, 'latexRoot'));
+    const settings = documentSettingsOf(s, this.fromWorkspace(s, 'latexRoot'));
     // A workspace may not open its own way out (VS Code reads this application-scoped setting from
     // the user's settings only; a client that says where a value came from is held to it too).
     if (this.fromWorkspace(s, 'allowWritesOutsideWorkspace')) delete settings.allowWritesOutside;
@@ -73,7 +70,7 @@ export class ServerSettings {
   /** `workspace/didChangeConfiguration`: a pushed section replaces the last; every cached one is dropped. */
   changed(p: DidChangeConfigurationParams): void {
     const section = (p.settings as { mlsysPapers?: unknown } | null)?.mlsysPapers;
-    if (section && typeof section === 'object') this.pushed = section as RawSettings;
+    if (section && typeof section === 'object') this.pushed = parse(section);
     this.cache.clear();
   }
 
@@ -83,17 +80,12 @@ export class ServerSettings {
   }
 }
 
-/** The paths a setting lists (`corpusFiles`, `libraries`): its non-blank strings. */
-export function settingPaths(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((p): p is string => typeof p === 'string' && !!p.trim()) : [];
-}
-
 /** Whether a setting's path is a glob. */
 export const isGlob = (path: string): boolean => /[*?{[]/.test(path);
 
 /** The VS Code client's answer carries the topic labels it resolved (`TOPIC_LABELS_SETTING`): hovers follow a change. */
-function withTopicLabels(s: RawSettings): RawSettings {
-  const labels = s[TOPIC_LABELS_SETTING];
+function withTopicLabels(s: unknown): unknown {
+  const labels = s && typeof s === 'object' ? (s as { [TOPIC_LABELS_SETTING]?: unknown })[TOPIC_LABELS_SETTING] : undefined;
   if (TOPIC_LABELS.includes(labels as TopicLabels)) configureL10n({ topicLabels: labels as TopicLabels });
   return s;
 }

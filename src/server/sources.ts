@@ -16,7 +16,7 @@ import type { ServerContext } from './context.js';
 import { CorpusStore } from './corpusStore.js';
 import { LibraryStore, type LibraryCache } from './libraryStore.js';
 import { Methods, type LibraryFileStatus } from './protocol.js';
-import { isGlob, settingPaths, type ServerSettings } from './settings.js';
+import { isGlob, type ServerSettings } from './settings.js';
 import type { Watching } from './watching.js';
 import type { ServerWorkspace } from './workspace.js';
 
@@ -103,7 +103,7 @@ export class Sources {
   async reloadCorpus(): Promise<void> {
     const { connection } = this.ctx;
     const s = await this.settings.raw();
-    const patterns = settingPaths(s.corpusFiles);
+    const patterns = s.corpusFiles;
     this.corpusGlobs = patterns.some(isGlob);
     const uris = await this.resolveFiles('corpusFiles', patterns, this.settings.fromWorkspace(s, 'corpusFiles'));
     this.watching.set('corpus', uris);
@@ -125,13 +125,13 @@ export class Sources {
   /** Files named by `mlsysPapers.libraries`, and the bibliographies of open documents (`includeDocumentBibliography`). */
   private async reloadLibraries(): Promise<void> {
     const s = await this.settings.raw();
-    this.libraries.preferCorpusKeys = s.preferCorpusKeys === true;
-    const patterns = settingPaths(s.libraries);
+    this.libraries.preferCorpusKeys = s.preferCorpusKeys;
+    const patterns = s.libraries;
     this.libraryGlobs = patterns.some(isGlob);
     const wanted = new Map<string, { uri: URI; fromDocument: boolean }>();
     for (const u of await this.resolveFiles('libraries', patterns, this.settings.fromWorkspace(s, 'libraries'))) wanted.set(u.toString(), { uri: u, fromDocument: false });
     this.configuredLibraries = [...wanted.values()].map((w) => w.uri);
-    if (s.includeDocumentBibliography !== false) {
+    if (s.includeDocumentBibliography) {
       for (const doc of this.workspace.documents.all()) {
         for (const u of await this.events.documentBibliographies(doc).catch((e: unknown) => { this.ctx.log.warn(`bibliography of ${doc.uri}: ${String(e)}`); return []; })) {
           if (!wanted.has(u.toString())) wanted.set(u.toString(), { uri: u, fromDocument: true });
@@ -151,7 +151,7 @@ export class Sources {
    */
   async isLibraryFile(uri: URI): Promise<boolean> {
     if (this.libraries.isConfigured(uri.toString())) return true;
-    const plain = settingPaths((await this.settings.raw()).libraries).filter((p) => !isGlob(p));
+    const plain = (await this.settings.raw()).libraries.filter((p) => !isGlob(p));
     for (const lib of [...this.configuredLibraries, ...plain.flatMap((p) => this.workspace.settingUris(p))]) {
       if (await sameFile(this.workspace.service, lib, uri)) return true;
     }
