@@ -13,6 +13,7 @@ import { URI } from 'vscode-uri';
 import { toBibtex } from '../../src/core/cite/bibtex.js';
 import type { CitePlan } from '../../src/core/service/types.js';
 import { Methods, type CorpusResult, type FormatResult, type SearchResult } from '../../src/server/protocol.js';
+import type { Clock } from '../../src/server/server.js';
 import { bundled, ROOT, start } from './serverHarness.js';
 
 /** `kwon2023efficient` in APA (the bundled `csl/styles/apa.csl`, through citeproc-js). */
@@ -158,6 +159,38 @@ describe('language server over LSP', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('runs its timers on the clock the host gives: a request for a document that never opens is refused at 5 s of that clock', async () => {
+    // A clock the test moves by hand; the global timers are left alone.
+    let now = 0;
+    let next = 0;
+    const timers = new Map<number, { at: number; run: () => void }>();
+    const clock: Clock = {
+      now: () => now,
+      setTimeout: (run, ms) => { timers.set(++next, { at: now + ms, run }); return next; },
+      clearTimeout: (id) => { timers.delete(id as number); },
+    };
+    const advance = (ms: number) => {
+      now += ms;
+      for (const [id, t] of [...timers].sort((a, b) => a[1].at - b[1].at)) {
+        if (t.at > now || !timers.has(id)) continue;
+        timers.delete(id);
+        t.run();
+      }
+    };
+    const s = await start({}, undefined, { clock });
+    const roundTrip = () => s.client.sendRequest(HoverRequest.type, { textDocument: { uri: MAIN }, position: { line: 0, character: 0 } });
+    const closed = URI.file('/ws/closed.tex').toString();
+    let refused = false;
+    const plan = s.client.sendRequest(Methods.planCitation, { uri: closed, position: { line: 0, character: 0 }, keys: [] });
+    const settled = expect(plan.finally(() => { refused = true; })).rejects.toThrow('file:///ws/closed.tex is not open');
+    await roundTrip();
+    advance(4_999);
+    await roundTrip();
+    expect(refused).toBe(false);
+    advance(1);
+    await settled;
   });
 
   it('asks a pulling client to refresh when no pull follows a change of a citing document, and not when one does', async () => {
