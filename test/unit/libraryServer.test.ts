@@ -280,10 +280,23 @@ describe('libraries in the language server', () => {
       await s.notified<LibraryStatusParams>(Methods.libraryStatusChanged, (p) => p.files.length === 2 && p.files.every((f) => f.state !== 'loading'));
       // The library inside the workspace is seen by the workspace's watcher; only the other gets one of its own.
       await expect.poll(() => watched(s)).toHaveLength(2);
-      await s.client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
-      await s.notified(Methods.libraryStatusChanged);
-      await new Promise((r) => setTimeout(r, 400));
-      expect(watched(s)).toHaveLength(2);
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        // Messages are handled in order both ways: once a request is answered, the server has read
+        // what was sent before it, and the client has handled every request the server sent before.
+        const roundTrip = () => s.client.sendRequest(Methods.libraryStatus);
+        await s.client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+        // The libraries reload 200 ms after the change; well past it, no second watcher was asked for.
+        await roundTrip();
+        await vi.advanceTimersByTimeAsync(2_000);
+        await roundTrip();
+        await s.notified(Methods.libraryStatusChanged);
+        await vi.advanceTimersByTimeAsync(2_000);
+        await roundTrip();
+        expect(watched(s)).toHaveLength(2);
+      } finally {
+        vi.useRealTimers();
+      }
 
       const old = await start({ [OUTSIDE]: LIBRARY }, { libraries: [OUTSIDE] }, {}, undefined, { didChangeWatchedFiles: { dynamicRegistration: true } });
       await ready(old, 3);

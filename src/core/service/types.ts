@@ -4,10 +4,11 @@
  */
 import type { URI } from 'vscode-uri';
 import type { BibWorkspace } from '../bib/resolve.js';
-import { LATEX_COMMANDS, MARKDOWN_STYLES, type LatexCommand, type MarkdownStyle } from '../cite/insert.js';
+import type { LatexCommand, MarkdownStyle } from '../cite/insert.js';
 import type { Corpus } from '../corpus.js';
 import type { Entry } from '../schema.js';
 import type { SearchIndex } from '../search.js';
+import { readSettings, SETTINGS, type Settings } from '../settings.js';
 
 /**
  * The files the service reads: {@link BibWorkspace} (open documents first, then disk), plus the
@@ -67,35 +68,39 @@ export interface DocumentSettings {
   allowWritesOutside?: boolean;
 }
 
-/** The defaults of {@link DocumentSettings} (the `package.json` defaults). */
-export const DEFAULT_DOCUMENT_SETTINGS: DocumentSettings = { latexCommand: 'cite', markdownStyle: 'pandoc', syncBibliography: true };
+/** The defaults of {@link DocumentSettings} (the `package.json` defaults, `core/settings.ts`). */
+export const DEFAULT_DOCUMENT_SETTINGS: DocumentSettings = {
+  latexCommand: SETTINGS.latexCommand.default, markdownStyle: SETTINGS.markdownStyle.default, syncBibliography: SETTINGS.syncBibliography.default,
+};
 
 /** The citation style when `mlsysPapers.citationStyle` is unset (a bundled style's name; the `package.json` default). */
-export const DEFAULT_CITATION_STYLE = 'apa';
+export const DEFAULT_CITATION_STYLE = SETTINGS.citationStyle.default;
 
-/** `value` when it is one of `allowed`, else `fallback`: how a setting's unknown value falls back to its default. */
-export function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
-  return allowed.includes(value as T) ? (value as T) : fallback;
+/**
+ * The settings that matter for a document, from the settings read ({@link readSettings}).
+ *
+ * @param latexRootFromWorkspace - whether `latexRoot` comes from a workspace's settings
+ */
+export function documentSettingsOf(s: Settings, latexRootFromWorkspace = false): DocumentSettings {
+  return {
+    latexCommand: s.latexCommand,
+    markdownStyle: s.markdownStyle,
+    syncBibliography: s.syncBibliography,
+    latexRoot: s.latexRoot || undefined,
+    latexRootFromWorkspace,
+    ...(s.allowWritesOutsideWorkspace ? { allowWritesOutside: true } : {}),
+  };
 }
 
 /**
  * Validates the `mlsysPapers` settings section as an editor sends it (`workspace/configuration`):
- * unknown values fall back to the defaults of `package.json`.
+ * unknown values fall back to the defaults of `package.json` ({@link readSettings}).
  *
  * @param raw - the section's object; anything else counts as empty
  * @param latexRootFromWorkspace - whether `latexRoot` comes from a workspace's settings
  */
 export function documentSettingsFrom(raw: unknown, latexRootFromWorkspace = false): DocumentSettings {
-  const s = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
-  const d = DEFAULT_DOCUMENT_SETTINGS;
-  return {
-    latexCommand: oneOf(s.latexCommand, LATEX_COMMANDS, d.latexCommand),
-    markdownStyle: oneOf(s.markdownStyle, MARKDOWN_STYLES, d.markdownStyle),
-    syncBibliography: typeof s.syncBibliography === 'boolean' ? s.syncBibliography : d.syncBibliography,
-    latexRoot: typeof s.latexRoot === 'string' && s.latexRoot.trim() ? s.latexRoot.trim() : undefined,
-    latexRootFromWorkspace,
-    ...(s.allowWritesOutsideWorkspace === true ? { allowWritesOutside: true } : {}),
-  };
+  return documentSettingsOf(readSettings(raw), latexRootFromWorkspace);
 }
 
 /** A request that may be cancelled (LSP's `CancellationToken` has this shape). */
