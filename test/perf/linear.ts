@@ -4,6 +4,9 @@
  * warm-up, small and large interleaved; a call too fast to time is repeated in a batch (the same
  * batch size for both inputs) until the small input's batch takes at least 2 ms. A ratio over the
  * bound is timed once more, and the second timing decides.
+ *
+ * Used only by the serial performance run (`npm run test:perf`, vitest.perf.config.mts): a ratio
+ * read on a machine busy with something else measures the machine. The unit run counts work instead.
  */
 import { expect } from 'vitest';
 
@@ -35,8 +38,8 @@ export function timeRatio(small: () => unknown, large: () => unknown): { small: 
 
 /** Fails when `large` (10× the input of `small`) takes more than `max` times as long; prints the timings. */
 export function expectLinear(what: string, small: () => unknown, large: () => unknown, max = MAX_RATIO): void {
-  // Timed again once when over the bound: the other test files run beside this one on two cores,
-  // and a burst of theirs can land in one size's repetitions. A super-linear cost is over it twice.
+  // Timed again once when over the bound: the run is serial, but not alone on the machine, and a
+  // burst of another process can land in one size's repetitions. A super-linear cost is over it twice.
   let r = timeRatio(small, large);
   if (r.ratio > max) {
     console.log(`${what}: ×${r.ratio.toFixed(1)} (${r.small.toFixed(2)} ms vs ${r.large.toFixed(2)} ms, batch of ${r.k}); timed again`);
