@@ -26,8 +26,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /** Median times (ms) of `small` and `large` (per batch of `k` calls) and their ratio. */
 export function timeRatio(small: () => unknown, large: () => unknown): { small: number; large: number; ratio: number; k: number } {
   small(); large(); small(); large(); // warm-up
+  // The fastest of three: one batch slowed by a collection or another process would leave a batch
+  // too short to time (a 1 ms small input timed alone gave ×27 for linear code).
   let k = 1;
-  while (batch(small, k) < MIN_BATCH_MS && k < 1 << 22) k *= 2;
+  while (Math.min(batch(small, k), batch(small, k), batch(small, k)) < MIN_BATCH_MS && k < 1 << 22) k *= 2;
   const s: number[] = [];
   const l: number[] = [];
   for (let r = 0; r < REPS; r++) {
