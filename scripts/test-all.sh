@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: the whole test suite, on a fresh machine too. Installs what the real-VS-Code and
 # real-consumer tests need (Debian packages, Node 24, code-server) when missing, then runs:
-# type check, lint (layers, import cycles, regular expressions, silent catches), build and package (validates the corpus; the .vsix), unit tests, real consumers (pdflatex+bibtex, biber,
+# type check, lint (layers, import cycles, regular expressions, silent catches), build and package (validates the corpus; the .vsix), unit tests, the serial performance tests, real consumers (pdflatex+bibtex, biber,
 # pandoc), the browser tests in code-server, and the Mocha suite in code-server's extension host.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -22,6 +22,8 @@ run "lint" npm run lint
 run "build and package" env VSIX_OUT=dist-test/mlsys-papers.vsix node scripts/package.mjs
 export MLSYS_VSIX=dist-test/mlsys-papers.vsix
 run "unit tests" npx vitest run
+# Time ratios and wall-clock bounds, one file at a time, with nothing else of ours running.
+run "performance (serial)" npx vitest run -c vitest.perf.config.mts
 run "real consumers" bash test/consumers/run.sh
 run "browser tests in code-server" npx vitest run -c vitest.e2e.config.mts
 run "extension-host suite in code-server" node test/integration/run-code-server.mjs
