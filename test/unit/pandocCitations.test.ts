@@ -20,6 +20,7 @@ import { pandocCiteContext } from '../../src/core/context.js';
 import { isCrossReference, NO_CROSSREFS } from '../../src/core/markdown/crossref.js';
 import { scanPandoc } from '../../src/core/markdown/pandoc.js';
 import { markdownDocArb } from './fuzz/markdownArb.js';
+import { expectLinear } from './linear.js';
 
 const FIXTURES = join(__dirname, 'fixtures/pandoc');
 const fixtureNames = readdirSync(FIXTURES).filter((f) => /\.(md|qmd)$/.test(f)).sort();
@@ -168,5 +169,27 @@ describe('cross-references (issue 21, cause 6)', () => {
     expect(pandocCiteContext('Text\n\n    @ka\n', 13)).toBeUndefined();
     expect(pandocCiteContext('`@ka`', 4)).toBeUndefined();
     expect(pandocCiteContext('[@a,@ka]', 7)?.existing).toEqual(['a']);
+  });
+});
+
+describe('linear time (as latexScan.test.ts bounds the LaTeX scanner)', () => {
+  // Each input repeats a construct that a naive reader searches past to the end of the text.
+  const cases: [string, string][] = [
+    ['backtick runs never closed', '``a `b '],
+    ['dollar amounts', '$5 and '],
+    ['inline comments never closed', 'a <!-- b '],
+    ['link destinations never closed', '[a](b '],
+    ['raw TeX arguments never closed', '\\x{a '],
+    ['fences never closed', '````x\n'],
+    ['environments never closed', '\\begin{x}\n'],
+    ['<pre> blocks never closed', '<pre>\n'],
+    ['block quotes nested on one line', '> '],
+    ['list items nested on one line', '- '],
+    ['citations and e-mail addresses', '@a [@b,@c] me@x.org '],
+  ];
+  it.each(cases)('%s: 10× the input takes at most 15× the time', (_name, unit) => {
+    const text = (n: number) => unit.repeat(Math.ceil(n / unit.length));
+    const small = text(100_000), large = text(1_000_000);
+    expectLinear(_name, () => scanPandoc(small), () => scanPandoc(large));
   });
 });

@@ -235,7 +235,7 @@ export function scanPandoc(text: string): PandocScan {
   }
   const paragraphs: View[][] = [];
   const examples = new Set<string>();
-  parseBlocks(text, lines, false, paragraphs, examples);
+  parseBlocks({ t: text, next: finder(text), fences: new Map() }, lines, 0, false, paragraphs, examples);
   const keys: PandocKey[] = [];
   const regions: { start: number; end: number }[] = [];
   for (const p of paragraphs) scanInlines(text, p, keys, regions);
@@ -248,11 +248,29 @@ export function scanPandoc(text: string): PandocScan {
  * Splits lines into blocks, recursively for list items and block quotes: paragraphs go to
  * `paragraphs` (their lines, to be read as inline text), code and raw blocks are dropped.
  */
-function parseBlocks(t: string, input: readonly View[], inList: boolean, paragraphs: View[][], examples: Set<string>): void {
+/** What every level of {@link parseBlocks} shares: the text, and searches remembered so that the whole read stays linear. */
+interface Reading {
+  t: string;
+  /** Searches in the text ({@link finder}). */
+  next: (needle: string, from: number) => number;
+  /** The text in lower case, for HTML end tags (made once, when needed), and its searches. */
+  lower?: { text: string; next: (needle: string, from: number) => number };
+  /** Closing fences found, per fence character and length, remembered as `next` remembers its answers. */
+  fences: Map<string, { from: number; at: number; lines: readonly View[] }>;
+}
+
+/** How deep block quotes and list items nest before their content is read as plain text (no stack overflow on `> > > …`). */
+const MAX_DEPTH = 64;
+
+function parseBlocks(r: Reading, input: readonly View[], depth: number, inList: boolean, paragraphs: View[][], examples: Set<string>): void {
+  const t = r.t;
+  if (depth > MAX_DEPTH) { paragraphs.push(input.filter((v) => v.e > v.s)); return; }
   // A copy: a line that goes on after a block-level HTML comment is read again from there.
   const lines = input.slice();
   const n = lines.length;
   let afterTerm = false;
+  // The line that goes on after a block-level HTML comment: text, whatever it starts with.
+  let plainAt = -1;
   let i = 0;
   while (i < n) {
     const v = lines[i]!;
@@ -262,116 +280,121 @@ function parseBlocks(t: string, input: readonly View[], inList: boolean, paragra
     const wasTerm = afterTerm;
     afterTerm = false;
     let m: RegExpExecArray | null;
-    if (cols >= 4) {
-      // Indented code: indented lines, and blank lines followed by one.
-      while (i < n && (indentOf(t, lines[i]!).cols >= 4 || isBlankView(t, lines[i]!))) {
-        if (isBlankView(t, lines[i]!)) {
-          let k = i;
-          while (k < n && isBlankView(t, lines[k]!)) k++;
-          if (k >= n || indentOf(t, lines[k]!).cols < 4) break;
-          i = k;
-        } else i++;
+    // Block constructs, except on a line that goes on after a block-level HTML comment.
+    if (i !== plainAt) {
+      if (cols >= 4) {
+        // Indented code: indented lines, and blank lines followed by one.
+        while (i < n && (indentOf(t, lines[i]!).cols >= 4 || isBlankView(t, lines[i]!))) {
+          if (isBlankView(t, lines[i]!)) {
+            let k = i;
+            while (k < n && isBlankView(t, lines[k]!)) k++;
+            if (k >= n || indentOf(t, lines[k]!).cols < 4) break;
+            i = k;
+          } else i++;
+        }
+        continue;
       }
-      continue;
-    }
-    if ((m = FENCE.exec(line)) && !(m[1]![0] === '`' && m[2]!.includes('`'))) {
-      const close = fenceClose(t, lines, i + 1, m[1]!);
-      // An unclosed fence is no code block in pandoc: its line is text.
-      if (close >= 0) { i = close + 1; continue; }
-    }
-    if (/^---[ \t]*$/.test(line) && i + 1 < n && !isBlankView(t, lines[i + 1]!)) {
-      const end = metadataEnd(t, lines, i + 1);
-      if (end >= 0) { i = end + 1; continue; }
-    }
-    const empty = /^ {0,3}<!---?>/.exec(line);
-    const commentClose = empty ? v.s + empty[0].length - 3 : /^ {0,3}<!--/.test(line) ? t.indexOf('-->', v.s + line.indexOf('<!--') + 4) : -1;
-    if (commentClose >= 0) {
-      const close = commentClose;
-      i = lineIndexAt(lines, i, close);
-      // What follows the comment on its last line is text.
-      lines[i] = { s: close + 3, e: lines[i]!.e };
-      if (isBlankView(t, lines[i]!)) i++;
-      continue;
-    }
-    if ((m = RAW_HTML_BLOCK.exec(line))) {
-      const close = t.toLowerCase().indexOf(`</${m[1]!.toLowerCase()}>`, v.s);
-      i = close < 0 ? n : lineIndexAt(lines, i, close) + 1;
-      continue;
-    }
-    if ((m = RAW_TEX_BLOCK.exec(line))) {
-      const close = texEnvironmentEnd(t, v.s, m[1]!);
-      if (close >= 0) { i = lineIndexAt(lines, i, close) + 1; continue; }
-    }
-    if (HRULE.test(line) || DIV_FENCE.test(line) || REFERENCE_DEF.test(line)) { i++; continue; }
-    if (/^\|(?: |$)/.test(line) && !(i + 1 < n && PIPE_TABLE_RULE.test(lineOf(t, lines[i + 1]!)))) {
-      // A line block: `| ` lines and their continuation lines (which start with a blank); its
-      // lines are text, and it ends without a blank line.
-      const block: View[] = [];
-      while (i < n && (/^\|(?: |$)/.test(lineOf(t, lines[i]!)) || (block.length && /^ /.test(lineOf(t, lines[i]!)) && !isBlankView(t, lines[i]!)))) {
-        block.push(lines[i]!);
-        i++;
+      if ((m = FENCE.exec(line)) && !(m[1]![0] === '`' && m[2]!.includes('`'))) {
+        const close = fenceClose(r, lines, i + 1, m[1]!);
+        // An unclosed fence is no code block in pandoc: its line is text.
+        if (close >= 0) { i = close + 1; continue; }
       }
-      paragraphs.push(block);
-      continue;
-    }
-    if (/^ {0,3}>/.test(line)) {
-      // A block quote runs to a blank line; `>` and one blank are stripped, lazy lines kept.
-      const inner: View[] = [];
-      while (i < n && !isBlankView(t, lines[i]!)) {
-        const w = lines[i]!;
-        const q = /^ {0,3}> ?/.exec(lineOf(t, w));
-        inner.push(q ? { s: w.s + q[0].length, e: w.e } : w);
-        i++;
+      if (/^---[ \t]*$/.test(line) && i + 1 < n && !isBlankView(t, lines[i + 1]!)) {
+        const end = metadataEnd(t, lines, i + 1);
+        if (end >= 0) { i = end + 1; continue; }
       }
-      parseBlocks(t, inner, false, paragraphs, examples);
-      continue;
-    }
-    const note = NOTE_DEF.exec(line);
-    let marker = note ? undefined : listMarker(line, columnOf(t, v.s));
-    // A definition (`:` or `~`) needs its term: a one-line paragraph, or a definition, before it.
-    if (marker?.definition && !wasTerm) marker = undefined;
-    if (note || marker) {
-      afterTerm = !!marker?.definition;
-      const contIndent = note || marker!.example ? 4 : marker!.contCols;
-      if (marker?.label) examples.add(marker.label);
-      const first: View = note ? { s: v.s + note[0].length, e: v.e } : { s: Math.min(v.e, v.s + marker!.content), e: v.e };
-      // A tab after the marker counts as blanks up to its content: keep what follows the marker's blanks.
-      if (marker && /\t/.test(line.slice(marker.width, marker.content))) first.s = indentOf(t, { s: v.s + marker.width, e: v.e }).at;
-      const item: View[] = [first];
-      i++;
-      // The item's first block: lines up to a blank line, a list marker or a fence.
-      while (i < n && !isBlankView(t, lines[i]!)) {
-        const w = lines[i]!;
-        const stripped = lineOf(t, strip(t, w, 1e9));
-        if (listMarker(stripped) || NOTE_DEF.test(stripped) || FENCE.test(lineOf(t, w))) break;
-        item.push(strip(t, w, contIndent));
-        i++;
+      const empty = /^ {0,3}<!---?>/.exec(line);
+      const commentClose = empty ? v.s + empty[0].length - 3 : /^ {0,3}<!--/.test(line) ? r.next('-->', v.s + line.indexOf('<!--') + 4) : -1;
+      if (commentClose >= 0) {
+        const close = commentClose;
+        i = lineIndexAt(lines, i, close);
+        // What follows the comment on its last line is text.
+        lines[i] = { s: close + 3, e: lines[i]!.e };
+        if (isBlankView(t, lines[i]!)) i++;
+        else plainAt = i;
+        continue;
       }
-      // Continuations: blocks indented to the item's content (after blank lines, or a nested
-      // list right below), each with its lazy lines.
-      for (;;) {
-        let k = i;
-        while (k < n && isBlankView(t, lines[k]!)) k++;
-        if (k >= n || indentOf(t, lines[k]!).cols < contIndent) break;
-        for (; i < k; i++) item.push(lines[i]!);
-        item.push(strip(t, lines[i]!, contIndent));
-        i++;
-        while (i < n && !isBlankView(t, lines[i]!)) {
-          const w = lines[i]!;
-          if (indentOf(t, w).cols >= contIndent) item.push(strip(t, w, contIndent));
-          else if (listMarker(lineOf(t, w))) break;
-          else item.push(w);
+      if ((m = RAW_HTML_BLOCK.exec(line))) {
+        if (!r.lower) { const lower = t.toLowerCase(); r.lower = { text: lower, next: finder(lower) }; }
+        const close = r.lower.next(`</${m[1]!.toLowerCase()}>`, v.s);
+        i = close < 0 ? n : lineIndexAt(lines, i, close) + 1;
+        continue;
+      }
+      if ((m = RAW_TEX_BLOCK.exec(line))) {
+        const close = texEnvironmentEnd(r, v.s, m[1]!);
+        if (close >= 0) { i = lineIndexAt(lines, i, close) + 1; continue; }
+      }
+      if (HRULE.test(line) || DIV_FENCE.test(line) || REFERENCE_DEF.test(line)) { i++; continue; }
+      if (/^\|(?: |$)/.test(line) && !(i + 1 < n && PIPE_TABLE_RULE.test(lineOf(t, lines[i + 1]!)))) {
+        // A line block: `| ` lines and their continuation lines (which start with a blank); its
+        // lines are text, and it ends without a blank line.
+        const block: View[] = [];
+        while (i < n && (/^\|(?: |$)/.test(lineOf(t, lines[i]!)) || (block.length && /^ /.test(lineOf(t, lines[i]!)) && !isBlankView(t, lines[i]!)))) {
+          block.push(lines[i]!);
           i++;
         }
+        paragraphs.push(block);
+        continue;
       }
-      parseBlocks(t, item, true, paragraphs, examples);
-      continue;
+      if (/^ {0,3}>/.test(line)) {
+        // A block quote runs to a blank line; `>` and one blank are stripped, lazy lines kept.
+        const inner: View[] = [];
+        while (i < n && !isBlankView(t, lines[i]!)) {
+          const w = lines[i]!;
+          const q = /^ {0,3}> ?/.exec(lineOf(t, w));
+          inner.push(q ? { s: w.s + q[0].length, e: w.e } : w);
+          i++;
+        }
+        parseBlocks(r, inner, depth + 1, false, paragraphs, examples);
+        continue;
+      }
+      const note = NOTE_DEF.exec(line);
+      let marker = note ? undefined : listMarker(line, columnOf(t, v.s));
+      // A definition (`:` or `~`) needs its term: a one-line paragraph, or a definition, before it.
+      if (marker?.definition && !wasTerm) marker = undefined;
+      if (note || marker) {
+        afterTerm = !!marker?.definition;
+        const contIndent = note || marker!.example ? 4 : marker!.contCols;
+        if (marker?.label) examples.add(marker.label);
+        const first: View = note ? { s: v.s + note[0].length, e: v.e } : { s: Math.min(v.e, v.s + marker!.content), e: v.e };
+        // A tab after the marker counts as blanks up to its content: keep what follows the marker's blanks.
+        if (marker && /\t/.test(line.slice(marker.width, marker.content))) first.s = indentOf(t, { s: v.s + marker.width, e: v.e }).at;
+        const item: View[] = [first];
+        i++;
+        // The item's first block: lines up to a blank line, a list marker or a fence.
+        while (i < n && !isBlankView(t, lines[i]!)) {
+          const w = lines[i]!;
+          const stripped = lineOf(t, strip(t, w, 1e9));
+          if (listMarker(stripped) || NOTE_DEF.test(stripped) || FENCE.test(lineOf(t, w))) break;
+          item.push(strip(t, w, contIndent));
+          i++;
+        }
+        // Continuations: blocks indented to the item's content (after blank lines, or a nested
+        // list right below), each with its lazy lines.
+        for (;;) {
+          let k = i;
+          while (k < n && isBlankView(t, lines[k]!)) k++;
+          if (k >= n || indentOf(t, lines[k]!).cols < contIndent) break;
+          for (; i < k; i++) item.push(lines[i]!);
+          item.push(strip(t, lines[i]!, contIndent));
+          i++;
+          while (i < n && !isBlankView(t, lines[i]!)) {
+            const w = lines[i]!;
+            if (indentOf(t, w).cols >= contIndent) item.push(strip(t, w, contIndent));
+            else if (listMarker(lineOf(t, w))) break;
+            else item.push(w);
+            i++;
+          }
+        }
+        parseBlocks(r, item, depth + 1, true, paragraphs, examples);
+        continue;
+      }
     }
     // A paragraph (or heading, table, line block): up to a blank line, a backtick fence, a div
     // fence, or (in a list item) a list marker; a heading is one line.
     const para: View[] = [v];
     // An HTML comment left open runs on, across blank lines, to its `-->`.
-    let comment = openComment(line, false) && t.indexOf('-->', v.e) >= 0;
+    let comment = openComment(line, false) && r.next('-->', v.e) >= 0;
     i++;
     if (!/^ {0,3}#{1,6}(?:[ \t]|$)/.test(line)) {
       while (i < n && (comment || !isBlankView(t, lines[i]!))) {
@@ -379,7 +402,7 @@ function parseBlocks(t: string, input: readonly View[], inList: boolean, paragra
         const l = lineOf(t, w);
         if (!comment) {
           const f = FENCE.exec(l);
-          if ((f && f[1]![0] === '`' && !f[2]!.includes('`') && fenceClose(t, lines, i + 1, f[1]!) >= 0) || DIV_FENCE.test(l)) break;
+          if ((f && f[1]![0] === '`' && !f[2]!.includes('`') && fenceClose(r, lines, i + 1, f[1]!) >= 0) || DIV_FENCE.test(l)) break;
           if ((para.length === 1 && DEF_MARKER.test(l)) || (inList && listMarker(l) && !DEF_MARKER.test(l))) break;
         }
         comment = openComment(l, comment);
@@ -417,11 +440,20 @@ function lineIndexAt(lines: readonly View[], from: number, at: number): number {
   return k;
 }
 
-/** The line closing a fence opened with `open` (same character, at least as long, nothing after it), searched from `from`; -1 if none. */
-function fenceClose(t: string, lines: readonly View[], from: number, open: string): number {
+/**
+ * The line closing a fence opened with `open` (same character, at least as long, nothing after
+ * it), searched from `from`; -1 if none. Answers are remembered per character and length, so that
+ * a thousand fences that never close are searched for once.
+ */
+function fenceClose(r: Reading, lines: readonly View[], from: number, open: string): number {
+  const id = `${open[0]}${open.length}`;
+  const m = r.fences.get(id);
+  if (m && m.lines === lines && from >= m.from && (m.at < 0 || from <= m.at)) return m.at;
   const re = new RegExp(`^ {0,3}${open[0] === '`' ? '`' : '~'}{${open.length},}[ \\t]*$`);
-  for (let k = from; k < lines.length; k++) if (re.test(lineOf(t, lines[k]!))) return k;
-  return -1;
+  let at = -1;
+  for (let k = from; k < lines.length; k++) if (re.test(lineOf(r.t, lines[k]!))) { at = k; break; }
+  r.fences.set(id, { from, at, lines });
+  return at;
 }
 
 /**
@@ -438,17 +470,21 @@ function metadataEnd(t: string, lines: readonly View[], from: number): number {
   return -1;
 }
 
-/** The offset of the `\end{name}` closing the environment begun at `from` (nested ones of the same name counted); -1 if none. */
-function texEnvironmentEnd(t: string, from: number, name: string): number {
+/**
+ * The offset of the `\end{name}` closing the environment begun at `from` (nested ones of the same
+ * name counted, up to {@link MAX_DEPTH}); -1 if none.
+ */
+function texEnvironmentEnd(r: Reading, from: number, name: string): number {
   const begin = `\\begin{${name}}`, end = `\\end{${name}}`;
   let depth = 0, k = from;
-  for (;;) {
-    const b = t.indexOf(begin, k), e = t.indexOf(end, k);
+  for (let steps = 0; steps <= 2 * MAX_DEPTH; steps++) {
+    const b = r.next(begin, k), e = r.next(end, k);
     if (e < 0) return -1;
     if (b >= 0 && b < e) { depth++; k = b + begin.length; continue; }
     if (--depth === 0) return e;
     k = e + end.length;
   }
+  return -1;
 }
 
 /**
@@ -467,8 +503,6 @@ function finder(p: string): (needle: string, from: number) => number {
   };
 }
 
-/** How far a link destination or a raw TeX command's arguments may reach (UTF-16 units). */
-const REACH = 4000;
 
 /**
  * Reads a paragraph's inline text for citations, as pandoc's `inline` parser does (see the
@@ -521,6 +555,8 @@ function scanInlines(t: string, views: readonly View[], keys: PandocKey[], regio
     }
     return -1;
   };
+  // Where each `{` and `[` of the paragraph closes, computed once when raw TeX needs it.
+  let matches: Int32Array | undefined;
   let lastStr = -1;
   let brackets = 0;
   let openStar = 0, openUnderscore = 0;
@@ -534,7 +570,8 @@ function scanInlines(t: string, views: readonly View[], keys: PandocKey[], regio
           // Raw TeX (`\emph{…}`): the command and its braced and bracketed arguments.
           let k = i + 1;
           while (k < n && /[A-Za-z]/.test(p[k]!)) k++;
-          const e = texArgumentsEnd(p, k);
+          matches ??= bracketMatches(p);
+          const e = texArgumentsEnd(p, k, matches);
           if (e > k) cut(i, e);
           i = e;
         } else i += d && d !== '\n' ? 2 : 1;
@@ -691,39 +728,71 @@ function exampleRefEnd(p: string, i: number): number {
   }
 }
 
-/** The end of the braced and bracketed arguments right after a TeX command's name at `k` (`k` when it has none). */
-function texArgumentsEnd(p: string, k: number): number {
-  let e = k;
-  for (;;) {
-    const open = p[e];
-    if (open !== '{' && open !== '[') return e;
-    const close = open === '{' ? '}' : ']';
-    const limit = Math.min(p.length, e + REACH);
-    let depth = 0, j = e;
-    for (; j < limit; j++) {
-      if (p[j] === '\\') { j++; continue; }
-      if (p[j] === open) depth++;
-      else if (p[j] === close && --depth === 0) break;
-    }
-    if (j >= limit) return e;
-    e = j + 1;
+/**
+ * For every `{` and `[` of a text, the offset of the `}` or `]` that closes it (nested pairs of the
+ * same kind counted, a backslash escaping the character after it), or -1; one pass with a stack.
+ */
+function bracketMatches(p: string): Int32Array {
+  const out = new Int32Array(p.length).fill(-1);
+  const braces: number[] = [], squares: number[] = [];
+  for (let k = 0; k < p.length; k++) {
+    const c = p[k];
+    if (c === '\\') k++;
+    else if (c === '{') braces.push(k);
+    else if (c === '[') squares.push(k);
+    else if (c === '}' && braces.length) out[braces.pop()!] = k;
+    else if (c === ']' && squares.length) out[squares.pop()!] = k;
   }
+  return out;
 }
 
-/** A URI or e-mail autolink (CommonMark's "Autolinks" grammar; labels bounded, so no backtracking blow-up). */
+/** The end of the braced and bracketed arguments right after a TeX command's name at `k` (`k` when it has none). */
+function texArgumentsEnd(p: string, k: number, matches: Int32Array): number {
+  let e = k;
+  while (p[e] === '{' || p[e] === '[') {
+    const close = matches[e]!;
+    if (close < 0) return e;
+    e = close + 1;
+  }
+  return e;
+}
+
 const AUTOLINK = /<(?:[A-Za-z][A-Za-z0-9.+-]{1,31}:[^<>\s]*|[A-Za-z0-9][A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]*@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/y;
 /** An HTML open or closing tag with well-formed attributes (CommonMark's "Raw HTML" grammar, which pandoc's tag reader accepts too). */
 const HTML_TAG = /<(?:[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?|\/[A-Za-z][A-Za-z0-9-]*\s*)>/y;
 
-/** The end of a link destination `(…)` at `i` (parentheses balanced, within {@link REACH}), or -1. */
+/**
+ * The end of a link destination at `i`: `(`, a URL (no blank; parentheses balanced) or `<URL>`,
+ * then an optional title in quotes or parentheses, then `)` (pandoc's `source`); -1 if it is not one.
+ * Reads no further than the URL and title, so a thousand `](` never closed cost one pass.
+ */
 function destinationEnd(p: string, i: number): number {
-  let depth = 0;
-  const limit = Math.min(p.length, i + REACH);
-  for (let k = i; k < limit; k++) {
-    const c = p[k];
-    if (c === '\\') { k++; continue; }
-    if (c === '(') depth++;
-    else if (c === ')' && --depth === 0) return k + 1;
+  let k = i + 1;
+  const blanks = () => { while (k < p.length && /\s/.test(p[k]!)) k++; };
+  blanks();
+  if (p[k] === '<') {
+    const e = p.indexOf('>', k);
+    const nl = p.indexOf('\n', k);
+    if (e < 0 || (nl >= 0 && nl < e)) return -1;
+    k = e + 1;
+  } else {
+    let depth = 0;
+    for (; k < p.length && !/\s/.test(p[k]!); k++) {
+      const c = p[k];
+      if (c === '\\') { k++; continue; }
+      if (c === '(') depth++;
+      else if (c === ')' && depth-- === 0) return k + 1;
+    }
   }
-  return -1;
+  blanks();
+  const q = p[k];
+  if (q === '"' || q === "'" || q === '(') {
+    const closeQuote = q === '(' ? ')' : q;
+    let e = k + 1;
+    while (e < p.length && p[e] !== closeQuote) e += p[e] === '\\' ? 2 : 1;
+    if (e >= p.length) return -1;
+    k = e + 1;
+    blanks();
+  }
+  return p[k] === ')' ? k + 1 : -1;
 }
