@@ -69,7 +69,13 @@ interface View {
   e: number;
 }
 
-const isAlnum = (c: string): boolean => /[\p{L}\p{N}]/u.test(c);
+const ALNUM = /[\p{L}\p{N}]/u;
+const isAlnum = (c: string): boolean => ALNUM.test(c);
+/** Whether the code point `c` is a letter or digit (Haskell's `isAlphaNum`), ASCII decided without a regular expression. */
+const isAlnumCode = (c: number): boolean =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || (c >= 128 && ALNUM.test(String.fromCodePoint(c)));
+/** The length in UTF-16 units of the code point `c`. */
+const unitsOf = (c: number): number => (c > 0xffff ? 2 : 1);
 const REGCHAR = /[\p{L}\p{N}_]/u;
 const INTERNAL_PUNCT = ':.#$%&-+?<>~/';
 
@@ -684,21 +690,21 @@ function scanInlines(t: string, views: readonly View[], keys: PandocKey[], regio
         continue;
       }
       default: {
-        const ch = charAt(p, i);
-        if (isAlnum(ch)) {
+        const ch = p.codePointAt(i)!;
+        if (isAlnumCode(ch)) {
           // A word (`str`): letters and digits, with single dots inside.
           let k = i;
           for (;;) {
-            const w = charAt(p, k);
-            if (w && isAlnum(w)) k += w.length;
-            else if (p[k] === '.' && p[k + 1] !== '.') k++;
+            const w = k < n ? p.codePointAt(k)! : -1;
+            if (w >= 0 && isAlnumCode(w)) k += unitsOf(w);
+            else if (w === 46 && p[k + 1] !== '.') k++;
             else break;
           }
           lastStr = k;
           i = k;
           continue;
         }
-        i += ch.length || 1;
+        i += unitsOf(ch);
       }
     }
   }
