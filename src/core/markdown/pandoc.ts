@@ -144,6 +144,7 @@ export function pandocKeyAt(t: string, i: number): { keyStart: number; keyEnd: n
 function columnOf(t: string, k: number): number {
   let s = k;
   while (s > 0 && t[s - 1] !== '\n' && t[s - 1] !== '\r') s--;
+  work += k - s;
   let cols = 0;
   for (let j = s; j < k; j++) cols = t[j] === '\t' ? cols + 4 - (cols % 4) : cols + 1;
   return cols;
@@ -225,12 +226,25 @@ function listMarker(line: string, col0 = 0): { width: number; content: number; c
 }
 
 /**
+ * Characters and lines the last {@link scanPandoc} examined, searches included (what a search
+ * skips over counts as read): tests bound it by the text's length, as the library index's
+ * `lastSearchWork` bounds its searches, so that linearity is checked without timing.
+ */
+let work = 0;
+
+/** The work of the last {@link scanPandoc} (see {@link work}). */
+export function lastPandocScanWork(): number {
+  return work;
+}
+
+/**
  * Reads a Markdown document as pandoc does, for citations.
  *
  * @param text - the whole document (its YAML front matter included: it is skipped)
  * @returns the citations (with example-list references left out) and the text regions
  */
 export function scanPandoc(text: string): PandocScan {
+  work = text.length;
   const lines: View[] = [];
   for (let s = 0; s <= text.length;) {
     let e = s;
@@ -270,6 +284,7 @@ const MAX_DEPTH = 64;
 
 function parseBlocks(r: Reading, input: readonly View[], depth: number, inList: boolean, paragraphs: View[][], examples: Set<string>): void {
   const t = r.t;
+  work += input.length;
   if (depth > MAX_DEPTH) { paragraphs.push(input.filter((v) => v.e > v.s)); return; }
   // A copy: a line that goes on after a block-level HTML comment is read again from there.
   const lines = input.slice();
@@ -279,6 +294,7 @@ function parseBlocks(r: Reading, input: readonly View[], depth: number, inList: 
   let plainAt = -1;
   let i = 0;
   while (i < n) {
+    work++;
     const v = lines[i]!;
     const line = lineOf(t, v);
     if (isBlankView(t, v)) { i++; continue; }
@@ -443,6 +459,7 @@ function openComment(line: string, open: boolean): boolean {
 function lineIndexAt(lines: readonly View[], from: number, at: number): number {
   let k = from;
   while (k + 1 < lines.length && lines[k]!.e < at) k++;
+  work += k - from;
   return k;
 }
 
@@ -458,6 +475,7 @@ function fenceClose(r: Reading, lines: readonly View[], from: number, open: stri
   const re = new RegExp(`^ {0,3}${open[0] === '`' ? '`' : '~'}{${open.length},}[ \\t]*$`);
   let at = -1;
   for (let k = from; k < lines.length; k++) if (re.test(lineOf(r.t, lines[k]!))) { at = k; break; }
+  work += (at < 0 ? lines.length : at) - from;
   r.fences.set(id, { from, at, lines });
   return at;
 }
@@ -471,8 +489,9 @@ function fenceClose(r: Reading, lines: readonly View[], from: number, open: stri
 function metadataEnd(t: string, lines: readonly View[], from: number): number {
   if (!/^[\p{L}\p{N}_"'-][^:]*:(?:[ \t]|$)/u.test(lineOf(t, lines[from]!))) return -1;
   for (let k = from; k < lines.length; k++) {
-    if (/^(---|\.\.\.)[ \t]*$/.test(lineOf(t, lines[k]!))) return k;
+    if (/^(---|\.\.\.)[ \t]*$/.test(lineOf(t, lines[k]!))) { work += k - from; return k; }
   }
+  work += lines.length - from;
   return -1;
 }
 
@@ -504,6 +523,7 @@ function finder(p: string): (needle: string, from: number) => number {
     const m = memo.get(needle);
     if (m && from >= m.from && (m.at < 0 || from <= m.at)) return m.at;
     const at = p.indexOf(needle, from);
+    work += (at < 0 ? p.length : at) - from;
     memo.set(needle, { from, at });
     return at;
   };
@@ -526,6 +546,7 @@ function scanInlines(t: string, views: readonly View[], keys: PandocKey[], regio
   }
   const p = parts.join('\n');
   const n = p.length;
+  work += n;
   const next = finder(p);
   let line = 0;
   const at = (i: number): number => {
@@ -549,6 +570,7 @@ function scanInlines(t: string, views: readonly View[], keys: PandocKey[], regio
       if (e - b === run) { found = b; break; }
       k = e;
     }
+    work += (found < 0 ? n : found) - from;
     runs.set(run, { from, at: found });
     return found;
   };
@@ -556,6 +578,7 @@ function scanInlines(t: string, views: readonly View[], keys: PandocKey[], regio
   // math when a blank comes before that `$` or a digit after it (`$5 and $6`).
   const closingDollar = (from: number): number => {
     for (let k = p.indexOf('$', from); k >= 0; k = p.indexOf('$', k + 1)) {
+      work += k - from;
       if (p[k - 1] === '\\') continue;
       return /\s/.test(p[k - 1]!) || /\d/.test(p[k + 1] ?? '') ? -1 : k;
     }
@@ -739,6 +762,7 @@ function exampleRefEnd(p: string, i: number): number {
  * same kind counted, a backslash escaping the character after it), or -1; one pass with a stack.
  */
 function bracketMatches(p: string): Int32Array {
+  work += p.length;
   const out = new Int32Array(p.length).fill(-1);
   const braces: number[] = [], squares: number[] = [];
   for (let k = 0; k < p.length; k++) {
@@ -773,18 +797,33 @@ const HTML_TAG = /<(?:[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s
  * Reads no further than the URL and title, so a thousand `](` never closed cost one pass.
  */
 function destinationEnd(p: string, i: number): number {
+  const k = destinationScan(p, i);
+  work += Math.abs(k) - i;
+  return k > 0 ? k : -1;
+}
+
+/**
+ * How long a link's URL or title may be; longer ones, and ones that run into another `](`, are not
+ * read as destinations (which keeps `[a](b[a](b…` linear).
+ */
+const MAX_URL = 2048;
+
+/** {@link destinationEnd}'s reading: the end, or minus where it stopped. */
+function destinationScan(p: string, i: number): number {
   let k = i + 1;
   const blanks = () => { while (k < p.length && /\s/.test(p[k]!)) k++; };
   blanks();
+  const limit = Math.min(p.length, k + MAX_URL);
   if (p[k] === '<') {
-    const e = p.indexOf('>', k);
-    const nl = p.indexOf('\n', k);
-    if (e < 0 || (nl >= 0 && nl < e)) return -1;
+    let e = k + 1;
+    while (e < limit && p[e] !== '>' && p[e] !== '\n' && !(p[e] === ']' && p[e + 1] === '(')) e++;
+    if (p[e] !== '>') return -e;
     k = e + 1;
   } else {
     let depth = 0;
-    for (; k < p.length && !/\s/.test(p[k]!); k++) {
+    for (; k < limit; k++) {
       const c = p[k];
+      if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || (c === ']' && p[k + 1] === '(')) break;
       if (c === '\\') { k++; continue; }
       if (c === '(') depth++;
       else if (c === ')' && depth-- === 0) return k + 1;
@@ -795,10 +834,11 @@ function destinationEnd(p: string, i: number): number {
   if (q === '"' || q === "'" || q === '(') {
     const closeQuote = q === '(' ? ')' : q;
     let e = k + 1;
-    while (e < p.length && p[e] !== closeQuote) e += p[e] === '\\' ? 2 : 1;
-    if (e >= p.length) return -1;
+    const titleLimit = Math.min(p.length, e + MAX_URL);
+    while (e < titleLimit && p[e] !== closeQuote && !(p[e] === ']' && p[e + 1] === '(')) e += p[e] === '\\' ? 2 : 1;
+    if (e >= titleLimit) return -e;
     k = e + 1;
     blanks();
   }
-  return p[k] === ')' ? k + 1 : -1;
+  return p[k] === ')' ? k + 1 : -k;
 }
