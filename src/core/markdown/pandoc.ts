@@ -598,7 +598,8 @@ function scanInlines(t: string, views: readonly View[], keys: PandocKey[], regio
         if (/[A-Za-z]/.test(d)) {
           // Raw TeX (`\emph{…}`): the command and its braced and bracketed arguments.
           let k = i + 1;
-          while (k < n && /[A-Za-z]/.test(p[k]!)) k++;
+          // Pandoc's TeX reader takes `@` as a letter of command names (`\make@title`).
+          while (k < n && /[A-Za-z@]/.test(p[k]!)) k++;
           matches ??= bracketMatches(p);
           const e = texArgumentsEnd(p, k, matches);
           if (e > k) cut(i, e);
