@@ -9,7 +9,7 @@
  * `src/Text/Pandoc/Readers/Markdown.hs` (`cite`, `textualCite`, `normalCite`, `str`, `inline`,
  * `codeBlockFenced`, `codeBlockIndented`, `rawListItem`, `listContinuation`, `emailBlockQuote`) and
  * `src/Text/Pandoc/Parsing/Citations.hs` (`citeKey`), as of pandoc 3.x; checked against pandoc
- * 2.17 by `test/unit/pandocDifferential.test.ts`.
+ * 2.17 by `test/unit/pandocCitations.test.ts` (fixtures and generated documents).
  *
  * The rules it follows:
  * - **A key** (`citeKey`): `@` then either a simple identifier (a letter, digit or `_`, then
