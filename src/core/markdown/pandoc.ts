@@ -36,7 +36,10 @@
  * but an HTML block's indentation does not start code; emphasis closers are judged from the
  * characters around them, not by pandoc's full emphasis parser; setext headings, tables and line
  * blocks are read as paragraphs (their text is inline text either way); metadata strings other
- * than `nocite` are not read. One pass per block, linear in the text.
+ * than `nocite` are not read; a tab right after a block quote's `>` is not split as pandoc splits
+ * it (it expands tabs, then strips one blank); an unclosed `<pre>` hides the rest of the document.
+ * Linear in the text: searches remember their answers, nesting stops at 64 levels, and
+ * {@link lastPandocScanWork} counts what was read.
  *
  * Offsets are UTF-16 code units. Imports nothing: the VS Code client reaches it through `context.ts`.
  */
