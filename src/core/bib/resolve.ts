@@ -10,6 +10,7 @@
 import { URI, Utils } from 'vscode-uri';
 import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../context.js';
 import type { Entry } from '../schema.js';
+import { quartoCustomKeys } from '../markdown/crossref.js';
 import { parseYaml } from '../yaml.js';
 import type { LatexProject } from '../latex/project.js';
 import { bibliographyDeclarations, latexBibliographies, markdownBibliographies, texRootCommentOf, type BibDeclaration } from './locate.js';
@@ -256,22 +257,31 @@ export interface ResolveOptions {
 /** The names of the Quarto project file, in the order Quarto looks for them. */
 const QUARTO_PROJECT = ['_quarto.yml', '_quarto.yaml'];
 
+/** A Quarto project: its `_quarto.yml`, the bibliography it declares, and its custom cross-reference types' keys. */
+export interface QuartoProject {
+  uri: URI;
+  decls: BibDeclaration[];
+  /** `crossref: custom: [{ key }]` (Quarto's "Cross Reference Options"), for `markdown/crossref.ts`. */
+  crossrefCustom: string[];
+}
+
 /**
  * The Quarto project a document belongs to: the nearest `_quarto.yml` in its folder or a parent
  * folder, up to its workspace folder (Quarto's "Project Basics": a project is a directory with
  * `_quarto.yml`, and its metadata applies to every document in it).
  */
-async function quartoProject(ws: BibWorkspace, doc: URI, cache: BibCache): Promise<{ uri: URI; decls: BibDeclaration[] } | undefined> {
+export async function quartoProject(ws: BibWorkspace, doc: URI, cache: BibCache): Promise<QuartoProject | undefined> {
   const top = ws.folders.find((f) => isInside(f, doc));
   if (!top) return undefined;
   for (let dir = Utils.dirname(doc); isInside(top, dir); dir = Utils.dirname(dir)) {
     for (const name of QUARTO_PROJECT) {
       const uri = Utils.joinPath(dir, name);
-      const decls = await cache.get(ws, uri, 'quarto', (text) => {
-        const value = parseYaml(text).value as { bibliography?: unknown } | undefined;
-        return bibliographyDeclarations(value && typeof value === 'object' ? value.bibliography : undefined);
+      const read = await cache.get(ws, uri, 'quarto', (text) => {
+        const value = parseYaml(text).value as { bibliography?: unknown; crossref?: unknown } | undefined;
+        const object = value && typeof value === 'object' ? value : undefined;
+        return { decls: bibliographyDeclarations(object?.bibliography), crossrefCustom: quartoCustomKeys(object?.crossref) };
       });
-      if (decls) return { uri, decls };
+      if (read) return { uri, ...read };
     }
     if (dir.path === top.path || dir.path === '/') break;
   }

@@ -16,16 +16,17 @@ import {
 import { URI } from 'vscode-uri';
 import { bibKeyOffset, duplicateKeys, editorText, eolOf, findBibKey, lineColumnAt, parseBib, type BibEntry } from '../bib/bibfile.js';
 import {
-  BibCache, bibFileOf, inWorkspaceReal, isInside, planBibliographyUpdate, planCitationSync, resolveBibliography, type DocumentBibliography,
+  BibCache, bibFileOf, inWorkspaceReal, isInside, planBibliographyUpdate, planCitationSync, quartoProject, resolveBibliography, type DocumentBibliography,
 } from '../bib/resolve.js';
 import { bibFormatOf, planBibAddition, planBibSync, readBibFile } from '../bib/sync.js';
 import { toBibtex } from '../cite/bibtex.js';
 import { planCitation } from '../cite/insert.js';
 import { foldAscii } from '../cite/key.js';
-import { citationAt, citationsIn, citedKeys, type CitedKey } from '../citations.js';
+import { citationAt, citationsIn, citedKeys, crossrefSyntaxOf, type CitedKey } from '../citations.js';
 import { planLatexBibDeclaration, planMarkdownBibDeclaration } from '../bib/locate.js';
-import { citeContextAt, isCitingLanguage, LATEX_LANGUAGES } from '../context.js';
+import { citeContextAt, isCitingLanguage, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../context.js';
 import type { LatexProject } from '../latex/project.js';
+import type { CrossrefSyntax } from '../markdown/crossref.js';
 import type { Logger } from '../log.js';
 import type { Entry } from '../schema.js';
 import { bibEntryMarkdown, entryMarkdown, escapeMarkdown, venueYear } from './present.js';
@@ -162,6 +163,19 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     });
   };
 
+  /**
+   * A Markdown document's cross-reference syntax: Quarto's in `.qmd` files and in documents of a
+   * Quarto project (with the project's custom types), and what its front matter adds; undefined
+   * for other languages.
+   */
+  const crossrefsOf = async (doc: TextDocument): Promise<CrossrefSyntax | undefined> => {
+    if (!MARKDOWN_LANGUAGES.has(doc.languageId)) return undefined;
+    const uri = URI.parse(doc.uri);
+    const project = await quartoProject(ws, uri, cache);
+    const quarto = doc.languageId === 'quarto' || /\.qmd$/i.test(uri.path) || !!project;
+    return crossrefSyntaxOf(doc.getText(), { quarto, quartoCustom: project?.crossrefCustom ?? [] });
+  };
+
   const bibEntries = (bib: DocumentBibliography | undefined) =>
     bib?.files.flatMap((s) => s.entries.map((entry) => ({ entry, source: s }))) ?? [];
 
@@ -261,11 +275,11 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
 
   return {
     async complete(doc, position, token = NOT_CANCELLED) {
-      // LaTeX: the scanner sees the whole document, to know whether the cursor is in a comment,
-      // verbatim text or an \iffalse block (a few ms for a 300 KB paper). Markdown: the detection
-      // reads only around the cursor (the key under it, and a bracket within 1,000 characters).
+      // The scanners see the whole document, to know whether the cursor is in a comment, verbatim
+      // text or an \iffalse block (LaTeX), or in code, math or a comment (Markdown): a few ms for
+      // a 300 KB paper.
       const text = doc.getText();
-      const ctx = citeContextAt(text, doc.offsetAt(position), doc.languageId);
+      const ctx = citeContextAt(text, doc.offsetAt(position), doc.languageId, await crossrefsOf(doc));
       if (!ctx) return undefined;
       // In Markdown, only offer keys right after '@' (inside brackets, the user types '@' first).
       if (ctx.syntax === 'pandoc' && text[ctx.keyStart - 1] !== '@') return undefined;
@@ -332,7 +346,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     },
 
     async hover(doc, position, token = NOT_CANCELLED) {
-      const c = citationAt(doc.getText(), doc.offsetAt(position), doc.languageId);
+      const c = citationAt(doc.getText(), doc.offsetAt(position), doc.languageId, await crossrefsOf(doc));
       if (!c) return undefined;
       const bib = await bibliographyOf(doc);
       if (token.isCancellationRequested) return undefined;
@@ -356,7 +370,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     },
 
     async definition(doc, position, token = NOT_CANCELLED) {
-      const c = citationAt(doc.getText(), doc.offsetAt(position), doc.languageId);
+      const c = citationAt(doc.getText(), doc.offsetAt(position), doc.languageId, await crossrefsOf(doc));
       if (!c) return undefined;
       const bib = await bibliographyOf(doc);
       if (token.isCancellationRequested) return undefined;
@@ -414,7 +428,8 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
         }
         return out;
       }
-      const cited = citationsIn(doc.getText(), doc.languageId);
+      // Cross-references written as citations (`@fig-plot` in Quarto) are not citation keys.
+      const cited = citationsIn(doc.getText(), doc.languageId, await crossrefsOf(doc));
       const bib = await bibliographyOf(doc);
       if (token.isCancellationRequested) return [];
       const inBib = new Set(bibEntries(bib).map((b) => b.entry.key.toLowerCase()));
@@ -546,7 +561,8 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     },
 
     citedKeys(doc) {
-      return citedKeys(doc.getText(), doc.languageId);
+      return citedKeys(doc.getText(), doc.languageId, MARKDOWN_LANGUAGES.has(doc.languageId)
+        ? { quarto: doc.languageId === 'quarto' || /\.qmd$/i.test(URI.parse(doc.uri).path) } : undefined);
     },
 
     clearCache() {
