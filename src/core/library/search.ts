@@ -42,10 +42,8 @@ export { LIBRARY_INDEX_VERSION, MAX_EXPANSIONS, TOP_LIST } from './index/data.js
 export type { LibraryIndexJson } from './index/serialize.js';
 
 /** A searchable library file; see the module comment. */
-export class LibraryIndex extends IndexData {
-  private constructor(entries: readonly Entry[]) {
-    super(entries);
-  }
+export class LibraryIndex {
+  private constructor(private readonly data: IndexData) {}
 
   /**
    * Builds the index in slices: call `step` until it returns the index; between calls other work
@@ -56,7 +54,15 @@ export class LibraryIndex extends IndexData {
    */
   static builder(entries: readonly Entry[]): { step(deadline: () => boolean): LibraryIndex | undefined; readonly done: number } {
     if (entries.length > MAX_DOCS) throw new Error(`LibraryIndex: ${entries.length} entries are more than the ${MAX_DOCS} it can index`);
-    return buildSteps(new LibraryIndex(entries));
+    const steps = buildSteps(new IndexData(entries));
+    let index: LibraryIndex | undefined;
+    return {
+      get done() { return steps.done; },
+      step(deadline) {
+        const data = steps.step(deadline);
+        return data && (index ??= new LibraryIndex(data));
+      },
+    };
   }
 
   /** Builds the index at once (tests, small libraries). */
@@ -73,7 +79,7 @@ export class LibraryIndex extends IndexData {
    * @throws Error when edits have used up the 2^25 entry ids
    */
   update(removed: readonly Entry[], added: readonly Entry[]): void {
-    updateIndex(this, removed, added);
+    updateIndex(this.data, removed, added);
   }
 
   /**
@@ -94,8 +100,9 @@ export class LibraryIndex extends IndexData {
    * of a second): run the generator on, between other work, until it returns; what it returns is
    * {@link fromJSON}'s. Every id and bound is checked, as a search reads them unchecked.
    */
-  static restoring(entries: readonly Entry[], json: LibraryIndexJson): Generator<void, LibraryIndex | undefined, undefined> {
-    return restoreInto(new LibraryIndex(entries), json);
+  static *restoring(entries: readonly Entry[], json: LibraryIndexJson): Generator<void, LibraryIndex | undefined, undefined> {
+    const data = yield* restoreInto(new IndexData(entries), json);
+    return data && new LibraryIndex(data);
   }
 
   /**
@@ -105,7 +112,7 @@ export class LibraryIndex extends IndexData {
    * @throws Error (when the generator runs) for an index that {@link update} changed: its ids are no longer the entries' positions
    */
   jsonPieces(): Generator<string, void, undefined> {
-    return jsonPieces(this);
+    return jsonPieces(this.data);
   }
 
   /**
@@ -122,13 +129,13 @@ export class LibraryIndex extends IndexData {
    * the bounds in the module comment (work, unlike time, does not depend on the machine).
    */
   get lastSearchWork(): number {
-    return this.work;
+    return this.data.work;
   }
 
   /** The entry with a key (ignoring case; the first of duplicates). */
   entry(key: string): Entry | undefined {
-    const i = this.byKey.get(key.toLowerCase());
-    return i === undefined ? undefined : this.byId[i];
+    const i = this.data.byKey.get(key.toLowerCase());
+    return i === undefined ? undefined : this.data.byId[i];
   }
 
   /**
@@ -140,6 +147,6 @@ export class LibraryIndex extends IndexData {
    * @returns hits, best first (equal scores in file order); scores are BM25+ like the corpus search's
    */
   search(query: ParsedQuery, limit: number, skip?: (e: Entry) => boolean): SearchHit[] {
-    return searchIndex(this, query, limit, skip);
+    return searchIndex(this.data, query, limit, skip);
   }
 }

@@ -89,8 +89,8 @@ export interface Prepared {
 }
 
 /**
- * The state of a library index (`LibraryIndex` in `library/search.ts` is its public face). Its
- * fields are open to the modules of `library/index/` only.
+ * The state of a library index, open to the modules of `library/index/`; `LibraryIndex`
+ * (`library/search.ts`) holds one and is the API the rest of the code sees.
  */
 export class IndexData {
   /** Entries by id (their position when built; updates add ids and leave holes). */
@@ -139,7 +139,7 @@ export class IndexData {
   readonly expansions = new Map<string, { ids: number[]; weights: number[] }>();
 
   /** An empty index with room for `entries` (each is added by `addDoc`, or {@link addEntry} and the cache). */
-  protected constructor(entries: readonly Entry[]) {
+  constructor(entries: readonly Entry[]) {
     this.byId = [...entries];
     const n = Math.max(entries.length, 1);
     this.alive = new Uint8Array(n);
