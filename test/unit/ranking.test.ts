@@ -130,6 +130,13 @@ describe('one ranking: the corpus search and the library index', () => {
     expectSameRanking(generated(200), 20);
   });
 
+  it('splits a last word typed in capitals as the corpus does (`GPUs` → `gpus`, `gp`, `us`), not folded first', () => {
+    const base = asLibraryEntry(realCorpus().entries[0]!, 1);
+    const entries = ['Scaling GPUs', 'GPU kernels for us', 'Sparse attention'].map((title, i) => ({ ...base, key: `k${i}`, title }));
+    const { corpus, library } = both(entries)('GPUs');
+    expect(library.map((h) => [h.entry.key, h.score])).toEqual(corpus.map((h) => [h.entry.key, expect.closeTo(h.score, 9)]));
+  });
+
   it('scores with MiniSearch\'s own defaults: our shared parameters change nothing in a plain MiniSearch', () => {
     const docs = realCorpus().entries.slice(0, 60).map((e, id) => ({ id, title: e.title, summary: e.summary }));
     const plain = new MiniSearch({ fields: ['title', 'summary'] });

@@ -78,7 +78,6 @@ function runsUpTo(start: Int32Array, end: number): boolean {
 /** Whether a restored posting names a field, one of `docs` entries, and a count. */
 const isPostingOf = (p: number, docs: number) => p >= 0 && p >>> FIELD_SHIFT < F && docOf(p) < docs && (p & TF_MASK) > 0;
 
-
 /**
  * Restores into `index` (empty, over the entries it was saved for) an index saved by
  * {@link jsonPieces}, pausing after each piece of work; see `LibraryIndex.restoring`.
@@ -86,8 +85,8 @@ const isPostingOf = (p: number, docs: number) => p >= 0 && p >>> FIELD_SHIFT < F
  * @returns `index`, or undefined when the JSON is of another version, or damaged
  */
 export function* restoreInto<T extends IndexData>(index: T, json: LibraryIndexJson): Generator<void, T | undefined, undefined> {
-const entries = index.byId as readonly Entry[];
-if (json?.version !== LIBRARY_INDEX_VERSION || json.docs !== entries.length) return undefined;
+  const entries = index.byId as readonly Entry[];
+  if (json?.version !== LIBRARY_INDEX_VERSION || json.docs !== entries.length) return undefined;
   try {
     for (let i = 0; i < entries.length; i++) {
       index.addEntry(i, entries[i]!);
