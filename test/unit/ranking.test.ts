@@ -15,6 +15,7 @@
  *   are the library's bounds on a keystroke's work; the documents here stay under them.
  * - the corpus also lists entries that match some words (`partial`); the library, every word only.
  */
+import fc from 'fast-check';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { foldAscii } from '../../src/core/cite/key.js';
@@ -128,6 +129,26 @@ describe('one ranking: the corpus search and the library index', () => {
 
   it('give the same hits, order and scores over generated entries (compound names, abbreviations)', () => {
     expectSameRanking(generated(200), 20);
+  });
+
+  it('give the same hits and scores for any documents and any query of their words both engines match alike (property)', () => {
+    const base = asLibraryEntry(realCorpus().entries[0]!, 1);
+    const pool = ['paged', 'attention', 'serving', 'memory', 'sparse', 'kernels', 'tensor', 'cache', 'caching', 'cached', 'PagedAttention',
+      'ZeRO', 'MoE', 'mixture of experts', 'LLMs', 'large language model', 'GPUs', 'GPU', 'zygote', 'zygotes', 'pipe', 'pipeline', '深度学习'];
+    const title = fc.array(fc.constantFrom(...pool), { minLength: 1, maxLength: 8 }).map((ws) => ws.join(' '));
+    const doc = fc.record({ title, family: fc.constantFrom('Kwon', 'Zheng', 'Li', 'Rajbhandari'), year: fc.integer({ min: 2015, max: 2025 }) });
+    const docs = fc.array(doc, { minLength: 1, maxLength: 30 }).map((ds) => ds.map((d, i) => ({
+      ...base, key: `k${i}`, title: d.title, authors: [{ given: 'A', family: d.family }], year: d.year, venue: 'OSDI',
+    })));
+    fc.assert(fc.property(docs, fc.nat(), (entries, pick) => {
+      const candidates = queries(entries);
+      const q = candidates[pick % candidates.length];
+      if (!q) return;
+      const { corpus, library } = both(entries)(q);
+      const byKey = new Map(library.map((h) => [h.entry.key, h.score]));
+      expect(library.map((h) => h.entry.key).sort(), q).toEqual(corpus.map((h) => h.entry.key).sort());
+      for (const h of corpus) expect(close(h.score, byKey.get(h.entry.key)!), `${q}: ${h.entry.key}`).toBe(true);
+    }), { numRuns: 200, seed: 42 });
   });
 
   it('splits a last word typed in capitals as the corpus does (`GPUs` → `gpus`, `gp`, `us`), not folded first', () => {
