@@ -24,26 +24,15 @@ export const MAX_FUZZY = 6;
 export const FUZZY_RATIO = 0.2;
 
 /**
- * BM25+'s inverse document frequency (MiniSearch's `calcBM25Score`).
+ * BM25+'s inverse document frequency (MiniSearch's `calcBM25Score`). Its term part,
+ * `d + tf (k + 1) / (tf + k (1 − b + b · length / average length))`, is computed in the library
+ * index's inner loops from {@link BM25} (`IndexData.tfPart`, the query's `scan`).
  *
  * @param df - documents in which the field has the term
  * @param docCount - documents indexed
  */
 export function idf(df: number, docCount: number): number {
   return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
-}
-
-/**
- * BM25+'s term part: `d + tf (k + 1) / (tf + k (1 − b + b · length / average length))`, as
- * MiniSearch's `calcBM25Score` (times {@link idf} there).
- *
- * @param tf - occurrences of the term in the document's field
- * @param fieldLength - the field's distinct words, as tokenised
- * @param avgFieldLength - their mean over the documents indexed
- */
-export function termPart(tf: number, fieldLength: number, avgFieldLength: number): number {
-  const { k, b, d } = BM25;
-  return d + (tf * (k + 1)) / (tf + k * (1 - b + (b * fieldLength) / avgFieldLength));
 }
 
 /**
