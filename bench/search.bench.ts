@@ -8,6 +8,8 @@
  * - Index build: `createSearchIndex` over the model against plain MiniSearch (its own tokenizer and
  *   term processing) indexing the same documents (`searchDocuments`), run alternately; the target
  *   is under 2× (what our tokenizer, folding, stems and compound parts may cost).
+ * - Prebuilt index: building the corpus index at start against loading one built with
+ *   MiniSearch's `toJSON` (`MiniSearch.loadJSON`), and what that JSON would add to the package.
  * - Search: our index against a linear scan (substring match of every query word over each entry's
  *   text, ranked by hit count), for queries typed one keystroke at a time.
  * - Server (`server.bench.ts`): the language server's start to first answer against activation plus
@@ -18,12 +20,13 @@
  * read the ratios, not the absolute numbers.
  */
 import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildCorpus, type CorpusData } from '../src/core/corpus.js';
 import { loadCorpusDir } from '../src/host/node/load.js';
 import MiniSearch from 'minisearch';
-import { createSearchIndex, SEARCH_FIELDS, searchDocuments } from '../src/core/search.js';
+import { createSearchIndex, indexTerms, SEARCH_FIELDS, searchDocuments, tokenize } from '../src/core/search.js';
 import { displayName } from '../src/core/cite/names.js';
 import type { Entry } from '../src/core/schema.js';
 import { percentile, QUERIES } from './common.js';
@@ -99,6 +102,31 @@ async function main(): Promise<void> {
   console.log(`  ours:     createSearchIndex (tokenizer, folding, stems, compound parts)  p50 ${ms(percentile(build, 50))}  p95 ${ms(percentile(build, 95))}`);
   console.log(`  baseline: plain MiniSearch over the same documents                     p50 ${ms(percentile(plainBuild, 50))}  p95 ${ms(percentile(plainBuild, 95))}`);
   console.log(`  ratio (p50): ${ratio(percentile(build, 50), percentile(plainBuild, 50))} (target < 2×)`);
+
+  // Would a prebuilt index (MiniSearch's toJSON at build time, loadJSON at start) be cheaper?
+  const options = { fields: [...SEARCH_FIELDS], storeFields: [], tokenize, processTerm: indexTerms };
+  const built = new MiniSearch(options);
+  built.addAll(documents);
+  const saved = JSON.stringify(built);
+  const atStart: number[] = [];
+  const loaded: number[] = [];
+  for (let round = 0; round < 70; round++) {
+    let t = performance.now();
+    createSearchIndex(corpus);
+    const ours = performance.now() - t;
+    t = performance.now();
+    MiniSearch.loadJSON(saved, options);
+    const load = performance.now() - t;
+    if (round >= 10) { atStart.push(ours); loaded.push(load); }
+  }
+  atStart.sort((a, b) => a - b);
+  loaded.sort((a, b) => a - b);
+  const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
+  console.log(`\nprebuilt corpus index (${atStart.length} runs each, alternating)`);
+  console.log(`  ours:     createSearchIndex at start                p50 ${ms(percentile(atStart, 50))}  p95 ${ms(percentile(atStart, 95))}`);
+  console.log(`  baseline: MiniSearch.loadJSON of a toJSON index     p50 ${ms(percentile(loaded, 50))}  p95 ${ms(percentile(loaded, 95))}`);
+  console.log(`  ratio (p50): ${ratio(percentile(atStart, 50), percentile(loaded, 50))}`);
+  console.log(`  size: index JSON ${kb(saved.length)} (gzip ${kb(gzipSync(saved).length)}) beside dist/corpus.json ${kb(json.length)} (gzip ${kb(gzipSync(json).length)})`);
 
   const index = createSearchIndex(corpus);
   const scan = linearScan(corpus.entries);

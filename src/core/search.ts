@@ -1,7 +1,8 @@
 /**
  * Full-text search over the corpus: a MiniSearch index (BM25+) with field boosts, English stemming
  * (Porter, via `stemmer`), prefix and fuzzy matching, query filters (`author:`, `year:`, `venue:`,
- * `topic:`) and our ranking on top.
+ * `topic:`) and our ranking on top. MiniSearch is used through its public API only; its scoring
+ * parameters come from `search/scoring.ts`, which the library index shares.
  */
 import MiniSearch, { type SearchResult as MsResult } from 'minisearch';
 import { stemmer } from 'stemmer';
@@ -9,6 +10,7 @@ import type { Corpus } from './model.js';
 import { foldAscii } from './cite/key.js';
 import { displayName } from './cite/names.js';
 import type { Entry } from './schema.js';
+import { BM25, FUZZY_RATIO, MATCH_WEIGHTS, MAX_FUZZY } from './search/scoring.js';
 
 /** A ranked search hit. */
 export interface SearchHit {
@@ -299,33 +301,6 @@ export function searchDocuments(corpus: Corpus): SearchDocument[] {
 }
 
 /**
- * MiniSearch whose {@link MiniSearch.addAll} finds each term's postings in the index once per call
- * rather than once per occurrence. MiniSearch's `addTerm` walks its radix tree (`SearchableMap.fetch`,
- * which scans each node's children) at every occurrence of a term; the corpus has about 26,000
- * occurrences of 5,200 terms (each word as typed and as its stem, compound parts, CJK bigrams), and
- * that walk was most of the build. The postings map a walk returns is the one the tree holds (a
- * later node split moves it, never replaces it), so the index built is the same, byte for byte in
- * `toJSON`; nothing is removed while documents are added.
- */
-export class CorpusMiniSearch extends MiniSearch<SearchDocument> {
-  override addAll(documents: readonly SearchDocument[]): void {
-    const index = this._index;
-    const walk = index.fetch;
-    const postings = new Map<string, ReturnType<typeof walk>>();
-    index.fetch = (term, initial) => {
-      let found = postings.get(term);
-      if (found === undefined) postings.set(term, found = walk.call(index, term, initial));
-      return found;
-    };
-    try {
-      super.addAll(documents);
-    } finally {
-      Reflect.deleteProperty(index, 'fetch');
-    }
-  }
-}
-
-/**
  * Builds the search index over a corpus.
  *
  * @param corpus - the corpus model; topic labels (English and Chinese) and paths are indexed
@@ -338,7 +313,7 @@ export function createSearchIndex(corpus: Corpus): SearchIndex {
   // `cache`, `caches`, `caching` alike and a half-typed word still prefix-matches the whole one.
   const vocabulary = new Set<string>();
   const termsOf = new Map<string, string[]>();
-  const ms = new CorpusMiniSearch({
+  const ms = new MiniSearch<SearchDocument>({
     fields: [...SEARCH_FIELDS],
     storeFields: [],
     tokenize,
@@ -356,8 +331,12 @@ export function createSearchIndex(corpus: Corpus): SearchIndex {
       processTerm: queryTerm,
       prefix: (term) => term.length >= 2,
       // Typos only: a word the corpus has (`caching`) is not also matched as a near word (`catching`).
-      fuzzy: (term) => (term.length >= 5 && /^[a-z]+$/.test(term) && !vocabulary.has(term) ? 0.2 : false),
+      fuzzy: (term) => (term.length >= 5 && /^[a-z]+$/.test(term) && !vocabulary.has(term) ? FUZZY_RATIO : false),
       boostDocument: (id) => LEVEL_BOOST[entries[id as number]?.level ?? ''] ?? 1,
+      // The one scoring definition, shared with the library index (`search/scoring.ts`).
+      bm25: { ...BM25 },
+      weights: { ...MATCH_WEIGHTS },
+      maxFuzzy: MAX_FUZZY,
     },
   });
   ms.addAll(docs);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import {
-  CorpusMiniSearch, createSearchIndex, indexTerms, parseQuery, SEARCH_FIELDS, searchDocuments, tokenize, topicsMatching, withAbbreviations,
+  createSearchIndex, indexTerms, parseQuery, SEARCH_FIELDS, searchDocuments, tokenize, topicsMatching, withAbbreviations,
   type SearchDocument,
 } from '../../src/core/search.js';
 import { realCorpus } from './helpers.js';
@@ -169,32 +169,3 @@ function plainTokenize(text: string): string[] {
   return out;
 }
 
-describe('CorpusMiniSearch', () => {
-  const options = { fields: [...SEARCH_FIELDS], storeFields: [], tokenize, processTerm: indexTerms };
-  /** Both indexes as MiniSearch serializes them: every term, field, document and frequency. */
-  const same = (docs: SearchDocument[], later: SearchDocument[]) => {
-    const ours = new CorpusMiniSearch(options);
-    const plain = new MiniSearch<SearchDocument>(options);
-    ours.addAll(docs);
-    plain.addAll(docs);
-    // After addAll, the index is MiniSearch's own again: a term that a removal takes out of the
-    // tree and an addition puts back is a new node, not the postings addAll had found.
-    const first = docs[0];
-    if (first) for (const ms of [ours, plain]) { ms.remove(first); ms.add({ ...first, id: 1000 }); }
-    for (const d of later) { ours.add(d); plain.add(d); }
-    expect(JSON.stringify(ours)).toBe(JSON.stringify(plain));
-  };
-
-  it('builds the same index as MiniSearch over the real corpus', () => {
-    const docs = searchDocuments(realCorpus());
-    same(docs.slice(0, -5), docs.slice(-5));
-  });
-
-  it('builds the same index as MiniSearch over generated documents (shared prefixes split the radix tree\'s nodes)', () => {
-    // Few letters, so that words share prefixes and insertions split existing nodes.
-    const text = fc.array(fc.stringMatching(/^[abc]{1,6}$/), { maxLength: 12 }).map((w) => w.join(' '));
-    const doc = fc.record({ title: text, aliases: text, key: text, authors: text, venue: text, year: text, topics: text, summary: text });
-    const docs = fc.array(doc, { maxLength: 15 }).map((ds) => ds.map((d, id) => ({ ...d, id })));
-    fc.assert(fc.property(docs, fc.nat(15), (ds, cut) => same(ds.slice(0, cut), ds.slice(cut))), { numRuns: 500 });
-  });
-});
