@@ -191,6 +191,9 @@ describe.runIf(available || CI)('the BibTeX reader against BibTeX 0.99d and bibe
   }, 600_000);
 });
 
-describe.skipIf(available || CI)('the BibTeX differential test', () => {
-  it.skip('needs TeX Live (kpsewhich, bibtex) and biber: run scripts/setup-test-tools.sh', () => {});
+// Without the tools outside CI the differential cannot run: say so in the run's output, and fail in
+// CI, whose set-up script installs them (a suite that is silently skipped proves nothing).
+it('has TeX Live (kpsewhich, bibtex) and biber, as scripts/setup-test-tools.sh installs them', () => {
+  if (!available) console.warn('bibtex differential: not run here, without TeX Live and biber (run scripts/setup-test-tools.sh)');
+  expect(available || !CI, 'CI=true and TeX Live or biber is missing').toBe(true);
 });
