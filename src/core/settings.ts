@@ -9,7 +9,7 @@
  * does not fit its schema gives the default, and one bad setting never costs the others.
  */
 import * as z from 'zod/mini';
-import { LATEX_COMMANDS, MARKDOWN_STYLES } from './cite/insert.js';
+import { LATEX_COMMANDS, MARKDOWN_STYLES } from './cite/citationForms.js';
 import { DEFAULT_MAX_FILE_MB } from './fileLimits.js';
 import { LEVELS } from './schema.js';
 

@@ -18,7 +18,7 @@ import * as l10n from '@vscode/l10n';
 import { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-types';
 import { URI, Utils } from 'vscode-uri';
 import { STRING_COMMAND, type BibEntry, type ParsedBib } from '../core/bib/bibfile.js';
-import { bibFormatOf } from '../core/bib/sync.js';
+import { bibFormatOf } from '../core/bib/format.js';
 import type { Logger } from '../core/log.js';
 import type { Corpus } from '../core/model.js';
 import type { Entry } from '../core/schema.js';

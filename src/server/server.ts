@@ -18,7 +18,7 @@ import {
 } from 'vscode-languageserver';
 import { URI } from 'vscode-uri';
 import { inWorkspace } from '../core/bib/resolve.js';
-import { bibFormatOf } from '../core/bib/sync.js';
+import { bibFormatOf } from '../core/bib/format.js';
 import { LATEX_LANGUAGES } from '../core/context.js';
 import { configureL10n, TOPIC_LABELS, type TopicLabels } from '../core/l10n.js';
 import { LATEX_FILE_LIMIT } from '../core/latex/project.js';

@@ -9,7 +9,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import * as l10n from '@vscode/l10n';
 import { inWorkspaceReal, sameFile } from '../core/bib/resolve.js';
-import { bibFormatOf } from '../core/bib/sync.js';
+import { bibFormatOf } from '../core/bib/format.js';
 import { mergeHits, parseQuery } from '../core/search.js';
 import type { CorpusView } from '../core/service/types.js';
 import type { ServerContext } from './context.js';

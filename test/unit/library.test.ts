@@ -19,7 +19,7 @@ import {
 import { LIBRARY_INDEX_VERSION, LibraryIndex } from '../../src/core/library/search.js';
 import { texToText } from '../../src/core/library/tex.js';
 import { parseQuery } from '../../src/core/search.js';
-import { bibFormatOf } from '../../src/core/bib/sync.js';
+import { bibFormatOf } from '../../src/core/bib/format.js';
 
 const FIX = join(__dirname, 'fixtures/library');
 const read = (name: string) => readFileSync(join(FIX, name), 'utf8');

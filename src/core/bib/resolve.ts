@@ -15,7 +15,8 @@ import { parseYaml } from '../yaml.js';
 import type { LatexProject } from '../latex/project.js';
 import { bibliographyDeclarations, latexBibliographies, markdownBibliographies, texRootCommentOf, type BibDeclaration } from './locate.js';
 import type { ParsedBib } from './bibfile.js';
-import { bibFormatOf, planBibAddition, planBibSync, readBibFile, type BibInsertion, type BibFile, type BibSyncPlan } from './sync.js';
+import { bibFormatOf } from './format.js';
+import { planBibAddition, planBibSync, readBibFile, type BibInsertion, type BibFile, type BibSyncPlan } from './sync.js';
 
 /** What resolving a bibliography needs from its host. */
 export interface BibWorkspace {

@@ -10,20 +10,10 @@ import { toCslJson } from '../cite/format.js';
 import type { Entry } from '../schema.js';
 import { parseJson } from '../json.js';
 import { parseYaml } from '../yaml.js';
+import { bibFormatOf, cslYamlReferences, type BibFormat } from './format.js';
 import {
   bibIdentity, eolOf, lineColumnAt, parseBib, planBibAppend, sameWork, trailingSpaceStart, type BibEntry, type BibProblem, type BibSyntaxError,
 } from './bibfile.js';
-
-/** Bibliography formats Pandoc reads and we can append to. */
-export type BibFormat = 'bibtex' | 'csl-json' | 'csl-yaml';
-
-/** The format of a bibliography file, from its extension (Pandoc's rule). */
-export function bibFormatOf(path: string): BibFormat | undefined {
-  if (/\.(bib|bibtex)$/i.test(path)) return 'bibtex';
-  if (/\.json$/i.test(path)) return 'csl-json';
-  if (/\.ya?ml$/i.test(path)) return 'csl-yaml';
-  return undefined;
-}
 
 /** A bibliography file as read: its entries' keys and identities, or why it could not be read. */
 export interface BibFile {
@@ -35,24 +25,6 @@ export interface BibFile {
   error?: BibSyntaxError;
   /** BibTeX: every problem the reader found, in file order. */
   problems?: BibProblem[];
-}
-
-/**
- * Where the CSL items of a CSL-YAML bibliography are: Pandoc's `references:` list (Pandoc's User's
- * Guide, "Citations": a YAML bibliography is a mapping whose `references` field holds CSL items),
- * or a top-level list of items. Anything else is not a CSL-YAML bibliography.
- */
-export function cslYamlReferences(doc: Document.Parsed): { list?: YamlNode; pairKey?: YamlNode; error?: string } {
-  const root = doc.contents;
-  if (root === null || (isScalar(root) && root.value === null)) return {};
-  if (isSeq(root)) return { list: root };
-  if (!isMap(root)) return { error: 'not a CSL-YAML bibliography (expected "references:" with a list of CSL items)' };
-  const pair = root.items.find((p) => isScalar(p.key) && p.key.value === 'references');
-  if (!pair) return { error: 'not a CSL-YAML bibliography: it has no "references:" field' };
-  const value = pair.value as YamlNode | null;
-  if (value === null || (isScalar(value) && value.value === null)) return { pairKey: pair.key as YamlNode };
-  if (!isSeq(value)) return { error: '"references:" must be a list of CSL items' };
-  return { list: value, pairKey: pair.key as YamlNode };
 }
 
 /**

@@ -4,7 +4,7 @@
 import type { Entry, Person } from '../schema.js';
 import { toBibtexAll } from './bibtex.js';
 import { allAuthors } from './names.js';
-import type { LatexCommand } from './insert.js';
+import type { CiteCommand } from './citationForms.js';
 import { entryLink, markdownUrl } from '../links.js';
 
 /**
@@ -49,7 +49,7 @@ export type CiteFormat = (typeof CITE_FORMATS)[number];
  * @param format - `latex` → `\cite{a,b}`; `pandoc` → `[@a; @b]`; `markdown` → one `[Title](url)` per
  *   line; `bibtex` → the BibTeX entries
  */
-export function formatCitation(entries: readonly Entry[], format: CiteFormat, latexCommand: LatexCommand = 'cite'): string {
+export function formatCitation(entries: readonly Entry[], format: CiteFormat, latexCommand: CiteCommand = 'cite'): string {
   const keys = entries.map((e) => e.key);
   switch (format) {
     case 'latex': return `\\${latexCommand}{${keys.join(',')}}`;

@@ -4,20 +4,14 @@
  */
 import { citeContextAt, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../context.js';
 import type { Entry } from '../schema.js';
+import type { CiteCommand, MarkdownStyle } from './citationForms.js';
 import { markdownLink, plainReference } from './format.js';
 
 
-/** The LaTeX citation commands the Insert Citation command may use (setting `mlsysPapers.latexCommand`). */
-export const LATEX_COMMANDS = ['cite', 'citep', 'citet', 'parencite', 'autocite', 'textcite'] as const;
-export type LatexCommand = (typeof LATEX_COMMANDS)[number];
-
-/** How citations are written in Markdown (setting `mlsysPapers.markdownStyle`). */
-export const MARKDOWN_STYLES = ['pandoc', 'link'] as const;
-export type MarkdownStyle = (typeof MARKDOWN_STYLES)[number];
 
 /** Options for {@link planCitation}. */
 export interface CitationOptions {
-  latexCommand: LatexCommand;
+  latexCommand: CiteCommand;
   markdownStyle: MarkdownStyle;
 }
 

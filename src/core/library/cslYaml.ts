@@ -4,7 +4,7 @@
  * non-empty `id`, that contains itself or is nested too deeply is a problem at its line.
  */
 import { isMap, isScalar, isSeq, type Document, type Node as YamlNode } from 'yaml';
-import { cslYamlReferences } from '../bib/sync.js';
+import { cslYamlReferences } from '../bib/format.js';
 import { nodeToJS, parseYaml, type YamlProblem } from '../yaml.js';
 import type { LibraryProblem } from './bibtex.js';
 import {

@@ -12,7 +12,7 @@ import { CslJsonReader, type CslReader } from './csl.js';
 import { CslYamlReader } from './cslYaml.js';
 import { entryBase, entryFromBibtex, entryFromCsl, NONE, type LibraryRef } from './entries.js';
 import { LibraryIndex, type LibraryIndexJson } from './search.js';
-import type { BibFormat } from '../bib/sync.js';
+import type { BibFormat } from '../bib/format.js';
 
 /** A library's format: a bibliography's (`bibFormatOf` tells it from the file name, as Pandoc does). */
 export type LibraryFormat = BibFormat;

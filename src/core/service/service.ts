@@ -18,7 +18,8 @@ import { bibKeyOffset, duplicateKeys, editorText, eolOf, findBibKey, lineColumnA
 import {
   BibCache, bibFileOf, inWorkspaceReal, isInside, planBibliographyUpdate, planCitationSync, quartoProject, resolveBibliography, type DocumentBibliography,
 } from '../bib/resolve.js';
-import { bibFormatOf, planBibAddition, planBibSync, readBibFile } from '../bib/sync.js';
+import { bibFormatOf } from '../bib/format.js';
+import { planBibAddition, planBibSync, readBibFile } from '../bib/sync.js';
 import { toBibtex } from '../cite/bibtex.js';
 import { planCitation } from '../cite/insert.js';
 import { foldAscii } from '../cite/key.js';

@@ -4,7 +4,7 @@
  */
 import type { URI } from 'vscode-uri';
 import type { BibWorkspace } from '../bib/resolve.js';
-import type { LatexCommand, MarkdownStyle } from '../cite/insert.js';
+import type { CiteCommand, MarkdownStyle } from '../cite/citationForms.js';
 import type { Corpus } from '../corpus.js';
 import type { Entry } from '../schema.js';
 import type { SearchIndex } from '../search.js';
@@ -53,7 +53,7 @@ export interface CorpusView {
 
 /** The settings that matter for one document, read in that document's scope. */
 export interface DocumentSettings {
-  latexCommand: LatexCommand;
+  latexCommand: CiteCommand;
   markdownStyle: MarkdownStyle;
   /** Add cited entries to the document's bibliography (`mlsysPapers.syncBibliography`). */
   syncBibliography: boolean;

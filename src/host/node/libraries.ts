@@ -6,7 +6,7 @@
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { libraryCacheKey, libraryJsonPieces, loadLibrary, restoreLibrary, type LibraryTextId, type LoadedLibrary } from '../../core/library/load.js';
-import { bibFormatOf } from '../../core/bib/sync.js';
+import { bibFormatOf } from '../../core/bib/format.js';
 import { decodeUtf8 } from '../../core/utf8.js';
 import { DEFAULT_MAX_FILE_MB, maxFileBytes } from '../../core/fileLimits.js';
 import { readProblem, readRegularFileSync } from './files.js';
