@@ -12,9 +12,8 @@ import { distance } from 'fastest-levenshtein';
 import { buildCorpus, crossCheck, entryLocations, parseTopicsFile, type Corpus, type EntryLocation } from './core/corpus.js';
 import { CorpusError, formatProblem, type Problem } from './core/problems.js';
 import { loadCompiledCorpus, loadCorpusDir, type LoadedCorpus } from './host/node/load.js';
-import { createSearchIndex, mergeHits, parseQuery, topicsMatching, type ParsedQuery, type SearchHit } from './core/search.js';
-import { corpusWorks, twinKey } from './core/library/twins.js';
-import { prepareEntry } from './core/library/verbatim.js';
+import { createSearchIndex, parseQuery, topicsMatching, type SearchIndex } from './core/search.js';
+import { Catalog } from './core/catalog.js';
 import { LibraryFileError, loadLibraryFiles, type CliLibrary } from './host/node/libraries.js';
 import { toBibtexAll } from './core/cite/bibtex.js';
 import { CITE_FORMATS, formatCitation, toCslJson, type CiteFormat } from './core/cite/format.js';
@@ -113,7 +112,7 @@ const COMMANDS: Record<string, Command> = {
     run: (ctx) => {
       noArgs(ctx, 'list');
       return withLibraries(ctx, ({ corpus, libraries }) => {
-        const entries = [...entriesForTopic(corpus, ctx.values.topic), ...(ctx.values.topic === undefined ? libraries.entries() : [])];
+        const entries = [...entriesForTopic(corpus, ctx.values.topic), ...(ctx.values.topic === undefined ? libraries.libraryEntries() : [])];
         if (ctx.values.json) ctx.out(terminalJson(entries.map(entryJson), 2));
         else for (const e of entries) ctx.out([e.key, e.year ?? '', e.venue ?? '', e.title].map((f) => terminalSafe(String(f))).join('\t'));
         return 0;
@@ -380,7 +379,7 @@ function runSearch(ctx: Context): number | Promise<number> {
   return withLibraries(ctx, ({ corpus, libraries }) => {
     const problem = queryProblem(query, corpus);
     if (problem) throw new UsageError(problem);
-    const hits = mergeHits(createSearchIndex(corpus).search(query, limit), libraries.search(parseQuery(query), limit), limit);
+    const hits = libraries.search(query, limit);
     if (ctx.values.json) ctx.out(terminalJson(hits.map((h) => ({ ...entryJson(h.entry), score: Number(h.score.toFixed(3)) })), 2));
     else for (const h of hits) ctx.out(`${terminalSafe(h.entry.key)}\t${terminalSafe(h.entry.title)}\n\t${terminalSafe([shortAuthors(h.entry.authors), [h.entry.venue, h.entry.year].filter(Boolean).join(' '), h.entry.library?.name].filter(Boolean).join(' · '))}`);
     if (!hits.length) { ctx.err(`mlsys-papers: no entry matches "${query}"`); return 1; }
@@ -409,10 +408,10 @@ function runCite(ctx: Context): number | Promise<number> {
   const format = (ctx.values.format ?? 'latex') as CiteFormat;
   if (!CITE_FORMATS.includes(format)) throw new UsageError(`--format must be one of ${CITE_FORMATS.join(', ')}, not "${format}"`);
   return withLibraries(ctx, ({ corpus, libraries }) => {
-    const lookup = (k: string) => corpus.entry(k) ?? libraries.entry(k);
+    const lookup = (k: string) => libraries.entry(k);
     const missing = ctx.args.filter((k) => !lookup(k));
     if (missing.length) {
-      const keys = [...corpus.entries, ...libraries.entries()].map((e) => e.key);
+      const keys = libraries.keys();
       for (const k of missing) {
         const near = suggest(k, keys);
         ctx.err(`mlsys-papers: unknown key ${k}${near.length ? didYouMean(near) : ' (see: mlsys-papers search)'}`);
@@ -438,14 +437,14 @@ function runExport(ctx: Context): number | Promise<number> {
     if (!lang) throw new UsageError(`--cited-in ${citedIn}: not a LaTeX (.tex) or Markdown (.md) file`);
   }
   return withLibraries(ctx, ({ corpus, libraries }) => {
-    const lookup = (k: string) => corpus.entry(k) ?? libraries.entry(k);
+    const lookup = (k: string) => libraries.entry(k);
     let entries: readonly Entry[] = entriesForTopic(corpus, ctx.values.topic);
     if (citedIn !== undefined && lang) {
       const keys = citedKeys(readText(citedIn, '--cited-in'), lang);
       const unknown = [...new Set(keys.filter((k) => !lookup(k)))];
       if (unknown.length) {
-        const all = [...corpus.entries, ...libraries.entries()].map((e) => e.key);
-        ctx.err(`mlsys-papers: not in the corpus${libraries.count ? ' or your libraries' : ''}, left out: ${unknown.map((k) => {
+        const all = libraries.keys();
+        ctx.err(`mlsys-papers: not in the corpus${libraries.libraryCount ? ' or your libraries' : ''}, left out: ${unknown.map((k) => {
           const near = suggest(k, all);
           return near.length ? `${k} (did you mean ${orList(near)}?)` : k;
         }).join(', ')}`);
@@ -461,53 +460,27 @@ function runExport(ctx: Context): number | Promise<number> {
   });
 }
 
-/** The user's libraries (`--library`), as the commands use them. */
-interface CliLibraries {
-  count: number;
-  /** Every library entry, library by library, in file order. */
-  entries(): Entry[];
-  /** A library entry by key (ignoring case; the first library's). */
-  entry(key: string): Entry | undefined;
-  /** Library hits, twins of corpus entries left out. */
-  search(query: ParsedQuery, limit: number): SearchHit[];
-  /** Library entries with their own text, for output; others as they are. */
-  prepare(entries: readonly Entry[]): Entry[];
-}
-
 /**
- * Runs a command body with the corpus (`--corpus` or the bundled one) and the `--library` files,
- * loaded through the language server's loader and cache (each broken library entry is a line on
- * stderr): at once without `--library`, after reading the files with it.
+ * Runs a command body with the corpus (`--corpus` or the bundled one) and the `--library` files
+ * as one catalog (`core/catalog.ts`, the language server's too), loaded through the language
+ * server's loader and cache (each broken library entry is a line on stderr): at once without
+ * `--library`, after reading the files with it.
  */
-function withLibraries(ctx: Context, body: (c: { corpus: Corpus; libraries: CliLibraries }) => number): number | Promise<number> {
+function withLibraries(ctx: Context, body: (c: { corpus: Corpus; libraries: Catalog }) => number): number | Promise<number> {
   const corpus = loadCorpus(ctx.values);
+  let index: SearchIndex | undefined;
+  const side = { corpus, get index() { return index ??= createSearchIndex(corpus); } };
   const paths = ctx.values.library ?? [];
-  if (!paths.length) return body({ corpus, libraries: librariesOf(ctx, corpus, []) });
+  if (!paths.length) return body({ corpus, libraries: new Catalog(side) });
   return loadLibraryFiles(paths, { warn: (m) => ctx.err(`mlsys-papers: ${m}`) }).then((r) => {
     for (const p of r.problems) ctx.err(p);
-    return body({ corpus, libraries: librariesOf(ctx, corpus, r.libraries) });
+    const catalog = new Catalog(side, r.libraries.map((l) => ({ id: l.uri, name: l.path, lib: l.lib, text: l.text, named: true })));
+    for (const d of catalog.duplicateKeys()) ctx.err(`mlsys-papers: note: ${d.library.name}:${d.entry.library?.line ?? 1}: duplicate key "${d.entry.key}": ${d.earlier.name} defines it too, and that one is used`);
+    return body({ corpus, libraries: catalog });
   }, (e: unknown) => {
     if (e instanceof LibraryFileError) throw new UsageError(e.message);
     throw e;
   });
-}
-
-/** The loaded libraries as the commands use them (twins of corpus entries left out of searches). */
-function librariesOf(ctx: Context, corpus: Corpus, loaded: CliLibrary[]): CliLibraries {
-  const works = corpusWorks(corpus);
-  const twins = new Set(loaded.flatMap((l) => l.lib.entries.filter((e) => twinKey(e, works))));
-  const owner = (e: Entry) => loaded.find((l) => l.lib.entries.includes(e));
-  return {
-    count: loaded.length,
-    entries: () => loaded.flatMap((l) => l.lib.entries),
-    entry: (key) => loaded.map((l) => l.lib.index.entry(key)).find((e) => !!e),
-    search: (query, limit) => loaded.flatMap((l) => l.lib.index.search(query, limit, twins.size ? (e) => twins.has(e) : undefined))
-      .sort((a, b) => b.score - a.score).slice(0, limit),
-    prepare: (entries) => entries.map((e) => {
-      const l = e.library?.format === 'bibtex' ? owner(e) : undefined;
-      return l ? prepareEntry(l.lib, l.text, e) : e;
-    }),
-  };
 }
 
 function runBuildCorpus(ctx: Context): number {

@@ -20,14 +20,13 @@ import { URI, Utils } from 'vscode-uri';
 import { STRING_COMMAND, type BibEntry, type ParsedBib } from '../core/bib/bibfile.js';
 import { bibFormatOf } from '../core/bib/sync.js';
 import type { Logger } from '../core/log.js';
-import type { Corpus } from '../core/model.js';
+import { buildCorpus } from '../core/model.js';
 import type { Entry } from '../core/schema.js';
-import type { ParsedQuery, SearchHit } from '../core/search.js';
+import { createSearchIndex } from '../core/search.js';
+import { Catalog, type CatalogLibrary } from '../core/catalog.js';
 import { BibtexLibraryReader, readEntryAt, type LibraryProblem } from '../core/library/bibtex.js';
 import { entryFromBibtex } from '../core/library/entries.js';
 import { libraryCacheKey, libraryJsonPieces, LibraryLoader, LibraryRestorer, type LibraryTextId, type LoadedLibrary, type RestoreResult } from '../core/library/load.js';
-import { corpusWorks, twinKey } from '../core/library/twins.js';
-import { prepareEntry } from '../core/library/verbatim.js';
 import { DIAGNOSTIC_SOURCE, textHash } from '../core/service/types.js';
 import { UNGROUPED, type LibraryFileStatus, type LibraryGroup } from './protocol.js';
 
@@ -83,8 +82,6 @@ interface LibraryFile {
   lib?: LoadedLibrary;
   /** Problems of the file itself and keys an earlier library defines too. */
   diagnostics: Diagnostic[];
-  /** Twins: library entry → corpus key. */
-  twins?: Map<Entry, string>;
 }
 
 /**
@@ -110,25 +107,23 @@ export class LibraryStore {
   private files = new Map<string, LibraryFile>();
   /** Files that stopped being libraries since the diagnostics were last taken (theirs are cleared). */
   private readonly gone = new Set<string>();
-  private corpusIds = new Map<string, string>();
-  /** Corpus key (lower case) → its twin in a library. */
-  private twinOf = new Map<string, Entry>();
   /** Increases when any library's entries change. */
   version = 0;
   /** Who waits for a file's load under way to end (ready, failed, or the file dropped). */
   private readonly loadWaiters = new Map<LibraryFile, (() => void)[]>();
-  /** Whether citing a corpus entry with a library twin cites the corpus key (`mlsysPapers.preferCorpusKeys`). */
-  preferCorpusKeys = false;
 
   /**
    * @param onStatus - the files' status changed (loading progress, done); throttled while loading
    * @param onChanged - a library's entries changed (loaded, reloaded, removed): answers depend on them
+   * @param catalog - the corpus plus libraries this store feeds (default: one over an empty corpus,
+   *   for a store on its own)
    */
   constructor(
     private readonly log: Logger,
     private readonly host: LibraryStoreHost,
     private readonly onStatus: (files: LibraryFileStatus[]) => void,
     private readonly onChanged: () => void,
+    readonly catalog: Catalog = emptyCatalog(),
   ) {}
 
   /** The status of every library file. */
@@ -252,13 +247,6 @@ export class LibraryStore {
     if (f) void this.load(f);
   }
 
-  /** The corpus changed: twins are found again. */
-  setCorpus(corpus: Corpus): void {
-    this.corpusIds = corpusWorks(corpus);
-    for (const f of this.files.values()) this.findTwins(f);
-    this.rebuildTwins();
-  }
-
   /** Loads a file (from `text` when given: its open document's), cancelling a load under way. */
   private async load(f: LibraryFile, given?: string): Promise<void> {
     const generation = ++f.generation;
@@ -342,7 +330,6 @@ export class LibraryStore {
     f.state = 'ready';
     f.message = undefined;
     f.done = f.total = lib.entries.length;
-    this.findTwins(f);
     this.afterChange();
     this.loadEnded(f);
     if (!f.fromDocument || lib.problems.length) {
@@ -489,110 +476,43 @@ export class LibraryStore {
     lib.index.update(removed, added);
     f.text = text;
     f.done = f.total = lib.entries.length;
-    this.findTwins(f);
+    this.catalog.libraryChanged(lib);
     this.afterChange();
     if (!f.fromDocument) this.log.info(`library ${f.name}: ${removed.length} entr${removed.length === 1 ? 'y' : 'ies'} read again as ${added.length}`);
     return true;
   }
 
-  private findTwins(f: LibraryFile): void {
-    if (!f.lib) return;
-    const twins = new Map<Entry, string>();
-    for (const e of f.lib.entries) {
-      const key = twinKey(e, this.corpusIds);
-      if (key) twins.set(e, key);
-      e.library!.sameAs = key;
-    }
-    f.twins = twins;
+  /** The loaded libraries, in order, as the catalog reads them. */
+  private catalogLibraries(): CatalogLibrary[] {
+    const out: CatalogLibrary[] = [];
+    for (const f of this.files.values()) if (f.lib) out.push({ id: f.id, name: f.name, lib: f.lib, text: f.text, named: !f.fromDocument });
+    return out;
   }
 
-  /**
-   * The twins citing uses: those of the libraries the settings name. An open document's
-   * bibliography is searched (its twins still show as the corpus row) but is not another
-   * document's source: citing a corpus entry elsewhere does not copy that file's version of it.
-   */
-  private rebuildTwins(): void {
-    this.twinOf = new Map();
-    for (const f of this.files.values()) {
-      if (f.fromDocument) continue;
-      for (const [e, key] of f.twins ?? []) if (!this.twinOf.has(key.toLowerCase())) this.twinOf.set(key.toLowerCase(), e);
-    }
-  }
-
-  /** Recomputes what depends on all libraries (twins, duplicate keys) and tells the server. */
+  /** Hands the catalog the libraries, recomputes the diagnostics (own problems, duplicate keys) and tells the server. */
   private afterChange(): void {
     this.version++;
-    this.rebuildTwins();
-    // Keys defined in an earlier library: a diagnostic on the later one's entry.
-    const seen = new Map<string, string>();
+    this.catalog.setLibraries(this.catalogLibraries());
+    const duplicates = new Map<string, Diagnostic[]>();
+    for (const d of this.catalog.duplicateKeys()) {
+      const line = d.entry.library!.line - 1;
+      const list = duplicates.get(d.library.id) ?? [];
+      list.push(Diagnostic.create(Range.create(line, 0, line, 0), l10n.t('Duplicate key "{0}": {1} defines it too, and that one is used.', d.entry.key, d.earlier.name), DiagnosticSeverity.Warning, 'duplicate-key', DIAGNOSTIC_SOURCE));
+      duplicates.set(d.library.id, list);
+    }
     for (const f of this.files.values()) {
       if (!f.lib) continue;
       const own: Diagnostic[] = f.lib.problems.map((q: LibraryProblem) => Diagnostic.create(Range.create(q.line - 1, q.column - 1, q.line - 1, q.column - 1 + 1),
         q.message, q.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning, undefined, DIAGNOSTIC_SOURCE));
-      const mine = new Set<string>();
-      // Only among the libraries the settings name: an open document's bibliography holds what
-      // was cited from them, under the same keys, on purpose.
-      if (f.fromDocument) { f.diagnostics = own; continue; }
-      for (const e of f.lib.entries) {
-        const k = e.key.toLowerCase();
-        const earlier = seen.get(k);
-        if (earlier !== undefined && !mine.has(k)) {
-          const line = e.library!.line - 1;
-          own.push(Diagnostic.create(Range.create(line, 0, line, 0), l10n.t('Duplicate key "{0}": {1} defines it too, and that one is used.', e.key, earlier), DiagnosticSeverity.Warning, 'duplicate-key', DIAGNOSTIC_SOURCE));
-        }
-        mine.add(k);
-      }
-      for (const k of mine) if (!seen.has(k)) seen.set(k, f.name);
-      f.diagnostics = own;
+      f.diagnostics = [...own, ...(duplicates.get(f.id) ?? [])];
     }
     this.onChanged();
     this.onStatus(this.status());
   }
 
-  /** A library entry by key (ignoring case): the first library's that has it. */
+  /** A library entry by key (ignoring case): the first library's that has it (`Catalog.libraryEntry`). */
   entry(key: string): Entry | undefined {
-    for (const f of this.files.values()) {
-      const e = f.lib?.index.entry(key);
-      if (e) return e;
-    }
-    return undefined;
-  }
-
-  /** What citing a corpus key cites: its library twin (the user's key), unless corpus keys are preferred. */
-  twin(corpusKey: string): Entry | undefined {
-    return this.preferCorpusKeys ? undefined : this.twinOf.get(corpusKey.toLowerCase());
-  }
-
-  /** The twin of a corpus entry whatever the preference (to show "in your library as …"). */
-  twinOfCorpus(corpusKey: string): Entry | undefined {
-    return this.twinOf.get(corpusKey.toLowerCase());
-  }
-
-  /**
-   * Searches every loaded library; twins of corpus entries are left out (the corpus row stands
-   * for them).
-   */
-  search(query: ParsedQuery, limit: number): SearchHit[] {
-    const hits: SearchHit[] = [];
-    for (const f of this.files.values()) {
-      if (!f.lib) continue;
-      const twins = f.twins;
-      hits.push(...f.lib.index.search(query, limit, twins?.size ? (e) => twins.has(e) : undefined));
-    }
-    return hits.sort((a, b) => b.score - a.score).slice(0, limit);
-  }
-
-  /**
-   * Library entries as citing copies them: a BibTeX entry with its own text, macros and crossref
-   * parent (a CSL library's entry carries its item from the load). Other entries come back as they are.
-   */
-  prepare(entries: readonly Entry[]): Entry[] {
-    return entries.map((e) => {
-      if (!e.library || e.library.format !== 'bibtex') return e;
-      const f = this.files.get(e.library.uri);
-      if (!f?.lib || f.text === undefined) return e;
-      return prepareEntry(f.lib, f.text, e);
-    });
+    return this.catalog.libraryEntry(key);
   }
 
   /** All fields of a library entry as written (macros expanded), for the details page. */
@@ -656,4 +576,10 @@ function lineBreaks(text: string, from: number, to: number): number {
 /** The 1-based line of an offset. */
 function lineOfOffset(text: string, offset: number): number {
   return lineBreaks(text, 0, offset) + 1;
+}
+
+/** A catalog over an empty corpus, for a store on its own (tests, a server before its corpus). */
+function emptyCatalog(): Catalog {
+  const corpus = buildCorpus({ topics: [], entries: [] });
+  return new Catalog({ corpus, get index() { return createSearchIndex(corpus); } });
 }

@@ -16,6 +16,8 @@ import { defaultCacheDir, nodeLibraryCache, sha256 } from './libraryCache.js';
 export interface CliLibrary {
   /** As given on the command line. */
   path: string;
+  /** Its `file:` URI, as its entries' `library.uri` has it. */
+  uri: string;
   text: string;
   lib: LoadedLibrary;
   cached: boolean;
@@ -65,7 +67,7 @@ export async function loadLibraryFiles(paths: readonly string[], opts: { cacheDi
       if (cache) await cache.set(key, (async function* () { yield* libraryJsonPieces(loaded, textId); })()).catch((e: unknown) => opts.warn?.(`library cache: cannot save ${path}: ${e instanceof Error ? e.message : String(e)}`));
     }
     for (const p of lib.problems) problems.push(`${path}:${p.line}:${p.column}: ${p.message}`);
-    libraries.push({ path, text, lib, cached });
+    libraries.push({ path, uri: ref.uri, text, lib, cached });
   }
   return { libraries, problems };
 }
