@@ -8,63 +8,42 @@
  * - **Per file.** A file that changes while it loads cancels and restarts that file's load only;
  *   a changed file reloads that file, not the others. Edits to an open `.bib` re-read only the
  *   entries they touch.
- * - **One work, one row.** A library entry that is a corpus entry's work (same DOI, arXiv id, or
- *   normalised title and year) is that entry's twin: the search shows the corpus row, and citing
- *   it cites the user's key (unless `preferCorpusKeys`).
+ * - **One catalog.** The loaded libraries are handed to the core's `Catalog` (`core/catalog.ts`),
+ *   which the citation service and the CLI read: lookup, twins (one work, one row), search, the
+ *   text citing copies.
  * - **Problems** (broken entries, keys defined in an earlier library too) are diagnostics on the
  *   file, with line and column.
+ *
+ * Its concerns beside the file set and status: loading and the cache in slices
+ * (`libraryLoading.ts`), the incremental edit of an open `.bib` (`libraryEdit.ts`), the
+ * `parsedBib` hand-off to the citation service (`libraryParsedBib.ts`), and what the tree reads,
+ * groups and fields (`libraryGroups.ts`).
  */
 import * as l10n from '@vscode/l10n';
 import { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-types';
 import { URI, Utils } from 'vscode-uri';
-import { STRING_COMMAND, type BibEntry, type ParsedBib } from '../core/bib/bibfile.js';
+import type { ParsedBib } from '../core/bib/bibfile.js';
 import { bibFormatOf } from '../core/bib/sync.js';
 import type { Logger } from '../core/log.js';
 import { buildCorpus } from '../core/model.js';
 import type { Entry } from '../core/schema.js';
 import { createSearchIndex } from '../core/search.js';
 import { Catalog, type CatalogLibrary } from '../core/catalog.js';
-import { BibtexLibraryReader, readEntryAt, type LibraryProblem } from '../core/library/bibtex.js';
-import { entryFromBibtex } from '../core/library/entries.js';
-import { libraryCacheKey, libraryJsonPieces, LibraryLoader, LibraryRestorer, type LibraryTextId, type LoadedLibrary, type RestoreResult } from '../core/library/load.js';
+import type { LibraryProblem } from '../core/library/bibtex.js';
+import { libraryCacheKey, LibraryLoader, type LibraryTextId, type LoadedLibrary } from '../core/library/load.js';
 import { DIAGNOSTIC_SOURCE, textHash } from '../core/service/types.js';
-import { UNGROUPED, type LibraryFileStatus, type LibraryGroup } from './protocol.js';
+import type { LibraryFileStatus, LibraryGroup } from './protocol.js';
+import { updateBibtexLibrary } from './libraryEdit.js';
+import { GROUP_LIMIT, libraryFields, libraryGroupEntries, libraryGroups } from './libraryGroups.js';
+import { restoreSliced, saveSliced, SLICE_MS, type LibraryStoreHost } from './libraryLoading.js';
+import { parsedBibOf } from './libraryParsedBib.js';
 
-/**
- * A cache of loaded libraries, by key (`libraryCacheKey`; the host decides where: the extension's
- * global storage, `~/.cache/mlsys-papers`). What it gives back is checked before it is used.
- */
-export interface LibraryCache {
-  /** The value saved under a key; undefined when there is none, or it cannot be read (the host reports why). */
-  get(key: string): Promise<string | undefined>;
-  /**
-   * Saves a value: whole, or in pieces that come as they are made (stored in order, joined; when
-   * the pieces throw, nothing is saved and `set` rejects with that error).
-   */
-  set(key: string, value: string | AsyncIterable<string>): Promise<void>;
-}
-
-/** What the store needs from the server. */
-export interface LibraryStoreHost {
-  /** The file's text (a byte-order mark kept: the store drops it), or why it cannot be read. */
-  read(uri: URI): Promise<{ text: string } | { problem: string }>;
-  /** A hash of a text for the cache key (Node: SHA-256); absent: FNV-1a (the key holds the text's length and format too). */
-  hash?(text: string): string;
-  cache?: LibraryCache;
-  /** Lets other work run (a macrotask). */
-  yield(): Promise<void>;
-  /** Milliseconds, for slicing. */
-  now(): number;
-}
-
-/** Work per slice before other requests get their turn (ms). */
-const SLICE_MS = 12;
+export type { LibraryCache, LibraryStoreHost } from './libraryLoading.js';
+export { GROUP_LIMIT } from './libraryGroups.js';
 
 /** Status notifications while loading, at most every this many ms. */
 const STATUS_EVERY_MS = 250;
 
-/** Entries one group of the tree lists at most. */
-export const GROUP_LIMIT = 1000;
 
 
 interface LibraryFile {
@@ -82,24 +61,6 @@ interface LibraryFile {
   lib?: LoadedLibrary;
   /** Problems of the file itself and keys an earlier library defines too. */
   diagnostics: Diagnostic[];
-}
-
-/**
- * A library entry as `parseBib` gives it: key, entry type and fields (names in lower case, macros
- * expanded), the fields read from the entry's text when first asked for.
- */
-function bibEntryAt(e: Entry, text: string, start: number, end: number, macros: Readonly<Record<string, string>>): BibEntry {
-  let fields: Record<string, string> | undefined;
-  return {
-    key: e.key,
-    type: (e.library?.sourceType ?? e.type).toLowerCase(),
-    start,
-    line: e.library?.line,
-    get fields() {
-      fields ??= Object.fromEntries(Object.entries(readEntryAt(text, start, end, macros)?.properties ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-      return fields;
-    },
-  };
 }
 
 /** The store; see the module comment. */
@@ -188,15 +149,7 @@ export class LibraryStore {
         void this.load(f, text);
         continue;
       }
-      const spans = lib.spans!;
-      const macros = lib.macros ?? {};
-      const read = f.text;
-      const first = lib.problems.find((p) => p.severity === 'error');
-      return {
-        entries: lib.entries.map((e, i) => bibEntryAt(e, read, spans[2 * i]!, spans[2 * i + 1]!, macros)),
-        problems: lib.problems,
-        ...(first ? { error: { line: first.line, column: first.column, message: first.message } } : {}),
-      };
+      return parsedBibOf(lib, f.text);
     }
     return undefined;
   }
@@ -285,7 +238,7 @@ export class LibraryStore {
     const saved = await this.host.cache?.get(key).catch((e: unknown) => { this.log.warn(`library cache: ${String(e)}`); return undefined; });
     if (!current()) return;
     if (saved) {
-      const restored = await this.restore(f, saved, ref, textId, current);
+      const restored = await restoreSliced(this.host, this.log, saved, ref, textId, (done, total) => { f.done = done; f.total = total; }, current);
       if (!restored) return;
       if ('lib' in restored) {
         lib = restored.lib;
@@ -322,7 +275,7 @@ export class LibraryStore {
         if (!current()) return;
       }
       lib = loader.result();
-      if (this.host.cache) void this.save(f, this.host.cache, key, textId, lib, () => current() && f.lib === lib && f.text === text);
+      if (this.host.cache) void saveSliced(this.host, this.log, f.name, this.host.cache, key, textId, lib, () => current() && f.lib === lib && f.text === text);
     }
     if (!current()) return;
     f.text = text;
@@ -338,65 +291,6 @@ export class LibraryStore {
   }
 
   /**
-   * Restores a cached library in slices of {@link SLICE_MS} (at 100,000 entries the JSON is tens of
-   * megabytes: parsed at once it held every request for most of a second).
-   *
-   * @returns the library or why the cache is not used; undefined when the load was cancelled meanwhile
-   */
-  private async restore(f: LibraryFile, saved: string, ref: { uri: string; name: string }, textId: LibraryTextId, current: () => boolean): Promise<RestoreResult | undefined> {
-    const restorer = new LibraryRestorer(saved, ref, textId);
-    for (;;) {
-      const until = this.host.now() + SLICE_MS;
-      try {
-        if (restorer.step(() => this.host.now() > until)) return restorer.result();
-      } catch (e) {
-        // A defect of ours, not of the cache (the restorer turns every fault of the cache into a
-        // miss): logged with its cause, and the file read instead.
-        this.log.error(e instanceof Error ? e : String(e));
-        return { miss: 'not restored' };
-      }
-      const p = restorer.progress;
-      f.done = p.done;
-      f.total = p.total;
-      await this.host.yield();
-      if (!current()) return undefined;
-    }
-  }
-
-  /**
-   * Saves a loaded library to the cache in slices of {@link SLICE_MS} between other work (at
-   * 100,000 entries the JSON is tens of megabytes), while it is `unchanged()`: an edit or a reload
-   * cancels the save (the cache is keyed by the text that was loaded).
-   */
-  private async save(f: LibraryFile, cache: LibraryCache, key: string, textId: LibraryTextId, lib: LoadedLibrary, unchanged: () => boolean): Promise<void> {
-    const host = this.host;
-    const cancelled = new Error('the library changed while it was saved');
-    async function* slices(): AsyncGenerator<string, void, undefined> {
-      const pieces = libraryJsonPieces(lib, textId);
-      for (let done = false; !done;) {
-        await host.yield();
-        if (!unchanged()) throw cancelled;
-        const until = host.now() + SLICE_MS;
-        const out: string[] = [];
-        do {
-          const r = pieces.next();
-          if (r.done) done = true; else out.push(r.value);
-        } while (!done && host.now() < until);
-        yield out.join('');
-      }
-    }
-    await this.host.yield();
-    // After the first search, not before it.
-    if (!unchanged()) return;
-    try {
-      await cache.set(key, slices());
-    } catch (e) {
-      // A save cancelled by an edit is no failure: the edited text is another key.
-      if (e !== cancelled) this.log.warn(`library cache: cannot save ${f.name}: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  }
-
-  /**
    * The open document of a library changed: the entries it touches are read again (BibTeX;
    * other formats, and a change to an `@string`, read the whole text again).
    */
@@ -408,72 +302,12 @@ export class LibraryStore {
     }
   }
 
-  /** Incremental update of a loaded BibTeX library; false when the change needs a full read. */
+  /** Incremental update of a loaded BibTeX library (`libraryEdit.ts`); false when the change needs a full read. */
   private updateBibtex(f: LibraryFile, text: string): boolean {
     const lib = f.lib!;
-    const old = f.text!;
-    // The reader counts a lone CR as a line break; the line arithmetic here counts LFs: such a file is read in full.
-    if (/\r(?!\n)/.test(text) || /\r(?!\n)/.test(old)) return false;
-    const spans = lib.spans!;
-    let p = 0;
-    const max = Math.min(old.length, text.length);
-    while (p < max && old.charCodeAt(p) === text.charCodeAt(p)) p++;
-    let s = 0;
-    while (s < max - p && old.charCodeAt(old.length - 1 - s) === text.charCodeAt(text.length - 1 - s)) s++;
-    const oldEnd = old.length - s;
-    const delta = text.length - old.length;
-    // A change inside or next to an @string block changes what every later entry expands to.
-    for (const [, at] of lib.strings ?? []) if (at.start <= oldEnd && at.end >= p) return false;
-    if (STRING_COMMAND.test(text.slice(p, text.length - s))) return false;
-    const n = lib.entries.length;
-    // What is read again is whole lines, from the line the change starts on to the start of a line
-    // where an entry after the change begins: the entries in it are replaced, and so are the
-    // problems on its lines (a problem has a line, and entries can share one).
-    const atLineStart = (offset: number) => offset === 0 || old.charCodeAt(offset - 1) === 10;
-    let first = 0;
-    while (first < n && spans[2 * first + 1]! < p) first++;
-    let from = lineStartOf(old, p);
-    for (;;) {
-      // An entry that ends after the range starts (on its first line, before the change) is read again too.
-      while (first > 0 && spans[2 * (first - 1) + 1]! > from) first--;
-      if (first < n && spans[2 * first]! < from) from = lineStartOf(old, spans[2 * first]!);
-      else break;
-    }
-    let last = n;
-    while (last > first && spans[2 * (last - 1)]! > oldEnd) last--;
-    const startLine = lineOfOffset(old, from);
-    // What an edit opens may run into the entries after it (an unclosed brace, an entry that now
-    // starts mid-line), as a fresh read of the file would read it: while the range read has an
-    // error, it takes in the next entry too, a few times; past that, the errors are the file's.
-    let to: number;
-    let reader: BibtexLibraryReader;
-    for (let grown = 0; ; grown++) {
-      while (last < n && !atLineStart(spans[2 * last]!)) last++;
-      to = last < n ? spans[2 * last]! + delta : text.length;
-      if (to < from) return false;
-      // An @string in what is read again (one that an edit made or unmade) changes what later
-      // entries expand to: the whole file is read.
-      if (STRING_COMMAND.test(text.slice(from, to)) || STRING_COMMAND.test(old.slice(from, to - delta))) return false;
-      reader = new BibtexLibraryReader(text, { start: from, end: to, line: startLine, macros: lib.macros });
-      reader.read();
-      if (last === n || grown === 4 || !reader.problems.some((q) => q.severity === 'error')) break;
-      last++;
-    }
-    const ref = { uri: f.id, name: f.name };
-    const added = reader.entries.map((raw) => entryFromBibtex(raw, ref));
-    const removed = lib.entries.slice(first, last);
-    const oldTo = to - delta;
-    const lineDelta = lineBreaks(text, from, to) - lineBreaks(old, from, oldTo);
-    // The last line of the range in the old text (the range ends at a line start, or at the end).
-    const lastLine = oldTo > from ? startLine + lineBreaks(old, from, oldTo - 1) : startLine - 1;
-    for (let i = last; i < n; i++) lib.entries[i]!.library!.line += lineDelta;
-    const newSpans = [...spans.slice(0, 2 * first), ...reader.entries.flatMap((r) => [r.start, r.end]), ...spans.slice(2 * last).map((x) => x + delta)];
-    lib.entries.splice(first, last - first, ...added);
-    lib.spans = newSpans;
-    for (const [, at] of lib.strings ?? []) if (at.start >= oldEnd) { at.start += delta; at.end += delta; }
-    lib.problems = [...lib.problems.filter((q) => q.line < startLine), ...reader.problems,
-      ...lib.problems.filter((q) => q.line > lastLine).map((q) => ({ ...q, line: q.line + lineDelta }))];
-    lib.index.update(removed, added);
+    const r = updateBibtexLibrary(lib, f.text!, text, { uri: f.id, name: f.name });
+    if (!r) return false;
+    const { removed, added } = r;
     f.text = text;
     f.done = f.total = lib.entries.length;
     this.catalog.libraryChanged(lib);
@@ -517,65 +351,21 @@ export class LibraryStore {
 
   /** All fields of a library entry as written (macros expanded), for the details page. */
   fields(e: Entry): Record<string, string> | undefined {
-    const lib = e.library;
-    if (!lib) return undefined;
-    if (lib.csl) return Object.fromEntries(Object.entries(lib.csl).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
-    const f = this.files.get(lib.uri);
-    if (!f?.lib || f.text === undefined) return undefined;
-    const i = f.lib.entries.indexOf(e);
-    return i < 0 ? undefined : readEntryAt(f.text, f.lib.spans![2 * i]!, f.lib.spans![2 * i + 1]!, f.lib.macros ?? {})?.properties;
+    const f = e.library && this.files.get(e.library.uri);
+    return libraryFields(e, f?.lib && f.text !== undefined ? { lib: f.lib, text: f.text } : undefined);
   }
 
-  /**
-   * The groups of a library for the tree: its JabRef groups when any entry has some, else its
-   * keywords; then the entries in none.
-   */
+  /** The groups of a library for the tree (`libraryGroups.ts`). */
   groups(uri: string): LibraryGroup[] | undefined {
     const lib = this.files.get(uri)?.lib;
-    if (!lib) return undefined;
-    const byGroups = lib.entries.some((e) => e.library!.groups.length);
-    const counts = new Map<string, number>();
-    let none = 0;
-    for (const e of lib.entries) {
-      const names = byGroups ? e.library!.groups : e.library!.keywords;
-      if (!names.length) none++;
-      for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);
-    }
-    const out = [...counts].sort((a, b) => a[0].localeCompare(b[0])).map(([label, count]) => ({ id: label, label, count }));
-    if (none) out.push({ id: UNGROUPED, label: byGroups ? l10n.t('(in no group)') : l10n.t('(no keywords)'), count: none });
-    return out;
+    return lib && libraryGroups(lib);
   }
 
-  /** The entries of a group (see {@link groups}), newest first, at most {@link GROUP_LIMIT}; and how many there are. */
+  /** The entries of a group, newest first, at most {@link GROUP_LIMIT}; and how many there are. */
   groupEntries(uri: string, group: string): { entries: Entry[]; total: number } | undefined {
     const lib = this.files.get(uri)?.lib;
-    if (!lib) return undefined;
-    const byGroups = lib.entries.some((e) => e.library!.groups.length);
-    const all = lib.entries.filter((e) => {
-      const names = byGroups ? e.library!.groups : e.library!.keywords;
-      return group === UNGROUPED ? !names.length : names.includes(group);
-    });
-    all.sort((a, b) => (b.year ?? 0) - (a.year ?? 0));
-    return { entries: all.slice(0, GROUP_LIMIT), total: all.length };
+    return lib && libraryGroupEntries(lib, group);
   }
-}
-
-/** The offset where the line holding `offset` starts. */
-function lineStartOf(text: string, offset: number): number {
-  // `lastIndexOf` reads a negative position as 0: at offset 0 it would find a line break there.
-  return offset <= 0 ? 0 : text.lastIndexOf('\n', offset - 1) + 1;
-}
-
-/** Line breaks (LF) in `[from, to)`. */
-function lineBreaks(text: string, from: number, to: number): number {
-  let n = 0;
-  for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) n++;
-  return n;
-}
-
-/** The 1-based line of an offset. */
-function lineOfOffset(text: string, offset: number): number {
-  return lineBreaks(text, 0, offset) + 1;
 }
 
 /** A catalog over an empty corpus, for a store on its own (tests, a server before its corpus). */
