@@ -16,7 +16,7 @@ import {
 import { URI } from 'vscode-uri';
 import { bibKeyOffset, duplicateKeys, editorText, eolOf, findBibKey, lineColumnAt, parseBib, type BibEntry } from '../bib/bibfile.js';
 import {
-  BibCache, bibFileOf, inWorkspaceReal, isInside, planBibliographyUpdate, planCitationSync, resolveBibliography, type DocumentBibliography,
+  BibCache, bibFileOf, inWorkspaceReal, isInside, resolveBibliography, type DocumentBibliography,
 } from '../bib/resolve.js';
 import { bibFormatOf, planBibAddition, planBibSync, readBibFile } from '../bib/sync.js';
 import { toBibtex } from '../cite/bibtex.js';
@@ -28,6 +28,7 @@ import { citeContextAt, isCitingLanguage, LATEX_LANGUAGES } from '../context.js'
 import type { LatexProject } from '../latex/project.js';
 import type { Logger } from '../log.js';
 import type { Entry } from '../schema.js';
+import { planDocumentBibliography } from './bibliographyPlan.js';
 import { bibEntryMarkdown, entryMarkdown, escapeMarkdown, venueYear } from './present.js';
 import {
   DIAGNOSTIC_SOURCE, DiagnosticCodes, ENTRY_SCHEME, NOT_CANCELLED, ServiceCommands, textHash, type BibChange, type Cancellation, type CitePlan, type CorpusView, type DocumentSettings,
@@ -232,12 +233,18 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
   };
 
   const planBibliography = async (doc: TextDocument, entries: readonly Entry[]) => {
-    const bib = await bibliographyOf(doc);
-    // Reused works name their file by URI: a source's `path` is the name it was declared by (an
-    // absolute path, or relative to whichever root file declared it first, as cached).
-    const sync = planCitationSync(bib && { ...bib, files: bib.files.map((s) => ({ ...s, path: s.uri.toString() })) }, entries);
+    const uri = URI.parse(doc.uri);
+    const settings = await opts.config(uri);
+    const folder = ws.folders.find((f) => isInside(f, uri));
+    const { bib, sync, update } = await planDocumentBibliography(ws, { uri, languageId: doc.languageId, text: doc.getText() }, entries, {
+      latexRoot: settings.latexRoot || undefined,
+      latexRootBase: folder,
+      latexRootFromWorkspace: settings.latexRootFromWorkspace,
+      cache,
+      project: opts.project,
+      allowOutside: settings.allowWritesOutside,
+    });
     const reused = sync.reused.map((r) => ({ key: r.entry.key, citeAs: r.key, title: r.entry.title, file: r.path }));
-    const update = await planBibliographyUpdate(ws, bib, sync, { allowOutside: (await opts.config(URI.parse(doc.uri))).allowWritesOutside });
     let bibliography: BibChange;
     // A library is never written, whatever else would have stopped the write.
     const library = update.kind !== 'none' && update.kind !== 'declare' && await refuseLibrary(update.uri, 'entries' in update ? update.entries.map((e) => e.key) : entries.map((e) => e.key));
