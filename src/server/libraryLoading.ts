@@ -2,8 +2,9 @@
  * Loading and caching a library in the language server: what the store needs from its host, and
  * the cache's restore and save run in slices between other requests (a cached library of 100,000
  * entries is tens of megabytes of JSON). The cache's format and checks are the core's
- * (`core/library/load.ts`: `libraryCacheKey`, `LibraryRestorer`, `libraryJsonPieces`), the
- * CLI's too.
+ * (`core/library/load.ts`: `libraryCacheKey`, `LibraryRestorer`, `libraryJsonPieces`); the
+ * CLI's `--library` loader (`host/node/libraries.ts`) restores and saves through these two
+ * functions too.
  */
 import type { LibraryRef } from '../core/library/entries.js';
 import { libraryJsonPieces, LibraryRestorer, type LibraryTextId, type LoadedLibrary, type RestoreResult } from '../core/library/load.js';
@@ -46,7 +47,7 @@ export const SLICE_MS = 12;
  *
  * @returns the library or why the cache is not used; undefined when the load was cancelled meanwhile
  */
-export async function restoreSliced(host: LibraryStoreHost, log: Logger, saved: string, ref: LibraryRef, textId: LibraryTextId, progress: (done: number, total: number) => void, current: () => boolean): Promise<RestoreResult | undefined> {
+export async function restoreSliced(host: Pick<LibraryStoreHost, 'yield' | 'now'>, log: Logger, saved: string, ref: LibraryRef, textId: LibraryTextId, progress: (done: number, total: number) => void, current: () => boolean): Promise<RestoreResult | undefined> {
   const restorer = new LibraryRestorer(saved, ref, textId);
   for (;;) {
     const until = host.now() + SLICE_MS;
@@ -70,7 +71,7 @@ export async function restoreSliced(host: LibraryStoreHost, log: Logger, saved: 
  * 100,000 entries the JSON is tens of megabytes), while it is `unchanged()`: an edit or a reload
  * cancels the save (the cache is keyed by the text that was loaded).
  */
-export async function saveSliced(host: LibraryStoreHost, log: Logger, name: string, cache: LibraryCache, key: string, textId: LibraryTextId, lib: LoadedLibrary, unchanged: () => boolean): Promise<void> {
+export async function saveSliced(host: Pick<LibraryStoreHost, 'yield' | 'now'>, log: Logger, name: string, cache: LibraryCache, key: string, textId: LibraryTextId, lib: LoadedLibrary, unchanged: () => boolean): Promise<void> {
   const cancelled = new Error('the library changed while it was saved');
   async function* slices(): AsyncGenerator<string, void, undefined> {
     const pieces = libraryJsonPieces(lib, textId);
