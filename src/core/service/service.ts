@@ -150,17 +150,24 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     return uri.scheme === 'file' ? uri.fsPath : uri.toString(true);
   };
 
-  const bibliographyOf = async (doc: TextDocument): Promise<DocumentBibliography | undefined> => {
-    const uri = URI.parse(doc.uri);
+  /** How a document's bibliography is resolved, from the settings in its scope. */
+  const resolveOptions = async (uri: URI) => {
     const settings = await opts.config(uri);
     const folder = ws.folders.find((f) => isInside(f, uri));
-    return resolveBibliography(ws, { uri, languageId: doc.languageId, text: doc.getText() }, {
+    return {
       latexRoot: settings.latexRoot || undefined,
       latexRootBase: folder,
       latexRootFromWorkspace: settings.latexRootFromWorkspace,
       cache,
       project: opts.project,
-    });
+      allowOutside: settings.allowWritesOutside,
+    };
+  };
+
+  const bibliographyOf = async (doc: TextDocument): Promise<DocumentBibliography | undefined> => {
+    const uri = URI.parse(doc.uri);
+    const { allowOutside: _, ...resolve } = await resolveOptions(uri);
+    return resolveBibliography(ws, { uri, languageId: doc.languageId, text: doc.getText() }, resolve);
   };
 
   const bibEntries = (bib: DocumentBibliography | undefined) =>
@@ -234,16 +241,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
 
   const planBibliography = async (doc: TextDocument, entries: readonly Entry[]) => {
     const uri = URI.parse(doc.uri);
-    const settings = await opts.config(uri);
-    const folder = ws.folders.find((f) => isInside(f, uri));
-    const { bib, sync, update } = await planDocumentBibliography(ws, { uri, languageId: doc.languageId, text: doc.getText() }, entries, {
-      latexRoot: settings.latexRoot || undefined,
-      latexRootBase: folder,
-      latexRootFromWorkspace: settings.latexRootFromWorkspace,
-      cache,
-      project: opts.project,
-      allowOutside: settings.allowWritesOutside,
-    });
+    const { bib, sync, update } = await planDocumentBibliography(ws, { uri, languageId: doc.languageId, text: doc.getText() }, entries, await resolveOptions(uri));
     const reused = sync.reused.map((r) => ({ key: r.entry.key, citeAs: r.key, title: r.entry.title, file: r.path }));
     let bibliography: BibChange;
     // A library is never written, whatever else would have stopped the write.
