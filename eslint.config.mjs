@@ -78,11 +78,11 @@ export default tseslint.config(
         zones: [
           { target: './src/core', from: './src', except: ['./core'], message: 'src/core imports nothing outside src/core (ARCHITECTURE.md).' },
           { target: './src/server', from: './src', except: ['./core', './server'], message: 'src/server imports only src/core (ARCHITECTURE.md).' },
-          { target: './src/host/node', from: ['./src/features', './src/extension.ts', './src/extension.web.ts', './src/cli.ts'], message: 'the Node host imports no VS Code layer (ARCHITECTURE.md).' },
+          { target: './src/host/node', from: ['./src/features', './src/extension.ts', './src/extension.web.ts', './src/cli.ts', './src/cli'], message: 'the Node host imports no VS Code layer (ARCHITECTURE.md).' },
           { target: './src/host/browser', from: './src', except: ['./core', './server', './host/browser'], message: 'the browser host imports only src/core and src/server (ARCHITECTURE.md).' },
-          { target: ['./src/features', './src/activate.ts'], from: ['./src/host', './src/cli.ts'], message: 'the VS Code layer reaches the server only through its protocol (ARCHITECTURE.md).' },
+          { target: ['./src/features', './src/activate.ts'], from: ['./src/host', './src/cli.ts', './src/cli'], message: 'the VS Code layer reaches the server only through its protocol (ARCHITECTURE.md).' },
           { target: ['./src/features', './src/activate.ts'], from: './src/server', except: ['./protocol.ts'], message: 'the VS Code layer reaches the server only through its protocol (ARCHITECTURE.md).' },
-          { target: './src/cli.ts', from: ['./src/features', './src/activate.ts'], message: 'the CLI imports no VS Code layer (ARCHITECTURE.md).' },
+          { target: ['./src/cli.ts', './src/cli'], from: ['./src/features', './src/activate.ts'], message: 'the CLI imports no VS Code layer (ARCHITECTURE.md).' },
         ],
       }],
     },
@@ -96,7 +96,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': restrict(['vscode', 'node:*', 'vscode-languageserver/*', 'vscode-languageclient', 'vscode-languageclient/*'], 'the server runs in a Node process and in a Web Worker: no vscode, no node:, no transport-specific entry') },
   },
   {
-    files: ['src/host/node/**/*.ts', 'src/cli.ts'],
+    files: ['src/host/node/**/*.ts', 'src/cli.ts', 'src/cli/**/*.ts'],
     rules: { 'no-restricted-imports': restrict(['vscode'], 'the Node host and the CLI run outside VS Code') },
   },
   {

@@ -2,7 +2,7 @@
  * Where entries come from: the corpus (bundled plus `mlsysPapers.corpusFiles`, `corpusStore.ts`)
  * and the user's libraries (`mlsysPapers.libraries` and open documents' bibliographies,
  * `libraryStore.ts`), loaded when the settings or the files change, and seen by the citation
- * service as one {@link CorpusView}.
+ * service as one {@link CorpusView}: the core's {@link Catalog}, which the store feeds.
  */
 import { FileChangeType, type FileEvent } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -10,7 +10,7 @@ import { URI } from 'vscode-uri';
 import * as l10n from '@vscode/l10n';
 import { inWorkspaceReal, sameFile } from '../core/bib/resolve.js';
 import { bibFormatOf } from '../core/bib/format.js';
-import { mergeHits, parseQuery } from '../core/search.js';
+import { Catalog } from '../core/catalog.js';
 import type { CorpusView } from '../core/service/types.js';
 import type { ServerContext } from './context.js';
 import { CorpusStore } from './corpusStore.js';
@@ -37,6 +37,8 @@ export interface SourcesEvents {
 export class Sources {
   readonly corpus: CorpusStore;
   readonly libraries: LibraryStore;
+  /** The corpus plus the libraries: lookup, twins, search, the text citing copies. */
+  readonly catalog: Catalog;
   /** Set in `initialize` from the host and the client's `cacheDir`. */
   libraryCache: LibraryCache | undefined;
   private corpusGlobs = false;
@@ -52,6 +54,7 @@ export class Sources {
   constructor(private readonly ctx: ServerContext, private readonly settings: ServerSettings, private readonly workspace: ServerWorkspace, private readonly watching: Watching, private readonly events: SourcesEvents) {
     const { log, connection } = ctx;
     this.corpus = new CorpusStore(log, (uri) => workspace.readForStore(uri, { openFirst: false, stripBom: true }));
+    this.catalog = new Catalog(this.corpus.view);
     const self = this;
     this.libraries = new LibraryStore(log, {
       read: (uri) => workspace.readForStore(uri, { openFirst: true, stripBom: false }),
@@ -63,34 +66,24 @@ export class Sources {
       for (const [uri, diagnostics] of this.libraries.diagnostics()) ctx.tell(() => connection.sendDiagnostics({ uri, diagnostics }));
       ctx.tell(() => connection.sendNotification(Methods.librariesChanged, { version: this.libraries.version }));
       events.changed();
-    });
+    }, this.catalog);
     this.libraryEditPause = ctx.timerPerUri();
     this.reloadLibrariesSoon = ctx.debounce(RELOAD_DELAY_MS, () => { if (!ctx.closed) void this.reloadLibraries().catch(ctx.fail); });
   }
 
-  /** The corpus and the libraries, as the service sees them. */
+  /** The corpus and the libraries, as the service sees them (the catalog, on the corpus as it is now). */
   view(): Required<CorpusView> {
-    const base = this.corpus.view;
-    const libraries = this.libraries;
+    const catalog = this.catalog;
+    catalog.setCorpus(this.corpus.view);
     return {
-      corpus: base.corpus,
-      index: {
-        search(query, limit = 50) {
-          const fromCorpus = base.index.search(query, limit);
-          const parsed = parseQuery(query);
-          if (!parsed.text && !Object.keys(parsed.filters).length) return fromCorpus;
-          return mergeHits(fromCorpus, libraries.search(parsed, limit), limit);
-        },
-      },
-      entry: (key) => base.corpus.entry(key) ?? libraries.entry(key),
-      toCite: (key) => {
-        const c = base.corpus.entry(key);
-        return c ? libraries.twin(c.key) ?? c : libraries.entry(key);
-      },
-      prepare: (entries) => libraries.prepare(entries),
+      corpus: catalog.corpus,
+      index: { search: (query, limit) => catalog.search(query, limit) },
+      entry: (key) => catalog.entry(key),
+      toCite: (key) => catalog.toCite(key),
+      prepare: (entries) => catalog.prepare(entries),
       isLibrary: (uri) => this.isLibraryFile(URI.parse(uri)),
-      isLibraryReady: (uri) => libraries.isReady(uri),
-      twinOf: (key) => libraries.twinOfCorpus(key),
+      isLibraryReady: (uri) => this.libraries.isReady(uri),
+      twinOf: (key) => catalog.twinOf(key),
     };
   }
 
@@ -109,7 +102,7 @@ export class Sources {
     this.watching.set('corpus', uris);
     const changed = await this.corpus.loadUserFiles(uris);
     for (const [uri, diagnostics] of this.corpus.fileDiagnostics) connection.sendDiagnostics({ uri, diagnostics });
-    if (changed || !this.corpusSet) { this.corpusSet = true; this.libraries.setCorpus(this.corpus.view.corpus); }
+    if (changed || !this.corpusSet) { this.corpusSet = true; this.catalog.setCorpus(this.corpus.view); }
     if (changed) {
       void connection.sendNotification(Methods.corpusChanged, { version: this.corpus.version });
       this.events.changed();
@@ -125,7 +118,7 @@ export class Sources {
   /** Files named by `mlsysPapers.libraries`, and the bibliographies of open documents (`includeDocumentBibliography`). */
   private async reloadLibraries(): Promise<void> {
     const s = await this.settings.raw();
-    this.libraries.preferCorpusKeys = s.preferCorpusKeys;
+    this.catalog.preferCorpusKeys = s.preferCorpusKeys;
     const patterns = s.libraries;
     this.libraryGlobs = patterns.some(isGlob);
     const wanted = new Map<string, { uri: URI; fromDocument: boolean }>();

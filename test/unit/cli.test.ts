@@ -579,6 +579,15 @@ describe('--library FILE: your own libraries beside the corpus', () => {
     expect(again.out).toContain('Quokka: A Cached Scheduler for GPU Clusters');
   });
 
+  it('a key a later library defines too is a note naming both files; the first library\'s entry is cited', async () => {
+    const later = join(tmp, 'later.bib');
+    writeFileSync(later, '@misc{other,\n  title = {Other},\n}\n@misc{Doe2024Quokka,\n  title = {Not the First},\n}\n');
+    const r = await runAsync('cite', 'doe2024quokka', '--format', 'bibtex', '--library', lib, '--library', later, '--corpus', CORPUS);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('Quokka: A Scheduler');
+    expect(r.err).toContain(`mlsys-papers: note: ${later}:4: duplicate key "Doe2024Quokka": ${lib} defines it too, and that one is used`);
+  });
+
   it('a library that is missing, a folder or of another format is one usage error', async () => {
     expectOneLineError(await runAsync('search', 'x', '--library', join(tmp, 'nope.bib'), '--corpus', CORPUS), '--library', 'no such file');
     expectOneLineError(await runAsync('search', 'x', '--library', join(tmp, 'notes.txt'), '--corpus', CORPUS), 'not a library (.bib, .json or .yaml)');

@@ -48,6 +48,15 @@ describe('mlsys-papers sync', () => {
     expect(readFileSync(bib, 'utf8')).toBe(before);
   });
 
+  it('names a reused work\'s file as its other lines name files: relative to the working directory', async () => {
+    const note = join(demo, 'notes.md');
+    writeFileSync(note, `${readFileSync(note, 'utf8')}\nSee [@kwon2023efficient].\n`);
+    const bib = join(demo, 'references.bib');
+    writeFileSync(bib, `${readFileSync(bib, 'utf8')}\n@misc{mine,\n  title = {Efficient Memory Management for Large Language Model Serving with {PagedAttention}}\n}\n`);
+    const res = await sync('demo/notes.md', false, root);
+    expect(res.err).toEqual(['demo/references.bib has "Efficient Memory Management for Large Language Model Serving with PagedAttention" as mine; kwon2023efficient was not added (cite mine)']);
+  });
+
   it('refuses to write outside the directory tree it runs in, and creates no folder', async () => {
     mkdirSync(join(root, 'elsewhere'));
     writeFileSync(join(root, 'elsewhere/refs.bib'), '');

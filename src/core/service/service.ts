@@ -16,7 +16,7 @@ import {
 import { URI } from 'vscode-uri';
 import { bibKeyOffset, duplicateKeys, editorText, eolOf, findBibKey, lineColumnAt, parseBib, type BibEntry } from '../bib/bibfile.js';
 import {
-  BibCache, bibFileOf, inWorkspaceReal, isInside, planBibliographyUpdate, planCitationSync, quartoProject, resolveBibliography, type DocumentBibliography,
+  BibCache, bibFileOf, inWorkspaceReal, isInside, quartoProject, resolveBibliography, type DocumentBibliography,
 } from '../bib/resolve.js';
 import { bibFormatOf } from '../bib/format.js';
 import { planBibAddition, planBibSync, readBibFile } from '../bib/sync.js';
@@ -30,6 +30,7 @@ import type { LatexProject } from '../latex/project.js';
 import type { CrossrefSyntax } from '../markdown/crossref.js';
 import type { Logger } from '../log.js';
 import type { Entry } from '../schema.js';
+import { planDocumentBibliography } from './bibliographyPlan.js';
 import { bibEntryMarkdown, entryMarkdown, escapeMarkdown, venueYear } from './present.js';
 import {
   DIAGNOSTIC_SOURCE, DiagnosticCodes, ENTRY_SCHEME, NOT_CANCELLED, ServiceCommands, textHash, type BibChange, type Cancellation, type CitePlan, type CorpusView, type DocumentSettings,
@@ -151,17 +152,24 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     return uri.scheme === 'file' ? uri.fsPath : uri.toString(true);
   };
 
-  const bibliographyOf = async (doc: TextDocument): Promise<DocumentBibliography | undefined> => {
-    const uri = URI.parse(doc.uri);
+  /** How a document's bibliography is resolved, from the settings in its scope. */
+  const resolveOptions = async (uri: URI) => {
     const settings = await opts.config(uri);
     const folder = ws.folders.find((f) => isInside(f, uri));
-    return resolveBibliography(ws, { uri, languageId: doc.languageId, text: doc.getText() }, {
+    return {
       latexRoot: settings.latexRoot || undefined,
       latexRootBase: folder,
       latexRootFromWorkspace: settings.latexRootFromWorkspace,
       cache,
       project: opts.project,
-    });
+      allowOutside: settings.allowWritesOutside,
+    };
+  };
+
+  const bibliographyOf = async (doc: TextDocument): Promise<DocumentBibliography | undefined> => {
+    const uri = URI.parse(doc.uri);
+    const { allowOutside: _, ...resolve } = await resolveOptions(uri);
+    return resolveBibliography(ws, { uri, languageId: doc.languageId, text: doc.getText() }, resolve);
   };
 
   /**
@@ -247,12 +255,9 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
   };
 
   const planBibliography = async (doc: TextDocument, entries: readonly Entry[]) => {
-    const bib = await bibliographyOf(doc);
-    // Reused works name their file by URI: a source's `path` is the name it was declared by (an
-    // absolute path, or relative to whichever root file declared it first, as cached).
-    const sync = planCitationSync(bib && { ...bib, files: bib.files.map((s) => ({ ...s, path: s.uri.toString() })) }, entries);
+    const uri = URI.parse(doc.uri);
+    const { bib, sync, update } = await planDocumentBibliography(ws, { uri, languageId: doc.languageId, text: doc.getText() }, entries, await resolveOptions(uri));
     const reused = sync.reused.map((r) => ({ key: r.entry.key, citeAs: r.key, title: r.entry.title, file: r.path }));
-    const update = await planBibliographyUpdate(ws, bib, sync, { allowOutside: (await opts.config(URI.parse(doc.uri))).allowWritesOutside });
     let bibliography: BibChange;
     // A library is never written, whatever else would have stopped the write.
     const library = update.kind !== 'none' && update.kind !== 'declare' && await refuseLibrary(update.uri, 'entries' in update ? update.entries.map((e) => e.key) : entries.map((e) => e.key));

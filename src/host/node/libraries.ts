@@ -1,11 +1,12 @@
 /**
  * Libraries for the CLI (`--library FILE`): each file read, loaded through the same loader as the
- * language server's (`core/library/load.ts`), and cached the same way (`libraryCache.ts`), so a
- * second run does not parse again.
+ * language server's (`core/library/load.ts`), and cached the same way (`libraryCache.ts`, restored
+ * and saved through the store's own `restoreSliced`/`saveSliced`), so a second run does not parse again.
  */
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { libraryCacheKey, libraryJsonPieces, loadLibrary, restoreLibrary, type LibraryTextId, type LoadedLibrary } from '../../core/library/load.js';
+import { libraryCacheKey, loadLibrary, type LibraryTextId, type LoadedLibrary } from '../../core/library/load.js';
+import { restoreSliced, saveSliced } from '../../server/libraryLoading.js';
 import { bibFormatOf } from '../../core/bib/format.js';
 import { decodeUtf8 } from '../../core/utf8.js';
 import { DEFAULT_MAX_FILE_MB, maxFileBytes } from '../../core/fileLimits.js';
@@ -16,6 +17,8 @@ import { defaultCacheDir, nodeLibraryCache, sha256 } from './libraryCache.js';
 export interface CliLibrary {
   /** As given on the command line. */
   path: string;
+  /** Its `file:` URI, as its entries' `library.uri` has it. */
+  uri: string;
   text: string;
   lib: LoadedLibrary;
   cached: boolean;
@@ -39,6 +42,9 @@ export async function loadLibraryFiles(paths: readonly string[], opts: { cacheDi
   const maxBytes = opts.maxBytes ?? maxFileBytes(DEFAULT_MAX_FILE_MB);
   const cache = opts.cacheDir === false ? undefined : nodeLibraryCache(opts.cacheDir ?? defaultCacheDir(), opts.warn);
   const libraries: CliLibrary[] = [];
+  // The store's slices, run back to back: a one-shot command has no other request to let through.
+  const host = { yield: () => new Promise<void>((done) => setImmediate(done)), now: () => performance.now() };
+  const log = { info: () => {}, warn: (m: string) => opts.warn?.(m), error: (e: Error | string) => opts.warn?.(`library cache: ${e instanceof Error ? e.message : e}`) };
   const problems: string[] = [];
   for (const path of paths) {
     const format = bibFormatOf(path);
@@ -53,7 +59,7 @@ export async function loadLibraryFiles(paths: readonly string[], opts: { cacheDi
     const textId: LibraryTextId = { hash: sha256(text), length: text.length, format };
     const key = libraryCacheKey(textId);
     const saved = cache && (await cache.get(key));
-    const restored = saved ? restoreLibrary(saved, ref, textId) : undefined;
+    const restored = saved ? await restoreSliced(host, log, saved, ref, textId, () => {}, () => true) : undefined;
     // Reported once: the file is read, and its cache written again (the same key).
     if (restored && 'miss' in restored) opts.warn?.(`library cache: the cached copy of ${path} is not used (${restored.miss}); reading the file`);
     let lib = restored && 'lib' in restored ? restored.lib : undefined;
@@ -62,10 +68,10 @@ export async function loadLibraryFiles(paths: readonly string[], opts: { cacheDi
       lib = loadLibrary(text, format, ref);
       const loaded = lib;
       // In pieces: the JSON of a large library is never one string in memory.
-      if (cache) await cache.set(key, (async function* () { yield* libraryJsonPieces(loaded, textId); })()).catch((e: unknown) => opts.warn?.(`library cache: cannot save ${path}: ${e instanceof Error ? e.message : String(e)}`));
+      if (cache) await saveSliced(host, log, path, cache, key, textId, loaded, () => true);
     }
     for (const p of lib.problems) problems.push(`${path}:${p.line}:${p.column}: ${p.message}`);
-    libraries.push({ path, text, lib, cached });
+    libraries.push({ path, uri: ref.uri, text, lib, cached });
   }
   return { libraries, problems };
 }

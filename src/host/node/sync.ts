@@ -1,17 +1,19 @@
 /**
  * `mlsys-papers sync FILE [--dry-run]`: adds to a document's bibliography every corpus entry it
- * cites that the bibliography lacks, with the planner the editor uses (the same file resolution,
+ * cites that the bibliography lacks, with the citation service's planner
+ * (`core/service/bibliographyPlan.ts`, the editor's: the same file resolution,
  * the same "same work under another key" rule, the same byte-preserving insertion), writing only
  * inside the directory tree the command runs in: real paths compared, so a symlinked folder or file
  * that leads out of it is refused unless `--allow-outside` says otherwise.
  */
 import { relative, resolve } from 'node:path';
 import { URI } from 'vscode-uri';
-import { inWorkspaceReal, planBibliographyUpdate, planCitationSync, resolveBibliography } from '../../core/bib/resolve.js';
+import { inWorkspaceReal } from '../../core/bib/resolve.js';
 import { planBibAddition, readBibFile } from '../../core/bib/sync.js';
 import { citedKeys } from '../../core/citations.js';
 import type { Corpus } from '../../core/corpus.js';
 import type { Entry } from '../../core/schema.js';
+import { planDocumentBibliography } from '../../core/service/bibliographyPlan.js';
 import { nodeLatexProject } from './latexProject.js';
 import { NodeBibWorkspace, readTextForRewrite, writeText } from './workspace.js';
 
@@ -59,14 +61,12 @@ export async function syncBibliography(
   const keys = citedKeys(opts.text, languageId);
   // A section file's root is found from the .tex files under the working directory, as the language server finds it.
   const project = languageId === 'latex' ? await nodeLatexProject(ws, resolve(opts.cwd)) : undefined;
-  const bib = await resolveBibliography(ws, { uri: URI.file(resolve(opts.cwd, file)), languageId, text: opts.text }, { project });
-  const inBib = new Set(bib?.files.flatMap((s) => s.entries.map((e) => e.key.toLowerCase())) ?? []);
   const entries = [...new Set(keys.map((k) => corpus.entry(k)))].filter((e): e is Entry => !!e);
+  const { bib, sync: plan, update } = await planDocumentBibliography(ws, { uri: URI.file(resolve(opts.cwd, file)), languageId, text: opts.text }, entries, { project, allowOutside: opts.allowOutside });
+  const inBib = new Set(bib?.files.flatMap((s) => s.entries.map((e) => e.key.toLowerCase())) ?? []);
   const unknown = keys.filter((k) => !corpus.entry(k) && !inBib.has(k.toLowerCase()));
   if (unknown.length) err.push(`not in the bibliography nor the corpus, left as they are: ${unknown.join(', ')}`);
-  const plan = planCitationSync(bib, entries);
-  for (const r of plan.reused) err.push(`${r.path} has "${r.entry.title}" as ${r.key}; ${r.entry.key} was not added (cite ${r.key})`);
-  const update = await planBibliographyUpdate(ws, bib, plan, { allowOutside: opts.allowOutside });
+  for (const r of plan.reused) err.push(`${show(URI.parse(r.path))} has "${r.entry.title}" as ${r.key}; ${r.entry.key} was not added (cite ${r.key})`);
   const verb = opts.dryRun ? 'would add' : 'added';
   /** Declared files that exist but were not read (a folder, a FIFO, too large), each named once. */
   const unread = (except?: string) => [...ws.problems].filter(([path]) => path !== except).map(([path, why]) => `${show(URI.file(path))}: ${why}`);

@@ -1,0 +1,44 @@
+/**
+ * The `parsedBib` hand-off: a BibTeX library the store has loaded, given to the citation service
+ * as `parseBib` would give the same text (the same one reader), so that a file that is both a
+ * library and a document's bibliography is parsed once.
+ */
+import type { BibEntry, ParsedBib } from '../core/bib/bibfile.js';
+import { readEntryAt } from '../core/library/bibtex.js';
+import type { LoadedLibrary } from '../core/library/load.js';
+import type { Entry } from '../core/schema.js';
+
+/**
+ * A library entry as `parseBib` gives it: key, entry type and fields (names in lower case, macros
+ * expanded), the fields read from the entry's text when first asked for.
+ */
+function bibEntryAt(e: Entry, text: string, start: number, end: number, macros: Readonly<Record<string, string>>): BibEntry {
+  let fields: Record<string, string> | undefined;
+  return {
+    key: e.key,
+    type: (e.library?.sourceType ?? e.type).toLowerCase(),
+    start,
+    line: e.library?.line,
+    get fields() {
+      fields ??= Object.fromEntries(Object.entries(readEntryAt(text, start, end, macros)?.properties ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+      return fields;
+    },
+  };
+}
+
+/**
+ * A loaded BibTeX library as `parseBib` gives its text: the entries that read, the problems, the
+ * first error; each entry's `fields` are read from the text when first asked for.
+ *
+ * @param lib - a BibTeX library (with `spans`) loaded from `text`
+ */
+export function parsedBibOf(lib: LoadedLibrary, text: string): ParsedBib {
+  const spans = lib.spans!;
+  const macros = lib.macros ?? {};
+  const first = lib.problems.find((p) => p.severity === 'error');
+  return {
+    entries: lib.entries.map((e, i) => bibEntryAt(e, text, spans[2 * i]!, spans[2 * i + 1]!, macros)),
+    problems: lib.problems,
+    ...(first ? { error: { line: first.line, column: first.column, message: first.message } } : {}),
+  };
+}
