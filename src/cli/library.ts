@@ -14,6 +14,10 @@ import { createSearchIndex, parseQuery, topicsMatching, type SearchIndex } from 
 import { terminalJson, terminalSafe } from '../core/terminal.js';
 import { LibraryFileError, loadLibraryFiles } from '../host/node/libraries.js';
 import { languageOfPath } from '../host/node/sync.js';
+import { documentCitedKeys, nodeLatexProject } from '../host/node/latexProject.js';
+import { NodeBibWorkspace } from '../host/node/workspace.js';
+import { resolve } from 'node:path';
+import { URI } from 'vscode-uri';
 import { entriesForTopic, loadCorpus, readText, statPath } from './files.js';
 import { noArgs, UsageError, type Context } from './options.js';
 import { didYouMean, orList, suggest } from './output.js';
@@ -100,11 +104,24 @@ export function runExport(ctx: Context): number | Promise<number> {
     lang = languageOfPath(citedIn);
     if (!lang) throw new UsageError(`--cited-in ${citedIn}: not a LaTeX (.tex) or Markdown (.md) file`);
   }
+  if (citedIn === undefined || !lang) return exportEntries(ctx, format, undefined);
+  const text = readText(citedIn, '--cited-in');
+  if (lang !== 'latex') return exportEntries(ctx, format, citedKeys(text, lang));
+  // A root cites what the files it includes cite (its .aux files say so): the project of the
+  // working directory, as `sync` and the language server read it.
+  const cwd = process.cwd();
+  const ws = new NodeBibWorkspace(cwd);
+  return nodeLatexProject(ws, cwd)
+    .then((project) => documentCitedKeys(ws, project, URI.file(resolve(cwd, citedIn)), text, lang))
+    .then((keys) => exportEntries(ctx, format, keys));
+}
+
+/** The body of `export`: every entry (or a topic's), or those `keys` names, as BibTeX or CSL-JSON. */
+function exportEntries(ctx: Context, format: 'bibtex' | 'csl-json', keys: readonly string[] | undefined): number | Promise<number> {
   return withLibraries(ctx, ({ corpus, libraries }) => {
     const lookup = (k: string) => libraries.entry(k);
     let entries: readonly Entry[] = entriesForTopic(corpus, ctx.values.topic);
-    if (citedIn !== undefined && lang) {
-      const keys = citedKeys(readText(citedIn, '--cited-in'), lang);
+    if (keys) {
       const unknown = [...new Set(keys.filter((k) => !lookup(k)))];
       if (unknown.length) {
         const all = libraries.keys();

@@ -127,6 +127,12 @@ describe('mlsys-papers CLI', () => {
     expect(r.err).toBe('mlsys-papers: not in the corpus, left out: unknown2020key');
   });
 
+  it('export --cited-in a LaTeX root exports what the files it \\inputs cite too, as its .aux files list them', async () => {
+    const r = await runAsync('export', '--cited-in', join(FIX, 'project/main.tex'), '--corpus', CORPUS);
+    expect(r.code, r.err).toBe(0);
+    expect([...r.out.matchAll(/^@\w+\{([^,]+),/gm)].map((m) => m[1])).toEqual(['kwon2023efficient', 'yu2022orca']);
+  });
+
   it('export --cited-in suggests the closest keys for a near miss', () => {
     const r = run('export', '--cited-in', join(FIX, 'cited-near.md'));
     expect(r.code).toBe(0);

@@ -14,7 +14,7 @@ import { citedKeys } from '../../core/citations.js';
 import type { Corpus } from '../../core/corpus.js';
 import type { Entry } from '../../core/schema.js';
 import { planDocumentBibliography } from '../../core/service/bibliographyPlan.js';
-import { nodeLatexProject } from './latexProject.js';
+import { documentCitedKeys, nodeLatexProject } from './latexProject.js';
 import { NodeBibWorkspace, readTextForRewrite, writeText } from './workspace.js';
 
 /** The VS Code language id a document's extension stands for, or undefined. */
@@ -58,9 +58,10 @@ export async function syncBibliography(
   if (!languageId) return { code: 2, out, err: [`${file}: sync takes a LaTeX (.tex) or Markdown (.md, .qmd, .rmd) file`] };
   const ws = new NodeBibWorkspace(resolve(opts.cwd), opts.maxBytes);
   const show = (u: URI) => relative(opts.cwd, u.fsPath) || u.fsPath;
-  const keys = citedKeys(opts.text, languageId);
-  // A section file's root is found from the .tex files under the working directory, as the language server finds it.
+  // A section file's root is found from the .tex files under the working directory, as the language
+  // server finds it; a root cites what the files it includes cite (as its .aux files say).
   const project = languageId === 'latex' ? await nodeLatexProject(ws, resolve(opts.cwd)) : undefined;
+  const keys = await documentCitedKeys(ws, project, URI.file(resolve(opts.cwd, file)), opts.text, languageId);
   const entries = [...new Set(keys.map((k) => corpus.entry(k)))].filter((e): e is Entry => !!e);
   const { bib, sync: plan, update } = await planDocumentBibliography(ws, { uri: URI.file(resolve(opts.cwd, file)), languageId, text: opts.text }, entries, { project, allowOutside: opts.allowOutside });
   const inBib = new Set(bib?.files.flatMap((s) => s.entries.map((e) => e.key.toLowerCase())) ?? []);
