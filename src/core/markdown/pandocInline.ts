@@ -1,0 +1,399 @@
+/**
+ * Inline text of a Markdown paragraph as pandoc's Markdown reader reads it, for the citation reader
+ * (`pandoc.ts`): citation keys (`citeKey`), where a key may start (`notAfterString`), example
+ * references, and the parts that are not text (inline code, TeX math, raw TeX commands, HTML
+ * comments and tags, autolinks, link destinations, Quarto shortcodes).
+ *
+ * Sources: pandoc's User's Guide ("Citation syntax") and `src/Text/Pandoc/Readers/Markdown.hs`
+ * (`cite`, `textualCite`, `normalCite`, `str`, `inline`), `src/Text/Pandoc/Parsing/Citations.hs`
+ * (`citeKey`); see `pandoc.ts` for the rules and limits. Offsets are UTF-16 code units.
+ */
+
+import { countWork, finder, type PandocKey, type View } from './pandocScanBase.js';
+
+const ALNUM = /[\p{L}\p{N}]/u;
+const isAlnum = (c: string): boolean => ALNUM.test(c);
+/** Whether the code point `c` is a letter or digit (Haskell's `isAlphaNum`), ASCII decided without a regular expression. */
+const isAlnumCode = (c: number): boolean =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || (c >= 128 && ALNUM.test(String.fromCodePoint(c)));
+/** The length in UTF-16 units of the code point `c`. */
+const unitsOf = (c: number): number => (c > 0xffff ? 2 : 1);
+const REGCHAR = /[\p{L}\p{N}_]/u;
+const INTERNAL_PUNCT = ':.#$%&-+?<>~/';
+
+/**
+ * The simple key (`simpleCiteIdentifier`) starting at `i`; it may start with `*` (pandoc's `@*`,
+ * which cites every entry in `nocite`).
+ *
+ * @returns the offset after it, or -1 when no key starts there
+ */
+function simpleKeyEnd(t: string, i: number, end: number): number {
+  if (i >= end || !(REGCHAR.test(charAt(t, i)) || t[i] === '*')) return -1;
+  let k = i + charAt(t, i).length;
+  while (k < end) {
+    const c = charAt(t, k);
+    if (REGCHAR.test(c)) { k += c.length; continue; }
+    const next = k + 1 < end ? charAt(t, k + 1) : '';
+    if (INTERNAL_PUNCT.includes(c) && next && REGCHAR.test(next)) { k++; continue; }
+    if ((c === ':' || c === '/') && next === '/') { k++; continue; }
+    break;
+  }
+  return k;
+}
+
+/** The code point at `i` as a string (one or two UTF-16 units). */
+function charAt(t: string, i: number): string {
+  const cp = t.codePointAt(i);
+  return cp === undefined ? '' : String.fromCodePoint(cp);
+}
+
+/**
+ * The braced key `{…}` at `i` (`charsInBalanced '{' '}'` of non-blank characters).
+ *
+ * @returns the offset after the closing brace, or -1
+ */
+function bracedKeyEnd(t: string, i: number, end: number): number {
+  if (t[i] !== '{') return -1;
+  let depth = 0;
+  for (let k = i; k < end; k++) {
+    const c = t[k]!;
+    if (/\s/.test(c)) return -1;
+    if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return k + 1;
+  }
+  return -1;
+}
+
+/**
+ * The citation key written right after an `@` (pandoc's `citeKey`: a simple key, or `{…}`).
+ *
+ * @param t - the text
+ * @param i - the offset right after the `@`
+ * @returns the key's `[keyStart, keyEnd)` and where the citation key's syntax ends (after a `}`),
+ *   or undefined when no key starts there
+ */
+export function pandocKeyAt(t: string, i: number): { keyStart: number; keyEnd: number; end: number } | undefined {
+  const simple = simpleKeyEnd(t, i, t.length);
+  if (simple > 0) return { keyStart: i, keyEnd: simple, end: simple };
+  const braced = bracedKeyEnd(t, i, t.length);
+  return braced > 0 ? { keyStart: i + 1, keyEnd: braced - 1, end: braced } : undefined;
+}
+
+/**
+ * Reads a paragraph's inline text for citations, as pandoc's `inline` parser does (see the
+ * module's documentation), and records the parts of it that are text.
+ *
+ * @param t - the whole document
+ * @param views - the paragraph's lines
+ * @param keys - receives the citations found
+ * @param regions - receives the parts that are text, `[start, end)` in the document
+ */
+export function scanInlines(t: string, views: readonly View[], keys: PandocKey[], regions: { start: number; end: number }[]): void {
+  // The paragraph as one string, and where each of its lines starts in it.
+  const starts: number[] = [];
+  const parts: string[] = [];
+  let len = 0;
+  for (const v of views) {
+    starts.push(len);
+    parts.push(t.slice(v.s, v.e));
+    len += v.e - v.s + 1;
+  }
+  const p = parts.join('\n');
+  const n = p.length;
+  countWork(n);
+  const next = finder(p);
+  let line = 0;
+  const at = (i: number): number => {
+    while (line + 1 < starts.length && starts[line + 1]! <= i) line++;
+    return views[line]!.s + (i - starts[line]!);
+  };
+  // Parts that are not text (code, math, …), `[a, b)` in the paragraph, ascending.
+  const cuts: [number, number][] = [];
+  const cut = (a: number, b: number) => cuts.push([a, b]);
+  // Closing candidates, remembered as `next` does: a backtick run of each length, a `$`.
+  const runs = new Map<number, { from: number; at: number }>();
+  const closingBackticks = (from: number, run: number): number => {
+    const m = runs.get(run);
+    if (m && from >= m.from && (m.at < 0 || from <= m.at)) return m.at;
+    let k = from, found = -1;
+    while (k < n) {
+      const b = p.indexOf('`', k);
+      if (b < 0) break;
+      let e = b;
+      while (e < n && p[e] === '`') e++;
+      if (e - b === run) { found = b; break; }
+      k = e;
+    }
+    countWork((found < 0 ? n : found) - from);
+    runs.set(run, { from, at: found });
+    return found;
+  };
+  // pandoc's `mathInlineWith "$" "$"`: the math ends at the first `$` (not escaped); it is no
+  // math when a blank comes before that `$` or a digit after it (`$5 and $6`).
+  const closingDollar = (from: number): number => {
+    for (let k = p.indexOf('$', from); k >= 0; k = p.indexOf('$', k + 1)) {
+      countWork(k - from);
+      if (p[k - 1] === '\\') continue;
+      return /\s/.test(p[k - 1]!) || /\d/.test(p[k + 1] ?? '') ? -1 : k;
+    }
+    return -1;
+  };
+  // Where each `{` and `[` of the paragraph closes, computed once when raw TeX needs it.
+  let matches: Int32Array | undefined;
+  let lastStr = -1;
+  let brackets = 0;
+  let openStar = 0, openUnderscore = 0;
+  let i = 0;
+  while (i < n) {
+    const c = p[i]!;
+    switch (c) {
+      case '\\': {
+        const d = p[i + 1] ?? '';
+        if (/[A-Za-z]/.test(d)) {
+          // Raw TeX (`\emph{…}`): the command and its braced and bracketed arguments.
+          let k = i + 1;
+          // Pandoc's TeX reader takes `@` as a letter of command names (`\make@title`).
+          while (k < n && /[A-Za-z@]/.test(p[k]!)) k++;
+          matches ??= bracketMatches(p);
+          const e = texArgumentsEnd(p, k, matches);
+          if (e > k) cut(i, e);
+          i = e;
+        } else i += d && d !== '\n' ? 2 : 1;
+        continue;
+      }
+      case '`': {
+        let k = i;
+        while (k < n && p[k] === '`') k++;
+        const run = k - i;
+        const close = closingBackticks(k, run);
+        if (close >= 0) {
+          let e = close + run;
+          // A raw inline `` `…`{=latex} `` or attributes.
+          if (p[e] === '{') { const a = next('}', e); if (a > 0) e = a + 1; }
+          cut(i, e);
+          i = e;
+        } else i++; // pandoc then reads one backtick as a symbol and tries again from the next
+        continue;
+      }
+      case '$': {
+        let e = -1;
+        if (p[i + 1] === '$') {
+          const d = next('$$', i + 2);
+          if (d >= 0) e = d + 2;
+        } else if (i + 1 < n && !/\s/.test(p[i + 1]!)) {
+          const d = closingDollar(i + 1);
+          if (d >= 0) e = d + 1;
+        }
+        if (e > 0) { cut(i, e); i = e; } else i++;
+        continue;
+      }
+      case '<': {
+        let e = -1;
+        if (p.startsWith('<!--', i)) {
+          // `<!-->` and `<!--->` are whole (empty) comments, as HTML reads them.
+          const empty = /^<!---?>/.exec(p.slice(i, i + 6));
+          const d = empty ? -1 : next('-->', i + 4);
+          if (empty) e = i + empty[0].length;
+          else if (d >= 0) e = d + 3;
+        } else {
+          for (const re of [AUTOLINK, HTML_TAG]) {
+            re.lastIndex = i;
+            const m = re.exec(p);
+            if (m) { e = i + m[0].length; break; }
+          }
+        }
+        if (e > 0) { cut(i, e); i = e; } else i++;
+        continue;
+      }
+      case '{': {
+        const d = p.startsWith('{{<', i) ? next('>}}', i + 3) : -1;
+        if (d >= 0) { cut(i, d + 3); i = d + 3; } else i++;
+        continue;
+      }
+      case '[':
+        brackets++;
+        i++;
+        continue;
+      case ']': {
+        const opened = brackets > 0;
+        if (opened) brackets--;
+        i++;
+        if (!opened) continue;
+        // A link's destination `(url "title")`, or attributes `{…}`, are not text.
+        const e = p[i] === '(' ? destinationEnd(p, i) : p[i] === '{' ? next('}', i) + 1 : -1;
+        if (e > 0) { cut(i, e); i = e; }
+        continue;
+      }
+      case '.': {
+        let k = i;
+        while (k < n && p[k] === '.') k++;
+        // `...` is an ellipsis; a lone `.` (or what is left after ellipses) is a word (`str`).
+        if ((k - i) % 3 !== 0) lastStr = k;
+        i = k;
+        continue;
+      }
+      case '*':
+      case '_': {
+        let k = i;
+        while (k < n && p[k] === c) k++;
+        const before = i > 0 ? p[i - 1]! : ' ';
+        const after = k < n ? p[k]! : ' ';
+        const canOpen = !/\s/.test(after) && !(c === '_' && isAlnum(before));
+        const canClose = !/\s/.test(before) && !(c === '_' && isAlnum(after));
+        const open = c === '*' ? openStar : openUnderscore;
+        if (canClose && open > 0) {
+          // An emphasis closer counts as the end of a word (`updateLastStrPos`): `*a*@b` cites nothing.
+          lastStr = k;
+          if (c === '*') openStar--; else openUnderscore--;
+        } else if (canOpen) {
+          if (c === '*') openStar++; else openUnderscore++;
+        }
+        i = k;
+        continue;
+      }
+      case '@': {
+        if (lastStr === i) { i = exampleRefEnd(p, i + 1); continue; }
+        let keyStart = i + 1, keyEnd = simpleKeyEnd(p, keyStart, n), end = keyEnd;
+        if (keyEnd < 0) {
+          end = bracedKeyEnd(p, keyStart, n);
+          if (end > 0) { keyStart++; keyEnd = end - 1; }
+        }
+        // No citation: pandoc's `exampleRef` takes the `@` and a label, which ends no word.
+        if (end < 0) { i = exampleRefEnd(p, i + 1); continue; }
+        // `@*` cites every entry only in `nocite` metadata; in the text it names no entry.
+        if (keyEnd > keyStart && p.slice(keyStart, keyEnd) !== '*') {
+          keys.push({ key: p.slice(keyStart, keyEnd), offset: at(keyStart), length: keyEnd - keyStart, suppressAuthor: p[i - 1] === '-', bracketed: brackets > 0 });
+        }
+        i = end;
+        continue;
+      }
+      default: {
+        const ch = p.codePointAt(i)!;
+        if (isAlnumCode(ch)) {
+          // A word (`str`): letters and digits, with single dots inside.
+          let k = i;
+          for (;;) {
+            const w = k < n ? p.codePointAt(k)! : -1;
+            if (w >= 0 && isAlnumCode(w)) k += unitsOf(w);
+            else if (w === 46 && p[k + 1] !== '.') k++;
+            else break;
+          }
+          lastStr = k;
+          i = k;
+          continue;
+        }
+        i += unitsOf(ch);
+      }
+    }
+  }
+  // The text: each line's part of the paragraph, minus the cuts.
+  let ci = 0;
+  for (let k = 0; k < views.length; k++) {
+    const from = starts[k]!, to = from + (views[k]!.e - views[k]!.s);
+    let a = from;
+    while (ci < cuts.length && cuts[ci]![1] <= from) ci++;
+    for (let j = ci; j < cuts.length && cuts[j]![0] <= to; j++) {
+      const [x, y] = cuts[j]!;
+      if (x > a) regions.push({ start: views[k]!.s + (a - from), end: views[k]!.s + (x - from) });
+      a = Math.max(a, y);
+    }
+    if (a <= to) regions.push({ start: views[k]!.s + (a - from), end: views[k]!.e });
+  }
+}
+
+/** The end of an example label (`exampleRef`: letters and digits, with single `_` or `-` inside) starting at `i`. */
+function exampleRefEnd(p: string, i: number): number {
+  let k = i;
+  for (;;) {
+    const c = charAt(p, k);
+    if (c && isAlnum(c)) { k += c.length; continue; }
+    if ((p[k] === '_' || p[k] === '-') && k > i && isAlnum(charAt(p, k + 1))) { k++; continue; }
+    return k;
+  }
+}
+
+/**
+ * For every `{` and `[` of a text, the offset of the `}` or `]` that closes it (nested pairs of the
+ * same kind counted, a backslash escaping the character after it), or -1; one pass with a stack.
+ */
+function bracketMatches(p: string): Int32Array {
+  countWork(p.length);
+  const out = new Int32Array(p.length).fill(-1);
+  const braces: number[] = [], squares: number[] = [];
+  for (let k = 0; k < p.length; k++) {
+    const c = p[k];
+    if (c === '\\') k++;
+    else if (c === '{') braces.push(k);
+    else if (c === '[') squares.push(k);
+    else if (c === '}' && braces.length) out[braces.pop()!] = k;
+    else if (c === ']' && squares.length) out[squares.pop()!] = k;
+  }
+  return out;
+}
+
+/** The end of the braced and bracketed arguments right after a TeX command's name at `k` (`k` when it has none). */
+function texArgumentsEnd(p: string, k: number, matches: Int32Array): number {
+  let e = k;
+  while (p[e] === '{' || p[e] === '[') {
+    const close = matches[e]!;
+    if (close < 0) return e;
+    e = close + 1;
+  }
+  return e;
+}
+
+const AUTOLINK = /<(?:[A-Za-z][A-Za-z0-9.+-]{1,31}:[^<>\s]*|[A-Za-z0-9][A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]*@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/y;
+/** An HTML open or closing tag with well-formed attributes (CommonMark's "Raw HTML" grammar, which pandoc's tag reader accepts too). */
+const HTML_TAG = /<(?:[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?|\/[A-Za-z][A-Za-z0-9-]*\s*)>/y;
+
+/**
+ * The end of a link destination at `i`: `(`, a URL (no blank; parentheses balanced) or `<URL>`,
+ * then an optional title in quotes or parentheses, then `)` (pandoc's `source`); -1 if it is not one.
+ * Reads no further than the URL and title, so a thousand `](` never closed cost one pass.
+ */
+function destinationEnd(p: string, i: number): number {
+  const k = destinationScan(p, i);
+  countWork(Math.abs(k) - i);
+  return k > 0 ? k : -1;
+}
+
+/**
+ * How long a link's URL or title may be; longer ones, and ones that run into another `](`, are not
+ * read as destinations (which keeps `[a](b[a](b…` linear).
+ */
+const MAX_URL = 2048;
+
+/** {@link destinationEnd}'s reading: the end, or minus where it stopped. */
+function destinationScan(p: string, i: number): number {
+  let k = i + 1;
+  const blanks = () => { while (k < p.length && /\s/.test(p[k]!)) k++; };
+  blanks();
+  const limit = Math.min(p.length, k + MAX_URL);
+  if (p[k] === '<') {
+    let e = k + 1;
+    while (e < limit && p[e] !== '>' && p[e] !== '\n' && !(p[e] === ']' && p[e + 1] === '(')) e++;
+    if (p[e] !== '>') return -e;
+    k = e + 1;
+  } else {
+    let depth = 0;
+    for (; k < limit; k++) {
+      const c = p[k];
+      if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || (c === ']' && p[k + 1] === '(')) break;
+      if (c === '\\') { k++; continue; }
+      if (c === '(') depth++;
+      else if (c === ')' && depth-- === 0) return k + 1;
+    }
+  }
+  blanks();
+  const q = p[k];
+  if (q === '"' || q === "'" || q === '(') {
+    const closeQuote = q === '(' ? ')' : q;
+    let e = k + 1;
+    const titleLimit = Math.min(p.length, e + MAX_URL);
+    while (e < titleLimit && p[e] !== closeQuote && !(p[e] === ']' && p[e + 1] === '(')) e += p[e] === '\\' ? 2 : 1;
+    if (e >= titleLimit) return -e;
+    k = e + 1;
+    blanks();
+  }
+  return p[k] === ')' ? k + 1 : -k;
+}
