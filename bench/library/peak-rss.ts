@@ -12,7 +12,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { libraryFromJson, loadLibrary } from '../../src/core/library/load.js';
+import { libraryFromJson } from '../../src/core/library/libraryCacheFormat.js';
+import { loadLibrary } from '../../src/core/library/load.js';
 import { parseQuery } from '../../src/core/search.js';
 
 const [file, cache] = process.argv.slice(2);

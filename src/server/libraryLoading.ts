@@ -2,12 +2,13 @@
  * Loading and caching a library in the language server: what the store needs from its host, and
  * the cache's restore and save run in slices between other requests (a cached library of 100,000
  * entries is tens of megabytes of JSON). The cache's format and checks are the core's
- * (`core/library/load.ts`: `libraryCacheKey`, `LibraryRestorer`, `libraryJsonPieces`); the
+ * (`core/library/libraryCacheFormat.ts`: `libraryCacheKey`, `LibraryRestorer`, `libraryJsonPieces`); the
  * CLI's `--library` loader (`host/node/libraries.ts`) restores and saves through these two
  * functions too.
  */
 import type { LibraryRef } from '../core/library/entries.js';
-import { libraryJsonPieces, LibraryRestorer, type LibraryTextId, type LoadedLibrary, type RestoreResult } from '../core/library/load.js';
+import { libraryJsonPieces, LibraryRestorer, type LibraryTextId, type RestoreResult } from '../core/library/libraryCacheFormat.js';
+import type { LoadedLibrary } from '../core/library/load.js';
 import type { URI } from 'vscode-uri';
 import type { Logger } from '../core/log.js';
 

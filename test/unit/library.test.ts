@@ -13,9 +13,8 @@ import { BibtexLibraryReader, readEntryAt } from '../../src/core/library/bibtex.
 import { lineAt, lineStarts, readCslJsonLibrary } from '../../src/core/library/csl.js';
 import { readCslYamlLibrary } from '../../src/core/library/cslYaml.js';
 import { bibtexPerson, entryFromBibtex, entryFromCsl, splitNames } from '../../src/core/library/entries.js';
-import {
-  LIBRARY_CACHE_VERSION, libraryFromJson, libraryJsonPieces, libraryToJson, LibraryLoader, loadLibrary, type LoadedLibrary,
-} from '../../src/core/library/load.js';
+import { LIBRARY_CACHE_VERSION, libraryFromJson, libraryJsonPieces, libraryToJson } from '../../src/core/library/libraryCacheFormat.js';
+import { LibraryLoader, loadLibrary, type LoadedLibrary } from '../../src/core/library/load.js';
 import { LIBRARY_INDEX_VERSION, LibraryIndex } from '../../src/core/library/search.js';
 import { texToText } from '../../src/core/library/tex.js';
 import { parseQuery } from '../../src/core/search.js';

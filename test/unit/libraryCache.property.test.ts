@@ -1,5 +1,5 @@
 /**
- * Property tests of the library cache (`core/library/load.ts`'s `libraryJsonPieces` and
+ * Property tests of the library cache (`core/library/libraryCacheFormat.ts`'s `libraryJsonPieces` and
  * `LibraryRestorer`, `host/node/libraryCache.ts`'s seal): libraries of every format (BibTeX with
  * `@string` macros and broken entries, CSL-JSON pretty or on one line, CSL-YAML, with items
  * that are no items) are loaded cold, saved as the cache's file bytes, damaged at random, and
@@ -22,7 +22,8 @@ import { afterAll, describe, it } from 'vitest';
 import { displayName } from '../../src/core/cite/names.js';
 import { fromBase64, toBase64 } from '../../src/core/library/base64.js';
 import { readEntryAt } from '../../src/core/library/bibtex.js';
-import { libraryToJson, loadLibrary, restoreLibrary, type LibraryFormat, type LibraryTextId, type LoadedLibrary } from '../../src/core/library/load.js';
+import { libraryToJson, restoreLibrary, type LibraryTextId } from '../../src/core/library/libraryCacheFormat.js';
+import { loadLibrary, type LibraryFormat, type LoadedLibrary } from '../../src/core/library/load.js';
 import { twinKey } from '../../src/core/library/twins.js';
 import { prepareEntry } from '../../src/core/library/verbatim.js';
 import { parseQuery } from '../../src/core/search.js';

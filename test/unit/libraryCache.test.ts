@@ -1,5 +1,5 @@
 /**
- * The library cache (`host/node/libraryCache.ts` on disk, `core/library/load.ts`'s format and
+ * The library cache (`host/node/libraryCache.ts` on disk, `core/library/libraryCacheFormat.ts`'s format and
  * restore, their use by the language server's store and the CLI): a value written whole or in
  * pieces as they come, nothing left behind when anything fails, only its own files pruned, and a
  * cache that is damaged, of another text or of another format never trusted (issue 20, findings
@@ -13,7 +13,8 @@ import { URI } from 'vscode-uri';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Logger } from '../../src/core/log.js';
 import { fromBase64, toBase64 } from '../../src/core/library/base64.js';
-import { LIBRARY_CACHE_VERSION, libraryCacheKey, libraryToJson, LibraryRestorer, loadLibrary, restoreLibrary, type LoadedLibrary } from '../../src/core/library/load.js';
+import { LIBRARY_CACHE_VERSION, libraryCacheKey, libraryToJson, LibraryRestorer, restoreLibrary } from '../../src/core/library/libraryCacheFormat.js';
+import { loadLibrary, type LoadedLibrary } from '../../src/core/library/load.js';
 import { CACHE_KEEP, cacheFileName, nodeLibraryCache, openSealed, sealCache, sha256 } from '../../src/host/node/libraryCache.js';
 import { loadLibraryFiles } from '../../src/host/node/libraries.js';
 import { LibraryStore, type LibraryCache } from '../../src/server/libraryStore.js';

@@ -5,7 +5,8 @@
  */
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { libraryCacheKey, loadLibrary, type LibraryTextId, type LoadedLibrary } from '../../core/library/load.js';
+import { libraryCacheKey, type LibraryTextId } from '../../core/library/libraryCacheFormat.js';
+import { loadLibrary, type LoadedLibrary } from '../../core/library/load.js';
 import { restoreSliced, saveSliced } from '../../server/libraryLoading.js';
 import { bibFormatOf } from '../../core/bib/format.js';
 import { decodeUtf8 } from '../../core/utf8.js';
