@@ -7,7 +7,7 @@
  */
 import { ENTRY_TYPES, KINDS, LEVELS, type Entry } from '../schema.js';
 import { int32FromBase64, toBase64 } from './base64.js';
-import { BibtexLibraryReader, type LibraryProblem } from './bibtex.js';
+import { BibtexLibraryReader, type LibraryProblem } from './readBibtex.js';
 import { CslJsonReader, type CslReader } from './csl.js';
 import { CslYamlReader } from './cslYaml.js';
 import { entryBase, entryFromBibtex, entryFromCsl, NONE, type LibraryRef } from './entries.js';
