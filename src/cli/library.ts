@@ -4,7 +4,7 @@
  */
 import { Catalog } from '../core/catalog.js';
 import { citedKeys } from '../core/citations.js';
-import { toBibtexAll } from '../core/cite/bibtex.js';
+import { toBibtexAll } from '../core/cite/writeBibtex.js';
 import { CITE_FORMATS, formatCitation, toCslJson, type CiteFormat } from '../core/cite/format.js';
 import { shortAuthors } from '../core/cite/names.js';
 import type { Corpus } from '../core/corpus.js';

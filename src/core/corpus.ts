@@ -8,7 +8,7 @@
 import { isMap, isSeq, type Document, type LineCounter, type Node as YamlNode } from 'yaml';
 import type * as z from 'zod/mini';
 import type { Problem } from './problems.js';
-import { hasCjk } from './cite/bibtex.js';
+import { hasCjk } from './cite/writeBibtex.js';
 import { normaliseTitle } from './bib/bibfile.js';
 import { buildCorpus, mergeCorpusData, type Corpus, type CorpusData, type Topic } from './model.js';
 import { EntrySchema, TopicsFileSchema, type Entry, type TopicInput } from './schema.js';

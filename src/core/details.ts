@@ -7,7 +7,7 @@
  * checked against, the `unverified` fields left out, the curator's `note`) is kept out of the body
  * and shown only in a collapsed "Sources" section at the end.
  */
-import { toBibtex } from './cite/bibtex.js';
+import { toBibtex } from './cite/writeBibtex.js';
 import { allAuthors } from './cite/names.js';
 import type { Corpus } from './model.js';
 import * as l10n from '@vscode/l10n';

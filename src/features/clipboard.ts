@@ -3,7 +3,7 @@
  * `vscode.env.clipboard`).
  */
 import * as vscode from 'vscode';
-import { toBibtexAll } from '../core/cite/bibtex.js';
+import { toBibtexAll } from '../core/cite/writeBibtex.js';
 import type { Entry } from '../core/schema.js';
 import type { CorpusClient } from './corpusClient.js';
 

@@ -3,7 +3,7 @@
  * Reached from the tree, the search (entry actions) and hovers (a command link).
  */
 import * as vscode from 'vscode';
-import { toBibtex } from '../core/cite/bibtex.js';
+import { toBibtex } from '../core/cite/writeBibtex.js';
 import { detailsHtml } from '../core/details.js';
 import { isWebLink } from '../core/links.js';
 import type { Entry } from '../core/schema.js';

@@ -3,7 +3,7 @@
  * to a file the user picks in the save dialog.
  */
 import * as vscode from 'vscode';
-import { toBibtexAll } from '../core/cite/bibtex.js';
+import { toBibtexAll } from '../core/cite/writeBibtex.js';
 import { toCslJson } from '../core/cite/format.js';
 import type { Entry } from '../core/schema.js';
 import { Commands } from '../ids.js';

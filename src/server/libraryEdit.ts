@@ -5,7 +5,7 @@
  * touches an `@string`, or a file with lone CR line breaks, is read in full instead.
  */
 import { STRING_COMMAND } from '../core/bib/bibfile.js';
-import { BibtexLibraryReader } from '../core/library/bibtex.js';
+import { BibtexLibraryReader } from '../core/library/readBibtex.js';
 import { entryFromBibtex, type LibraryRef } from '../core/library/entries.js';
 import type { LoadedLibrary } from '../core/library/load.js';
 import type { Entry } from '../core/schema.js';

@@ -3,7 +3,7 @@
  * else keywords), a group's entries, and an entry's fields as written.
  */
 import * as l10n from '@vscode/l10n';
-import { readEntryAt } from '../core/library/bibtex.js';
+import { readEntryAt } from '../core/library/readBibtex.js';
 import type { LoadedLibrary } from '../core/library/load.js';
 import type { Entry } from '../core/schema.js';
 import { UNGROUPED, type LibraryGroup } from './protocol.js';

@@ -4,7 +4,7 @@
  * library and a document's bibliography is parsed once.
  */
 import type { BibEntry, ParsedBib } from '../core/bib/bibfile.js';
-import { readEntryAt } from '../core/library/bibtex.js';
+import { readEntryAt } from '../core/library/readBibtex.js';
 import type { LoadedLibrary } from '../core/library/load.js';
 import type { Entry } from '../core/schema.js';
 

@@ -29,7 +29,7 @@ import { buildCorpus } from '../core/model.js';
 import type { Entry } from '../core/schema.js';
 import { createSearchIndex } from '../core/search.js';
 import { Catalog, type CatalogLibrary } from '../core/catalog.js';
-import type { LibraryProblem } from '../core/library/bibtex.js';
+import type { LibraryProblem } from '../core/library/readBibtex.js';
 import { libraryCacheKey, type LibraryTextId } from '../core/library/libraryCacheFormat.js';
 import { LibraryLoader, type LoadedLibrary } from '../core/library/load.js';
 import { DIAGNOSTIC_SOURCE, textHash } from '../core/service/types.js';

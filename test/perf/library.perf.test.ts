@@ -4,7 +4,7 @@
  * macros. test/unit/library.test.ts checks what the smaller inputs read as.
  */
 import { describe, expect, it } from 'vitest';
-import { BibtexLibraryReader } from '../../src/core/library/bibtex.js';
+import { BibtexLibraryReader } from '../../src/core/library/readBibtex.js';
 import { loadLibrary } from '../../src/core/library/load.js';
 import { texToText } from '../../src/core/library/tex.js';
 import { expectLinear } from './linear.js';

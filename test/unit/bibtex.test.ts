@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bibtexName, protectCapitals, texEscape, toBibtex } from '../../src/core/cite/bibtex.js';
+import { bibtexName, protectCapitals, texEscape, toBibtex } from '../../src/core/cite/writeBibtex.js';
 import { toCslJson } from '../../src/core/cite/format.js';
 import { entry, realCorpus } from './helpers.js';
 

@@ -1,5 +1,5 @@
 /**
- * Differential test of the one BibTeX reader (`core/library/bibtex.ts`, through `parseBib`) against
+ * Differential test of the one BibTeX reader (`core/library/readBibtex.ts`, through `parseBib`) against
  * the reference tools, over every `.bib` file TeX Live installs on the test machine
  * (`kpsewhich -var-value TEXMFDIST`, then every `*.bib` under it):
  *

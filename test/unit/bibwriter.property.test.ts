@@ -23,7 +23,7 @@ import { afterAll, describe, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { editorText, eolOf, parseBib, type BibEntry } from '../../src/core/bib/bibfile.js';
 import { planBibAddition, readBibFile, type BibFile } from '../../src/core/bib/sync.js';
-import { toBibtex } from '../../src/core/cite/bibtex.js';
+import { toBibtex } from '../../src/core/cite/writeBibtex.js';
 import { toCslJson } from '../../src/core/cite/format.js';
 import {
   bibFileArb, cslJsonFileArb, cslYamlFileArb, entryOf, entrySpecArb, freshKey, type EntrySpec,

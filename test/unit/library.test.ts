@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { maxTotalBibExpansion } from '../../src/core/bib/bibfile.js';
-import { BibtexLibraryReader, readEntryAt } from '../../src/core/library/bibtex.js';
+import { BibtexLibraryReader, readEntryAt } from '../../src/core/library/readBibtex.js';
 import { lineAt, lineStarts, readCslJsonLibrary } from '../../src/core/library/csl.js';
 import { readCslYamlLibrary } from '../../src/core/library/cslYaml.js';
 import { bibtexPerson, entryFromBibtex, entryFromCsl, splitNames } from '../../src/core/library/entries.js';

@@ -21,7 +21,7 @@ import YAML from 'yaml';
 import { afterAll, describe, it } from 'vitest';
 import { displayName } from '../../src/core/cite/names.js';
 import { fromBase64, toBase64 } from '../../src/core/library/base64.js';
-import { readEntryAt } from '../../src/core/library/bibtex.js';
+import { readEntryAt } from '../../src/core/library/readBibtex.js';
 import { libraryToJson, restoreLibrary, type LibraryTextId } from '../../src/core/library/libraryCacheFormat.js';
 import { loadLibrary, type LibraryFormat, type LoadedLibrary } from '../../src/core/library/load.js';
 import { twinKey } from '../../src/core/library/twins.js';

@@ -10,7 +10,7 @@ import {
   type DocumentDiagnosticReport, type Hover, type MarkupContent, type PublishDiagnosticsParams,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
-import { toBibtex } from '../../src/core/cite/bibtex.js';
+import { toBibtex } from '../../src/core/cite/writeBibtex.js';
 import type { CitePlan } from '../../src/core/service/types.js';
 import { Methods, type CorpusResult, type FormatResult, type SearchResult } from '../../src/server/protocol.js';
 import type { Clock } from '../../src/server/server.js';

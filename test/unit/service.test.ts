@@ -8,7 +8,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { CompletionItemKind, DiagnosticSeverity, MarkupKind, Range, type CompletionItem, type MarkupContent, type Position } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
 import { parseBib } from '../../src/core/bib/bibfile.js';
-import { toBibtex } from '../../src/core/cite/bibtex.js';
+import { toBibtex } from '../../src/core/cite/writeBibtex.js';
 import type { Corpus } from '../../src/core/corpus.js';
 import type { Logger } from '../../src/core/log.js';
 import type { Entry } from '../../src/core/schema.js';

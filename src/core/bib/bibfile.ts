@@ -1,14 +1,14 @@
 /**
  * Reading a user's `.bib` file and planning additions to it that touch nothing else.
  *
- * Reading is the one BibTeX reader (`core/library/bibtex.ts`, which reads as BibTeX 0.99d does and
+ * Reading is the one BibTeX reader (`core/library/readBibtex.ts`, which reads as BibTeX 0.99d does and
  * costs a broken entry only that entry); what we add is the view the citation service and the
  * planner use, and the append plan, which keeps comments, `@string`/`@preamble` blocks,
  * formatting, line endings and a byte-order mark as they are.
  */
-import { BibtexLibraryReader, type LibraryProblem } from '../library/bibtex.js';
+import { BibtexLibraryReader, type LibraryProblem } from '../library/readBibtex.js';
 
-export { MAX_BIB_EXPANSION, maxTotalBibExpansion } from '../library/bibtex.js';
+export { MAX_BIB_EXPANSION, maxTotalBibExpansion } from '../library/readBibtex.js';
 
 /** One entry of a `.bib` file, with field names lower-cased and values as parsed (macros expanded). */
 export interface BibEntry {

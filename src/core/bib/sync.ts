@@ -4,7 +4,7 @@
  * layer reads the files and applies the result as `WorkspaceEdit`s.
  */
 import { isMap, isScalar, isSeq, stringify as stringifyYaml, type Document, type Node as YamlNode } from 'yaml';
-import { toBibtexAll } from '../cite/bibtex.js';
+import { toBibtexAll } from '../cite/writeBibtex.js';
 import { bibtexForAddition } from '../library/verbatim.js';
 import { toCslJson } from '../cite/format.js';
 import type { Entry } from '../schema.js';

@@ -2,7 +2,7 @@
  * Citation text outside the editor: plain-text references, citation commands for the CLI, and CSL-JSON.
  */
 import type { Entry, Person } from '../schema.js';
-import { toBibtexAll } from './bibtex.js';
+import { toBibtexAll } from './writeBibtex.js';
 import { allAuthors } from './names.js';
 import type { CiteCommand } from './citationForms.js';
 import { entryLink, markdownUrl } from '../links.js';

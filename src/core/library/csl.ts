@@ -10,7 +10,7 @@
 import { lineColumnAt } from '../bib/bibfile.js';
 import { parseJson } from '../json.js';
 import { MAX_YAML_DEPTH } from '../yaml.js';
-import type { LibraryProblem } from './bibtex.js';
+import type { LibraryProblem } from './readBibtex.js';
 
 /** A CSL item of a library, with the 1-based line where it starts. */
 export interface CslLibraryItem {

@@ -6,7 +6,7 @@
 import { isMap, isScalar, isSeq, type Document, type Node as YamlNode } from 'yaml';
 import { cslYamlReferences } from '../bib/format.js';
 import { nodeToJS, parseYaml, type YamlProblem } from '../yaml.js';
-import type { LibraryProblem } from './bibtex.js';
+import type { LibraryProblem } from './readBibtex.js';
 import {
   collect, DEADLINE_EVERY, lineAt, lineStarts, notPlainData, problemAt, SCAN_EVERY, type CslLibrary, type CslLibraryItem, type CslReader,
 } from './csl.js';

@@ -5,7 +5,7 @@
  * venue, identifiers, keywords); the rest stays in the file, which citing copies as written.
  */
 import type { Entry, EntryType, Kind, LibraryInfo, Person } from '../schema.js';
-import type { RawBibEntry } from './bibtex.js';
+import type { RawBibEntry } from './readBibtex.js';
 import { texToText } from './tex.js';
 
 /** The empty list library entries share. */

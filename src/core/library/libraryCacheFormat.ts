@@ -7,7 +7,7 @@
  */
 import { ENTRY_TYPES, KINDS, LEVELS, type Entry } from '../schema.js';
 import { int32FromBase64, toBase64 } from './base64.js';
-import type { LibraryProblem } from './bibtex.js';
+import type { LibraryProblem } from './readBibtex.js';
 import { entryBase, NONE, type LibraryRef } from './entries.js';
 import type { LibraryFormat, LoadedLibrary } from './load.js';
 import { LibraryIndex, type LibraryIndexJson } from './search.js';

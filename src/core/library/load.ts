@@ -5,7 +5,7 @@
  * for the cache and restored without parsing again in `libraryCacheFormat.ts`.
  */
 import type { Entry } from '../schema.js';
-import { BibtexLibraryReader, type LibraryProblem } from './bibtex.js';
+import { BibtexLibraryReader, type LibraryProblem } from './readBibtex.js';
 import { CslJsonReader, type CslReader } from './csl.js';
 import { CslYamlReader } from './cslYaml.js';
 import { entryFromBibtex, entryFromCsl, type LibraryRef } from './entries.js';

@@ -6,7 +6,7 @@
  */
 import { defaultStrings } from '@citation-js/plugin-bibtex/lib/input/constants.js';
 import { findBibKey } from '../bib/bibfile.js';
-import { toBibtexAll } from '../cite/bibtex.js';
+import { toBibtexAll } from '../cite/writeBibtex.js';
 import type { Entry, LibraryInfo } from '../schema.js';
 import type { LoadedLibrary } from './load.js';
 

@@ -20,7 +20,7 @@ import {
 } from '../bib/resolve.js';
 import { bibFormatOf } from '../bib/format.js';
 import { planBibAddition, planBibSync, readBibFile } from '../bib/sync.js';
-import { toBibtex } from '../cite/bibtex.js';
+import { toBibtex } from '../cite/writeBibtex.js';
 import { planCitation } from '../cite/insert.js';
 import { foldAscii } from '../cite/key.js';
 import { citationAt, citationsIn, citedKeys, crossrefSyntaxOf, type CitedKey } from '../citations.js';

@@ -32,20 +32,16 @@
  * Reading can stop at a deadline and resume (the language server answers between slices), and
  * each entry keeps its offsets and line, for going to its definition and copying its text. The
  * whole read is linear in the text (a value that does not close is scanned at most four times).
+ *
+ * The lexical rules, value reading, macros and line counting are `bibtexScanner.ts`'s; this module
+ * reads the commands (entries, `@string`, `@preamble`, `@comment`) and keeps entries and problems.
  */
-import { defaultStrings } from '@citation-js/plugin-bibtex/lib/input/constants.js';
+import {
+  BibError, BibtexScanner, isWhite, MAX_BIB_EXPANSION, maxTotalBibExpansion,
+  type BibReadRange, type LibraryProblem,
+} from './bibtexScanner.js';
 
-/** Characters one `@string` macro, field or `@preamble` may expand to through macros. */
-export const MAX_BIB_EXPANSION = 100_000;
-
-/**
- * Characters all macro references of a file may expand to together: ten times the file's length
- * plus 1,000,000 (a real file's journal and month macros stay below its own length). Without it,
- * 10,000 references to one 100,000-character macro would be a billion characters.
- */
-export function maxTotalBibExpansion(textLength: number): number {
-  return 10 * textLength + 1_000_000;
-}
+export { MAX_BIB_EXPANSION, maxTotalBibExpansion, type BibReadRange, type LibraryProblem } from './bibtexScanner.js';
 
 /** One entry of a library as read: fields lower-cased, values with macros expanded and inner braces kept. */
 export interface RawBibEntry {
@@ -60,43 +56,11 @@ export interface RawBibEntry {
   line: number;
 }
 
-/** Something wrong at a place in a library file; `line` and `column` are 1-based. */
-export interface LibraryProblem {
-  line: number;
-  column: number;
-  message: string;
-  severity: 'error' | 'warning';
-}
-
-/** Lines that start an entry which a value that never closes may run into before it counts as not closed. */
-const MAX_WIDENINGS = 3;
-
 /** Commands read between two looks at the deadline. */
 const DEADLINE_EVERY = 16;
 
 /** Characters scanned for the progress count between two looks at the deadline. */
 const SCAN_EVERY = 1 << 16;
-
-/**
- * Whether a UTF-16 code unit may be part of a BibTeX identifier (`bibtex.web` § 32, `id_class`):
- * not white space, not an ASCII control character, not one of `"#%'(),={}`. Characters beyond
- * ASCII are legal (BibTeX 0.99d reads 8-bit bytes as legal identifier characters).
- */
-function isIdChar(c: number): boolean {
-  if (c <= 32 || c === 127) return false;
-  // " # % ' ( ) , = { }
-  return c !== 34 && c !== 35 && c !== 37 && c !== 39 && c !== 40 && c !== 41 && c !== 44 && c !== 61 && c !== 123 && c !== 125;
-}
-
-/** White space as BibTeX's `lex_class` has it (space, tab, line breaks, form feed, vertical tab). */
-function isWhite(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11;
-}
-
-/** An error inside a command: where it was found, what to say, and where reading goes on. */
-class BibError {
-  constructor(readonly at: number, readonly message: string, readonly resume = at) {}
-}
 
 /**
  * A line that starts a block which is no entry: `@string`, `@preamble`, `@comment` (each a whole
@@ -107,28 +71,6 @@ const NOT_ENTRY = /@[ \t]*(?:string|preamble|comment)(?![^\s"#%'(),={}])/iy;
 /** A line break: CRLF, LF or a lone CR. */
 const LINE_BREAK = /\r\n?|\n/g;
 
-/** A line that starts with "@" (after spaces and tabs), for bounding a value that does not close (after its line break). */
-const ENTRY_LINE = /[ \t]*@/y;
-
-/** Where a {@link BibtexLibraryReader} reads: a part of the text (an edited region), with the macros defined before it. */
-export interface BibReadRange {
-  /** Offset where reading starts: the start of a line. */
-  start: number;
-  /** Offset where it stops (commands do not read past it). */
-  end: number;
-  /** The 1-based line at `start`. */
-  line: number;
-  /** The macros defined before `start` (default: BibTeX's and Citation.js's standard ones). */
-  macros?: Readonly<Record<string, string>>;
-}
-
-/** A value being read: its text (capped at {@link MAX_BIB_EXPANSION} + 1) and full length. */
-interface Value {
-  text: string;
-  length: number;
-  macro: boolean;
-}
-
 /**
  * Reads a `.bib` file, in slices if asked; see the module comment.
  *
@@ -137,23 +79,16 @@ interface Value {
  * while (!r.read(() => performance.now() > t + 20)) await yieldToOthers();
  * r.entries; r.problems;
  */
-export class BibtexLibraryReader {
+export class BibtexLibraryReader extends BibtexScanner {
   /** Entries in file order (with duplicate keys, as written). */
   readonly entries: RawBibEntry[] = [];
   readonly problems: LibraryProblem[] = [];
   /** `@string` definitions: lower-case name → offsets of the block that defines it (the last one). */
   readonly strings = new Map<string, { start: number; end: number }>();
-  /** Macro name (lower case) → value. A `Map`: `__proto__` and `constructor` are names like any other. */
-  private readonly macroTable: Map<string, string>;
-  private readonly end: number;
+  /** Characters all fields may expand to together ({@link maxTotalBibExpansion}). */
   private readonly budget: number;
-  private readonly bom: number;
   /** Where reading goes on. */
   private pos: number;
-  /** Line counting, forward: the line of `lineAt`, and where that line starts. */
-  private lineAt: number;
-  private line: number;
-  private lineStart: number;
   private expanded = 0;
   private stopped = false;
   /** The progress count ({@link total}): where its scan goes on, -1 when done. */
@@ -162,25 +97,15 @@ export class BibtexLibraryReader {
   private done_ = 0;
   /** The line of the last stray "@" warned about: one warning a line (a line of junk may hold thousands). */
   private strayLine = 0;
-  /** Undefined macros of the command being read (reported when it reads well). */
-  private pending: LibraryProblem[] = [];
 
   /**
    * @param text - the file's text (a leading BOM is allowed)
    * @param range - read only this part (default: all of it)
    */
-  constructor(readonly text: string, range?: BibReadRange) {
-    this.end = Math.min(range?.end ?? text.length, text.length);
-    this.pos = this.scanAt = range?.start ?? 0;
-    this.bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-    if (this.pos === 0) this.pos = this.scanAt = this.bom;
+  constructor(text: string, range?: BibReadRange) {
+    super(text, range);
+    this.pos = this.scanAt = this.lineAt;
     this.budget = maxTotalBibExpansion(text.length);
-    this.lineAt = this.pos;
-    this.line = range?.line ?? 1;
-    let ls = this.pos;
-    while (ls > 0 && text.charCodeAt(ls - 1) !== 10 && text.charCodeAt(ls - 1) !== 13) ls--;
-    this.lineStart = ls;
-    this.macroTable = new Map(Object.entries(range?.macros ?? defaultStrings).map(([k, v]) => [k.toLowerCase(), String(v)]));
   }
 
   /**
@@ -260,59 +185,6 @@ export class BibtexLibraryReader {
     this.pos = this.end;
     this.done_ = this.total_;
     return true;
-  }
-
-  /** The 1-based line and column of an offset (forward from the last one asked; back when needed). */
-  private where(offset: number): { line: number; column: number } {
-    const text = this.text;
-    if (offset < this.lineAt) {
-      // Back (after a value that did not close): count the breaks between, and find the line's start.
-      for (let i = offset; i < this.lineAt; i++) {
-        const c = text.charCodeAt(i);
-        if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) this.line--;
-      }
-      let ls = offset;
-      while (ls > 0 && text.charCodeAt(ls - 1) !== 10 && text.charCodeAt(ls - 1) !== 13) ls--;
-      this.lineStart = ls;
-      this.lineAt = offset;
-    }
-    for (let i = this.lineAt; i < offset; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) { this.line++; this.lineStart = i + 1; }
-    }
-    this.lineAt = offset;
-    // Columns as an editor counts them: a byte-order mark is no character of the first line.
-    const bom = this.lineStart === 0 ? this.bom : 0;
-    return { line: this.line, column: offset - this.lineStart + 1 - bom };
-  }
-
-  /** Skips white space and `%` comments (to the end of their line). */
-  private skip(i: number): number {
-    const text = this.text;
-    const end = this.end;
-    for (;;) {
-      while (i < end && isWhite(text.charCodeAt(i))) i++;
-      if (i < end && text.charCodeAt(i) === 37) {
-        while (i < end && text.charCodeAt(i) !== 10 && text.charCodeAt(i) !== 13) i++;
-      } else return i;
-    }
-  }
-
-  /** The identifier at `i` ({@link isIdChar}, not starting with a digit), or '' when there is none. */
-  private identifier(i: number): string {
-    const text = this.text;
-    const c0 = text.charCodeAt(i);
-    if (i >= this.end || (c0 >= 48 && c0 <= 57)) return '';
-    let j = i;
-    while (j < this.end && isIdChar(text.charCodeAt(j))) j++;
-    return text.slice(i, j);
-  }
-
-  /** A readable name for the character at `i`, for messages. */
-  private found(i: number): string {
-    if (i >= this.end) return 'the end of the file';
-    const c = this.text[i]!;
-    return isWhite(c.charCodeAt(0)) ? 'a line break' : `"${c}"`;
   }
 
   /** Reads the command at `at` (its `@`); sets {@link pos} to where looking for the next `@` goes on. */
@@ -447,84 +319,8 @@ export class BibtexLibraryReader {
     }
     this.entries.push({ key, type, fields: { ...fields }, start: at, end: closeAt + 1, line: start.line });
   }
-
-  /**
-   * A value at `i`: its parts joined by `#`, with the white space after it skipped.
-   *
-   * @throws BibError where it does not follow the grammar, or where a braced or quoted part does not close
-   */
-  private value(i: number): { value: Value; end: number } {
-    const text = this.text;
-    let out = '';
-    let length = 0;
-    let macro = false;
-    const add = (s: string) => {
-      length += s.length;
-      if (out.length <= MAX_BIB_EXPANSION) out += s.length + out.length > MAX_BIB_EXPANSION + 1 ? s.slice(0, MAX_BIB_EXPANSION + 1 - out.length) : s;
-    };
-    for (;;) {
-      const c = text.charCodeAt(i);
-      if (c === 123 || c === 34) {
-        const j = this.delimited(i);
-        add(text.slice(i + 1, j - 1));
-        i = j;
-      } else if (c >= 48 && c <= 57) {
-        let j = i;
-        while (j < this.end && text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) j++;
-        add(text.slice(i, j));
-        i = j;
-      } else {
-        const name = this.identifier(i);
-        if (!name) throw new BibError(i, `expected a value ("{…}", '"…"', a number or a macro name), found ${this.found(i)}`);
-        const lower = name.toLowerCase();
-        const expansion = this.macroTable.get(lower);
-        if (expansion === undefined) {
-          this.pending.push({ ...this.where(i), severity: 'warning', message: `undefined macro ${name} (no @string defines it); it is read as empty` });
-        } else {
-          macro = true;
-          add(expansion);
-        }
-        i += name.length;
-      }
-      i = this.skip(i);
-      if (text[i] !== '#') break;
-      i = this.skip(i + 1);
-    }
-    return { value: { text: out, length, macro }, end: i };
-  }
-
-  /**
-   * The end (after the closing delimiter) of the `{…}` or `"…"` at `i`: braces balance, a quote
-   * ends only outside braces (bibtex.web § 250, `scan_balanced_braces`).
-   *
-   * @throws BibError when it does not close before its fourth line that starts an entry, or the end
-   */
-  private delimited(i: number): number {
-    const text = this.text;
-    const end = this.end;
-    const quoted = text.charCodeAt(i) === 34;
-    let depth = quoted ? 0 : 1;
-    let entryLines = 0;
-    let firstEntryLine = -1;
-    for (let j = i + 1; j < end; j++) {
-      const c = text.charCodeAt(j);
-      if (c === 123) depth++;
-      else if (c === 125) {
-        if (depth === 0) throw new BibError(j, 'a "}" closes nothing in a quoted value');
-        if (--depth === 0 && !quoted) return j + 1;
-      } else if (c === 34 && quoted && depth === 0) return j + 1;
-      else if (c === 10 || (c === 13 && text.charCodeAt(j + 1) !== 10)) {
-        ENTRY_LINE.lastIndex = j + 1;
-        if (ENTRY_LINE.test(text)) {
-          if (firstEntryLine < 0) firstEntryLine = j + 1;
-          if (++entryLines > MAX_WIDENINGS) break;
-        }
-      }
-    }
-    const resume = firstEntryLine >= 0 ? firstEntryLine : end;
-    throw new BibError(i, `not closed: a ${quoted ? '\'"\'' : '"{"'} is still open where the next entry starts`, resume);
-  }
 }
+
 
 /**
  * Reads the one entry at `start` again (after the library was read): its fields with the file's
