@@ -1,0 +1,131 @@
+/**
+ * The service's diagnostics: in a citing document (LaTeX, Markdown), unknown keys, keys missing
+ * from the bibliography, a missing `% !TEX root` and unreadable bibliography files; in a BibTeX
+ * file, duplicate keys and the reader's problems.
+ */
+import * as l10n from '@vscode/l10n';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { Diagnostic, DiagnosticSeverity, Position, Range } from 'vscode-languageserver-types';
+import { URI } from 'vscode-uri';
+import { bibKeyOffset, duplicateKeys, parseBib } from '../bib/bibfile.js';
+import { bibFormatOf } from '../bib/format.js';
+import { bibFileOf } from '../bib/resolve.js';
+import { citationsIn, type CitedKey } from '../citations.js';
+import { isCitingLanguage } from '../context.js';
+import { bibEntries, rangeOf, type ServiceContext } from './serviceContext.js';
+import { DIAGNOSTIC_SOURCE, DiagnosticCodes, NOT_CANCELLED, type Cancellation } from './types.js';
+
+/**
+ * A document's diagnostics: {@link citationDiagnostics} for a citing language,
+ * {@link bibDiagnostics} for a BibTeX file, none for anything else.
+ */
+export async function diagnostics(ctx: ServiceContext, doc: TextDocument, token: Cancellation = NOT_CANCELLED): Promise<Diagnostic[]> {
+  return isCitingLanguage(doc.languageId) ? citationDiagnostics(ctx, doc, token) : bibDiagnostics(ctx, doc);
+}
+
+/**
+ * A BibTeX file's diagnostics (language `bibtex` or a `.bib` name): duplicate keys (BibTeX keeps
+ * the first, ignoring case), and the reader's problems unless the file is a library whose store
+ * publishes them; none for other files.
+ */
+export async function bibDiagnostics(ctx: ServiceContext, doc: TextDocument): Promise<Diagnostic[]> {
+  const { ws, cache } = ctx;
+  const uri = URI.parse(doc.uri);
+  const bibtex = bibFormatOf(uri.path) === 'bibtex';
+  if (doc.languageId !== 'bibtex' && !bibtex) return [];
+  const text = doc.getText();
+  // The workspace's view of this very document: read once for it and for the documents that cite from it.
+  const shared = bibtex && ws.openDocument?.(uri)?.version === doc.version
+    ? await cache.get(ws, uri, 'bib', (t) => bibFileOf(ws, uri, uri.path, t))
+    : undefined;
+  const read = shared?.text === text ? shared : parseBib(text);
+  const out: Diagnostic[] = [];
+  // Duplicate keys, in one pass: each entry knows where it starts (issue 20, finding 8).
+  const dups = duplicateKeys(read.entries);
+  if (dups.size) {
+    for (const e of read.entries) {
+      if (!dups.has(e.key.toLowerCase()) || e.start === undefined) continue;
+      const start = bibKeyOffset(text, e.start);
+      if (start < 0) continue;
+      out.push({
+        range: rangeOf(doc, { offset: start, length: e.key.length }), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE,
+        code: DiagnosticCodes.duplicate,
+        message: l10n.t('Duplicate key "{0}": BibTeX uses the first and ignores the others (keys are case-insensitive).', e.key),
+      });
+    }
+  }
+  // The reader's problems (a skipped entry, a field left out), unless the file is a library
+  // whose store publishes them already. Not an undefined macro: BibTeX reads a document's
+  // databases as one (`\bibliography{abbrev,refs}`), so another file may define it.
+  if (!ctx.opts.corpus().isLibraryReady?.(uri.toString())) {
+    for (const p of read.problems ?? []) {
+      if (p.message.startsWith('undefined macro ')) continue;
+      const at = Position.create(p.line - 1, p.column - 1);
+      out.push({ range: Range.create(at, Position.create(at.line, at.character + 1)), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, message: p.message });
+    }
+  }
+  return out;
+}
+
+/**
+ * A citing document's diagnostics: unknown keys, keys of the corpus or a library missing from the
+ * bibliography, a `% !TEX root` naming no file, and each unreadable bibliography once. Cross-references
+ * written as citations (Quarto's `@fig-plot`) are not checked.
+ *
+ * @returns warnings; none when cancelled
+ */
+export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument, token: Cancellation = NOT_CANCELLED): Promise<Diagnostic[]> {
+  const { displayPath } = ctx;
+  const cited = citationsIn(doc.getText(), doc.languageId, await ctx.crossrefsOf(doc));
+  const bib = await ctx.bibliographyOf(doc);
+  if (token.isCancellationRequested) return [];
+  const inBib = new Set(bibEntries(bib).map((b) => b.entry.key.toLowerCase()));
+  // A BibTeX file with a broken entry is read as BibTeX reads it: the other entries count.
+  const readable = bib?.files.filter((s) => !s.error || s.format === 'bibtex') ?? [];
+  const bibName = readable.map((s) => displayPath(s.uri)).join(', ');
+  // Declared files that are missing or cannot be parsed: the document does declare a bibliography.
+  const unreadable = [...(bib?.files.filter((s) => !readable.includes(s)).map((s) => s.uri) ?? []), ...(bib?.missing ?? [])].map(displayPath).join(', ');
+  const { corpus } = ctx.opts.corpus();
+  const out: Diagnostic[] = [];
+  const raise = (c: CitedKey, code: string, message: string) =>
+    out.push({ range: rangeOf(doc, c), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, code, message });
+  if (bib?.missingRoot) {
+    const m = bib.missingRoot;
+    const found = bib.root.toString() === doc.uri ? l10n.t('the document itself') : displayPath(bib.root);
+    out.push({
+      range: rangeOf(doc, { offset: m.start, length: m.end - m.start }), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, code: DiagnosticCodes.missingRoot,
+      message: l10n.t('The root file "{0}" named by % !TEX root does not exist; the root used instead is {1}.', m.path, found),
+    });
+  }
+  // Once per broken bibliography, on the first citation (not per citation): the keys it defines elsewhere still count.
+  const first = cited[0];
+  if (first) {
+    for (const s of readable) {
+      if (!s.error) continue;
+      out.push({
+        range: rangeOf(doc, first), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE,
+        message: l10n.t('{0}, line {1}: {2}. The keys of its other entries are checked.', displayPath(s.uri), s.error.line, s.error.message),
+      });
+    }
+  }
+  for (const c of cited) {
+    if (inBib.has(c.key.toLowerCase())) continue;
+    const known = corpus.entry(c.key) ?? ctx.lookup(c.key);
+    const from = known?.library ? l10n.t('your library {0}', known.library.name) : l10n.t('the MLSys Papers corpus');
+    if (!known) {
+      // Without a readable bibliography we cannot tell a typo from a key defined elsewhere,
+      // unless the corpus does not know it either: then say so.
+      raise(c, DiagnosticCodes.unknown, readable.length
+        ? l10n.t('Unknown citation key "{0}": not in {1}, nor in the MLSys Papers corpus.', c.key, bibName)
+        : unreadable
+          ? l10n.t('Unknown citation key "{0}": the MLSys Papers corpus does not know it, and the declared bibliography ({1}) is missing or cannot be read.', c.key, unreadable)
+          : l10n.t('Unknown citation key "{0}": the document declares no bibliography and the MLSys Papers corpus does not know it.', c.key));
+    } else if (readable.length) {
+      raise(c, DiagnosticCodes.notInBib, l10n.t('"{0}" is in {1} but not in {2}.', c.key, from, bibName));
+    } else if (bib?.missing.length && !bib.files.length) {
+      // Declared but not created yet: the quick fix creates it with the entry.
+      raise(c, DiagnosticCodes.notInBib, l10n.t('"{0}" is in {1}; {2} does not exist yet.', c.key, from, bib.missing.map(displayPath).join(', ')));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,35 @@
+/**
+ * Quick fixes for the service's diagnostics (LSP `textDocument/codeAction`): "Add to the
+ * bibliography" for a key the bibliography lacks, and, in an editor with our UI, the search for a
+ * replacement of an unknown key. Both run commands (`ServiceCommands`) rather than carry edits:
+ * the edit is planned when the user picks the fix.
+ */
+import * as l10n from '@vscode/l10n';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { CodeAction, CodeActionKind, Diagnostic, type Command } from 'vscode-languageserver-types';
+import type { ServiceContext } from './serviceContext.js';
+import { DIAGNOSTIC_SOURCE, DiagnosticCodes, ServiceCommands } from './types.js';
+
+/**
+ * Quick fixes for the given diagnostics; diagnostics of other sources get none.
+ *
+ * @param diagnostics - the ones the editor sends with the request (their range spans the key)
+ */
+export function codeActions(ctx: ServiceContext, doc: TextDocument, diagnostics: readonly Diagnostic[]): CodeAction[] {
+  const out: CodeAction[] = [];
+  const text = doc.getText();
+  for (const d of diagnostics) {
+    if (d.source !== DIAGNOSTIC_SOURCE) continue;
+    const key = text.slice(doc.offsetAt(d.range.start), doc.offsetAt(d.range.end));
+    if (d.code === DiagnosticCodes.notInBib) {
+      const title = l10n.t('Add {0} to the bibliography', key);
+      const command: Command = { title, command: ServiceCommands.addToBibliography, arguments: [doc.uri, key] };
+      out.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, command });
+    }
+    if (d.code === DiagnosticCodes.unknown && ctx.opts.clientUi?.()) {
+      const title = l10n.t('Search MLSys Papers for a replacement for {0}', key);
+      out.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], command: { title, command: ServiceCommands.replaceKey, arguments: [doc.uri, d.range, key] } });
+    }
+  }
+  return out;
+}

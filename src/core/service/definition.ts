@@ -1,0 +1,53 @@
+/**
+ * Go to definition on a cited key (LSP `textDocument/definition`), and the read-only BibTeX
+ * document it may point at, `mlsys-papers:/<key>.bib`.
+ */
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { Location, Position, Range } from 'vscode-languageserver-types';
+import { URI } from 'vscode-uri';
+import { bibKeyOffset, findBibKey, lineColumnAt } from '../bib/bibfile.js';
+import { toBibtex } from '../cite/writeBibtex.js';
+import { citationAt } from '../citations.js';
+import type { ServiceContext } from './serviceContext.js';
+import { ENTRY_SCHEME, NOT_CANCELLED, type Cancellation } from './types.js';
+
+/**
+ * The key's entry in the document's bibliography files; else its line in the library that holds
+ * it; else, for an editor with our UI, the corpus entry's BibTeX at `mlsys-papers:/<key>.bib`.
+ *
+ * @param position - LSP position (0-based line, UTF-16 character)
+ * @returns an empty range at the key; undefined off a citation, for an unknown key, or when cancelled
+ */
+export async function definition(ctx: ServiceContext, doc: TextDocument, position: Position, token: Cancellation = NOT_CANCELLED): Promise<Location | undefined> {
+  const c = citationAt(doc.getText(), doc.offsetAt(position), doc.languageId, await ctx.crossrefsOf(doc));
+  if (!c) return undefined;
+  const bib = await ctx.bibliographyOf(doc);
+  if (token.isCancellationRequested) return undefined;
+  for (const s of bib?.files ?? []) {
+    // The entry as the reader found it (BibTeX uses the first of duplicate keys); else a search of the text.
+    const own = s.format === 'bibtex' ? s.entries.find((e) => e.key.toLowerCase() === c.key.toLowerCase()) : undefined;
+    const at = own?.start !== undefined ? bibKeyOffset(s.text, own.start) : findBibKey(s.text, c.key);
+    if (at >= 0) {
+      const { line, column } = lineColumnAt(s.text, at);
+      const pos = Position.create(line - 1, column - 1);
+      return Location.create(s.uri.toString(), Range.create(pos, pos));
+    }
+  }
+  const library = ctx.lookup(c.key)?.library;
+  if (library) return Location.create(library.uri, Range.create(library.line - 1, 0, library.line - 1, 0));
+  if (ctx.opts.clientUi?.() && ctx.opts.corpus().corpus.entry(c.key)) return Location.create(URI.from({ scheme: ENTRY_SCHEME, path: `/${c.key}.bib` }).toString(), Range.create(0, 0, 0, 0));
+  return undefined;
+}
+
+/**
+ * The BibTeX shown for `mlsys-papers:/<key>.bib`: the corpus entry under a comment with its title
+ * and summary, or a one-line comment when the corpus has no such key.
+ *
+ * @param uri - the document's URI as a string
+ */
+export function entryDocument(ctx: ServiceContext, uri: string): string {
+  const key = URI.parse(uri).path.replace(/^\//, '').replace(/\.bib$/, '');
+  const e = ctx.opts.corpus().corpus.entry(key);
+  if (!e) return `% MLSys Papers: no entry ${key}\n`;
+  return `% ${e.title}\n% From the MLSys Papers corpus. ${e.summary}\n\n${toBibtex(e)}`;
+}

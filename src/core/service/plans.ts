@@ -1,0 +1,170 @@
+/**
+ * The service's edit plans: citing entries at a position, adding them to a document's
+ * bibliography or to a given file, and declaring a new bibliography file. Plans only: the host
+ * applies them (the server as a workspace edit, the CLI on disk), and every insertion into a file
+ * is `planBibAddition`'s, byte-preserving. A library file is never written (a refusal says so).
+ */
+import * as l10n from '@vscode/l10n';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Position } from 'vscode-languageserver-types';
+import { URI } from 'vscode-uri';
+import { editorText, eolOf } from '../bib/bibfile.js';
+import { planLatexBibDeclaration, planMarkdownBibDeclaration } from '../bib/locate.js';
+import { inWorkspaceReal } from '../bib/resolve.js';
+import { planBibAddition, planBibSync, readBibFile } from '../bib/sync.js';
+import { planCitation } from '../cite/insert.js';
+import { isCitingLanguage, LATEX_LANGUAGES } from '../context.js';
+import type { Entry } from '../schema.js';
+import { planDocumentBibliography } from './bibliographyPlan.js';
+import type { ServiceContext } from './serviceContext.js';
+import { textHash, type BibChange, type CitePlan } from './types.js';
+
+/** The refusal for a bibliography file that is one of the user's libraries, which we never write. */
+async function refuseLibrary(ctx: ServiceContext, uri: URI, keys: readonly string[]): Promise<BibChange | undefined> {
+  return (await ctx.opts.corpus().isLibrary?.(uri.toString()))
+    ? { kind: 'refuse', uri: uri.toString(), message: l10n.t('is one of your libraries (mlsysPapers.libraries), which MLSys Papers never writes to; it was not changed; add {0} to it with your reference manager', keys.join(', ')) }
+    : undefined;
+}
+
+/** Plans adding entries to an existing file, on its open document's text and on its bytes on disk. */
+async function insertionInto(ctx: ServiceContext, uri: URI, entries: readonly Entry[], open: { version: number; text: string } | undefined): Promise<BibChange> {
+  const { ws } = ctx;
+  const keys = entries.map((e) => e.key);
+  let document: { version: number; offset: number; text: string } | undefined;
+  if (open) {
+    const source = readBibFile(uri.path, open.text);
+    const ins = source && planBibAddition(source, entries);
+    if (ins) document = { version: open.version, ...ins };
+  }
+  let disk;
+  const raw = ws.readDisk ? await ws.readDisk(uri) : await ws.readText(uri);
+  if (typeof raw === 'string') {
+    const source = readBibFile(uri.path, raw);
+    const ins = source && planBibAddition(source, entries);
+    if (ins) disk = { ...ins, length: raw.length, hash: textHash(raw), editorSafe: editorText(raw) === raw };
+  }
+  if (!document && !disk) {
+    const why = raw && typeof raw === 'object' ? l10n.t('is not UTF-8 text, and rewriting it would change its other characters') : l10n.t('has a shape we cannot add to without rewriting it');
+    return { kind: 'refuse', uri: uri.toString(), message: l10n.t('{0}; it was not changed; add {1} by hand', why, keys.join(', ')) };
+  }
+  return { kind: 'insert', uri: uri.toString(), keys, document, disk };
+}
+
+/**
+ * A file that gave no text but exists (its bytes are not UTF-8, or it is a folder) must not be
+ * created over: the refusal that says why, or undefined when it really does not exist.
+ */
+async function refuseExisting(ctx: ServiceContext, uri: URI, keys: readonly string[]): Promise<BibChange | undefined> {
+  const { ws } = ctx;
+  if (!(await ws.exists(uri))) return undefined;
+  const raw = ws.readDisk ? await ws.readDisk(uri) : undefined;
+  const why = raw && typeof raw === 'object' ? l10n.t('is not UTF-8 text, and rewriting it would change its other characters') : l10n.t('exists but cannot be read as a file');
+  return { kind: 'refuse', uri: uri.toString(), message: l10n.t('{0}; it was not changed; add {1} by hand', why, keys.join(', ')) };
+}
+
+/** Plans adding `entries` to the document's bibliography, as a {@link BibChange}, with the keys to cite them by. */
+async function planBibliography(ctx: ServiceContext, doc: TextDocument, entries: readonly Entry[]) {
+  const uri = URI.parse(doc.uri);
+  const { bib, sync, update } = await planDocumentBibliography(ctx.ws, { uri, languageId: doc.languageId, text: doc.getText() }, entries, await ctx.resolveOptions(uri));
+  const reused = sync.reused.map((r) => ({ key: r.entry.key, citeAs: r.key, title: r.entry.title, file: r.path }));
+  let bibliography: BibChange;
+  // A library is never written, whatever else would have stopped the write.
+  const library = update.kind !== 'none' && update.kind !== 'declare' && await refuseLibrary(ctx, update.uri, 'entries' in update ? update.entries.map((e) => e.key) : entries.map((e) => e.key));
+  if (library) return { reused, bibliography: library, citeAs: sync.citeAs };
+  switch (update.kind) {
+    case 'none': bibliography = { kind: 'none' }; break;
+    case 'declare': bibliography = { kind: 'declare', root: bib!.root.toString(), keys: update.entries.map((e) => e.key) }; break;
+    case 'create': {
+      const keys = update.entries.map((e) => e.key);
+      bibliography = (await refuseExisting(ctx, update.uri, keys)) ?? { kind: 'create', uri: update.uri.toString(), text: update.text, keys };
+      break;
+    }
+    case 'refuse':
+      bibliography = { kind: 'refuse', uri: update.uri.toString(), message: update.message, line: update.line, column: update.column };
+      break;
+    case 'append':
+      bibliography = await insertionInto(ctx, update.uri, update.entries, ctx.ws.openDocument?.(update.uri));
+  }
+  return { reused, bibliography, citeAs: sync.citeAs };
+}
+
+/**
+ * Plans citing corpus entries at a position: the citation's edit, and what the bibliography
+ * gains when the setting `syncBibliography` is on. A work the bibliography has under another key
+ * is cited by that key.
+ *
+ * @param position - LSP position (0-based line, UTF-16 character)
+ * @param keys - corpus keys; unknown ones are left out
+ */
+export async function planCitationAt(ctx: ServiceContext, doc: TextDocument, position: Position, keys: readonly string[]): Promise<CitePlan> {
+  const entries = ctx.entriesOf(keys);
+  const settings = await ctx.opts.config(URI.parse(doc.uri));
+  const sync = settings.syncBibliography && isCitingLanguage(doc.languageId);
+  const planned = sync ? await planBibliography(ctx, doc, entries) : undefined;
+  const cited = entries.map((e) => ({ ...e, key: planned?.citeAs.get(e.key) ?? e.key }));
+  const ins = planCitation(doc.getText(), doc.offsetAt(position), doc.languageId, cited, settings);
+  return {
+    version: doc.version,
+    edit: ins.added.length ? { offset: ins.offset, length: ins.length, text: ins.text } : undefined,
+    added: ins.added,
+    reused: planned?.reused ?? [],
+    bibliography: planned?.bibliography ?? { kind: 'none' },
+  };
+}
+
+/**
+ * Plans adding corpus entries that the document cites to its bibliography (the "Add to
+ * bibliography" fix).
+ *
+ * @param keys - corpus keys; unknown ones are left out
+ */
+export async function planBibliographyAddition(ctx: ServiceContext, doc: TextDocument, keys: readonly string[]): Promise<{ reused: CitePlan['reused']; bibliography: BibChange }> {
+  const { reused, bibliography } = await planBibliography(ctx, doc, ctx.entriesOf(keys));
+  return { reused, bibliography };
+}
+
+/**
+ * Plans adding corpus entries to a given bibliography file: the ones it lacks, or a new file with
+ * them when it does not exist. Refused: a file outside the workspace (unless the setting
+ * `allowWritesOutside` allows it), a library, a format we cannot write, an unreadable file.
+ *
+ * @param keys - corpus keys; unknown ones are left out
+ */
+export async function planInsertion(ctx: ServiceContext, file: URI, keys: readonly string[]): Promise<BibChange> {
+  const { ws } = ctx;
+  const entries = ctx.entriesOf(keys);
+  const uri = file.toString();
+  if (!(await ctx.opts.config(file)).allowWritesOutside && !(await inWorkspaceReal(ws, file))) return { kind: 'refuse', uri, message: l10n.t('is outside the workspace; it was not changed') };
+  const library = await refuseLibrary(ctx, file, entries.map((e) => e.key));
+  if (library) return library;
+  const text = await ws.readText(file);
+  const source = readBibFile(file.path, text ?? '');
+  if (!source) return { kind: 'refuse', uri, message: l10n.t('is not a bibliography format we can write (.bib, .json or .yaml)') };
+  if (text === undefined) {
+    const refused = await refuseExisting(ctx, file, entries.map((e) => e.key));
+    if (refused) return refused;
+    const ins = planBibAddition(source, entries);
+    return ins ? { kind: 'create', uri, text: ins.text, keys: entries.map((e) => e.key) } : { kind: 'refuse', uri, message: l10n.t('cannot be created') };
+  }
+  if (source.error) {
+    return { kind: 'refuse', uri, line: source.error.line, column: source.error.column, message: l10n.t('could not be read at line {0} ({1}); it was not changed', source.error.line, source.error.message) };
+  }
+  const { add } = planBibSync(entries, [source]);
+  if (!add.length) return { kind: 'none' };
+  return insertionInto(ctx, file, add, ws.openDocument?.(file));
+}
+
+/**
+ * Plans declaring a new bibliography file in a document (`\\bibliography`, `\\addbibresource`,
+ * or the front matter's `bibliography:`), in the document's own line ending.
+ *
+ * @param file - the file's name relative to the document (`references.bib`)
+ * @returns the insertions (UTF-16 offsets into the document at `version`), or undefined for a
+ *   LaTeX document without `\\end{document}`
+ */
+export function planDeclaration(doc: TextDocument, file: string): { version: number; insertions: { offset: number; text: string }[] } | undefined {
+  const text = doc.getText();
+  const eol = eolOf(text) === '\r\n' ? '\r\n' : '\n';
+  const insertions = LATEX_LANGUAGES.has(doc.languageId) ? planLatexBibDeclaration(text, file, eol) : [planMarkdownBibDeclaration(text, file, eol)];
+  return insertions && { version: doc.version, insertions };
+}

@@ -1,0 +1,173 @@
+/**
+ * What every provider of the citation service shares: the host's options, the cache of parsed
+ * bibliography files, and the few look-ups each feature makes (the document's bibliography, its
+ * cross-reference syntax, an entry by key). Each feature module (`completion.ts`, `hover.ts`,
+ * `definition.ts`, `citationDiagnostics.ts`, `codeActions.ts`, `plans.ts`) takes one
+ * {@link ServiceContext}; `service.ts` creates it once per service and wires the features, the
+ * way `vscode-markdown-languageservice` gives each provider its workspace and parser.
+ */
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { Range } from 'vscode-languageserver-types';
+import { URI } from 'vscode-uri';
+import type { BibEntry } from '../bib/bibfile.js';
+import { BibCache, isInside, quartoProject, resolveBibliography, type DocumentBibliography, type ResolveOptions } from '../bib/resolve.js';
+import { crossrefSyntaxOf } from '../citations.js';
+import { MARKDOWN_LANGUAGES } from '../context.js';
+import type { LatexProject } from '../latex/project.js';
+import type { CrossrefSyntax } from '../markdown/crossref.js';
+import type { Logger } from '../log.js';
+import type { Entry } from '../schema.js';
+import type { CorpusView, DocumentSettings, ServiceWorkspace } from './types.js';
+
+/** What `createCitationService` needs. */
+export interface CitationServiceOptions {
+  workspace: ServiceWorkspace;
+  /** The current corpus and index (asked on every request, so a reloaded corpus counts at once). */
+  corpus: () => CorpusView;
+  /** The settings in a document's scope. */
+  config: (uri: URI) => DocumentSettings | Promise<DocumentSettings>;
+  logger: Logger;
+  /**
+   * Formats entries as references in the configured CSL style, for hovers and completion
+   * documentation. Absent or failing: the cards show without it (the formatting commands report why).
+   */
+  formatReferences?: (entries: readonly Entry[], scope: URI) => Promise<string[]>;
+  /** Whether the user marked an entry read. */
+  isRead?: (key: string) => boolean;
+  /** How many parsed files to keep (default 64). */
+  cacheSize?: number;
+  /**
+   * Whether the editor has our own UI (the VS Code extension): then hovers link to the details
+   * page, code actions offer the search for a replacement key, and definitions may point at
+   * `mlsys-papers:/<key>.bib`. Other editors get none of these, which they could not open.
+   */
+  clientUi?: () => boolean;
+  /** The workspace's LaTeX project: the roots of a LaTeX file that names none (see `resolveBibliography`). */
+  project?: Pick<LatexProject, 'rootsOf' | 'declarationsOf'>;
+}
+
+/** One entry of a document's bibliography with the file it came from. */
+export interface OwnEntry {
+  entry: BibEntry;
+  source: DocumentBibliography['files'][number];
+}
+
+/** The state and look-ups the service's features share; see {@link createServiceContext}. */
+export interface ServiceContext {
+  /** The host's options, as given to `createCitationService`. */
+  readonly opts: CitationServiceOptions;
+  readonly ws: ServiceWorkspace;
+  readonly log: Logger;
+  /** Parsed bibliography files and Quarto projects, by URI and stamp. */
+  readonly cache: BibCache;
+  /** Whether the user marked an entry read (false when the host does not say). */
+  isRead(key: string): boolean;
+  /** A path as the user sees it: relative to the workspace folder that holds the file, else the full path or URI. */
+  displayPath(uri: URI): string;
+  /** How a document's bibliography is resolved, from the settings in its scope (plus `allowOutside`, for plans). */
+  resolveOptions(uri: URI): Promise<ResolveOptions & { allowOutside?: boolean }>;
+  /** The document's bibliography; undefined when it declares none. */
+  bibliographyOf(doc: TextDocument): Promise<DocumentBibliography | undefined>;
+  /**
+   * A Markdown document's cross-reference syntax: Quarto's in `.qmd` files and in documents of a
+   * Quarto project (with the project's custom types), and what its front matter adds; undefined
+   * for other languages.
+   */
+  crossrefsOf(doc: TextDocument): Promise<CrossrefSyntax | undefined>;
+  /** An entry's reference in the configured CSL style; undefined without a formatter or when it fails (logged). */
+  formatted(entry: Entry, scope: string): Promise<string | undefined>;
+  /** An entry of the corpus or of a library by key. */
+  lookup(key: string): Entry | undefined;
+  /** The entries citing `keys` cites (a corpus entry's library twin when there is one), ready to copy. */
+  entriesOf(keys: readonly string[]): Entry[];
+}
+
+/**
+ * Every entry of a document's bibliography, in file order, with its file.
+ *
+ * @param bib - the resolved bibliography; undefined gives none
+ */
+export function bibEntries(bib: DocumentBibliography | undefined): OwnEntry[] {
+  return bib?.files.flatMap((s) => s.entries.map((entry) => ({ entry, source: s }))) ?? [];
+}
+
+/**
+ * The LSP range of a span of a document.
+ *
+ * @param c - the span: UTF-16 offset and length in the document's text
+ */
+export function rangeOf(doc: TextDocument, c: { offset: number; length: number }): Range {
+  return Range.create(doc.positionAt(c.offset), doc.positionAt(c.offset + c.length));
+}
+
+/**
+ * Creates the shared state of one citation service: one bibliography cache (`opts.cacheSize`
+ * files, default 64) and the look-ups over it.
+ *
+ * @param opts - the host: workspace, corpus, settings, logger and optional formatting
+ */
+export function createServiceContext(opts: CitationServiceOptions): ServiceContext {
+  const ws = opts.workspace;
+  const log = opts.logger;
+  const cache = new BibCache(opts.cacheSize ?? 64);
+  const isRead = opts.isRead ?? (() => false);
+
+  const displayPath = (uri: URI): string => {
+    const folder = ws.folders.find((f) => isInside(f, uri));
+    if (folder) return uri.path.slice(folder.path.replace(/\/$/, '').length + 1);
+    return uri.scheme === 'file' ? uri.fsPath : uri.toString(true);
+  };
+
+  const resolveOptions = async (uri: URI) => {
+    const settings = await opts.config(uri);
+    const folder = ws.folders.find((f) => isInside(f, uri));
+    return {
+      latexRoot: settings.latexRoot || undefined,
+      latexRootBase: folder,
+      latexRootFromWorkspace: settings.latexRootFromWorkspace,
+      cache,
+      project: opts.project,
+      allowOutside: settings.allowWritesOutside,
+    };
+  };
+
+  return {
+    opts, ws, log, cache, isRead, displayPath, resolveOptions,
+
+    async bibliographyOf(doc) {
+      const uri = URI.parse(doc.uri);
+      const { allowOutside: _, ...resolve } = await resolveOptions(uri);
+      return resolveBibliography(ws, { uri, languageId: doc.languageId, text: doc.getText() }, resolve);
+    },
+
+    async crossrefsOf(doc) {
+      if (!MARKDOWN_LANGUAGES.has(doc.languageId)) return undefined;
+      const uri = URI.parse(doc.uri);
+      const project = await quartoProject(ws, uri, cache);
+      const quarto = doc.languageId === 'quarto' || /\.qmd$/i.test(uri.path) || !!project;
+      return crossrefSyntaxOf(doc.getText(), { quarto, quartoCustom: project?.crossrefCustom ?? [] });
+    },
+
+    async formatted(entry, scope) {
+      if (!opts.formatReferences) return undefined;
+      try {
+        return (await opts.formatReferences([entry], URI.parse(scope)))[0];
+      } catch (e) {
+        // A broken custom style is reported by the formatting commands; here the card shows without it.
+        log.warn(`formatting ${entry.key} for a hover: ${e instanceof Error ? e.message : String(e)}`);
+        return undefined;
+      }
+    },
+
+    lookup(key) {
+      const v = opts.corpus();
+      return v.entry ? v.entry(key) : v.corpus.entry(key);
+    },
+
+    entriesOf(keys) {
+      const v = opts.corpus();
+      const list = [...new Set(keys.map((k) => (v.toCite ? v.toCite(k) : v.corpus.entry(k))).filter((e): e is Entry => !!e))];
+      return v.prepare ? v.prepare(list) : list;
+    },
+  };
+}
