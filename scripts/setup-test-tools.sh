@@ -3,7 +3,9 @@
 # then code-server, Node 24 and chromium (scripts/setup-vscode-test.sh). Idempotent; needs root for apt.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-PACKAGES=(texlive-latex-base texlive-latex-recommended texlive-bibtex-extra biber pandoc poppler-utils neovim)
+PACKAGES=(texlive-latex-base texlive-latex-recommended texlive-bibtex-extra biber pandoc poppler-utils neovim
+  # test/realdocs: the classes, packages and fonts the real documents load (about 300 MB).
+  texlive-latex-extra texlive-fonts-recommended texlive-lang-german texlive-science texlive-pictures lmodern cm-super)
 missing=()
 for p in "${PACKAGES[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if ((${#missing[@]})); then
