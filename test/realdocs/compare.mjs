@@ -271,13 +271,23 @@ export function pandocOracle(doc) {
 // ---------------------------------------------------------------- the language server
 
 /**
- * Starts `node dist/cli.js lsp --stdio` on the document's folder (no settings: every
- * `workspace/configuration` item is null), opens each source file, and asks for its cited keys
- * (`mlsysPapers/citedKeys`) and its diagnostics (`textDocument/diagnostic`).
+ * What the language server reads in each source file of a document, each file opened alone in a
+ * server of its own, as a writer opens one section of a paper: `node dist/cli.js lsp --stdio` on
+ * the document's folder, no settings (every `workspace/configuration` item is null), the file
+ * opened, then its cited keys (`mlsysPapers/citedKeys`) and diagnostics (`textDocument/diagnostic`).
+ * A server of its own per file: open documents' bibliographies join the server's libraries after a
+ * timer (includeDocumentBibliography), so in a shared server the answer for one file would depend
+ * on which files were opened before it and how fast.
  *
  * @returns per file: `{ file, cited: string[], flagged: string[], diagnostics }`
  */
 export async function serverReading(doc) {
+  const out = [];
+  for (const file of sourcesOf(doc)) out.push(await serverReadingOf(doc, file));
+  return out;
+}
+
+async function serverReadingOf(doc, file) {
   const dir = join(DOCS, doc.id);
   const child = spawn(process.execPath, [CLI, 'lsp', '--stdio'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
@@ -291,7 +301,6 @@ export async function serverReading(doc) {
   conn.onRequest('window/showMessageRequest', () => null);
   conn.onNotification(() => {});
   conn.listen();
-  const out = [];
   try {
     const folder = pathToFileURL(dir).href;
     await conn.sendRequest('initialize', {
@@ -300,31 +309,23 @@ export async function serverReading(doc) {
       workspaceFolders: [{ uri: folder, name: doc.id }],
     });
     await conn.sendNotification('initialized', {});
-    const files = sourcesOf(doc);
-    for (const file of files) {
-      const uri = pathToFileURL(join(dir, file)).href;
-      await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: languageOf(file), version: 1, text: readFileSync(join(dir, file), 'utf8') } });
-    }
-    for (const file of files) {
-      const uri = pathToFileURL(join(dir, file)).href;
-      const cited = await conn.sendRequest('mlsysPapers/citedKeys', { uri });
-      const report = await conn.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
-      const text = readFileSync(join(dir, file), 'utf8');
-      const lines = text.split('\n');
-      const keyAt = (range) => lines[range.start.line]?.slice(range.start.character, range.start.line === range.end.line ? range.end.character : undefined) ?? '';
-      const diagnostics = (report.items ?? []).filter((d) => d.source && /mlsys/i.test(d.source));
-      const flagged = diagnostics.filter((d) => d.code === 'unknown-key' || d.code === 'not-in-bibliography').map((d) => utf16Slice(lines, d.range) || keyAt(d.range));
-      out.push({ file, cited, flagged, diagnostics });
-    }
+    const uri = pathToFileURL(join(dir, file)).href;
+    const text = readFileSync(join(dir, file), 'utf8');
+    await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: languageOf(file), version: 1, text } });
+    const cited = await conn.sendRequest('mlsysPapers/citedKeys', { uri });
+    const report = await conn.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
+    const lines = text.split('\n');
+    const diagnostics = (report.items ?? []).filter((d) => d.source && /mlsys/i.test(d.source));
+    const flagged = diagnostics.filter((d) => d.code === 'unknown-key' || d.code === 'not-in-bibliography').map((d) => utf16Slice(lines, d.range));
     await conn.sendRequest('shutdown');
     await conn.sendNotification('exit');
+    return { file, cited, flagged, diagnostics };
   } catch (e) {
-    throw new Error(`${doc.id}: language server: ${e.message}${stderr ? `\n${stderr.slice(-2000)}` : ''}`);
+    throw new Error(`${doc.id}: ${file}: language server: ${e.message}${stderr ? `\n${stderr.slice(-2000)}` : ''}`);
   } finally {
     conn.dispose();
     child.kill();
   }
-  return out;
 }
 
 /** The text an LSP range covers (UTF-16 columns, one line). */
