@@ -4,8 +4,11 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PACKAGES=(texlive-latex-base texlive-latex-recommended texlive-bibtex-extra biber pandoc poppler-utils neovim
-  # test/realdocs: the classes, packages and fonts the real documents load (about 300 MB).
-  texlive-latex-extra texlive-fonts-recommended texlive-lang-german texlive-science texlive-pictures lmodern cm-super)
+  # test/realdocs: the classes (IEEEtran, tufte, KOMA), packages (glossaries + tracklang, pgfplots, siunitx,
+  # German babel) and fonts the real documents load: about 420 MB installed; larger font packages are stubbed
+  # (test/realdocs/stubs).
+  texlive-latex-extra texlive-publishers texlive-plain-generic texlive-fonts-recommended texlive-lang-german texlive-science
+  texlive-pictures lmodern cm-super)
 missing=()
 for p in "${PACKAGES[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if ((${#missing[@]})); then
