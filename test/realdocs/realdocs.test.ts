@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain ES module shared with report.mjs, no declarations
-import { applyLimits, CLI, compareDocument, DOCS, formatDiffs, readKnownLimits, readManifest } from './compare.mjs';
+import { applyLimits, CLI, compareDocument, DOCS, formatDiffs, knitrView, readKnownLimits, readManifest } from './compare.mjs';
 
 interface Doc { id: string; kind: string; repo: string; commit: string; licence: string; files: { from: string; to: string }[]; roots?: string[] }
 interface Diff { doc: string; kind: string; key: string; detail?: string }
@@ -41,6 +41,13 @@ describe('real documents: the set', () => {
       expect(l.doc === '*' || ids.has(l.doc), JSON.stringify(l)).toBe(true);
       expect(l.reason.length, JSON.stringify(l)).toBeGreaterThan(20);
     }
+  });
+
+  it("gives pandoc knitr's view of an R Markdown chunk: a code block, line for line", () => {
+    const rmd = '```{r setup, include=FALSE}\nx <- c("@CRAN@")\n```\n\n  ```{python}\nprint(1)\n  ```\n\n```{.r}\nkept\n```\n';
+    const out: string = knitrView(rmd);
+    expect(out).toBe('```{.r}\nx <- c("@CRAN@")\n```\n\n  ```{.python}\nprint(1)\n  ```\n\n```{.r}\nkept\n```\n');
+    expect(out.split('\n')).toHaveLength(rmd.split('\n').length);
   });
 
   it('is fetched and the server is built', () => {
