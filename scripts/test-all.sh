@@ -22,8 +22,8 @@ run "build and package" env VSIX_OUT=dist-test/mlsys-papers.vsix node scripts/pa
 export MLSYS_VSIX=dist-test/mlsys-papers.vsix
 run "unit tests" npx vitest run
 run "real consumers" bash test/consumers/run.sh
-# Real papers, theses and books (fetched at pinned commits) against pdflatex/BibTeX/biber and pandoc.
-run "real documents" bash -c "node test/realdocs/fetch.mjs && npx vitest run -c vitest.realdocs.config.mts"
+# Real papers, theses, books and vignettes (from Debian packages that setup-test-tools.sh installs) against pdflatex/BibTeX/biber and pandoc.
+run "real documents" npx vitest run -c vitest.realdocs.config.mts
 run "browser tests in code-server" npx vitest run -c vitest.e2e.config.mts
 run "extension-host suite in code-server" node test/integration/run-code-server.mjs
 # package.json's engines.vscode (^1.90.0) is what the tests show working: the same suite on VS Code 1.90.

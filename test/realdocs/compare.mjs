@@ -18,10 +18,11 @@
  *   (https://quarto.org/docs/authoring/cross-references.html; the prefixes below).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { parse as parseYaml } from 'yaml';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver/node.js';
 
@@ -46,9 +47,61 @@ export const KINDS = {
   oracle: 'the reference tool failed on the document',
 };
 
-/** @returns the manifest (MANIFEST.json beside this file) */
+/**
+ * Which set runs: `debian` (MANIFEST.json, the CI set, from installed Debian packages) or, with
+ * REALDOCS_SET=github, the developer-only GitHub set (MANIFEST.github.json, fetched by fetch.mjs).
+ */
+export const SET = process.env.REALDOCS_SET === 'github' ? 'github' : 'debian';
+
+/** @returns the manifest of the set that runs (see SET) */
 export function readManifest() {
-  return JSON.parse(readFileSync(join(HERE, 'MANIFEST.json'), 'utf8'));
+  return JSON.parse(readFileSync(join(HERE, SET === 'github' ? 'MANIFEST.github.json' : 'MANIFEST.json'), 'utf8'));
+}
+
+/**
+ * What the document needs that this machine lacks, as lines a person reads (empty when complete):
+ * for a Debian document each installed file it copies, for a GitHub document its fetched folder.
+ */
+export function missingOf(doc) {
+  if (!doc.package) return existsSync(join(DOCS, doc.id)) ? [] : [`${doc.id}: not fetched: run node test/realdocs/fetch.mjs`];
+  const lost = doc.files.filter((f) => !existsSync(f.from)).map((f) => f.from);
+  if (!lost.length) return [];
+  return [`${doc.id}: Debian package ${doc.package} is not installed (missing ${lost[0]}${lost.length > 1 ? ` and ${lost.length - 1} more` : ''}): run scripts/setup-test-tools.sh`];
+}
+
+/** The installed version of a Debian package (`dpkg-query -W`), or undefined when it is not installed. */
+export function installedVersion(pkg) {
+  const r = spawnSync('dpkg-query', ['-W', '-f=${Version}', pkg], { encoding: 'utf8' });
+  return r.status === 0 && r.stdout ? r.stdout : undefined;
+}
+
+let workRoot;
+
+/**
+ * The folder a document is read from. A Debian document's files are copied from their installed
+ * paths (a `.gz` unpacked) into a temporary folder once per process, so no tool ever writes to
+ * /usr; a GitHub document is read where fetch.mjs put it.
+ */
+export function docDir(doc) {
+  if (!doc.package) return join(DOCS, doc.id);
+  workRoot ??= mkdtempSync(join(tmpdir(), 'realdocs-'));
+  const dir = join(workRoot, doc.id);
+  if (!existsSync(dir)) {
+    for (const f of doc.files) {
+      const target = resolve(dir, f.to);
+      if (!target.startsWith(dir + '/')) throw new Error(`${doc.id}: ${f.to} leaves its folder`);
+      mkdirSync(dirname(target), { recursive: true });
+      const data = readFileSync(f.from);
+      writeFileSync(target, f.from.endsWith('.gz') && !f.to.endsWith('.gz') ? gunzipSync(data) : data);
+    }
+  }
+  return dir;
+}
+
+/** Removes the copies docDir made. */
+export function removeCopies() {
+  if (workRoot) rmSync(workRoot, { recursive: true, force: true });
+  workRoot = undefined;
 }
 
 /**
@@ -82,7 +135,7 @@ function walk(dir, base = dir) {
 
 /** The document's source files (the ones a writer opens): relative paths. */
 export function sourcesOf(doc) {
-  const dir = join(DOCS, doc.id);
+  const dir = docDir(doc);
   return walk(dir).filter((p) => {
     const lang = languageOf(p);
     if (!lang) return false;
@@ -114,7 +167,7 @@ export function latexOracle(doc) {
   let nociteAll = false;
   const backends = new Set();
   try {
-    cpSync(join(DOCS, doc.id), tmp, { recursive: true });
+    cpSync(docDir(doc), tmp, { recursive: true });
     for (const root of doc.roots) {
       const job = root.replace(/\.tex$/, '');
       const cwd = join(tmp, dirname(root));
@@ -177,6 +230,8 @@ export function knitrView(text) {
 
 /** A style for citeproc when the document's own cannot be had (a URL, a file not in the repository): warnings do not depend on it. */
 const FALLBACK_CSL = join(ROOT, 'csl/styles/apa.csl');
+/** An empty bibliography, for documents whose declared files are all missing. */
+const EMPTY_BIB = join(HERE, 'stubs/empty.bib');
 
 /** Every `Cite` node's citation ids in a pandoc JSON tree (blocks and metadata). */
 function citeIds(node, out) {
@@ -207,7 +262,7 @@ function metaList(v) {
  * matter: bookdown renders all chapters as one document with index.Rmd's metadata.
  */
 function markdownBibliography(doc, file, meta) {
-  const dir = join(DOCS, doc.id);
+  const dir = docDir(doc);
   const own = metaList(meta.bibliography).map((b) => join(dirname(file), b));
   if (own.length) return own;
   const quarto = join(dir, '_quarto.yml');
@@ -231,7 +286,7 @@ function markdownBibliography(doc, file, meta) {
  * @returns `{ cited: Set, undefined: Set, xrefs: Set, nociteAll, problems: string[], bibliographies: string[] }`
  */
 export function pandocOracle(doc) {
-  const dir = join(DOCS, doc.id);
+  const dir = docDir(doc);
   const quartoProject = existsSync(join(dir, '_quarto.yml'));
   const cited = new Set();
   const undef = new Set();
@@ -260,7 +315,9 @@ export function pandocOracle(doc) {
     const present = declared.filter((b) => existsSync(join(dir, b)));
     for (const b of declared) bibs.add(b + (present.includes(b) ? '' : ' (missing)'));
     // Without a bibliography pandoc's citeproc finds no key: each is undefined, as rendering would say.
-    const bibArgs = present.length ? present.map((b) => `--bibliography=${b}`) : ['-M', 'references=[]'];
+    // A declared file that is missing would stop pandoc; --bibliography replaces the front matter's
+    // list, so an empty file stands in when none of them exists.
+    const bibArgs = present.length ? present.map((b) => `--bibliography=${b}`) : [`--bibliography=${EMPTY_BIB}`];
     const c = run('pandoc', ['-f', 'markdown', '-t', 'plain', '--citeproc', `--csl=${FALLBACK_CSL}`, ...bibArgs], dir, undefined, text);
     if (c.status !== 0) { problems.push(`${file}: pandoc --citeproc: ${c.stderr.trim().split('\n')[0]}`); continue; }
     for (const m of c.stderr.matchAll(/\[WARNING\] Citeproc: citation (.+?) not found/g)) if (!QUARTO_XREF.test(m[1]) || !quarto) undef.add(m[1]);
@@ -288,7 +345,7 @@ export async function serverReading(doc) {
 }
 
 async function serverReadingOf(doc, file) {
-  const dir = join(DOCS, doc.id);
+  const dir = docDir(doc);
   const child = spawn(process.execPath, [CLI, 'lsp', '--stdio'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
@@ -338,7 +395,7 @@ function utf16Slice(lines, range) {
 
 /** `.bib` files of a document folder (relative paths). */
 function bibFiles(doc) {
-  return walk(join(DOCS, doc.id)).filter((p) => /\.bib$/i.test(p));
+  return walk(docDir(doc)).filter((p) => /\.bib$/i.test(p));
 }
 
 /**
@@ -346,7 +403,7 @@ function bibFiles(doc) {
  * csl-json` (the keys exported) and `sync ROOT --dry-run` (what it would write, what it calls unknown).
  */
 export function cliReading(doc) {
-  const dir = join(DOCS, doc.id);
+  const dir = docDir(doc);
   const libs = bibFiles(doc).flatMap((b) => ['--library', b]);
   const out = [];
   for (const root of doc.roots) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Brings the real documents of MANIFEST.json into test/realdocs/docs/<id>/ (git-ignored): each file at
+ * Brings the real documents of MANIFEST.github.json (the developer-only GitHub set; CI uses the Debian set of MANIFEST.json) into test/realdocs/docs/<id>/ (git-ignored): each file at
  * the commit the manifest names, checked against its SHA-256. The documents are third-party work and
  * are not committed to this repository; this script is how a checkout (CI included) gets them.
  *
@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DOCS = join(HERE, 'docs');
-const manifest = JSON.parse(readFileSync(join(HERE, 'MANIFEST.json'), 'utf8'));
+const manifest = JSON.parse(readFileSync(join(HERE, 'MANIFEST.github.json'), 'utf8'));
 const onlyArg = process.argv.indexOf('--only');
 const only = onlyArg > 0 ? new Set(process.argv[onlyArg + 1].split(',')) : undefined;
 const mirror = process.env.REALDOCS_MIRROR;

@@ -2,14 +2,13 @@
 /**
  * Prints the real-document comparison (see compare.mjs) without failing: per document the figures,
  * then every disagreement per document and kind, then the totals per kind; the ones KNOWN-LIMITS.json
- * covers are listed apart with their reason. Needs `node scripts/build.mjs` and
- * `node test/realdocs/fetch.mjs` first.
+ * covers are listed apart with their reason. Needs `node scripts/build.mjs` first, and the Debian
+ * packages of scripts/setup-test-tools.sh (or, with REALDOCS_SET=github, `node test/realdocs/fetch.mjs`).
  *
  * Usage: node test/realdocs/report.mjs [--only ID,...] [--json]
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { applyLimits, CLI, compareDocument, DOCS, formatDiffs, KINDS, readKnownLimits, readManifest } from './compare.mjs';
+import { applyLimits, CLI, compareDocument, formatDiffs, KINDS, missingOf, readKnownLimits, readManifest, removeCopies } from './compare.mjs';
 
 const onlyArg = process.argv.indexOf('--only');
 const only = onlyArg > 0 ? new Set(process.argv[onlyArg + 1].split(',')) : undefined;
@@ -19,12 +18,14 @@ const results = [];
 const started = Date.now();
 for (const doc of readManifest().documents) {
   if (only && !only.has(doc.id)) continue;
-  if (!existsSync(join(DOCS, doc.id))) { console.error(`realdocs: ${doc.id} not fetched: run node test/realdocs/fetch.mjs`); continue; }
+  const missing = missingOf(doc);
+  if (missing.length) { console.error(`realdocs: ${missing.join('; ')}`); continue; }
   const r = await compareDocument(doc);
   results.push(r);
   const f = r.figures;
   console.error(`${r.doc.padEnd(44)} ${String(f.files).padStart(3)} files  oracle ${String(f.oracleCited).padStart(4)} cited ${String(f.oracleUndefined).padStart(3)} undef (${f.backend ?? 'pandoc'})  ours ${String(f.ours).padStart(4)} read ${String(f.flagged).padStart(4)} flagged  ${r.diffs.length} diffs`);
 }
+removeCopies();
 const all = results.flatMap((r) => r.diffs);
 const { known, open } = applyLimits(all, limits);
 if (process.argv.includes('--json')) {
