@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: the whole test suite, on a fresh machine too. Installs what the real-VS-Code and
 # real-consumer tests need (Debian packages, Node 24, code-server) when missing, then runs:
-# type check, build and package (validates the corpus; the .vsix), unit tests, real consumers (pdflatex+bibtex, biber,
+# type check, lint (layers, import cycles, regular expressions, silent catches), build and package (validates the corpus; the .vsix), unit tests, the serial performance tests, real consumers (pdflatex+bibtex, biber,
 # pandoc), the browser tests in code-server, and the Mocha suite in code-server's extension host.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -16,11 +16,14 @@ run() {
 [[ -d node_modules ]] || run "npm ci" npm ci --no-audit --no-fund
 run "install test tools" bash scripts/setup-test-tools.sh
 run "type check" npm run typecheck
+run "lint" npm run lint
 # The build (validates the corpus) runs as the package's vscode:prepublish; the browser tests and
 # the extension-host suite install that .vsix, as users do.
 run "build and package" env VSIX_OUT=dist-test/mlsys-papers.vsix node scripts/package.mjs
 export MLSYS_VSIX=dist-test/mlsys-papers.vsix
 run "unit tests" npx vitest run
+# Time ratios and wall-clock bounds, one file at a time, with nothing else of ours running.
+run "performance (serial)" npx vitest run -c vitest.perf.config.mts
 run "real consumers" bash test/consumers/run.sh
 # Real papers, theses, books and vignettes (from Debian packages that setup-test-tools.sh installs) against pdflatex/BibTeX/biber and pandoc.
 run "real documents" npx vitest run -c vitest.realdocs.config.mts

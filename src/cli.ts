@@ -5,7 +5,7 @@
  * Every failure the user can cause (a bad option, a missing file or folder, an unwritable output)
  * is one line on stderr and exit 2; nothing prints a stack trace.
  */
-import { mkdirSync, readFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { distance } from 'fastest-levenshtein';
@@ -23,7 +23,10 @@ import { entryJson } from './core/entryJson.js';
 import { citedKeys } from './core/citations.js';
 import type { Entry, TopicInput } from './core/schema.js';
 import { runNodeServer } from './host/node/server.js';
+import { terminalJson, terminalSafe } from './core/terminal.js';
 import { languageOfPath, syncBibliography } from './host/node/sync.js';
+import { readProblem, readRegularFileSync } from './host/node/files.js';
+import { DEFAULT_MAX_FILE_MB, maxFileBytes } from './core/fileLimits.js';
 
 /** Every option the CLI knows; each command takes some of them (see {@link COMMANDS}). */
 const OPTIONS = {
@@ -35,6 +38,7 @@ const OPTIONS = {
   corpus: { type: 'string' },
   library: { type: 'string', multiple: true },
   'dry-run': { type: 'boolean' },
+  'allow-outside': { type: 'boolean' },
   stdio: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -88,14 +92,14 @@ const COMMANDS: Record<string, Command> = {
       noArgs(ctx, 'topics');
       const corpus = loadCorpus(ctx.values);
       if (ctx.values.json) {
-        ctx.out(JSON.stringify(corpus.topics.map((t) => ({
+        ctx.out(terminalJson(corpus.topics.map((t) => ({
           id: t.id, label: t.label, zh: t.zh, description: t.description, parent: t.parent ?? null,
           children: t.children, entries: corpus.entriesUnder(t.id).length,
-        })), null, 2));
+        })), 2));
       } else {
         for (const t of corpus.topics) {
           const depth = t.path.length - 1;
-          ctx.out(`${'  '.repeat(depth)}${t.id}  ${t.label} (${t.zh})  [${corpus.entriesUnder(t.id).length}]`);
+          ctx.out(`${'  '.repeat(depth)}${terminalSafe(t.id)}  ${terminalSafe(t.label)} (${terminalSafe(t.zh)})  [${corpus.entriesUnder(t.id).length}]`);
         }
       }
       return 0;
@@ -110,8 +114,8 @@ const COMMANDS: Record<string, Command> = {
       noArgs(ctx, 'list');
       return withLibraries(ctx, ({ corpus, libraries }) => {
         const entries = [...entriesForTopic(corpus, ctx.values.topic), ...(ctx.values.topic === undefined ? libraries.entries() : [])];
-        if (ctx.values.json) ctx.out(JSON.stringify(entries.map(entryJson), null, 2));
-        else for (const e of entries) ctx.out(`${e.key}\t${e.year ?? ''}\t${e.venue ?? ''}\t${e.title}`);
+        if (ctx.values.json) ctx.out(terminalJson(entries.map(entryJson), 2));
+        else for (const e of entries) ctx.out([e.key, e.year ?? '', e.venue ?? '', e.title].map((f) => terminalSafe(String(f))).join('\t'));
         return 0;
       });
     },
@@ -163,16 +167,21 @@ const COMMANDS: Record<string, Command> = {
     run: (ctx) => runLint(ctx),
   },
   sync: {
-    synopsis: 'sync <file> [--dry-run]',
+    synopsis: 'sync <file> [--dry-run] [--allow-outside]',
     summary: 'add the corpus entries a .tex/.md file cites to its bibliography',
     description: [
       'Adds to a LaTeX or Markdown document\'s bibliography every corpus entry it cites that the bibliography lacks,',
       'exactly as the editor does: the files of \\bibliography, \\addbibresource, % !TEX root, the front matter or',
       'a Quarto project\'s _quarto.yml; a work already there under another key is not added again (cite that key);',
       'the entries are appended without changing any other byte. Nothing is written outside the directory the',
-      'command runs in, nor to a file that cannot be parsed (exit 2, one line).',
+      'command runs in (real paths compared: a symlink that leads out counts as outside), nor to a file that',
+      'cannot be parsed (exit 2, one line).',
     ].join('\n'),
-    options: { 'dry-run': { text: 'print what would be added, and where, without writing' }, corpus: CORPUS_OPTION },
+    options: {
+      'dry-run': { text: 'print what would be added, and where, without writing' },
+      'allow-outside': { text: 'write the bibliography even where its real path leaves the working directory' },
+      corpus: CORPUS_OPTION,
+    },
     run: runSync,
   },
   lsp: {
@@ -238,15 +247,22 @@ function commandHelp(name: string): string {
  * Runs the CLI.
  *
  * @param argv - arguments after the program name
- * @param out - where results go (stdout), one call per line or block
- * @param err - where problems go (stderr), one call per line
+ * @param rawOut - where results go (stdout), one call per line or block; control characters
+ *   other than the block's own line breaks and tabs arrive escaped (`core/terminal.ts`)
+ * @param rawErr - where problems go (stderr), one call per line; every control character arrives
+ *   escaped (the usage text excepted)
  * @returns the exit code: 0 ok; 1 nothing found or problems found (no search result, unknown key,
  *   lint errors); 2 usage error (unknown option or command, bad value, missing or unreadable file or
  *   folder, unwritable output), reported as one line on `err`
  *   (a promise of it for `sync`, which reads files through the core's asynchronous host interface)
  * @throws only on a bug (anything but a usage error); the program's runner prints it as one line
  */
-export function main(argv: string[], out: (s: string) => void, err: (s: string) => void): number | Promise<number> {
+export function main(argv: string[], rawOut: (s: string) => void, rawErr: (s: string) => void): number | Promise<number> {
+  // Every print path goes through these two, so no control character from a library, a file name
+  // or an argument reaches the terminal (`core/terminal.ts`); a result block keeps its own line
+  // breaks and tabs (its fields were escaped whole), a problem is one line whatever it names.
+  const out = (s: string) => rawOut(terminalSafe(s, '\n\t'));
+  const err = (s: string) => rawErr(s === USAGE ? s : terminalSafe(s));
   const usage = (e: unknown) => {
     if (e instanceof UsageError) { err(`mlsys-papers: ${e.message}`); return 2; }
     throw e;
@@ -344,7 +360,7 @@ async function runSync(ctx: Context): Promise<number> {
   const corpus = loadCorpus(ctx.values);
   let res;
   try {
-    res = await syncBibliography(file, corpus, { cwd: process.cwd(), dryRun: ctx.values['dry-run'], text });
+    res = await syncBibliography(file, corpus, { cwd: process.cwd(), dryRun: ctx.values['dry-run'], allowOutside: ctx.values['allow-outside'], text });
   } catch (e) {
     throw new UsageError(firstLine(e));
   }
@@ -365,8 +381,8 @@ function runSearch(ctx: Context): number | Promise<number> {
     const problem = queryProblem(query, corpus);
     if (problem) throw new UsageError(problem);
     const hits = mergeHits(createSearchIndex(corpus).search(query, limit), libraries.search(parseQuery(query), limit), limit);
-    if (ctx.values.json) ctx.out(JSON.stringify(hits.map((h) => ({ ...entryJson(h.entry), score: Number(h.score.toFixed(3)) })), null, 2));
-    else for (const h of hits) ctx.out(`${h.entry.key}\t${h.entry.title}\n\t${[shortAuthors(h.entry.authors), [h.entry.venue, h.entry.year].filter(Boolean).join(' '), h.entry.library?.name].filter(Boolean).join(' · ')}`);
+    if (ctx.values.json) ctx.out(terminalJson(hits.map((h) => ({ ...entryJson(h.entry), score: Number(h.score.toFixed(3)) })), 2));
+    else for (const h of hits) ctx.out(`${terminalSafe(h.entry.key)}\t${terminalSafe(h.entry.title)}\n\t${terminalSafe([shortAuthors(h.entry.authors), [h.entry.venue, h.entry.year].filter(Boolean).join(' '), h.entry.library?.name].filter(Boolean).join(' · '))}`);
     if (!hits.length) { ctx.err(`mlsys-papers: no entry matches "${query}"`); return 1; }
     return 0;
   });
@@ -440,7 +456,7 @@ function runExport(ctx: Context): number | Promise<number> {
       entries = [...new Set(keys.map(lookup))].filter((e): e is Entry => !!e && (e.library ? ctx.values.topic === undefined : allowed.has(e.key)));
     }
     const prepared = libraries.prepare(entries);
-    ctx.out(format === 'bibtex' ? toBibtexAll(prepared) : JSON.stringify(prepared.map(toCslJson), null, 2));
+    ctx.out(format === 'bibtex' ? toBibtexAll(prepared) : terminalJson(prepared.map(toCslJson), 2));
     return 0;
   });
 }
@@ -501,7 +517,7 @@ function runBuildCorpus(ctx: Context): number {
   for (const p of loaded.problems) ctx.err(formatProblem(p));
   if (loaded.problems.some((p) => p.severity === 'error')) return 1;
   writeText(outFile, JSON.stringify(loaded.data));
-  ctx.out(`corpus: ${loaded.data.entries.length} entries, ${loaded.data.topics.length} root topics → ${outFile}`);
+  ctx.out(`corpus: ${loaded.data.entries.length} entries, ${loaded.data.topics.length} root topics → ${terminalSafe(outFile)}`);
   return 0;
 }
 
@@ -539,7 +555,7 @@ function runLint(ctx: Context): number {
     }
     if (st.isDirectory()) throw new UsageError(`lint: ${file} is a folder, not a file (lint its files: ${join(file, '*.yaml')})`);
     const text = readText(file, 'lint');
-    const isTopics = /^\s*-\s+id:/m.test(text) && !/^\s*-?\s*key:/m.test(text);
+    const isTopics = /^\s*-\s+id:/m.test(text) && !/^[ \t]*(?:-[ \t]*)?key:/m.test(text);
     if (isTopics) {
       const res = parseTopicsFile(text, file);
       const ok = !res.problems.some((p) => p.severity === 'error');
@@ -676,14 +692,15 @@ function statPath(path: string): Stats | undefined {
   }
 }
 
-/** Reads a UTF-8 file; a failure is a one-line usage error naming it. */
+/**
+ * Reads a UTF-8 file that must be a regular file within the size cap (a FIFO, a device or
+ * `/dev/stdin` would block or never end); a failure is a one-line usage error naming it.
+ */
 function readText(path: string, label: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (e) {
-    if (isFsError(e)) throw new UsageError(`${label}: cannot read ${path}: ${reason(e, path)}`);
-    throw e;
-  }
+  const max = maxFileBytes(DEFAULT_MAX_FILE_MB);
+  const r = readRegularFileSync(path, max);
+  if (r.kind !== 'file') throw new UsageError(`${label}: cannot read ${path}: ${readProblem(r, max)}`);
+  return r.bytes.toString('utf8');
 }
 
 /** Writes a file, creating its folder; a failure is a one-line usage error naming it. */
@@ -786,7 +803,7 @@ function didYouMean(names: readonly string[]): string {
 if (require.main === module) {
   // Anything unexpected is a bug: one line, exit 2, no stack trace.
   const internal = (e: unknown) => {
-    process.stderr.write(`mlsys-papers: internal error: ${firstLine(e)}\n`);
+    process.stderr.write(`mlsys-papers: internal error: ${terminalSafe(firstLine(e))}\n`);
     process.exit(2);
   };
   process.on('uncaughtException', internal);

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type ServerOptions } from 'vscode-languageclient/node';
 import { activateWith } from './activate.js';
-import { CLIENT_ID, CLIENT_NAME } from './features/languageClient.js';
+import { CLIENT_ID, CLIENT_NAME } from './features/client/languageClient.js';
 
 export function activate(context: vscode.ExtensionContext): void {
   const module = vscode.Uri.joinPath(context.extensionUri, 'dist', 'server.js').fsPath;

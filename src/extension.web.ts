@@ -7,9 +7,9 @@
 import * as vscode from 'vscode';
 import { BaseLanguageClient, BrowserMessageReader, BrowserMessageWriter, type LanguageClientOptions, type MessageTransports } from 'vscode-languageclient/browser';
 import { activateWith } from './activate.js';
-import { CLIENT_ID, CLIENT_NAME } from './features/languageClient.js';
+import { CLIENT_ID, CLIENT_NAME } from './features/client/languageClient.js';
 import { decodeUtf8 } from './core/utf8.js';
-import { BUNDLED_PATH, Methods, type InitializationOptions, type ReadBundledParams, type ReadBundledResult } from './server/protocol.js';
+import { BUNDLED_PATH, ServerRequests, type InitializationOptions, type ReadBundledResult } from './server/protocol.js';
 
 /** A dedicated worker as `BrowserMessageReader`/`Writer` use it (this project's TypeScript settings have no DOM types). */
 type WorkerPort = ConstructorParameters<typeof BrowserMessageReader>[0] & { terminate(): void };
@@ -73,7 +73,7 @@ class WorkerLanguageClient extends BaseLanguageClient {
   constructor(private readonly options: LanguageClientOptions, private readonly root: vscode.Uri) {
     super(CLIENT_ID, CLIENT_NAME, options);
     const log = (m: string) => this.warn(m);
-    this.onRequest(Methods.readBundled, async (p: ReadBundledParams): Promise<ReadBundledResult> => {
+    this.onRequest(ServerRequests.readBundled, async (p): Promise<ReadBundledResult> => {
       const text = BUNDLED_PATH.test(p.path) ? await readPackageFile(vscode.Uri.joinPath(root, p.path), log) : undefined;
       return text === undefined ? { missing: true } : { text };
     });

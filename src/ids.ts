@@ -51,6 +51,8 @@ export const Settings = {
   syncBibliography: 'syncBibliography',
   latexRoot: 'latexRoot',
   citationStyle: 'citationStyle',
+  maxFileSizeMB: 'maxFileSizeMB',
+  allowWritesOutsideWorkspace: 'allowWritesOutsideWorkspace',
 } as const;
 
 /** Context keys used in `when` clauses. */

@@ -6,6 +6,8 @@
 
 import { latexCiteCommands } from './latex/commands.js';
 import { latexRegionAt, latexRegions, maskLatex } from './latex/scan.js';
+import { isCrossReference, NO_CROSSREFS, type CrossrefSyntax } from './markdown/crossref.js';
+import { scanPandoc } from './markdown/pandoc.js';
 
 /** How far LaTeX context detection looks before and after the cursor (completion reads this much). */
 const LATEX_LOOK_BACK = 2000;
@@ -84,35 +86,55 @@ export function latexCiteContext(text: string, offset: number): CiteContext | un
 
 /**
  * Detects a Pandoc citation around `offset` in Markdown: after `@` (`@key`, `[@a; @b]`, `[-@a]`,
- * `@a [p. 3]`), but not in an e-mail address (`me@example.org`) or inside a word.
+ * `[@a,@b]`, `@a [p. 3]`), but not in an e-mail address (`me@example.org`) or inside a word, not
+ * in code, math, comments, raw blocks or metadata (`markdown/pandoc.ts` reads the whole document:
+ * a cursor deep in a fenced block is known to be in it), and not where the key typed is a
+ * cross-reference (`@fig-` in Quarto, `@fig:` with pandoc-crossref).
  *
+ * @param crossrefs - the document's cross-reference syntax (by default none)
  * @returns the context, or undefined. `prefix` is the key typed after `@` so far. When the cursor
  *   is inside a bracketed citation but not right after an `@`, `prefix` is '' and keyStart = offset.
  */
-export function pandocCiteContext(text: string, offset: number): CiteContext | undefined {
+export function pandocCiteContext(text: string, offset: number, crossrefs: CrossrefSyntax = NO_CROSSREFS): CiteContext | undefined {
   // The key under the cursor, if any.
   let keyStart = offset;
   while (keyStart > 0 && PANDOC_KEY_CHAR.test(text[keyStart - 1]!)) keyStart--;
   // Pandoc keys may end in punctuation that is not part of the key, but while typing we keep it.
   const at = keyStart > 0 && text[keyStart - 1] === '@';
   const beforeAt = keyStart >= 2 ? text[keyStart - 2]! : '';
-  const atOk = at && (beforeAt === '' || /[\s[;(-]/.test(beforeAt));
+  // Pandoc's `notAfterString`: not right after a word or a word's `.`.
+  const atOk = at && (beforeAt === '' || !/[\p{L}\p{N}.]/u.test(beforeAt));
   const bracket = enclosingBracket(text, offset);
   if (!atOk && !bracket) return undefined;
   if (!atOk && bracket && !text.slice(bracket.start, bracket.end).includes('@')) return undefined;
   let keyEnd = offset;
   if (atOk) while (keyEnd < text.length && PANDOC_KEY_CHAR.test(text[keyEnd]!)) keyEnd++;
+  const partial = atOk ? text.slice(keyStart, keyEnd) : '';
+  if (partial && isCrossReference(partial, crossrefs)) return undefined;
+  if (!inMarkdownText(scanPandoc(text).text, offset)) return undefined;
   const prefix = atOk ? text.slice(keyStart, offset) : '';
   const listStart = bracket ? bracket.start : keyStart - 1;
   const listEnd = bracket ? bracket.end : keyEnd;
-  const partial = atOk ? text.slice(keyStart, keyEnd) : '';
-  const existing = [...text.slice(listStart, listEnd).matchAll(/(?:^|[\s[;-])@([\p{L}\p{N}_][\p{L}\p{N}_:.#$%&+?<>~/-]*)/gu)]
+  const existing = [...text.slice(listStart, listEnd).matchAll(/(?:^|[\s[;,-])@([\p{L}\p{N}_][\p{L}\p{N}_:.#$%&+?<>~/-]*)/gu)]
     .map((m) => m[1]!.replace(/[.:,;?]+$/, ''))
     .filter((k) => k !== partial);
   return {
     syntax: 'pandoc', command: '', keyStart: atOk ? keyStart : offset, keyEnd: atOk ? keyEnd : offset, prefix,
     existing, listStart, listEnd, bracketed: !!bracket,
   };
+}
+
+/** Whether a cursor is in Markdown text (a region of `scanPandoc`'s `text`, its end included: typing there extends it). */
+function inMarkdownText(regions: readonly { start: number; end: number }[], offset: number): boolean {
+  let lo = 0, hi = regions.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const r = regions[mid]!;
+    if (offset < r.start) hi = mid - 1;
+    else if (offset > r.end) lo = mid + 1;
+    else return true;
+  }
+  return false;
 }
 
 /** The `[…]` that encloses `offset` on the same paragraph, if any (offsets of its inside). */
@@ -149,9 +171,11 @@ export function isCitingLanguage(languageId: string): boolean {
  * Detects the citation context for a document of the given language.
  *
  * @param languageId - VS Code language id (`latex`, `markdown`, …)
+ * @param crossrefs - Markdown: the document's cross-reference syntax; by default Quarto's for the
+ *   `quarto` language, none for the others
  */
-export function citeContextAt(text: string, offset: number, languageId: string): CiteContext | undefined {
+export function citeContextAt(text: string, offset: number, languageId: string, crossrefs?: CrossrefSyntax): CiteContext | undefined {
   if (LATEX_LANGUAGES.has(languageId)) return latexCiteContext(text, offset);
-  if (MARKDOWN_LANGUAGES.has(languageId)) return pandocCiteContext(text, offset);
+  if (MARKDOWN_LANGUAGES.has(languageId)) return pandocCiteContext(text, offset, crossrefs ?? { ...NO_CROSSREFS, quarto: languageId === 'quarto' });
   return undefined;
 }

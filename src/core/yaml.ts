@@ -17,7 +17,7 @@
  *   can have one per character (400,000 `"` or `]` took 2–6 s); past the limit the problems are
  *   only counted.
  */
-import { Composer, isScalar, LineCounter, Parser, visit, type Document, type ErrorCode, type Range } from 'yaml';
+import { Composer, isScalar, LineCounter, Parser, visit, type Document, type ErrorCode, type Node as YamlNode, type Range } from 'yaml';
 
 /** A YAML problem at a UTF-16 offset of the text. */
 export interface YamlProblem {
@@ -122,6 +122,8 @@ export function tooDeepAt(text: string, limit = MAX_YAML_DEPTH): number {
  *
  * @param text - the YAML text (a leading BOM is allowed)
  * @param opts.uniqueKeys - report duplicate mapping keys as errors (default true)
+ * @param opts.toJS - convert the document to `value` (default true); without, the caller converts
+ *   the nodes it wants with {@link nodeToJS}, so that one node's failure costs only that node
  * @returns the document and value when it parsed, and the problems with their offsets in the
  *   text: at most {@link MAX_YAML_PROBLEMS}, then one "… and N more YAML problems" at the first
  *   one left out; when any problem is an error, `doc` and `value` are absent. `lines` counts a
@@ -129,7 +131,7 @@ export function tooDeepAt(text: string, limit = MAX_YAML_DEPTH): number {
  * @example
  * const { value, problems } = parseYaml('references:\n  - id: a\n');
  */
-export function parseYaml(text: string, opts: { uniqueKeys?: boolean } = {}): ParsedYaml {
+export function parseYaml(text: string, opts: { uniqueKeys?: boolean; toJS?: boolean } = {}): ParsedYaml {
   const lines = lineCounterOf(text);
   const deep = tooDeepAt(text);
   if (deep >= 0) {
@@ -138,7 +140,7 @@ export function parseYaml(text: string, opts: { uniqueKeys?: boolean } = {}): Pa
   const problems = new ProblemList();
   let doc: Document.Parsed;
   try {
-    doc = composeDocument(text, problems);
+    doc = composeDocument(text, problems, lines);
   } catch (e) {
     return { lines, problems: [{ offset: 0, message: `cannot be parsed: ${firstLine(e)}`, severity: 'error' }] };
   }
@@ -165,10 +167,25 @@ export function parseYaml(text: string, opts: { uniqueKeys?: boolean } = {}): Pa
     },
   });
   if (dangling) return { lines, problems: [...problems.list(), dangling] };
+  if (opts.toJS === false) return { doc, lines, problems: problems.list() };
   try {
     return { doc, value: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }), lines, problems: problems.list() };
   } catch (e) {
     return { lines, problems: [...problems.list(), { offset: 0, message: `cannot be read: ${firstLine(e)}`, severity: 'error' }] };
+  }
+}
+
+/**
+ * One node of a parsed document as plain JavaScript (`node.toJS`), with the alias limit of
+ * {@link parseYaml}; aliases may point anywhere in the document.
+ *
+ * @returns the value, or the library's reason (an alias expansion over the limit, a bad merge key)
+ */
+export function nodeToJS(doc: Document.Parsed, node: YamlNode): { value: unknown; error?: undefined } | { value?: undefined; error: string } {
+  try {
+    return { value: node.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }) };
+  } catch (e) {
+    return { error: firstLine(e) };
   }
 }
 
@@ -225,12 +242,13 @@ function sourceOffset(source: Parameters<ComposeErrorHandler>[0]): number {
  * member of the library's `Composer` (`yaml` 2.x); should it be missing, the library's errors are
  * read from the document as before (correct, only not bounded).
  *
- * @returns the first document; a second one is the library's `MULTIPLE_DOCS` error, as in
- *   `parseDocument`
+ * @returns the first document; a second one is an error (as in `parseDocument`), at its start and
+ *   in our words: the library's own message tells the user to call `YAML.parseAllDocuments()`
  * @throws whatever the library throws (the caller reports it)
  */
-function composeDocument(text: string, problems: ProblemList): Document.Parsed {
-  const composer = new Composer({ prettyErrors: false, uniqueKeys: false });
+function composeDocument(text: string, problems: ProblemList, lines: LineCounter): Document.Parsed {
+  // `logLevel: 'error'`: toJS's warnings (a key that is a collection) would go to `process.emitWarning`, which prints them with the PID to stderr.
+  const composer = new Composer({ prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
   const internal = composer as unknown as { onError?: ComposeErrorHandler };
   const hooked = typeof internal.onError === 'function';
   if (hooked) {
@@ -242,7 +260,10 @@ function composeDocument(text: string, problems: ProblemList): Document.Parsed {
   let docs = 0;
   const take = (d: Document.Parsed): boolean => {
     if (++docs === 1) { doc = d; return true; }
-    problems.add(d.range[0], 'Source contains multiple documents; please use YAML.parseAllDocuments()', 'error');
+    // The second document starts at its `---` (or, after a `...`, at its first token).
+    const at = d.range[0];
+    const marker = text.startsWith('---', at) ? 'with the "---" ' : '';
+    problems.add(at, `this file holds more than one YAML document: a second one starts ${marker}on line ${lines.linePos(at).line}`, 'error');
     return false;
   };
   tokens: for (const token of new Parser().parse(text)) {

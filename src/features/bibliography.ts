@@ -15,14 +15,10 @@
  * Before writing, the file's text is checked against the one the plan was made on (length and hash).
  */
 import * as vscode from 'vscode';
-import type { BaseLanguageClient } from 'vscode-languageclient';
 import { textHash, type BibChange, type CitePlan, type ReusedKey } from '../core/service/types.js';
 import type { Logger } from '../core/log.js';
 import { decodeUtf8 } from '../core/utf8.js';
-import {
-  Methods, type PlanBibliographyParams, type PlanBibliographyResult, type PlanCitationParams, type PlanDeclarationParams,
-  type PlanDeclarationResult, type PlanInsertionParams,
-} from '../server/protocol.js';
+import type { ServerApi } from './client/serverApi.js';
 
 function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
@@ -37,18 +33,16 @@ const changedWhilePlanned = () => vscode.l10n.t('it changed while the addition w
 
 /** Asks the server for citation and bibliography plans, and applies them. */
 export class Bibliographies {
-  constructor(private readonly client: BaseLanguageClient, private readonly log: Logger) {}
+  constructor(private readonly server: ServerApi, private readonly log: Logger) {}
 
   /** Plans citing `keys` at `position` in `doc` (the server must have the document open: a citing language). */
   planCitation(doc: vscode.TextDocument, position: vscode.Position, keys: readonly string[]): Promise<CitePlan> {
-    const params: PlanCitationParams = { uri: doc.uri.toString(), position: { line: position.line, character: position.character }, keys: [...keys] };
-    return this.client.sendRequest<CitePlan>(Methods.planCitation, params);
+    return this.server.planCitation({ uri: doc.uri.toString(), position: { line: position.line, character: position.character }, keys: [...keys] });
   }
 
   /** Adds corpus entries the document cites to its bibliography (the "Add to bibliography" quick fix). */
   async addCited(doc: vscode.TextDocument, keys: readonly string[]): Promise<void> {
-    const params: PlanBibliographyParams = { uri: doc.uri.toString(), keys: [...keys] };
-    const plan = await this.client.sendRequest<PlanBibliographyResult>(Methods.planBibliography, params);
+    const plan = await this.server.planBibliography({ uri: doc.uri.toString(), keys: [...keys] });
     await this.complete(plan.reused, plan.bibliography);
   }
 
@@ -171,7 +165,7 @@ export class Bibliographies {
    */
   private async offerToCreate(rootUri: vscode.Uri, keys: readonly string[]): Promise<void> {
     const fileUri = vscode.Uri.joinPath(rootUri, '..', 'references.bib');
-    const plan = await this.client.sendRequest<BibChange>(Methods.planInsertion, { uri: fileUri.toString(), keys: [...keys] } satisfies PlanInsertionParams);
+    const plan = await this.server.planInsertion({ uri: fileUri.toString(), keys: [...keys] });
     if (plan.kind === 'refuse' && !plan.line) {
       void vscode.window.showInformationMessage(vscode.l10n.t('MLSys Papers: {0} declares no bibliography, and references.bib beside it {1}, so none was created.', displayPath(rootUri), plan.message));
       return;
@@ -187,7 +181,7 @@ export class Bibliographies {
     if (choice !== action) return;
     // Opened, so the server has its current text to plan the declaration on.
     const rootDoc = await vscode.workspace.openTextDocument(rootUri);
-    const decl = await this.client.sendRequest<PlanDeclarationResult>(Methods.planDeclaration, { uri: rootUri.toString(), file: 'references.bib' } satisfies PlanDeclarationParams);
+    const decl = await this.server.planDeclaration({ uri: rootUri.toString(), file: 'references.bib' });
     if (!decl) {
       void vscode.window.showErrorMessage(vscode.l10n.t('MLSys Papers: {0} has no \\end{document}; declare the bibliography by hand.', displayPath(rootUri)));
       return;

@@ -5,10 +5,8 @@
  * Diagnostics, hover, completion and definition themselves come from the server.
  */
 import * as vscode from 'vscode';
-import type { BaseLanguageClient } from 'vscode-languageclient';
 import { ENTRY_SCHEME, ServiceCommands } from '../core/service/types.js';
-import { Methods, type EntryDocumentParams } from '../server/protocol.js';
-import type { Bibliographies } from './bibliography.js';
+import type { Ctx } from './client/ctx.js';
 
 /** A URI from a command argument: VS Code passes `Uri`s, the server's code actions pass strings. */
 function uriOf(arg: vscode.Uri | string): vscode.Uri {
@@ -21,13 +19,13 @@ function rangeOf(arg: vscode.Range | { start: { line: number; character: number 
 }
 
 /**
- * Registers the quick fixes' commands and the entry documents.
- *
- * @param pick - asks the user for a replacement key (the search, pre-filled with the unknown key)
+ * Registers the quick fixes' commands and the entry documents. The replacement key is asked for
+ * with the search, pre-filled with the unknown key.
  */
-export function registerCitationFixes(client: BaseLanguageClient, bibs: Bibliographies, pick: (query: string) => Promise<string[]>): vscode.Disposable {
+export function registerCitationFixes({ server, bibs, picker }: Ctx): vscode.Disposable {
+  const pick = async (query: string) => (await picker.pick(vscode.l10n.t('MLSys Papers: Replace citation key'), query)).map((e) => e.key);
   const entries: vscode.TextDocumentContentProvider = {
-    provideTextDocumentContent: (uri, token) => client.sendRequest<string>(Methods.entryDocument, { uri: uri.toString() } satisfies EntryDocumentParams, token),
+    provideTextDocumentContent: (uri, token) => server.entryDocument({ uri: uri.toString() }, token),
   };
   return vscode.Disposable.from(
     vscode.workspace.registerTextDocumentContentProvider(ENTRY_SCHEME, entries),

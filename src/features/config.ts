@@ -5,48 +5,28 @@
  * multi-root workspace can set its own; the rest are the window's.
  */
 import * as vscode from 'vscode';
-import { LATEX_COMMANDS, MARKDOWN_STYLES, type LatexCommand, type MarkdownStyle } from '../core/cite/insert.js';
 import type { TopicLabels } from '../core/l10n.js';
-import { LEVELS, type Level } from '../core/schema.js';
-import { DEFAULT_CITATION_STYLE, DEFAULT_DOCUMENT_SETTINGS, oneOf } from '../core/service/types.js';
+import { readSettings, SETTINGS, type SettingName, type Settings as SettingValues } from '../core/settings.js';
 import { Settings } from '../ids.js';
 import { Disposable } from './dispose.js';
 
-/** A snapshot of the `mlsysPapers.*` settings, validated (unknown values fall back to defaults). */
-export interface Config {
-  /** Resource scope: the command Insert Citation writes in LaTeX. */
-  latexCommand: LatexCommand;
-  /** Resource scope: how a citation is written in Markdown. */
-  markdownStyle: MarkdownStyle;
-  /** Resource scope: add cited entries to the document's bibliography. */
-  syncBibliography: boolean;
-  /** Resource scope: the LaTeX root file for documents without `% !TEX root` ('' when unset). */
-  latexRoot: string;
-  /** Resource scope: a bundled CSL style name or the path of a `.csl` file. */
-  citationStyle: string;
-  /** Window scope: workspace-relative or absolute paths (globs allowed) of user corpus YAML files. */
-  corpusFiles: string[];
-  /** Window scope: the user's libraries (`.bib`, CSL-JSON, CSL-YAML): paths, globs, `~/…`. */
-  libraries: string[];
-  /** Window scope: open documents' bibliographies join the libraries. */
-  includeDocumentBibliography: boolean;
-  /** Window scope: cite a corpus entry by its corpus key even when a library has the same work. */
-  preferCorpusKeys: boolean;
-  /** Window scope: levels shown in the tree; entries with no level always show. */
-  levels: Level[];
+/**
+ * A snapshot of the `mlsysPapers.*` settings the client reads, validated by the one schema
+ * (`core/settings.ts`: unknown values fall back to defaults). Resource scope (per document):
+ * `latexCommand`, `markdownStyle`, `syncBibliography`, `latexRoot` ('' when unset),
+ * `citationStyle`; the rest are the window's.
+ */
+export type Config = Omit<SettingValues, 'topicLabels' | 'showChineseLabels' | 'maxFileSizeMB' | 'allowWritesOutsideWorkspace'> & {
   /**
-   * Window scope: which topic labels the views show. The setting `topicLabels` (`auto`, `english`,
-   * `chinese`, `both`); `auto` follows VS Code's display language (`vscode.env.language`: Chinese
-   * labels when it is `zh-*`), except that the older `showChineseLabels: true` means both.
+   * Which topic labels the views show. The setting `topicLabels` (`auto`, `english`, `chinese`,
+   * `both`); `auto` follows VS Code's display language (`vscode.env.language`: Chinese labels when
+   * it is `zh-*`), except that the older `showChineseLabels: true` means both.
    */
   topicLabels: TopicLabels;
-}
+};
 
 /** The settings of {@link Config} that name files (read only inside the workspace when a workspace sets them). */
 export const FILE_SETTINGS = [Settings.corpusFiles, Settings.libraries, Settings.citationStyle, Settings.latexRoot] as const;
-
-const str = (v: unknown, fallback: string): string => (typeof v === 'string' ? v.trim() || fallback : fallback);
-const bool = (v: unknown, fallback: boolean): boolean => (typeof v === 'boolean' ? v : fallback);
 
 /**
  * Reads every setting.
@@ -56,26 +36,10 @@ const bool = (v: unknown, fallback: boolean): boolean => (typeof v === 'boolean'
  */
 export function readConfig(scope?: vscode.Uri): Config {
   const c = vscode.workspace.getConfiguration(Settings.section, scope);
-  const levelsSetting = c.get<unknown>(Settings.levels);
-  const levels = Array.isArray(levelsSetting) ? levelsSetting.filter((l): l is Level => (LEVELS as readonly unknown[]).includes(l)) : [];
-  const paths = (key: string) => {
-    const v = c.get<unknown>(key);
-    return Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string' && !!s.trim()) : [];
-  };
-  const d = DEFAULT_DOCUMENT_SETTINGS;
-  return {
-    latexCommand: oneOf(c.get(Settings.latexCommand), LATEX_COMMANDS, d.latexCommand),
-    markdownStyle: oneOf(c.get(Settings.markdownStyle), MARKDOWN_STYLES, d.markdownStyle),
-    syncBibliography: bool(c.get(Settings.syncBibliography), d.syncBibliography),
-    latexRoot: str(c.get(Settings.latexRoot), ''),
-    citationStyle: str(c.get(Settings.citationStyle), DEFAULT_CITATION_STYLE),
-    corpusFiles: paths(Settings.corpusFiles),
-    libraries: paths(Settings.libraries),
-    includeDocumentBibliography: bool(c.get(Settings.includeDocumentBibliography), true),
-    preferCorpusKeys: bool(c.get(Settings.preferCorpusKeys), false),
-    levels: levels.length ? levels : [...LEVELS],
-    topicLabels: topicLabelsOf(c.get(Settings.topicLabels), c.get(Settings.showChineseLabels), vscode.env.language),
-  };
+  const raw: Record<string, unknown> = {};
+  for (const name of Object.keys(SETTINGS) as SettingName[]) raw[name] = c.get<unknown>(name);
+  const { topicLabels, showChineseLabels, maxFileSizeMB: _max, allowWritesOutsideWorkspace: _writes, ...rest } = readSettings(raw);
+  return { ...rest, topicLabels: topicLabelsOf(topicLabels, showChineseLabels, vscode.env.language) };
 }
 
 /**

@@ -8,15 +8,12 @@
  * asks for a library's groups and entries when the tree opens them.
  */
 import * as vscode from 'vscode';
-import { State, type BaseLanguageClient } from 'vscode-languageclient';
 import { buildCorpus, type Corpus } from '../core/model.js';
 import type { Entry } from '../core/schema.js';
 import { isCitingLanguage } from '../core/context.js';
 import { Disposable } from './dispose.js';
-import {
-  Methods, type CitedKeysParams, type CorpusResult, type EntryResult, type FormatResult, type LibraryEntriesResult, type LibraryFileStatus,
-  type LibraryGroup, type LibraryGroupsResult, type LibraryStatusParams, type SearchResult,
-} from '../server/protocol.js';
+import type { ServerApi } from './client/serverApi.js';
+import type { EntryResult, LibraryEntriesResult, LibraryFileStatus, LibraryGroup } from '../server/protocol.js';
 
 /** Library entries the client keeps (the ones it was shown last). */
 const SEEN_LIMIT = 5000;
@@ -74,20 +71,19 @@ export class CorpusClient extends Disposable {
   /** The libraries' status changed (loading progress too). */
   readonly onDidChangeLibraryStatus = this.statusEmitter.event;
 
-  constructor(private readonly client: BaseLanguageClient, private readonly log: vscode.LogOutputChannel) {
+  constructor(private readonly server: ServerApi, private readonly log: vscode.LogOutputChannel) {
     super();
-    this._register(client.onNotification(Methods.corpusChanged, () => void this.refresh()));
-    this._register(client.onNotification(Methods.libraryStatus, (p: LibraryStatusParams) => this.setStatus(p.files)));
-    this._register(client.onNotification(Methods.librariesChanged, () => { this.seen.clear(); this.libraryEmitter.fire(); }));
+    this._register(server.onCorpusChanged(() => void this.refresh()));
+    this._register(server.onLibraryStatusChanged((p) => this.setStatus(p.files)));
+    this._register(server.onLibrariesChanged(() => { this.seen.clear(); this.libraryEmitter.fire(); }));
     // A server that (re)starts has its corpus anew: after a crash the client restarts it, and a
     // request sent while it was starting may have failed.
     let starts = 0;
-    this._register(client.onDidChangeState((e) => {
-      if (e.newState !== State.Running) return;
+    this._register(server.onDidStart(() => {
       // The first start: only if the first request did not get the corpus. A restart: always.
       if (starts++ > 0) this.version = -1;
       if (this.version < 0) void this.refresh();
-      void this.client.sendRequest<LibraryStatusParams>(Methods.libraryStatus).then((p) => this.setStatus(p.files),
+      void this.server.libraryStatus().then((p) => this.setStatus(p.files),
         (e: unknown) => this.log.warn(`cannot get the libraries' status: ${e instanceof Error ? e.message : String(e)}`));
     }));
     this.ready = new Promise<void>((resolve) => { this.settleReady = resolve; });
@@ -135,26 +131,26 @@ export class CorpusClient extends Disposable {
    * written and its BibTeX text as citing copies it, a corpus entry's twin in a library.
    */
   async fetchEntry(key: string, token?: vscode.CancellationToken): Promise<EntryResult> {
-    const r = await this.client.sendRequest<EntryResult>(Methods.entry, { key }, token);
+    const r = await this.server.entry({ key }, token);
     if (r.entry?.library) this.remember([r.entry]);
     return r;
   }
 
   /** A library's groups for the tree. */
   async libraryGroups(uri: string): Promise<LibraryGroup[]> {
-    return (await this.client.sendRequest<LibraryGroupsResult>(Methods.libraryGroups, { uri })).groups;
+    return (await this.server.libraryGroups({ uri })).groups;
   }
 
   /** The entries of a library's group, newest first (at most `limit` of `total`). */
   async libraryEntries(uri: string, group: string): Promise<LibraryEntriesResult> {
-    const r = await this.client.sendRequest<LibraryEntriesResult>(Methods.libraryEntries, { uri, group });
+    const r = await this.server.libraryEntries({ uri, group });
     this.remember(r.entries);
     return r;
   }
 
   private async refresh(): Promise<void> {
     try {
-      const r = await this.client.sendRequest<CorpusResult>(Methods.corpus);
+      const r = await this.server.corpus();
       if (r.version === this.version) return;
       this.version = r.version;
       this.model = buildCorpus(r.data);
@@ -174,7 +170,7 @@ export class CorpusClient extends Disposable {
    */
   async search(query: string, limit = 60, token?: vscode.CancellationToken): Promise<SearchAnswer> {
     await this.ready;
-    const r = await this.client.sendRequest<SearchResult>(Methods.search, { query, limit }, token);
+    const r = await this.server.search({ query, limit }, token);
     const fromLibraries = new Map((r.entries ?? []).map((e) => [e.key.toLowerCase(), e]));
     this.remember(r.entries ?? []);
     const entries = r.keys.map((k) => fromLibraries.get(k.toLowerCase()) ?? this.model.entry(k)).filter((e): e is Entry => !!e);
@@ -184,7 +180,7 @@ export class CorpusClient extends Disposable {
   /** The keys a LaTeX or Markdown document cites, in order, each once (read by the server). */
   async citedKeys(doc: vscode.TextDocument, token?: vscode.CancellationToken): Promise<string[]> {
     if (!isCitingLanguage(doc.languageId)) return [];
-    return this.client.sendRequest<string[]>(Methods.citedKeys, { uri: doc.uri.toString() } satisfies CitedKeysParams, token);
+    return this.server.citedKeys({ uri: doc.uri.toString() }, token);
   }
 
   /** The corpus entries a document cites, in citation order, each once (keys the corpus does not know are left out). */
@@ -204,7 +200,7 @@ export class CorpusClient extends Disposable {
    */
   async format(entries: readonly Entry[], scope?: vscode.Uri, token?: vscode.CancellationToken): Promise<string[]> {
     if (!entries.length) return [];
-    const r = await this.client.sendRequest<FormatResult>(Methods.format, { keys: entries.map((e) => e.key), scope: scope?.toString() }, token);
+    const r = await this.server.format({ keys: entries.map((e) => e.key), scope: scope?.toString() }, token);
     if ('error' in r) throw new Error(r.error);
     return r.references;
   }

@@ -13,8 +13,8 @@ import type { CorpusClient } from './corpusClient.js';
 import { entriesFromArgs } from './entryArgs.js';
 import type { Logger } from '../core/log.js';
 import type { ReadState } from './readState.js';
-import type { EntryPicker } from './entryPicker.js';
 import { Disposable } from './dispose.js';
+import type { Ctx } from './client/ctx.js';
 
 /** A content-security-policy nonce: 16 random bytes in base64 (Web Crypto, on desktop and in the browser). */
 function nonce(): string {
@@ -118,7 +118,7 @@ class DetailsPanel extends Disposable {
 }
 
 /** Registers "Show Details". */
-export function registerDetails(corpus: CorpusClient, read: ReadState, config: ConfigStore, picker: EntryPicker, log: Logger): vscode.Disposable {
+export function registerDetails({ corpus, read, config, picker, log }: Ctx): vscode.Disposable {
   const panel = new DetailsPanel(corpus, read, config, log);
   return vscode.Disposable.from(
     panel,

@@ -4,20 +4,7 @@
  */
 import type { Corpus } from '../core/model.js';
 import type { Entry } from '../core/schema.js';
-import type { Bibliographies } from './bibliography.js';
-import type { ConfigStore } from './config.js';
-import type { CorpusClient } from './corpusClient.js';
-import type { EntryPicker } from './entryPicker.js';
-import type { ReadState } from './readState.js';
-
-/** The services the entry commands need. */
-export interface EntryServices {
-  corpus: CorpusClient;
-  read: ReadState;
-  config: ConfigStore;
-  picker: EntryPicker;
-  bibs: Bibliographies;
-}
+import type { Ctx } from './client/ctx.js';
 
 /** A tree node that carries an entry. */
 export interface EntryNodeLike {
@@ -58,19 +45,19 @@ export function entriesFromArgs(corpus: Pick<Corpus, 'entry'>, arg: unknown, sel
  * entries through the search when it has none (palette, keybinding), then runs `fn` unless the
  * user picked nothing.
  */
-export function commandOnEntries(s: Pick<EntryServices, 'corpus' | 'picker'>, fn: (entries: Entry[]) => unknown) {
+export function commandOnEntries(ctx: Pick<Ctx, 'corpus' | 'picker'>, fn: (entries: Entry[]) => unknown) {
   return async (arg?: unknown, selection?: unknown): Promise<void> => {
-    await s.corpus.ready;
-    let entries = entriesFromArgs(s.corpus, arg, selection);
+    await ctx.corpus.ready;
+    let entries = entriesFromArgs(ctx.corpus, arg, selection);
     // Keys of library entries this window was not shown (another extension, a keybinding's
     // argument): the server has them.
     const keys = (Array.isArray(arg) ? arg : [arg]).filter((k): k is string => typeof k === 'string');
-    const unknown = keys.filter((k) => !s.corpus.entry(k));
+    const unknown = keys.filter((k) => !ctx.corpus.entry(k));
     if (unknown.length) {
-      const fetched = (await Promise.all(unknown.map((k) => s.corpus.fetchEntry(k)))).map((r) => r.entry).filter((e): e is Entry => !!e);
-      if (fetched.length) entries = entriesFromArgs(s.corpus, arg, selection);
+      const fetched = (await Promise.all(unknown.map((k) => ctx.corpus.fetchEntry(k)))).map((r) => r.entry).filter((e): e is Entry => !!e);
+      if (fetched.length) entries = entriesFromArgs(ctx.corpus, arg, selection);
     }
-    if (!entries.length) entries = await s.picker.pick();
+    if (!entries.length) entries = await ctx.picker.pick();
     if (entries.length) await fn(entries);
   };
 }

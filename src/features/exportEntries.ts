@@ -7,8 +7,8 @@ import { toBibtexAll } from '../core/cite/bibtex.js';
 import { toCslJson } from '../core/cite/format.js';
 import type { Entry } from '../core/schema.js';
 import { Commands } from '../ids.js';
-import { citedInActiveEditor, type CorpusClient } from './corpusClient.js';
-import type { EntryPicker } from './entryPicker.js';
+import { citedInActiveEditor } from './corpusClient.js';
+import type { Ctx } from './client/ctx.js';
 import { entriesFromArgs } from './entryArgs.js';
 
 async function saveAs(content: string, name: string): Promise<void> {
@@ -29,7 +29,7 @@ async function exportEntries(entries: readonly Entry[], name: string): Promise<v
 }
 
 /** Registers Export Entries (from the tree, the search or the palette) and Export Cited Entries. */
-export function registerExport(corpus: CorpusClient, picker: EntryPicker): vscode.Disposable {
+export function registerExport({ corpus, picker }: Ctx): vscode.Disposable {
   return vscode.Disposable.from(
     vscode.commands.registerCommand(Commands.exportEntries, async (arg?: unknown, selection?: unknown) => {
       await corpus.ready;

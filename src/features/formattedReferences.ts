@@ -6,8 +6,8 @@
 import * as vscode from 'vscode';
 import type { Entry } from '../core/schema.js';
 import { Commands } from '../ids.js';
-import { citedInActiveEditor, type CorpusClient } from './corpusClient.js';
-import type { EntryPicker } from './entryPicker.js';
+import { citedInActiveEditor } from './corpusClient.js';
+import type { Ctx } from './client/ctx.js';
 import { entriesFromArgs } from './entryArgs.js';
 
 async function insertAtCursor(text: string): Promise<void> {
@@ -23,7 +23,7 @@ async function insertAtCursor(text: string): Promise<void> {
 }
 
 /** Registers the formatted-reference commands. */
-export function registerFormattedReferences(corpus: CorpusClient, picker: EntryPicker): vscode.Disposable {
+export function registerFormattedReferences({ corpus, picker }: Ctx): vscode.Disposable {
   const entriesOr = async (arg: unknown, selection: unknown): Promise<Entry[]> => {
     await corpus.ready;
     const given = entriesFromArgs(corpus.corpus, arg, selection);

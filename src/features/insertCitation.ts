@@ -9,7 +9,8 @@ import type { Entry } from '../core/schema.js';
 import type { Config } from './config.js';
 import type { Bibliographies } from './bibliography.js';
 import { copyBibtex } from './clipboard.js';
-import { commandOnEntries, type EntryServices } from './entryArgs.js';
+import { commandOnEntries } from './entryArgs.js';
+import type { Ctx } from './client/ctx.js';
 import { Commands } from '../ids.js';
 
 /** Whether citations in this editor are LaTeX or Pandoc citations (rather than plain text). */
@@ -88,14 +89,14 @@ export async function citeEntries(editor: vscode.TextEditor, entries: readonly E
 }
 
 /** Registers Insert Citation (from the tree, the search, the palette or a keybinding). */
-export function registerInsertCitation(s: EntryServices): vscode.Disposable {
-  return vscode.commands.registerCommand(Commands.insertCitation, commandOnEntries(s, async (entries) => {
+export function registerInsertCitation(ctx: Ctx): vscode.Disposable {
+  return vscode.commands.registerCommand(Commands.insertCitation, commandOnEntries(ctx, async (entries) => {
     const editor = targetEditor();
     if (!editor) {
       void vscode.window.showInformationMessage(vscode.l10n.t('MLSys Papers: open a LaTeX or Markdown file to insert a citation; the BibTeX was copied instead.'));
-      await copyBibtex(s.corpus, entries);
+      await copyBibtex(ctx.corpus, entries);
       return;
     }
-    await citeEntries(editor, entries, s.config.for(editor.document.uri), s.bibs);
+    await citeEntries(editor, entries, ctx.config.for(editor.document.uri), ctx.bibs);
   }));
 }

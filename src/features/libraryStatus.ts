@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { Commands } from '../ids.js';
 import type { LibraryFileStatus } from '../server/protocol.js';
-import type { CorpusClient } from './corpusClient.js';
+import type { Ctx } from './client/ctx.js';
 
 /** The item's text and tooltip for a status; undefined when there is no library. */
 export function libraryStatusText(files: readonly LibraryFileStatus[]): { text: string; tooltip: string } | undefined {
@@ -30,7 +30,7 @@ export function libraryStatusText(files: readonly LibraryFileStatus[]): { text: 
 }
 
 /** Registers the status-bar item. */
-export function registerLibraryStatus(corpus: CorpusClient): vscode.Disposable {
+export function registerLibraryStatus({ corpus }: Ctx): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('mlsysPapers.libraries', vscode.StatusBarAlignment.Left, 10);
   item.name = vscode.l10n.t('MLSys Papers Libraries');
   item.command = Commands.showLibraries;

@@ -5,16 +5,12 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log.js';
 import { Commands } from '../ids.js';
+import type { Ctx } from './client/ctx.js';
 
 /** The extension's logger. */
 export type Log = Logger & vscode.Disposable;
 
-/** Creates the "MLSys Papers" log output channel. */
-export function createLog(): vscode.LogOutputChannel {
-  return vscode.window.createOutputChannel('MLSys Papers', { log: true });
-}
-
 /** *MLSys Papers: Show Log*: reveals the log channel (what to attach to a bug report). */
-export function registerShowLog(log: vscode.LogOutputChannel): vscode.Disposable {
-  return vscode.commands.registerCommand(Commands.showLog, () => log.show());
+export function registerShowLog(ctx: Ctx): vscode.Disposable {
+  return vscode.commands.registerCommand(Commands.showLog, () => ctx.log.show());
 }

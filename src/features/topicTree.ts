@@ -12,6 +12,7 @@ import type { CorpusClient } from './corpusClient.js';
 import { escapeMarkdown, venueYear } from '../core/service/present.js';
 import { entryTooltip, KIND_ICONS } from './present.js';
 import { Disposable } from './dispose.js';
+import type { Ctx } from './client/ctx.js';
 import type { ReadState } from './readState.js';
 
 /** A node of the tree: a topic, or an entry under a topic; the libraries, a library, a group of it, and the note on a group's rows not shown. */
@@ -179,7 +180,8 @@ async function filterByLevel(config: ConfigStore): Promise<void> {
 }
 
 /** Registers the Topics view and its title-bar Filter by Level command. */
-export function registerTopicTree(corpus: CorpusClient, read: ReadState, config: ConfigStore, log: vscode.LogOutputChannel): vscode.Disposable {
+export function registerTopicTree(ctx: Ctx): vscode.Disposable {
+  const { corpus, read, config, log } = ctx;
   const provider = new TopicTreeProvider(corpus, read, config);
   const view = vscode.window.createTreeView(Views.topics, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true });
   const setContext = () =>

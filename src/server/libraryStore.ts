@@ -1,7 +1,8 @@
 /**
  * The user's libraries in the language server: the files of `mlsysPapers.libraries` (and, with
  * `includeDocumentBibliography`, the bibliographies the open documents declare), each loaded in
- * slices off the editor's thread, cached by a hash of its text, searched beside the corpus, and
+ * slices off the editor's thread, cached by its text (hash, length, format; a cache that fails
+ * its checks is read again from the file, logged once, and written again), searched beside the corpus, and
  * kept current as the files change. Library files are never written.
  *
  * - **Per file.** A file that changes while it loads cancels and restarts that file's load only;
@@ -24,14 +25,18 @@ import type { Entry } from '../core/schema.js';
 import type { ParsedQuery, SearchHit } from '../core/search.js';
 import { BibtexLibraryReader, readEntryAt, type LibraryProblem } from '../core/library/bibtex.js';
 import { entryFromBibtex } from '../core/library/entries.js';
-import { libraryFromJson, libraryJsonPieces, LibraryLoader, LIBRARY_CACHE_VERSION, type LoadedLibrary } from '../core/library/load.js';
+import { libraryCacheKey, libraryJsonPieces, LibraryLoader, LibraryRestorer, type LibraryTextId, type LoadedLibrary, type RestoreResult } from '../core/library/load.js';
 import { corpusWorks, twinKey } from '../core/library/twins.js';
 import { prepareEntry } from '../core/library/verbatim.js';
 import { DIAGNOSTIC_SOURCE, textHash } from '../core/service/types.js';
 import { UNGROUPED, type LibraryFileStatus, type LibraryGroup } from './protocol.js';
 
-/** A cache of loaded libraries, by key (the host decides where: the extension's global storage, `~/.cache/mlsys-papers`). */
+/**
+ * A cache of loaded libraries, by key (`libraryCacheKey`; the host decides where: the extension's
+ * global storage, `~/.cache/mlsys-papers`). What it gives back is checked before it is used.
+ */
 export interface LibraryCache {
+  /** The value saved under a key; undefined when there is none, or it cannot be read (the host reports why). */
   get(key: string): Promise<string | undefined>;
   /**
    * Saves a value: whole, or in pieces that come as they are made (stored in order, joined; when
@@ -44,7 +49,7 @@ export interface LibraryCache {
 export interface LibraryStoreHost {
   /** The file's text (a byte-order mark kept: the store drops it), or why it cannot be read. */
   read(uri: URI): Promise<{ text: string } | { problem: string }>;
-  /** A hash of a text for the cache key (Node: SHA-256); absent: FNV-1a with the length. */
+  /** A hash of a text for the cache key (Node: SHA-256); absent: FNV-1a (the key holds the text's length and format too). */
   hash?(text: string): string;
   cache?: LibraryCache;
   /** Lets other work run (a macrotask). */
@@ -91,6 +96,8 @@ function bibEntryAt(e: Entry, text: string, start: number, end: number, macros: 
   return {
     key: e.key,
     type: (e.library?.sourceType ?? e.type).toLowerCase(),
+    start,
+    line: e.library?.line,
     get fields() {
       fields ??= Object.fromEntries(Object.entries(readEntryAt(text, start, end, macros)?.properties ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
       return fields;
@@ -167,9 +174,9 @@ export class LibraryStore {
    *
    * @param uri - the file's URI, as the store keys it
    * @param text - the text the service read (the open document's, else the file's on disk)
-   * @returns undefined when the file is not a loaded BibTeX library of this text, or when its read
-   *   found an error (the service then parses the file itself, and reports the error as `parseBib`
-   *   does); each entry's `fields` are read from the text when first asked for
+   * @returns undefined when the file is not a loaded BibTeX library of this text; else what
+   *   `parseBib` gives (the same one reader): the entries that read, the problems, the first error;
+   *   each entry's `fields` are read from the text when first asked for
    */
   async parsedBib(uri: string, text: string): Promise<ParsedBib | undefined> {
     for (let loads = 0; loads < 3; loads++) {
@@ -186,11 +193,15 @@ export class LibraryStore {
         void this.load(f, text);
         continue;
       }
-      if (lib.problems.some((p) => p.severity === 'error')) return undefined;
       const spans = lib.spans!;
       const macros = lib.macros ?? {};
       const read = f.text;
-      return { entries: lib.entries.map((e, i) => bibEntryAt(e, read, spans[2 * i]!, spans[2 * i + 1]!, macros)) };
+      const first = lib.problems.find((p) => p.severity === 'error');
+      return {
+        entries: lib.entries.map((e, i) => bibEntryAt(e, read, spans[2 * i]!, spans[2 * i + 1]!, macros)),
+        problems: lib.problems,
+        ...(first ? { error: { line: first.line, column: first.column, message: first.message } } : {}),
+      };
     }
     return undefined;
   }
@@ -278,15 +289,23 @@ export class LibraryStore {
     // an edit then compares as the change it is, not as one at offset 0 (which reads every entry
     // before it again).
     const text = r.text.charCodeAt(0) === 0xfeff ? r.text.slice(1) : r.text;
-    const key = `${this.host.hash ? this.host.hash(text) : `${textHash(text)}-${text.length}`}-v${LIBRARY_CACHE_VERSION}`;
+    // The cache is of this text read as this format (a file renamed from .json to .bib is read again).
+    const textId: LibraryTextId = { hash: this.host.hash ? this.host.hash(text) : textHash(text), length: text.length, format };
+    const key = libraryCacheKey(textId);
     const ref = { uri: f.id, name: f.name };
     let lib: LoadedLibrary | undefined;
     const saved = await this.host.cache?.get(key).catch((e: unknown) => { this.log.warn(`library cache: ${String(e)}`); return undefined; });
     if (!current()) return;
     if (saved) {
-      lib = libraryFromJson(saved, ref);
-      if (lib) f.cached = true;
-      else this.log.info(`library ${f.name}: the cached copy is of another version; reading the file`);
+      const restored = await this.restore(f, saved, ref, textId, current);
+      if (!restored) return;
+      if ('lib' in restored) {
+        lib = restored.lib;
+        f.cached = true;
+      } else {
+        // Logged once: the file is read, and its cache written again (the same key).
+        this.log.info(`library ${f.name}: the cached copy is not used (${restored.miss}); reading the file`);
+      }
     }
     if (!lib) {
       let loader: LibraryLoader;
@@ -315,7 +334,7 @@ export class LibraryStore {
         if (!current()) return;
       }
       lib = loader.result();
-      if (this.host.cache) void this.save(f, this.host.cache, key, lib, () => current() && f.lib === lib && f.text === text);
+      if (this.host.cache) void this.save(f, this.host.cache, key, textId, lib, () => current() && f.lib === lib && f.text === text);
     }
     if (!current()) return;
     f.text = text;
@@ -332,15 +351,41 @@ export class LibraryStore {
   }
 
   /**
+   * Restores a cached library in slices of {@link SLICE_MS} (at 100,000 entries the JSON is tens of
+   * megabytes: parsed at once it held every request for most of a second).
+   *
+   * @returns the library or why the cache is not used; undefined when the load was cancelled meanwhile
+   */
+  private async restore(f: LibraryFile, saved: string, ref: { uri: string; name: string }, textId: LibraryTextId, current: () => boolean): Promise<RestoreResult | undefined> {
+    const restorer = new LibraryRestorer(saved, ref, textId);
+    for (;;) {
+      const until = this.host.now() + SLICE_MS;
+      try {
+        if (restorer.step(() => this.host.now() > until)) return restorer.result();
+      } catch (e) {
+        // A defect of ours, not of the cache (the restorer turns every fault of the cache into a
+        // miss): logged with its cause, and the file read instead.
+        this.log.error(e instanceof Error ? e : String(e));
+        return { miss: 'not restored' };
+      }
+      const p = restorer.progress;
+      f.done = p.done;
+      f.total = p.total;
+      await this.host.yield();
+      if (!current()) return undefined;
+    }
+  }
+
+  /**
    * Saves a loaded library to the cache in slices of {@link SLICE_MS} between other work (at
    * 100,000 entries the JSON is tens of megabytes), while it is `unchanged()`: an edit or a reload
    * cancels the save (the cache is keyed by the text that was loaded).
    */
-  private async save(f: LibraryFile, cache: LibraryCache, key: string, lib: LoadedLibrary, unchanged: () => boolean): Promise<void> {
+  private async save(f: LibraryFile, cache: LibraryCache, key: string, textId: LibraryTextId, lib: LoadedLibrary, unchanged: () => boolean): Promise<void> {
     const host = this.host;
     const cancelled = new Error('the library changed while it was saved');
     async function* slices(): AsyncGenerator<string, void, undefined> {
-      const pieces = libraryJsonPieces(lib);
+      const pieces = libraryJsonPieces(lib, textId);
       for (let done = false; !done;) {
         await host.yield();
         if (!unchanged()) throw cancelled;
@@ -380,6 +425,8 @@ export class LibraryStore {
   private updateBibtex(f: LibraryFile, text: string): boolean {
     const lib = f.lib!;
     const old = f.text!;
+    // The reader counts a lone CR as a line break; the line arithmetic here counts LFs: such a file is read in full.
+    if (/\r(?!\n)/.test(text) || /\r(?!\n)/.test(old)) return false;
     const spans = lib.spans!;
     let p = 0;
     const max = Math.min(old.length, text.length);

@@ -1,15 +1,19 @@
 /**
  * The requests and notifications between the MLSys Papers language server and its clients beyond
- * LSP's standard ones. Shared by the server and the VS Code client; plain types and method names
- * only (no `vscode`, no `node:`).
+ * LSP's standard ones, as typed `RequestType`/`NotificationType` objects. Shared by the server and
+ * the VS Code client: imports neither `vscode` nor `node:` nor a transport-specific entry, only the
+ * main entry of `vscode-languageserver-protocol`, which both `vscode-languageclient` and
+ * `vscode-languageserver` are built on and re-export (its `browser` field picks the browser half
+ * in the browser builds): the client bundles no server library, the server no client one.
  */
+import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
 import type { Position } from 'vscode-languageserver-types';
 import type { CorpusData } from '../core/corpus.js';
 import type { TopicLabels } from '../core/l10n.js';
 import type { Entry } from '../core/schema.js';
-import type { BibChange, ReusedKey } from '../core/service/types.js';
+import type { BibChange, CitePlan, ReusedKey } from '../core/service/types.js';
 
-/** How one library file stands (`mlsysPapers/libraryStatus`). */
+/** How one library file stands (`mlsysPapers/libraryStatus`, `mlsysPapers/libraryStatusChanged`). */
 export interface LibraryFileStatus {
   uri: string;
   /** The file's name. */
@@ -39,56 +43,91 @@ export interface LibraryGroup {
 /** The id of a library's group of entries in no group (without keywords). */
 export const UNGROUPED = '\u0000none';
 
-/** Custom method names, all under `mlsysPapers/`. */
-export const Methods = {
-  /** Client → server: the corpus (bundled plus the user's corpus files) as data. */
-  corpus: 'mlsysPapers/corpus',
-  /** Client → server: search the corpus. */
-  search: 'mlsysPapers/search',
-  /** Client → server: the text of `mlsys-papers:/<key>.bib`. */
-  entryDocument: 'mlsysPapers/entryDocument',
-  /** Client → server: plan citing entries at a position. */
-  planCitation: 'mlsysPapers/planCitation',
-  /** Client → server: plan adding entries a document cites to its bibliography. */
-  planBibliography: 'mlsysPapers/planBibliography',
-  /** Client → server: plan adding entries to a named bibliography file. */
-  planInsertion: 'mlsysPapers/planInsertion',
-  /** Client → server: plan declaring a new bibliography file in an open document. */
-  planDeclaration: 'mlsysPapers/planDeclaration',
-  /** Client → server: the keys an open document cites. */
-  citedKeys: 'mlsysPapers/citedKeys',
-  /** Client → server: entries as formatted references in the configured CSL style. */
-  format: 'mlsysPapers/format',
-  /** Client → server: which entries the user has read (the whole set). */
-  readState: 'mlsysPapers/readState',
-  /** Server → client: the corpus changed (the user's corpus files were reloaded). */
-  corpusChanged: 'mlsysPapers/corpusChanged',
-  /** Server → client: the files a glob names in the workspace (VS Code's `findFiles`). */
-  findFiles: 'mlsysPapers/findFiles',
-  /** Server → client: a file's text, for URIs the server cannot read itself (virtual workspaces). */
-  readFile: 'mlsysPapers/readFile',
+/**
+ * Requests the client sends the server, each with its parameters and result, so that a caller and
+ * a handler cannot disagree on them (`client.sendRequest(ClientRequests.search, p)` is typed).
+ * All names are under `mlsysPapers/`.
+ */
+export const ClientRequests = {
+  /** The corpus (bundled plus the user's corpus files) as data. */
+  corpus: new RequestType0<CorpusResult, void>('mlsysPapers/corpus'),
+  /** Search the corpus and the libraries. */
+  search: new RequestType<SearchParams, SearchResult, void>('mlsysPapers/search'),
+  /** The text of `mlsys-papers:/<key>.bib`. */
+  entryDocument: new RequestType<EntryDocumentParams, string, void>('mlsysPapers/entryDocument'),
+  /** Plan citing entries at a position. */
+  planCitation: new RequestType<PlanCitationParams, CitePlan, void>('mlsysPapers/planCitation'),
+  /** Plan adding entries a document cites to its bibliography. */
+  planBibliography: new RequestType<PlanBibliographyParams, PlanBibliographyResult, void>('mlsysPapers/planBibliography'),
+  /** Plan adding entries to a named bibliography file. */
+  planInsertion: new RequestType<PlanInsertionParams, BibChange, void>('mlsysPapers/planInsertion'),
+  /** Plan declaring a new bibliography file in an open document. */
+  planDeclaration: new RequestType<PlanDeclarationParams, PlanDeclarationResult, void>('mlsysPapers/planDeclaration'),
+  /** The keys an open document cites, in order, each once. */
+  citedKeys: new RequestType<CitedKeysParams, string[], void>('mlsysPapers/citedKeys'),
+  /** Entries as formatted references in the configured CSL style. */
+  format: new RequestType<FormatParams, FormatResult, void>('mlsysPapers/format'),
+  /** An entry of the corpus or of a library by key, with a library entry's fields as written. */
+  entry: new RequestType<EntryParams, EntryResult, void>('mlsysPapers/entry'),
   /**
-   * Server → client: a file of the extension's own package by its path in the package
-   * (`dist/corpus.json`, `csl/styles/apa.csl`), for a server with no file access of its own (the
-   * Web Worker): the browser build does not carry a second copy of them.
+   * The library files and how far each has loaded, now. The server pushes the same whenever it
+   * changes as {@link ServerNotifications.libraryStatusChanged}.
    */
-  readBundled: 'mlsysPapers/readBundled',
-  /**
-   * Server → client: a file's modification time and size without its contents, for URIs the
-   * server cannot reach itself; asked on every request for every file the answers depend on.
-   */
-  stat: 'mlsysPapers/stat',
-  /** Client → server: an entry of the corpus or of a library by key, with a library entry's fields as written. */
-  entry: 'mlsysPapers/entry',
-  /** Client → server: the library files and how far each has loaded; server → client, the same whenever it changes. */
-  libraryStatus: 'mlsysPapers/libraryStatus',
-  /** Server → client: a library's entries changed (loaded, reloaded, edited, removed). */
-  librariesChanged: 'mlsysPapers/librariesChanged',
-  /** Client → server: a library's groups for the tree (JabRef groups, else keywords). */
-  libraryGroups: 'mlsysPapers/libraryGroups',
-  /** Client → server: the entries of one group of a library, newest first. */
-  libraryEntries: 'mlsysPapers/libraryEntries',
+  libraryStatus: new RequestType0<LibraryStatusResult, void>('mlsysPapers/libraryStatus'),
+  /** A library's groups for the tree (JabRef groups, else keywords). */
+  libraryGroups: new RequestType<LibraryGroupsParams, LibraryGroupsResult, void>('mlsysPapers/libraryGroups'),
+  /** The entries of one group of a library, newest first. */
+  libraryEntries: new RequestType<LibraryEntriesParams, LibraryEntriesResult, void>('mlsysPapers/libraryEntries'),
 } as const;
+
+/** Notifications the client sends the server. */
+export const ClientNotifications = {
+  /** Which entries the user has read (the whole set). */
+  readState: new NotificationType<ReadStateParams>('mlsysPapers/readState'),
+} as const;
+
+/** Requests the server sends the client (see {@link InitializationOptions} for who answers them). */
+export const ServerRequests = {
+  /** The files a glob names in the workspace (VS Code's `findFiles`), as URIs. */
+  findFiles: new RequestType<FindFilesParams, string[], void>('mlsysPapers/findFiles'),
+  /** A file's text, for URIs the server cannot read itself (virtual workspaces). */
+  readFile: new RequestType<ReadFileParams, ReadFileResult, void>('mlsysPapers/readFile'),
+  /**
+   * A file of the extension's own package by its path in the package (`dist/corpus.json`,
+   * `csl/styles/apa.csl`), for a server with no file access of its own (the Web Worker): the
+   * browser build does not carry a second copy of them.
+   */
+  readBundled: new RequestType<ReadBundledParams, ReadBundledResult, void>('mlsysPapers/readBundled'),
+  /**
+   * A file's modification time and size without its contents, for URIs the server cannot reach
+   * itself; asked on every request for every file the answers depend on.
+   */
+  stat: new RequestType<StatParams, StatResult, void>('mlsysPapers/stat'),
+} as const;
+
+/** Notifications the server sends the client. */
+export const ServerNotifications = {
+  /** The corpus changed (the user's corpus files were reloaded): ask `mlsysPapers/corpus` again. */
+  corpusChanged: new NotificationType<CorpusChangedParams>('mlsysPapers/corpusChanged'),
+  /**
+   * The library files' status changed (loading progress too). A name of its own, not the
+   * request's: one method name is one message in one direction.
+   */
+  libraryStatusChanged: new NotificationType<LibraryStatusParams>('mlsysPapers/libraryStatusChanged'),
+  /** A library's entries changed (loaded, reloaded, edited, removed). */
+  librariesChanged: new NotificationType<LibrariesChangedParams>('mlsysPapers/librariesChanged'),
+} as const;
+
+type Messages = typeof ClientRequests & typeof ClientNotifications & typeof ServerRequests & typeof ServerNotifications;
+
+/**
+ * Every custom method name, by the same key as its typed message above (`Methods.search` is
+ * `ClientRequests.search.method`): for handlers and tests that register or send by name. There is
+ * one name per message; the names are not written twice.
+ */
+export const Methods = Object.fromEntries(
+  [ClientRequests, ClientNotifications, ServerRequests, ServerNotifications].flatMap((group) => Object.entries(group).map(([k, t]) => [k, t.method])),
+) as { readonly [K in keyof Messages]: string };
 
 /** `mlsysPapers/corpus` result. */
 export interface CorpusResult {
@@ -123,9 +162,24 @@ export interface EntryResult {
   twin?: Entry;
 }
 
-/** `mlsysPapers/libraryStatus` result and notification. */
+/** `mlsysPapers/libraryStatusChanged` parameters: every library file's status. */
 export interface LibraryStatusParams {
   files: LibraryFileStatus[];
+}
+
+/** `mlsysPapers/libraryStatus` result: the same as the notification carries. */
+export type LibraryStatusResult = LibraryStatusParams;
+
+/** `mlsysPapers/corpusChanged` parameters. */
+export interface CorpusChangedParams {
+  /** The new corpus's version (`CorpusResult.version`). */
+  version: number;
+}
+
+/** `mlsysPapers/librariesChanged` parameters. */
+export interface LibrariesChangedParams {
+  /** Increases with every change of any library's entries. */
+  version: number;
 }
 
 export interface LibraryGroupsParams {
@@ -207,14 +261,25 @@ export interface FindFilesParams {
 
 export interface ReadFileParams {
   uri: string;
+  /**
+   * The largest file the server takes, in bytes (`mlsysPapers.maxFileSizeMB`): a larger one is
+   * answered `tooLarge` without reading it. Absent: the client's own reading of the setting.
+   */
+  maxBytes?: number;
 }
 
-/** `mlsysPapers/readFile` result: the text (UTF-8, BOM kept), or why there is none. */
+/**
+ * `mlsysPapers/readFile` result: the text (UTF-8, BOM kept), or why there is none. `notFile`:
+ * neither a regular file nor a folder (a device, a FIFO), never read; `tooLarge`: over `maxBytes`,
+ * never read.
+ */
 export type ReadFileResult =
   | { text: string; mtime: number; size: number }
   | { missing: true }
   | { notUtf8: true; mtime: number; size: number }
-  | { directory: true; mtime: number; size: number };
+  | { directory: true; mtime: number; size: number }
+  | { notFile: true; mtime: number; size: number }
+  | { tooLarge: true; mtime: number; size: number };
 
 export interface ReadBundledParams {
   /** The path in the extension's package, `/`-separated: `dist/corpus.json`, `csl/styles/<name>.csl` or `csl/locales/<name>.xml`. */
@@ -235,6 +300,8 @@ export interface StatParams {
 export type StatResult =
   | { missing: true }
   | { directory: true; mtime: number; size: number }
+  /** Neither a regular file nor a folder (a device, a FIFO). */
+  | { notFile: true; mtime: number; size: number }
   | { mtime: number; size: number };
 
 /**

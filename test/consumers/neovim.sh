@@ -55,6 +55,7 @@ cat > "$ws/paper.tex" <<'TEX'
 \begin{document}
 Paged attention~\cite{pag} keeps the KV cache in blocks.
 vLLM~\cite{kwon2023efficient} and our notes~\cite{doe2024batching}.
+\input{sections/intro}
 \bibliographystyle{plain}
 \bibliography{refs}
 \end{document}
@@ -67,6 +68,9 @@ cat > "$ws/refs.bib" <<'BIB'
 }
 BIB
 printf 'A chapter on serving~\\cite{kwon2023efficient}.\n' > "$ws/chapter.tex"
+# A section file without a magic comment: paper.tex \input's it, so refs.bib is its bibliography too.
+mkdir -p "$ws/sections"
+printf 'Batching~\\cite{doe2024batching} helps.\nMore~\\cite{nosuch1999,doe}.\n' > "$ws/sections/intro.tex"
 
 cat > "$work/driver.lua" <<'LUA'
 -- Drives the client the user's init.lua started; writes what it saw to $MLSYS_OUT/<name>.
@@ -193,6 +197,19 @@ local ok, err = xpcall(function()
     { textDocument = { uri = vim.uri_from_bufnr(ch) }, position = { line = 0, character = after(ch, 0, '\\cite{kwon') } }, 20000, ch)
   save('chapter', { vim.bo[ch].filetype, tostring(vim.lsp.buf_is_attached(ch, client.id)),
     hc and hc.result and hc.result.contents.value:match('^%*%*[^*]+%*%*') or 'no hover' })
+
+  -- A section file opened alone, without a magic comment: the server finds paper.tex, which
+  -- \input's it, and gives it refs.bib (doe2024batching is known, and completes).
+  vim.cmd('edit ' .. vim.fn.fnameescape(ws .. '/sections/intro.tex'))
+  local sec = vim.api.nvim_get_current_buf()
+  vim.wait(10000, function() return vim.lsp.buf_is_attached(sec, client.id) end, 50)
+  vim.wait(20000, function() return #vim.diagnostic.get(sec) >= 2 end, 50)
+  save('section-diagnostics', describe(vim.diagnostic.get(sec)))
+  local sc = client.request_sync('textDocument/completion',
+    { textDocument = { uri = vim.uri_from_bufnr(sec) }, position = { line = 1, character = after(sec, 1, 'nosuch1999,doe') } }, 20000, sec)
+  local sitems = sc and sc.result and (sc.result.items or sc.result) or {}
+  table.sort(sitems, function(a, b) return (a.sortText or a.label) < (b.sortText or b.label) end)
+  save('section-completion', { sitems[1] and sitems[1].label or 'none' })
 end, debug.traceback)
 if not ok then save('error', err) end
 vim.cmd('qa!')
@@ -266,5 +283,8 @@ if grep -qF "Kwon, W\\., Li, Z\\." "$R/hover-ieee.md" 2>/dev/null; then bad "the
 
 check "chapter.tex without \\documentclass: filetype, attached, hover" "$(get chapter | tr '\n' '|')" \
   "tex|true|**Efficient Memory Management for Large Language Model Serving with PagedAttention**|"
+check "sections/intro.tex without a magic comment: its root's refs.bib, no alarm on doe2024batching" "$(get section-diagnostics | tr '\n' '~')" \
+  "1:11-21 MLSys Papers unknown-key | Unknown citation key \"nosuch1999\": not in refs.bib, nor in the MLSys Papers corpus.~1:22-25 MLSys Papers unknown-key | Unknown citation key \"doe\": not in refs.bib, nor in the MLSys Papers corpus.~"
+check "sections/intro.tex: \\cite{…,doe completes the root's doe2024batching" "$(get section-completion)" "doe2024batching"
 
 finish

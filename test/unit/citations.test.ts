@@ -1,5 +1,11 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { citationAt, citedKeys, latexCitations, pandocCitations } from '../../src/core/citations.js';
+import { citationAt, citedKeys, latexCitations, latexDocumentCitations, pandocCitations } from '../../src/core/citations.js';
+
+/** `fixtures/citations/*.tex`: LaTeX whose citations are not what the commands' text says (issue 21, cause 3). */
+const CITATION_FIXTURES = join(__dirname, 'fixtures/citations');
+const citationFixtures = readdirSync(CITATION_FIXTURES).filter((f) => f.endsWith('.tex')).sort();
 
 const keysOf = (cs: { key: string }[]) => cs.map((c) => c.key);
 
@@ -47,7 +53,7 @@ describe('citations in a document', () => {
 
   it('LaTeX: only biblatex multicite commands take several key lists; unclosed lists cite nothing', () => {
     expect(keysOf(latexCitations('\\cite{a}{b} \\textcites(x)[p.~1]{c}[p.~2]{d} \\cite{open'))).toEqual(['a', 'c', 'd']);
-    expect(keysOf(latexCitations('\\cite{x{y}} \\nocite{*}'))).toEqual(['*']);
+    expect(keysOf(latexCitations('\\cite{x{y}} \\nocite{*}'))).toEqual([]);
   });
 
   it('Markdown: Pandoc citations, nocite in the front matter, not e-mail addresses or code', () => {
@@ -74,3 +80,38 @@ describe('citations in a document', () => {
     expect(citationAt('x \\cite{alpha,beta}', 1, 'latex')).toBeUndefined();
   });
 });
+
+describe('LaTeX citations TeX does not make (issue 21, cause 3)', () => {
+  it.each(citationFixtures)('%s', (name) => {
+    const text = readFileSync(join(CITATION_FIXTURES, name), 'utf8');
+    const expected = /^% expect-cited:(.*)$/m.exec(text)![1]!.trim().split(/\s+/).filter(Boolean);
+    const { cited, all } = latexDocumentCitations(text);
+    expect(keysOf(cited)).toEqual(expected);
+    expect(all).toBe(/^% expect-all: true$/m.test(text));
+    for (const c of cited) expect(text.slice(c.offset, c.offset + c.length)).toBe(c.key);
+  });
+
+  it('\\nocite{*} is no key `*`: the document cites every entry', () => {
+    expect(keysOf(latexCitations('\\nocite{*}\\cite{a}'))).toEqual(['a']);
+    const keys = citedKeys('\\nocite{*}\\cite{a}', 'latex');
+    expect(keys).toEqual(['a']);
+    expect(keys.all).toBe(true);
+    expect(citedKeys('\\cite{a}', 'latex').all).toBe(false);
+    // Only \\nocite cites all; elsewhere `*` is simply not a key.
+    expect(citedKeys('\\cite{*}', 'latex').all).toBe(false);
+  });
+
+  it('a macro parameter (`#1`, `##1`) is no key', () => {
+    expect(keysOf(latexCitations('\\newcommand{\\inlinecite}[1]{\\cite{#1}} \\def\\x##1{\\cite{##1}} \\cite{a,#2}'))).toEqual(['a']);
+  });
+
+  it('\\if0 … \\fi is skipped like \\iffalse; \\if00 and \\if@x are not', () => {
+    expect(keysOf(latexCitations('\\if0\n\\cite{no}\n\\fi \\if 0 \\cite{no2}\\fi \\if00 \\cite{a}\\fi \\if@x \\cite{b}\\fi'))).toEqual(['a', 'b']);
+  });
+
+  it('`% mlsys-papers: ignore` silences the keys on its line only', () => {
+    const tex = '\\todo{\\cite{x}} % mlsys-papers: ignore\n\\cite{y}\r\n\\cite{z}%mlsys-papers:ignore\n\\cite{w} % \\verb|mlsys-papers: ignore|';
+    expect(keysOf(latexCitations(tex))).toEqual(['y', 'w']);
+  });
+});
+

@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main, suggest, USAGE } from '../../src/cli.js';
+import { openSealed, sealCache } from '../../src/host/node/libraryCache.js';
 
 const ROOT = join(__dirname, '../..');
 const CORPUS = join(ROOT, 'corpus');
@@ -463,7 +464,7 @@ describe('the built CLI in a child process', () => {
     writeFileSync(join(demo, 'far.tex'), '\\cite{yu2022orca}\n\\bibliography{../elsewhere/refs}\n');
     mkdirSync(join(tmp, 'elsewhere'), { recursive: true });
     writeFileSync(join(tmp, 'elsewhere/refs.bib'), '');
-    expectOneLineIn(inDemo('sync', 'far.tex'), 'mlsys-papers: ../elsewhere/refs.bib: is outside the workspace; it was not changed; add yu2022orca by hand');
+    expectOneLineIn(inDemo('sync', 'far.tex'), 'mlsys-papers: ../elsewhere/refs.bib: is outside the working directory; it was not changed; add yu2022orca by hand, or pass --allow-outside to write there');
     expect(readFileSync(join(tmp, 'elsewhere/refs.bib'), 'utf8')).toBe('');
   });
 
@@ -536,7 +537,7 @@ describe('--library FILE: your own libraries beside the corpus', () => {
     expect(r.code).toBe(0);
     expect(r.out.split('\n')[0]).toBe('doe2024quokka\tQuokka: A Scheduler for GPU Clusters');
     expect(r.out).toContain('zotero.bib');
-    expect(r.err).toBe(`${lib}:16:1: not closed: a "{" or a '"' is still open where the next entry starts; this entry is skipped`);
+    expect(r.err).toBe(`${lib}:16:1: not closed: a "{" is still open where the next entry starts (line 17); entry broken is skipped`);
     const twin = await runAsync('search', 'paged attention memory', '--library', lib, '--corpus', CORPUS, '--json');
     const keys = (JSON.parse(twin.out) as { key: string }[]).map((h) => h.key);
     expect(keys[0]).toBe('kwon2023efficient');
@@ -570,7 +571,10 @@ describe('--library FILE: your own libraries beside the corpus', () => {
     expect(files).toHaveLength(1);
     // The cache holds the parsed library: with the file's text unchanged, it is what is read.
     const cached = join(cache, 'mlsys-papers', files[0]!);
-    writeFileSync(cached, readFileSync(cached, 'utf8').replace('Quokka: A Scheduler', 'Quokka: A Cached Scheduler'));
+    const content = openSealed(readFileSync(cached));
+    if (!('text' in content)) throw new Error(`the cache is ${content.miss}`);
+    // Sealed again: an edit alone is damage, and the cache would be read again from the file.
+    writeFileSync(cached, sealCache(content.text.replace('Quokka: A Scheduler', 'Quokka: A Cached Scheduler')));
     const again = await runAsync('list', '--library', lib, '--corpus', CORPUS);
     expect(again.out).toContain('Quokka: A Cached Scheduler for GPU Clusters');
   });
@@ -579,5 +583,51 @@ describe('--library FILE: your own libraries beside the corpus', () => {
     expectOneLineError(await runAsync('search', 'x', '--library', join(tmp, 'nope.bib'), '--corpus', CORPUS), '--library', 'no such file');
     expectOneLineError(await runAsync('search', 'x', '--library', join(tmp, 'notes.txt'), '--corpus', CORPUS), 'not a library (.bib, .json or .yaml)');
     expectOneLineError(await runAsync('list', '--library', tmp + '/sub.bib/', '--corpus', CORPUS), '--library');
+  });
+
+  describe('control characters reach no terminal (finding 12)', () => {
+    /** Any C0 control but a line break and a tab, DEL, or a C1 control. */
+    const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+    const ESCAPES = join(FIX, 'escape-sequences.bib');
+
+    it('list, search and cite escape ESC, BEL, DEL and C1 in keys, titles and authors; a field cannot add a line or a column', async () => {
+      const list = await runAsync('list', '--library', ESCAPES, '--corpus', CORPUS);
+      expect(list.code).toBe(0);
+      expect(list.out).not.toMatch(RAW_CONTROL);
+      const row = list.out.split('\n').at(-1)!;
+      expect(row.split('\t')).toEqual(['evil\\x1b[2J2024', '2024', 'Journal of Escapes', 'Clear \\x1b]0;pwned\\x07the screen\\x7f and \\x9b31m C1']);
+      const search = await runAsync('search', 'author:mallory', '--library', ESCAPES, '--corpus', CORPUS);
+      expect(search.out).not.toMatch(RAW_CONTROL);
+      expect(search.out).toContain('evil\\x1b[2J2024\tClear \\x1b]0;pwned');
+      expect(search.out).toContain('Mallory');
+      for (const format of ['latex', 'pandoc', 'markdown', 'bibtex']) {
+        const cite = await runAsync('cite', 'evil\u001b[2J2024', '--format', format, '--library', ESCAPES, '--corpus', CORPUS);
+        expect(cite.code, cite.err).toBe(0);
+        expect(cite.out).not.toMatch(RAW_CONTROL);
+        // Markdown is a link's text, the title (without a URL, the text alone; its bracket escaped).
+        expect(cite.out).toContain(format === 'markdown' ? 'Clear \\x1b\\]0;pwned' : 'evil\\x1b[2J2024');
+      }
+    }, 60_000);
+
+    it('JSON output keeps the text (escaped as JSON, DEL and C1 too) and parses back to it', async () => {
+      const r = await runAsync('list', '--library', ESCAPES, '--corpus', CORPUS, '--json');
+      expect(r.out).not.toMatch(RAW_CONTROL);
+      const evil = (JSON.parse(r.out) as { key: string; title: string }[]).at(-1)!;
+      expect(evil.key).toBe('evil\u001b[2J2024');
+      expect(evil.title).toBe('Clear \u001b]0;pwned\u0007the screen\u007f and \u009b31m C1');
+    });
+
+    it('a file name with escape sequences or a line break is one escaped line', async () => {
+      const title = join(tmp, 'x\u001b]0;pwned\u0007\u001b[2J.bib');
+      const missing = await runAsync('list', '--library', title, '--corpus', CORPUS);
+      expectOneLineError(missing, 'x\\x1b]0;pwned\\x07\\x1b[2J.bib');
+      expect(missing.err).not.toMatch(RAW_CONTROL);
+      const split = join(tmp, 'a\nb.bib');
+      writeFileSync(split, '@article{broken,\n  title = {never closed\n');
+      const r = await runAsync('list', '--library', split, '--corpus', CORPUS);
+      const lines = r.err.split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/a\\nb\.bib:1:1: /);
+    });
   });
 });

@@ -12,9 +12,9 @@
  * - every good entry is read, in file order, with its key, its type (lower case), its fields
  *   (names lower case, values as the parser gives them: macros expanded, inner braces kept, line
  *   breaks as written) and the 1-based line of its `@`; its offsets span exactly its text;
- * - every broken entry is one problem (an error) at its line and column; so is an `@` inside text
- *   between entries (an e-mail address in a `%` comment) after an item that reads well, without
- *   costing that item; nothing else is a problem;
+ * - every broken entry is one problem (an error) at its line and column; an `@` inside text
+ *   between entries (an e-mail address in a `%` comment) or a stray `@` is a warning, and costs
+ *   nothing; nothing else is a problem;
  * - reading in slices (a deadline that always says stop) gives the same entries and problems;
  * - `readEntryAt` reads each entry again, from its offsets, to the same fields.
  *
@@ -154,7 +154,7 @@ const caseArb: fc.Arbitrary<Case> = fc.uniqueArray(macroName, { maxLength: 3 })
     // Macros defined at the top, each may use the ones before it.
     const defs = names.reduce<fc.Arbitrary<{ texts: string[]; macros: [string, string][] }>>(
       (acc, name) => acc.chain(({ texts, macros }) => fc.tuple(valueArb(macros), fc.constantFrom('@string{%s}', '@STRING( %s )', '@String {\n  %s\n}'))
-        .map(([v, shape]) => ({ texts: [...texts, shape.replace('%s', `${name} = ${v.text}`)], macros: [...macros, [name, v.value] as [string, string]] }))),
+        .map(([v, shape]) => ({ texts: [...texts, shape.replace('%s', () => `${name} = ${v.text}`)], macros: [...macros, [name, v.value] as [string, string]] }))),
       fc.constant({ texts: [], macros: [] }),
     );
     return defs.chain(({ texts, macros }) => fc.record({
@@ -198,25 +198,27 @@ function readProperty(c: Case): void {
   check('read() says the file was read', done === true);
 
   const good = c.items.filter((x) => x.item.kind === 'good');
-  // The problems: one per broken entry; one at the first stray `@` after an item that reads well,
-  // or before the first entry (BibTeX reads the text before it too: "I was expecting a `{'"),
-  // none after a broken entry (its text is skipped up to the next line that starts with `@`).
+  // The problems, as BibTeX reads: one error per broken entry, at its `@`; a warning at each stray
+  // `@` (a stray `@` item, an `@` inside text between entries: nothing is lost), except inside the
+  // value an unclosed brace leaves open (it runs to the next line that starts with `@`, where
+  // reading goes on); one warning a line.
   const wantProblems: { line: number; column: number; severity: string }[] = [];
   const why: string[] = [];
-  let state: 'read' | 'skipped' = 'read';
+  let state: 'read' | 'open' = 'read';
   let strayAfterEntry = false;
   for (const { item, line, column } of c.items) {
+    // Columns as an editor counts them: a byte-order mark is no character of the first line.
+    const col = line === 1 && c.bom ? column - 1 : column;
     if (item.text.startsWith('@')) {
       if (item.kind === 'broken') {
-        // Columns as an editor counts them: a byte-order mark is no character of the first line.
-        wantProblems.push({ line, column: line === 1 && c.bom ? column - 1 : column, severity: 'error' });
+        const stray = item.why === 'stray @';
+        wantProblems.push({ line, column: col, severity: stray ? 'warning' : 'error' });
         why.push(item.why);
       }
-      state = item.kind === 'broken' ? 'skipped' : 'read';
+      state = item.kind === 'broken' && item.why === 'unclosed brace' ? 'open' : 'read';
     } else if (item.kind === 'stray' && state === 'read') {
-      wantProblems.push({ line, column: item.at + 1, severity: 'error' });
+      wantProblems.push({ line, column: item.at + 1, severity: 'warning' });
       why.push('stray @ in text');
-      state = 'skipped';
       strayAfterEntry = true;
     }
   }

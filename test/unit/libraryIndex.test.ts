@@ -1,6 +1,6 @@
 /**
  * The library index (`core/library/search.ts`) at scale: the bounds on a keystroke's work (counted
- * by `lastSearchWork`, and as a time ratio: 10× the entries, about the same time), the full
+ * by `lastSearchWork`; the time ratio is the serial run's, test/perf/libraryIndex.perf.test.ts), the full
  * reading when the bound would lose hits, updates, typos, and filters tested on candidates only.
  */
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,6 @@ import type { Entry } from '../../src/core/schema.js';
 import { loadLibrary, type LoadedLibrary } from '../../src/core/library/load.js';
 import { MAX_EXPANSIONS, TOP_LIST } from '../../src/core/library/search.js';
 import { parseQuery } from '../../src/core/search.js';
-import { timeRatio } from './linear.js';
 
 const REF = { uri: 'file:///lib/refs.bib', name: 'refs.bib' };
 const WORDS = ['paged', 'attention', 'pipeline', 'parallel', 'training', 'serving', 'memory', 'scheduling', 'sparse', 'kernels',
@@ -45,8 +44,6 @@ describe('a keystroke\'s work', () => {
       // "kwo" expands to 89 names, each in fewer than TOP_LIST entries at 2,000: its work grows up to the bound above.
       if (q !== 'kwo') expect(many, `${q}: ${few} vs ${many}`).toBeLessThanOrEqual(1.5 * few + 100);
     }
-    const r = timeRatio(() => keys(small, 'paged'), () => keys(large, 'paged'));
-    expect(r.ratio, `${r.small.toFixed(3)} ms vs ${r.large.toFixed(3)} ms`).toBeLessThanOrEqual(5);
   });
 
   it('the top lists give the best hits: the same as reading every entry of the word', () => {

@@ -69,7 +69,7 @@ const paper = (body: string) => `\\documentclass{article}\n\\begin{document}\n${
 
 async function withLibrary(files: Record<string, string> = {}, settings: Record<string, unknown> = {}, extra = {}): Promise<Session> {
   const s = await start({ [LIB]: LIBRARY, '/ws/references.bib': '', ...files }, { citationStyle: 'apa', libraries: ['lib/zotero.bib'], ...settings }, extra);
-  await s.notified<LibraryStatusParams>(Methods.libraryStatus, (p) => p.files.length > 0 && p.files.every((f) => f.state !== 'loading'));
+  await s.notified<LibraryStatusParams>(Methods.libraryStatusChanged, (p) => p.files.length > 0 && p.files.every((f) => f.state !== 'loading'));
   return s;
 }
 
@@ -212,7 +212,7 @@ describe('libraries in the language server', () => {
   it('copies a CSL-JSON library item as written into a CSL-JSON bibliography', async () => {
     const item = { id: 'doe2022json', type: 'article-journal', title: 'A JSON Library Item', author: [{ family: 'Doe', given: 'Jo' }], issued: { 'date-parts': [[2022]] }, 'container-title': 'Journal of Tests', note: 'kept as written' };
     const s = await start({ '/ws/lib/items.json': JSON.stringify([item], null, 2), '/ws/refs.json': '[]\n' }, { libraries: ['lib/items.json'] });
-    await s.notified<LibraryStatusParams>(Methods.libraryStatus, (p) => p.files.length > 0 && p.files.every((f) => f.state === 'ready'));
+    await s.notified<LibraryStatusParams>(Methods.libraryStatusChanged, (p) => p.files.length > 0 && p.files.every((f) => f.state === 'ready'));
     const md = URI.file('/ws/notes.md').toString();
     s.open(md, 'markdown', '---\nbibliography: refs.json\n---\n\nSee .\n');
     const plan = await s.client.sendRequest<CitePlan>(Methods.planCitation, { uri: md, position: { line: 4, character: 4 }, keys: ['doe2022json'] });
@@ -224,7 +224,7 @@ describe('libraries in the language server', () => {
   it('puts a BibTeX library entry into a CSL-JSON bibliography with its container, volume and pages', async () => {
     const bib = '@article{lee2021tiles,\n  title = {Tiles for {GPUs}},\n  author = {Lee, Min},\n  journal = {Journal of Kernels},\n  volume = {12},\n  number = {3},\n  pages = {45--67},\n  year = {2021},\n}\n';
     const s = await start({ '/ws/lib/l.bib': bib, '/ws/refs.json': '[]\n' }, { libraries: ['lib/l.bib'] });
-    await s.notified<LibraryStatusParams>(Methods.libraryStatus, (p) => p.files.length > 0 && p.files.every((f) => f.state === 'ready'));
+    await s.notified<LibraryStatusParams>(Methods.libraryStatusChanged, (p) => p.files.length > 0 && p.files.every((f) => f.state === 'ready'));
     const md = URI.file('/ws/n.md').toString();
     s.open(md, 'markdown', '---\nbibliography: refs.json\n---\n\nSee .\n');
     const plan = await s.client.sendRequest<CitePlan>(Methods.planCitation, { uri: md, position: { line: 4, character: 4 }, keys: ['lee2021tiles'] });
@@ -236,7 +236,7 @@ describe('libraries in the language server', () => {
   it('an open document\'s bibliography is searched, but citing a corpus entry elsewhere does not copy its version', async () => {
     const s = await start({ '/ws/a/refs.bib': LIBRARY, '/ws/references.bib': '' }, { citationStyle: 'apa' });
     s.open(URI.file('/ws/a/paper.tex').toString(), 'latex', '\\bibliography{refs}\n\\cite{x}\n');
-    await s.notified<LibraryStatusParams>(Methods.libraryStatus, (p) => p.files.length > 0 && p.files.every((f) => f.state !== 'loading'));
+    await s.notified<LibraryStatusParams>(Methods.libraryStatusChanged, (p) => p.files.length > 0 && p.files.every((f) => f.state !== 'loading'));
     expect((await s.client.sendRequest<LibraryStatusParams>(Methods.libraryStatus)).files[0]).toMatchObject({ fromDocument: true, state: 'ready' });
     expect((await s.client.sendRequest<SearchResult>(Methods.search, { query: 'mystery scheduler' })).keys[0]).toBe('smith2024mystery');
     s.open(PAPER_URI, 'latex', paper('See .'));
@@ -252,13 +252,13 @@ describe('libraries in the language server', () => {
     const watched = (s: Session) => s.registrations.filter((r) => r.method === DidChangeWatchedFilesNotification.method)
       .flatMap((r) => (r.registerOptions as DidChangeWatchedFilesRegistrationOptions).watchers.map((w) => w.globPattern));
     const ready = (s: Session, entries: number) =>
-      s.notified<LibraryStatusParams>(Methods.libraryStatus, (p) => p.files.length > 0 && p.files.every((f) => f.state === 'ready' && f.entries === entries));
+      s.notified<LibraryStatusParams>(Methods.libraryStatusChanged, (p) => p.files.length > 0 && p.files.every((f) => f.state === 'ready' && f.entries === entries));
 
     it('is watched through a relative pattern on its folder, and read again when it changes on disk', async () => {
       const settings: Record<string, unknown> = { citationStyle: 'apa', libraries: [OUTSIDE] };
       const s = await start({ [OUTSIDE]: LIBRARY }, settings, {}, undefined, WATCH);
       await ready(s, 3);
-      await expect.poll(() => watched(s)).toEqual(['**/*.{bib,json,yaml,yml}', { baseUri: URI.file('/home/u/Zotero').toString(), pattern: 'My Library [[]2024].bib' }]);
+      await expect.poll(() => watched(s)).toEqual(['**/*.{bib,json,yaml,yml,tex}', { baseUri: URI.file('/home/u/Zotero').toString(), pattern: 'My Library [[]2024].bib' }]);
 
       // Zotero rewrites the export: the library follows, with no reload and no settings change.
       s.write(OUTSIDE, `${LIBRARY}\n@article{late2025entry,\n  title = {Quokka Tallies for Wombat Clusters},\n  year = {2025},\n}\n`);
@@ -269,7 +269,7 @@ describe('libraries in the language server', () => {
       // Named no more: its watcher goes.
       settings.libraries = [];
       await s.client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
-      await expect.poll(() => watched(s)).toEqual(['**/*.{bib,json,yaml,yml}']);
+      await expect.poll(() => watched(s)).toEqual(['**/*.{bib,json,yaml,yml,tex}']);
       // A request after the client's answer: the server has read that answer before the session ends.
       await s.client.sendRequest(Methods.libraryStatus);
     });
@@ -277,19 +277,32 @@ describe('libraries in the language server', () => {
     it('is not watched twice, nor when the client cannot watch outside the workspace (it says so)', async () => {
       const s = await start({ [OUTSIDE]: LIBRARY, [LIB]: LIBRARY.replace(/@inproceedings\{kwon2023vllm/, '@inproceedings{kwon2023other') },
         { libraries: [OUTSIDE, 'lib/zotero.bib'] }, {}, undefined, WATCH);
-      await s.notified<LibraryStatusParams>(Methods.libraryStatus, (p) => p.files.length === 2 && p.files.every((f) => f.state !== 'loading'));
+      await s.notified<LibraryStatusParams>(Methods.libraryStatusChanged, (p) => p.files.length === 2 && p.files.every((f) => f.state !== 'loading'));
       // The library inside the workspace is seen by the workspace's watcher; only the other gets one of its own.
       await expect.poll(() => watched(s)).toHaveLength(2);
-      await s.client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
-      await s.notified(Methods.libraryStatus);
-      await new Promise((r) => setTimeout(r, 400));
-      expect(watched(s)).toHaveLength(2);
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        // Messages are handled in order both ways: once a request is answered, the server has read
+        // what was sent before it, and the client has handled every request the server sent before.
+        const roundTrip = () => s.client.sendRequest(Methods.libraryStatus);
+        await s.client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+        // The libraries reload 200 ms after the change; well past it, no second watcher was asked for.
+        await roundTrip();
+        await vi.advanceTimersByTimeAsync(2_000);
+        await roundTrip();
+        await s.notified(Methods.libraryStatusChanged);
+        await vi.advanceTimersByTimeAsync(2_000);
+        await roundTrip();
+        expect(watched(s)).toHaveLength(2);
+      } finally {
+        vi.useRealTimers();
+      }
 
       const old = await start({ [OUTSIDE]: LIBRARY }, { libraries: [OUTSIDE] }, {}, undefined, { didChangeWatchedFiles: { dynamicRegistration: true } });
       await ready(old, 3);
       const warning = await old.notified<LogMessageParams>(LogMessageNotification.method, (p) => p.message.includes('cannot watch files outside the workspace'));
       expect(warning.message).toContain(URI.file(OUTSIDE).toString(true));
-      expect(watched(old)).toEqual(['**/*.{bib,json,yaml,yml}']);
+      expect(watched(old)).toEqual(['**/*.{bib,json,yaml,yml,tex}']);
     });
   });
 
@@ -302,7 +315,7 @@ describe('libraries in the language server', () => {
       expect(CLEAN).not.toContain('broken2020');
       // On disk with a byte-order mark and CRLF, as some exporters write it.
       const s = await start({ [LIB]: `\uFEFF${CLEAN.replace(/\n/g, '\r\n')}` }, { citationStyle: 'apa', libraries: ['lib/zotero.bib'] });
-      await s.notified<LibraryStatusParams>(Methods.libraryStatus, (p) => p.files.length > 0 && p.files.every((f) => f.state === 'ready'));
+      await s.notified<LibraryStatusParams>(Methods.libraryStatusChanged, (p) => p.files.length > 0 && p.files.every((f) => f.state === 'ready'));
       parsed.length = 0;
       s.open(DOC, 'latex', '\\bibliography{zotero}\n\\cite{smith2024mystery,nosuch2000}\n');
       expect(await pull(s)).toEqual(['Unknown citation key "nosuch2000": not in lib/zotero.bib, nor in the MLSys Papers corpus.']);
@@ -319,13 +332,37 @@ describe('libraries in the language server', () => {
       expect(parsed.filter((t) => t.includes('@incollection{smith2024'))).toEqual([]);
     });
 
-    it('is parsed by the service where the library has an error, which the document\'s check then reports as before', async () => {
+    it('with a broken entry: checked against the entries that read, the error said once with its line, nothing parsed again per pull (issue 20, finding 11; issue 21, cause 4)', async () => {
       const s = await start({ [LIB]: LIBRARY }, { citationStyle: 'apa', libraries: ['lib/zotero.bib'] });
-      await s.notified<LibraryStatusParams>(Methods.libraryStatus, (p) => p.files.length > 0 && p.files.every((f) => f.state === 'ready'));
+      await s.notified<LibraryStatusParams>(Methods.libraryStatusChanged, (p) => p.files.length > 0 && p.files.every((f) => f.state === 'ready'));
       parsed.length = 0;
-      s.open(DOC, 'latex', '\\bibliography{zotero}\n\\cite{smith2024mystery}\n');
-      await pull(s);
-      expect(parsed.filter((t) => t.includes('broken2020'))).toHaveLength(1);
+      s.open(DOC, 'latex', '\\bibliography{zotero}\n\\cite{smith2024mystery,proc2024}\n\\cite{broken2020}\n');
+      const want = [
+        'lib/zotero.bib, line 21: not closed: a "{" is still open where the next entry starts (line 22); entry broken2020 is skipped. The keys of its other entries are checked.',
+        'Unknown citation key "broken2020": not in lib/zotero.bib, nor in the MLSys Papers corpus.',
+      ];
+      expect(await pull(s)).toEqual(want);
+      expect(await pull(s)).toEqual(want);
+      // The library store's reading is the service's: the file is not parsed again, not even once.
+      expect(parsed.filter((t) => t.includes('broken2020'))).toEqual([]);
     });
+  });
+});
+
+describe('hostile CSL libraries in the language server (issue 20, finding 3)', () => {
+  it('an item that contains itself, and one nested 12,000 deep: problems at their lines; search is answered', async () => {
+    const yaml = 'references:\n- id: a\n  title: Alpha paper\n- &loop\n  id: loop\n  title: Loop paper\n  related: *loop\n';
+    const json = `[\n{"id": "deep", "title": "Deep paper", "x": ${'['.repeat(12_000)}${']'.repeat(12_000)}},\n{"id": "b", "title": "Beta paper"}\n]`;
+    const s = await start({ '/ws/lib/loop.yaml': yaml, '/ws/lib/deep.json': json }, { libraries: ['lib/loop.yaml', 'lib/deep.json'] });
+    await s.notified<LibraryStatusParams>(Methods.libraryStatusChanged, (p) => p.files.length === 2 && p.files.every((f) => f.state === 'ready'));
+    const found = await s.client.sendRequest<SearchResult>(Methods.search, { query: 'paper' });
+    expect(found.keys).toEqual(expect.arrayContaining(['a', 'b']));
+    expect(found.keys).not.toContain('loop');
+    expect(found.keys).not.toContain('deep');
+    for (const [file, line, message] of [['/ws/lib/loop.yaml', 4, /contains itself/], ['/ws/lib/deep.json', 1, /nested more than 100 levels deep/]] as const) {
+      const uri = URI.file(file).toString();
+      const d = await s.notified<PublishDiagnosticsParams>(PublishDiagnosticsNotification.method, (p) => p.uri === uri && p.diagnostics.length > 0);
+      expect(d.diagnostics.map((x) => [x.range.start.line, x.message])).toEqual([[line, expect.stringMatching(message)]]);
+    }
   });
 });

@@ -13,6 +13,7 @@ import { URI } from 'vscode-uri';
 import { toBibtex } from '../../src/core/cite/bibtex.js';
 import type { CitePlan } from '../../src/core/service/types.js';
 import { Methods, type CorpusResult, type FormatResult, type SearchResult } from '../../src/server/protocol.js';
+import type { Clock } from '../../src/server/server.js';
 import { bundled, ROOT, start } from './serverHarness.js';
 
 /** `kwon2023efficient` in APA (the bundled `csl/styles/apa.csl`, through citeproc-js). */
@@ -160,23 +161,59 @@ describe('language server over LSP', () => {
     }
   });
 
-  it('asks a pulling client to refresh when no pull follows a change of a citing document, and not when one does', async () => {
-    const s = await start({ '/ws/refs.bib': SMITH }, undefined, {}, undefined, { diagnostics: { refreshSupport: true } });
-    s.open(MAIN, 'latex', PAPER);
-    await s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: MAIN } });
-    // The document's bibliography joins the libraries, whose load ends in a refresh of its own (after 200 ms).
-    await s.notified(Methods.librariesChanged);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const before = s.refreshes();
-    // Messages are handled in order both ways: once a hover is answered, the server has read what
-    // was sent before it, and the client has handled every request the server sent before the answer.
+  it('runs its timers on the clock the host gives: a request for a document that never opens is refused at 5 s of that clock', async () => {
+    // A clock the test moves by hand; the global timers are left alone.
+    let now = 0;
+    let next = 0;
+    const timers = new Map<number, { at: number; run: () => void }>();
+    const clock: Clock = {
+      now: () => now,
+      setTimeout: (run, ms) => { timers.set(++next, { at: now + ms, run }); return next; },
+      clearTimeout: (id) => { timers.delete(id as number); },
+    };
+    const advance = (ms: number) => {
+      now += ms;
+      for (const [id, t] of [...timers].sort((a, b) => a[1].at - b[1].at)) {
+        if (t.at > now || !timers.has(id)) continue;
+        timers.delete(id);
+        t.run();
+      }
+    };
+    const s = await start({}, undefined, { clock });
     const roundTrip = () => s.client.sendRequest(HoverRequest.type, { textDocument: { uri: MAIN }, position: { line: 0, character: 0 } });
-    const wait = async (ms: number) => { await roundTrip(); await vi.advanceTimersByTimeAsync(ms); await roundTrip(); };
-    const change = (uri: string, version: number) => s.client.sendNotification(DidChangeTextDocumentNotification.type, {
-      textDocument: { uri, version }, contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: 'x' }],
-    });
+    const closed = URI.file('/ws/closed.tex').toString();
+    let refused = false;
+    const plan = s.client.sendRequest(Methods.planCitation, { uri: closed, position: { line: 0, character: 0 }, keys: [] });
+    const settled = expect(plan.finally(() => { refused = true; })).rejects.toThrow('file:///ws/closed.tex is not open');
+    await roundTrip();
+    advance(4_999);
+    await roundTrip();
+    expect(refused).toBe(false);
+    advance(1);
+    await settled;
+  });
+
+  it('asks a pulling client to refresh when no pull follows a change of a citing document, and not when one does', async () => {
+    // The whole session runs on fake timers (the server's clock is the global one): no wait is a sleep.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
+      const s = await start({ '/ws/refs.bib': SMITH }, undefined, {}, undefined, { diagnostics: { refreshSupport: true } });
+      // Messages are handled in order both ways: once a hover is answered, the server has read what
+      // was sent before it, and the client has handled every request the server sent before the answer.
+      const roundTrip = () => s.client.sendRequest(HoverRequest.type, { textDocument: { uri: MAIN }, position: { line: 0, character: 0 } });
+      const wait = async (ms: number) => { await roundTrip(); await vi.advanceTimersByTimeAsync(ms); await roundTrip(); };
+      const change = (uri: string, version: number) => s.client.sendNotification(DidChangeTextDocumentNotification.type, {
+        textDocument: { uri, version }, contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: 'x' }],
+      });
+      s.open(MAIN, 'latex', PAPER);
+      await s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: MAIN } });
+      // The document's bibliography joins the libraries (after 200 ms), whose load ends in a refresh of its own (200 ms later).
+      const loaded = s.notified(Methods.librariesChanged);
+      await wait(1_000);
+      await loaded;
+      await wait(1_000);
+      const before = s.refreshes();
+      expect(before).toBeGreaterThan(0);
       // Pulled after each change, as VS Code's client does: nothing to ask.
       await change(MAIN, 2);
       await s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: MAIN } });

@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeAll } from 'vitest';
 import {
   ApplyWorkspaceEditRequest, ConfigurationRequest, createConnection, createMessageConnection, DiagnosticRefreshRequest, DidOpenTextDocumentNotification,
-  InitializedNotification, InitializeRequest, RegistrationRequest, ShowMessageRequest, UnregistrationRequest, StreamMessageReader, StreamMessageWriter,
+  InitializedNotification, InitializeRequest, LogMessageNotification, RegistrationRequest, ShowMessageRequest, UnregistrationRequest, StreamMessageReader, StreamMessageWriter,
   type ApplyWorkspaceEditParams, type ClientCapabilities, type Registration, type InitializeResult, type MessageConnection, type ShowMessageRequestParams,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
@@ -52,18 +52,44 @@ export interface Session {
   dispose(): void;
 }
 
-const sessions: Session[] = [];
+const sessions: { dispose(): void }[] = [];
 afterEach(() => {
   for (const s of sessions.splice(0)) s.dispose();
 });
+
+/**
+ * A server and a client connected to it, not initialized: for the lifecycle (requests before
+ * `initialize`). The host serves `files` as {@link start}'s does, without a library cache.
+ */
+export function connectOnly(files: Record<string, string> = {}): { client: MessageConnection; logs: string[]; dispose(): void } {
+  const disk = new Map(Object.entries(files).map(([p, t]) => [URI.file(p).toString(), t]));
+  const host: ServerHost = {
+    readFile: (uri): HostFile => { const text = disk.get(uri.toString()); return text === undefined ? undefined : { text, stamp: `len${text.length}` }; },
+    bundledCorpus: () => bundled,
+    bundledCsl: (path) => readFileSync(join(ROOT, 'csl', path), 'utf8'),
+    loadCsl: async () => import('../../src/core/cite/csl.js'),
+  };
+  const toServer = new PassThrough();
+  const toClient = new PassThrough();
+  const server = createConnection(new StreamMessageReader(toServer), new StreamMessageWriter(toClient));
+  startServer(server, host);
+  const client = createMessageConnection(new StreamMessageReader(toClient), new StreamMessageWriter(toServer));
+  const logs: string[] = [];
+  client.onNotification(LogMessageNotification.type, (p) => { logs.push(p.message); });
+  client.listen();
+  const session = { client, logs, dispose() { client.dispose(); server.dispose(); toServer.end(); toClient.end(); } };
+  sessions.push(session);
+  return session;
+}
 
 /**
  * Starts the server with an in-memory host on `files` (absolute paths → texts), answering
  * `workspace/configuration` with `settings`, and initializes it with the folder `/ws` (and
  * `initializationOptions`, when given). The client pulls diagnostics (without `workspace.diagnostics`
  * unless `workspaceCapabilities` adds it, for example `{ diagnostics: { refreshSupport: true } }`).
+ * `folder` replaces `/ws` (a real folder, for a host over the disk).
  */
-export async function start(files: Record<string, string>, settings: Record<string, unknown> = { citationStyle: 'apa' }, extra: Partial<ServerHost> = {}, initializationOptions?: unknown, workspaceCapabilities: ClientCapabilities['workspace'] = {}): Promise<Session> {
+export async function start(files: Record<string, string>, settings: Record<string, unknown> = { citationStyle: 'apa' }, extra: Partial<ServerHost> = {}, initializationOptions?: unknown, workspaceCapabilities: ClientCapabilities['workspace'] = {}, folder = '/ws'): Promise<Session> {
   const disk = new Map(Object.entries(files).map(([p, t]) => [URI.file(p).toString(), t]));
   const reads: string[] = [];
   let cslLoads = 0;
@@ -117,7 +143,7 @@ export async function start(files: Record<string, string>, settings: Record<stri
   const init = await client.sendRequest(InitializeRequest.type, {
     // Pull diagnostics, as VS Code's client does (clients without get them pushed).
     processId: null, rootUri: null, capabilities: { workspace: { configuration: true, ...workspaceCapabilities }, textDocument: { diagnostic: { dynamicRegistration: false } } },
-    workspaceFolders: [{ uri: URI.file('/ws').toString(), name: 'ws' }],
+    workspaceFolders: [{ uri: URI.file(folder).toString(), name: 'ws' }],
     ...(initializationOptions === undefined ? {} : { initializationOptions }),
   });
   await client.sendNotification(InitializedNotification.type, {});

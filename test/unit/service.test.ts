@@ -14,6 +14,7 @@ import type { Logger } from '../../src/core/log.js';
 import type { Entry } from '../../src/core/schema.js';
 import { createSearchIndex } from '../../src/core/search.js';
 import { entryMarkdown, escapeMarkdown } from '../../src/core/service/present.js';
+import { LatexProject } from '../../src/core/latex/project.js';
 import { createCitationService, type CitationService } from '../../src/core/service/service.js';
 import {
   DEFAULT_DOCUMENT_SETTINGS, DiagnosticCodes, DIAGNOSTIC_SOURCE, ServiceCommands, textHash, type BibChange, type CorpusView,
@@ -162,13 +163,21 @@ interface Setup {
   formatReferences?: (entries: readonly Entry[], scope: URI) => Promise<string[]>;
   /** The editor has our UI (VS Code); default true. */
   clientUi?: boolean;
+  /** Give the service a LaTeX project of the `.tex` files (as the server indexes them). */
+  project?: boolean;
 }
 
 /** A service over a fresh in-memory workspace. */
 function setup(opts: Setup = {}): { service: CitationService; ws: MemoryWorkspace; log: ReturnType<typeof memoryLogger> } {
   const ws = new MemoryWorkspace(opts.files);
   const log = memoryLogger();
+  let project: LatexProject | undefined;
+  if (opts.project) {
+    project = new LatexProject();
+    for (const [path, text] of Object.entries(opts.files ?? {})) if (path.endsWith('.tex')) project.set(URI.file(path), text);
+  }
   const service = createCitationService({
+    project,
     workspace: ws,
     corpus: () => view,
     config: () => ({ ...DEFAULT_DOCUMENT_SETTINGS, ...opts.settings }),
@@ -460,9 +469,11 @@ describe('diagnostics', () => {
       // Citing creates the declared file: the quick fix that adds the entry applies.
       warning(missing, 'kwon2023efficient', 'not-in-bibliography', '"kwon2023efficient" is in the MLSys Papers corpus; refs.bib does not exist yet.'),
     ]);
+    // A .bib with a broken entry is read as BibTeX reads it: its other entries count, and the error is said once.
     const broken = docOf('/ws/main.tex', 'latex', '\\bibliography{broken,refs}\n\\cite{nosuch1999}\n');
     expect((await service.diagnostics(broken)).map((d) => d.message)).toEqual([
-      'Unknown citation key "nosuch1999": the MLSys Papers corpus does not know it, and the declared bibliography (broken.bib, refs.bib) is missing or cannot be read.',
+      'broken.bib, line 1: not closed: the file ends inside it (a "{" in it may lack its "}"); entry a is skipped. The keys of its other entries are checked.',
+      'Unknown citation key "nosuch1999": not in broken.bib, nor in the MLSys Papers corpus.',
     ]);
   });
 
@@ -521,6 +532,35 @@ describe('bibliography resolution', () => {
   const undeclared = 'Unknown citation key "nosuch1999": the document declares no bibliography and the MLSys Papers corpus does not know it.';
   const messages = async (service: CitationService, doc: TextDocument) => (await service.diagnostics(doc)).map((d) => d.message);
 
+  describe('in a multi-file LaTeX paper', () => {
+    const paper = () => ({
+      '/ws/paper/main.tex': '\\documentclass{article}\n\\begin{document}\n\\input{sections/intro}\n\\bibliography{refs}\n\\end{document}\n',
+      '/ws/paper/sections/intro.tex': '\\section{Intro}\nSee \\cite{smith2021paging} and \\cite{nosuch1999}.\n',
+      '/ws/paper/refs.bib': SMITH,
+    });
+
+    it('gives a section file without a magic comment its root\'s bibliography: no unknown-key alarm for its keys, and its keys completed', async () => {
+      const { service } = setup({ files: paper(), project: true });
+      const doc = docOf('/ws/paper/sections/intro.tex', 'latex', paper()['/ws/paper/sections/intro.tex']);
+      expect(await messages(service, doc)).toEqual([unknownIn('paper/refs.bib')]);
+      const { doc: at, position } = docAt('/ws/paper/sections/intro.tex', 'latex', `See \\cite{smi${CURSOR}}.\n`);
+      expect((await service.complete(at, position))!.items[0]!.label).toBe('smith2021paging');
+      // Without the project (the old behaviour), every key of the section was unknown.
+      const alone = setup({ files: paper() });
+      expect((await alone.service.diagnostics(doc)).map((d) => d.code)).toEqual([DiagnosticCodes.unknown, DiagnosticCodes.unknown]);
+    });
+
+    it('warns on a % !TEX root that names a missing file, on its line, and uses the detected root', async () => {
+      const { service } = setup({ files: paper(), project: true });
+      const text = '% !TEX root = /Users/someone/paper/main.tex\nSee \\cite{smith2021paging}.\n';
+      const diagnostics = await service.diagnostics(docOf('/ws/paper/sections/intro.tex', 'latex', text));
+      expect(diagnostics).toEqual([{
+        range: Range.create(0, 0, 0, 43), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, code: DiagnosticCodes.missingRoot,
+        message: 'The root file "/Users/someone/paper/main.tex" named by % !TEX root does not exist; the root used instead is paper/main.tex.',
+      }]);
+    });
+  });
+
   it('follows % !TEX root from a chapter to the root file that declares the bibliography', async () => {
     const { service } = setup({
       files: {
@@ -535,7 +575,7 @@ describe('bibliography resolution', () => {
     expect(markdownOf((await service.hover(h.doc, h.position))!.contents).endsWith('✓ in bib/refs\\.bib')).toBe(true);
   });
 
-  it('uses the latexRoot setting for a file without a magic comment', async () => {
+  it('uses the latexRoot setting first, then a magic comment', async () => {
     const files = {
       '/ws/main.tex': '\\bibliography{refs}\n',
       '/ws/refs.bib': kwonBib,
@@ -554,9 +594,13 @@ describe('bibliography resolution', () => {
     const ignored = setup({ files, settings: { latexRoot: '../outside/main.tex', latexRootFromWorkspace: true } });
     expect(await messages(ignored.service, doc)).toEqual([undeclared]);
     expect(ignored.ws.reads).not.toContain(uriOf('/outside/main.tex'));
-    // A magic comment wins over the setting.
+    // The setting wins over a magic comment (order: setting, magic comment, detected root); one it ignores does not.
     const magic = docOf('/ws/chapters/one.tex', 'latex', '% !TEX root = ../main.tex\n\\cite{kwon2023efficient,nosuch1999}\n');
-    expect(await messages(setup({ files, settings: { latexRoot: '../outside/main.tex' } }).service, magic)).toEqual([unknownIn('refs.bib')]);
+    expect(await messages(setup({ files, settings: { latexRoot: '../outside/main.tex' } }).service, magic)).toEqual([
+      '"kwon2023efficient" is in the MLSys Papers corpus but not in /outside/theirs.bib.',
+      unknownIn('/outside/theirs.bib'),
+    ]);
+    expect(await messages(setup({ files, settings: { latexRoot: '../outside/main.tex', latexRootFromWorkspace: true } }).service, magic)).toEqual([unknownIn('refs.bib')]);
   });
 
   it("reads a Markdown document's front matter bibliography relative to the document", async () => {
@@ -705,7 +749,7 @@ describe('planCitation', () => {
     expect(plan.edit!.text).toBe('kwon2023efficient');
     expect(plan.bibliography).toMatchObject({ kind: 'refuse', uri: uriOf('/ws/refs.bib'), line: 2, column: 1 });
     const message = (plan.bibliography as Extract<BibChange, { kind: 'refuse' }>).message;
-    expect(message.startsWith('could not be read at line 2, column 1 (entry "foo" is not closed (unbalanced braces)')).toBe(true);
+    expect(message.startsWith('has an error at line 2, column 1 (expected "," or "}" after the value of title, found "@" (line 3); entry foo is skipped)')).toBe(true);
     expect(message.endsWith('; it was not changed; add kwon2023efficient once it is fixed')).toBe(true);
   });
 

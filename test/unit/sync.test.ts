@@ -54,7 +54,7 @@ describe('mlsys-papers sync', () => {
     writeFileSync(join(demo, 'a.tex'), '\\cite{kwon2023efficient}\n\\bibliography{../elsewhere/refs}\n');
     const res = await sync('a.tex');
     expect(res.code).toBe(2);
-    expect(res.err).toEqual(['../elsewhere/refs.bib: is outside the workspace; it was not changed; add kwon2023efficient by hand']);
+    expect(res.err).toEqual(['../elsewhere/refs.bib: is outside the working directory; it was not changed; add kwon2023efficient by hand, or pass --allow-outside to write there']);
     expect(readFileSync(join(root, 'elsewhere/refs.bib'), 'utf8')).toBe('');
     writeFileSync(join(demo, 'b.tex'), '\\cite{kwon2023efficient}\n\\bibliography{new/refs}\n');
     expect((await sync('b.tex')).err).toEqual([expect.stringMatching(/^new\/refs\.bib: cannot be created: its folder does not exist/)]);

@@ -1,269 +1,68 @@
 /**
  * Reading a user's `.bib` file and planning additions to it that touch nothing else.
  *
- * Parsing is Citation.js's BibTeX parser (`@citation-js/plugin-bibtex`, the grammar of the BibTeX
- * manual plus biblatex's field set); what we add is positions (where a key is defined) and the
- * append plan, which keeps comments, `@string`/`@preamble` blocks, formatting, line endings and
- * a byte-order mark as they are.
+ * Reading is the one BibTeX reader (`core/library/bibtex.ts`, which reads as BibTeX 0.99d does and
+ * costs a broken entry only that entry); what we add is the view the citation service and the
+ * planner use, and the append plan, which keeps comments, `@string`/`@preamble` blocks,
+ * formatting, line endings and a byte-order mark as they are.
  */
-import { defaultStrings } from '@citation-js/plugin-bibtex/lib/input/constants.js';
-import { parse as parseBibtex } from '@citation-js/plugin-bibtex/lib/input/file.js';
+import { BibtexLibraryReader, type LibraryProblem } from '../library/bibtex.js';
+
+export { MAX_BIB_EXPANSION, maxTotalBibExpansion } from '../library/bibtex.js';
 
 /** One entry of a `.bib` file, with field names lower-cased and values as parsed (macros expanded). */
 export interface BibEntry {
   key: string;
   type: string;
   fields: Record<string, string>;
+  /** UTF-16 offset of the entry's `@` and 1-based line, where the reader knows them. */
+  start?: number;
+  line?: number;
 }
 
-/** Where a `.bib` file stops being parseable. `line` and `column` are 1-based. */
+/** Where a `.bib` file has an error (an entry that is skipped). `line` and `column` are 1-based. */
 export interface BibSyntaxError {
   line: number;
   column: number;
   message: string;
 }
 
-/** A parsed `.bib` file: its entries, or the error that stopped the parse. */
+/** A problem of a `.bib` file (an entry skipped, an undefined macro), at its 1-based line and column. */
+export type BibProblem = LibraryProblem;
+
+/**
+ * A read `.bib` file: the entries that read, every problem, and the first error-level problem.
+ * "Strict" (safe to append to) is "no `error`".
+ */
 export interface ParsedBib {
   entries: BibEntry[];
+  /** The first error-level problem: an entry that is skipped (the others are in `entries`). */
   error?: BibSyntaxError;
+  problems?: BibProblem[];
 }
 
 /**
- * Parses a `.bib` file.
- *
- * A file whose `@string` macros expand too far is not read (see {@link macroExpansionError}).
+ * Reads a `.bib` file with the one tolerant reader ({@link BibtexLibraryReader}): a broken entry
+ * costs that entry (and, when it is not closed, what BibTeX would lose with it), and is a problem.
  *
  * @param text - the file's text (a leading BOM is allowed)
- * @returns the entries in file order; on a syntax error, or macros that expand too far, no entries
- *   and the error's position
+ * @returns the entries that read, in file order (each with its offset and line), the problems in
+ *   file order, and the first error-level one as `error`
  */
 export function parseBib(text: string): ParsedBib {
-  const body = text.replace(/^\uFEFF/, '');
-  const blowUp = macroExpansionError(body);
-  if (blowUp) return { entries: [], error: { ...lineColumnAt(body, blowUp.offset), message: blowUp.message } };
-  try {
-    const raw = parseBibtex(body) as { type: string; label: string; properties: Record<string, string> }[];
-    return {
-      entries: raw.map((r) => ({
-        key: r.label,
-        type: r.type.toLowerCase(),
-        fields: Object.fromEntries(Object.entries(r.properties).map(([k, v]) => [k.toLowerCase(), String(v)])),
-      })),
-    };
-  } catch (e) {
-    const message = ((e as Error).message ?? String(e)).split('\n')[0]!.replace(/:$/, '');
-    // An unclosed brace makes the parser fail far below, at the end of the file or in a later
-    // entry; the entry whose braces never close is where the user must look.
-    const open = unclosedEntry(text);
-    if (open) return { entries: [], error: { ...open, message: `entry "${open.key}" is not closed (unbalanced braces); ${message}` } };
-    const m = /line (\d+) col (\d+)/.exec(message);
-    return { entries: [], error: { line: m ? Number(m[1]) : 1, column: m ? Number(m[2]) : 1, message } };
-  }
-}
-
-/** Characters one `@string` macro, field or `@preamble` may expand to through macros. */
-export const MAX_BIB_EXPANSION = 100_000;
-
-/**
- * Characters all macro references of a file may expand to together: ten times the file's length
- * plus 1,000,000 (a real file's journal and month macros stay below its own length). Without it,
- * 10,000 references to one 100,000-character macro would be a billion characters.
- */
-export function maxTotalBibExpansion(textLength: number): number {
-  return 10 * textLength + 1_000_000;
+  const r = new BibtexLibraryReader(text);
+  r.read();
+  const entries = r.entries.map((e) => ({ key: e.key, type: e.type, fields: e.fields, start: e.start, line: e.line }));
+  const first = r.problems.find((p) => p.severity === 'error');
+  return { entries, problems: r.problems, ...(first ? { error: { line: first.line, column: first.column, message: first.message } } : {}) };
 }
 
 /**
- * Names the parser's macro table (a plain object) answers without a definition, with the length
- * of what they expand to: `constructor` is `Object`'s source text, `__proto__` "[object Object]".
- */
-const PROTOTYPE_MACROS = new Map([['constructor', String(Object).length], ['__proto__', String({}).length]]);
-
-/** The parser's tokens (its moo lexer's rules), as sticky patterns for {@link macroExpansionError}. */
-const BIB = {
-  space: /(?:\s+|%.*)*/y,
-  comment: /@[cC][oO][mM][mM][eE][nN][tT].+/y,
-  special: /[sS][tT][rR][iI][nN][gG]|[pP][rR][eE][aA][mM][bB][lL][eE]/y,
-  identifier: /[a-zA-Z_][a-zA-Z0-9_:+-]*/y,
-  number: /-?\d+/y,
-  label: /[^,\s]+/y,
-  open: /[{(]/y,
-  close: /[})]/y,
-  equals: /=/y,
-  comma: /,/y,
-};
-
-/**
- * An `@string` command as the parser's lexer reads one: `@`, white space and `%` comments (what
- * {@link BIB}'s `space` skips), then `string` in any case. Where one is made or unmade, every later
- * entry's macros may change. Not built from `space`: with `string` after it, `(?:\s+|%.*)*` backtracks
- * exponentially on a run of spaces (`@` and 28 spaces took 0.5 s); here each character can be read
- * one way only (a comment runs to its line's end).
+ * An `@string` command as the reader reads one: `@`, white space and `%` comments, then `string`
+ * in any case. Where one is made or unmade, every later entry's macros may change. Each character
+ * can be read one way only (a comment runs to its line's end), so it never backtracks.
  */
 export const STRING_COMMAND = /@(?:\s|%[^\n]*(?:\n|$))*string/i;
-
-/**
- * Finds `@string` macros that expand too far, before Citation.js's parser expands them: each
- * `@string{a1 = a0 # a0}` can double the text, so 26 lines make a 134-million-character field
- * (the parser builds it as a rope in milliseconds; the first regex or `slice` on it then takes
- * 134 MB and seconds).
- *
- * One linear pass that follows the parser's grammar and lexer
- * (`@citation-js/plugin-bibtex/lib/input/file.js`, 0.9) but computes only lengths: a quoted or
- * braced value counts its characters between the delimiters (the parser keeps inner braces and
- * backslashes), a number its digits, a macro its expanded length (Citation.js's default macros
- * too; an undefined one, which the parser expands to nothing, its name's length, except the
- * names its macro table inherits, {@link PROTOTYPE_MACROS}), and `#` adds.
- * Macro names are compared in lower case, as the parser does. Where the text stops following the
- * grammar the pass stops; the parser fails there too, before expanding anything after it.
- *
- * @param text - the file's text, without a BOM
- * @returns undefined, or the first place where an expression that uses a macro expands to more than
- *   {@link MAX_BIB_EXPANSION} characters (the `@string`, the field, the `@preamble`), or where the
- *   macro references of the file together pass {@link maxTotalBibExpansion}, with a message
- */
-export function macroExpansionError(text: string): { offset: number; message: string } | undefined {
-  const macros = new Map<string, number>(Object.entries(defaultStrings).map(([k, v]) => [k, v.length]));
-  const budget = maxTotalBibExpansion(text.length);
-  let total = 0;
-  let i = 0;
-  const n = text.length;
-  const sticky = (re: RegExp): string | undefined => {
-    re.lastIndex = i;
-    const m = re.exec(text);
-    if (!m) return undefined;
-    i += m[0].length;
-    return m[0];
-  };
-  /** White space and `%` comments between tokens. */
-  const skip = () => { sticky(BIB.space); };
-  /** A quoted or braced value at `i` (on its opening delimiter): its length, or -1 at the end of the text. */
-  const literal = (): number => {
-    const start = i;
-    let depth = text[i] === '{' ? 1 : 0;
-    const quoted = depth === 0;
-    for (i++; i < n; i++) {
-      const c = text[i];
-      if (c === '\\' && (text[i + 1] === '\\' || text[i + 1] === '{' || (!quoted || depth > 0) && text[i + 1] === '}')) i++;
-      else if (c === '{') depth++;
-      else if (c === '}' && depth > 0) { if (--depth === 0 && !quoted) return i++ - start - 1; }
-      else if (c === '"' && quoted && depth === 0) return i++ - start - 1;
-    }
-    return -1;
-  };
-  /** An expression at `i`: its expanded length and whether it uses a macro, or undefined where the grammar breaks. */
-  const expression = (): { length: number; macro: boolean; over?: number } | undefined => {
-    let length = 0;
-    let macro = false;
-    for (;;) {
-      const at = i;
-      const name = sticky(BIB.identifier);
-      if (name !== undefined) {
-        const key = name.toLowerCase();
-        const len = macros.get(key) ?? PROTOTYPE_MACROS.get(key) ?? name.length;
-        macro = true;
-        length += len;
-        total += len;
-        if (total > budget) return { length, macro, over: at };
-      } else if (sticky(BIB.number) !== undefined) {
-        length += i - at;
-      } else if (text[i] === '"' || text[i] === '{') {
-        const len = literal();
-        if (len < 0) return undefined;
-        length += len;
-      } else return undefined;
-      skip();
-      if (text[i] !== '#') return { length, macro };
-      i++;
-      skip();
-    }
-  };
-  /** `name = expression`: null when no name starts here, undefined when the rest does not parse. */
-  const assignment = (): { name: string; value: { length: number; macro: boolean; over?: number } } | null | undefined => {
-    const name = sticky(BIB.identifier);
-    if (name === undefined) return null;
-    skip();
-    if (!sticky(BIB.equals)) return undefined;
-    skip();
-    const value = expression();
-    return value && { name, value };
-  };
-  const tooLong = (what: string, through = ' through @string macros') =>
-    `${what} expands to more than ${MAX_BIB_EXPANSION.toLocaleString('en-US')} characters${through}; not read`;
-  const tooMuch = `@string macros expand to more than ${budget.toLocaleString('en-US')} characters in this file; not read`;
-
-  while (i < n) {
-    // Outside entries everything is junk to the parser, and `@comment` takes the rest of its line.
-    const at = text.indexOf('@', i);
-    if (at < 0) return undefined;
-    i = at;
-    if (sticky(BIB.comment) !== undefined) continue;
-    i++;
-    skip();
-    const special = sticky(BIB.special);
-    const type = special ?? sticky(BIB.identifier);
-    if (type === undefined) return undefined;
-    skip();
-    if (!sticky(BIB.open)) return undefined;
-    skip();
-    if (special?.toLowerCase() === 'string') {
-      const a = assignment();
-      if (!a) return undefined;
-      const { name, value } = a;
-      if (value.over !== undefined) return { offset: value.over, message: tooMuch };
-      if (value.macro && value.length > MAX_BIB_EXPANSION) return { offset: at, message: tooLong(`@string ${name}`, '') };
-      // the parser's table is a plain object: `@string{__proto__ = …}` defines nothing
-      if (name.toLowerCase() !== '__proto__') macros.set(name.toLowerCase(), value.length);
-    } else if (special) {
-      const value = expression();
-      if (!value) return undefined;
-      if (value.over !== undefined) return { offset: value.over, message: tooMuch };
-      if (value.macro && value.length > MAX_BIB_EXPANSION) return { offset: at, message: tooLong('@preamble') };
-    } else {
-      const label = sticky(BIB.label) ?? '';
-      skip();
-      if (!sticky(BIB.comma)) return undefined;
-      skip();
-      for (;;) {
-        const fieldAt = i;
-        const a = assignment();
-        if (a === null) break;
-        if (!a) return undefined;
-        const { name: field, value } = a;
-        if (value.over !== undefined) return { offset: value.over, message: tooMuch };
-        if (value.macro && value.length > MAX_BIB_EXPANSION) return { offset: fieldAt, message: tooLong(`field ${field} of entry ${label}`) };
-        if (!sticky(BIB.comma)) break;
-        skip();
-      }
-    }
-    skip();
-    if (!sticky(BIB.close)) return undefined;
-  }
-  return undefined;
-}
-
-/** The first entry whose braces are still open when the next entry (a line starting with `@`) or the file ends. */
-function unclosedEntry(text: string): { line: number; column: number; key: string } | undefined {
-  let depth = 0;
-  let start: { line: number; column: number; key: string } | undefined;
-  const lines = text.split(/\r?\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const at = /^\s*@([A-Za-z]+)\s*[{(]\s*([^,\s]*)/.exec(line);
-    if (at) {
-      if (depth > 0 && start) return start;
-      depth = 0;
-      start = { line: i + 1, column: line.indexOf('@') + 1, key: at[2] || at[1]! };
-    }
-    for (let j = 0; j < line.length; j++) {
-      if (line[j] === '\\') { j++; continue; }
-      if (line[j] === '{') depth++;
-      else if (line[j] === '}') depth--;
-    }
-  }
-  return depth > 0 ? start : undefined;
-}
 
 /**
  * Finds every place a key is defined (ignoring case, as BibTeX does): the offsets of the key in
@@ -283,6 +82,20 @@ export function findBibKeys(text: string, key: string): number[] {
     if (text[i] === ',') out.push(at);
   }
   return out;
+}
+
+/**
+ * Where the key of the entry whose `@` is at `start` begins: after the type, the `{` or `(` and
+ * white space (and `%` comments, as the reader skips them). Costs the length of that prefix.
+ *
+ * @param start - an entry's `@` offset ({@link BibEntry.start})
+ * @returns the key's offset, or -1 when no entry starts at `start`
+ */
+export function bibKeyOffset(text: string, start: number): number {
+  // A comment runs to its line break, which it takes: `%%%` then splits one way only (the linter's rule).
+  const m = /@[ \t\r\n]*[^\s"#%'(),={}]+(?:\s|%[^\n\r]*[\n\r])*[{(]\s*/y;
+  m.lastIndex = start;
+  return m.test(text) ? m.lastIndex : -1;
 }
 
 /** Where a key is first defined, or -1 (see {@link findBibKeys}). */

@@ -19,6 +19,22 @@ import { latexRegions, maskLatex } from '../latex/scan.js';
  * @returns the path as written (relative to the document's folder), or undefined
  */
 export function texRootOf(text: string): string | undefined {
+  return texRootCommentOf(text)?.path;
+}
+
+/** A `% !TEX root` magic comment: the path it names and where it is. */
+export interface TexRootComment {
+  /** The path as written (relative to the document's folder). */
+  path: string;
+  /** 0-based line of the comment. */
+  line: number;
+  /** Offsets of the comment, `%` to the line end (UTF-16 code units). */
+  start: number;
+  end: number;
+}
+
+/** {@link texRootOf}, with the comment's line and offsets (for a diagnostic on a root that does not exist). */
+export function texRootCommentOf(text: string): TexRootComment | undefined {
   let headEnd = 0;
   for (let line = 0; line < 20; line++) {
     const nl = text.indexOf('\n', headEnd);
@@ -31,7 +47,14 @@ export function texRootOf(text: string): string | undefined {
     if (text.slice(lineStart, r.start).trim()) continue;
     const m = /^%\s*!TeX\s+root\s*=(.*)$/i.exec(text.slice(r.start, r.end));
     const root = m?.[1]!.trim();
-    if (root) return root;
+    if (!root) continue;
+    let line = 0;
+    for (let k = 0; k < r.start; k++) {
+      const c = text.charCodeAt(k);
+      // A lone CR ends a line too; CRLF counts once.
+      if (c === 10 || (c === 13 && text.charCodeAt(k + 1) !== 10)) line++;
+    }
+    return { path: root, line, start: r.start, end: r.end };
   }
   return undefined;
 }
@@ -48,10 +71,10 @@ export interface BibDeclaration {
  * `\iffalse` blocks (`maskLatex`). `\bibliography{refs,more}` gives `refs.bib` and `more.bib`.
  *
  * @param text - a LaTeX document
+ * @param clean - the document already masked by `maskLatex`, when the caller has it
  * @returns the declared files, paths as written (with `.bib` added to `\bibliography` names)
  */
-export function latexBibliographies(text: string): BibDeclaration[] {
-  const clean = maskLatex(text);
+export function latexBibliographies(text: string, clean = maskLatex(text)): BibDeclaration[] {
   const out: BibDeclaration[] = [];
   for (const cmd of latexCommands(clean, (name) => name === 'bibliography' || name === 'addbibresource')) {
     const arg = cmd.groups[0]!;

@@ -10,8 +10,10 @@
 import { URI, Utils } from 'vscode-uri';
 import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../context.js';
 import type { Entry } from '../schema.js';
+import { quartoCustomKeys } from '../markdown/crossref.js';
 import { parseYaml } from '../yaml.js';
-import { bibliographyDeclarations, latexBibliographies, markdownBibliographies, texRootOf, type BibDeclaration } from './locate.js';
+import type { LatexProject } from '../latex/project.js';
+import { bibliographyDeclarations, latexBibliographies, markdownBibliographies, texRootCommentOf, type BibDeclaration } from './locate.js';
 import type { ParsedBib } from './bibfile.js';
 import { bibFormatOf, planBibAddition, planBibSync, readBibFile, type BibInsertion, type BibFile, type BibSyncPlan } from './sync.js';
 
@@ -37,10 +39,26 @@ export interface BibWorkspace {
    * A BibTeX file's entries as the host has already read them from exactly `text` (the language
    * server's library store, which reads an open `.bib` again only where it changed), so that the
    * file is not parsed a second time; undefined to have it parsed here (`parseBib`). The
-   * host answers only what `parseBib` would: every entry in file order, and no answer for a file
-   * it found a syntax error in.
+   * host answers what `parseBib` would (the same reader): the entries that read, in file order,
+   * the problems and the first error.
    */
   parsedBib?(uri: URI, text: string): Promise<ParsedBib | undefined>;
+  /**
+   * Where a file really is: symlinks resolved, `.` and `..` and doubled separators gone, in the
+   * case the file system stores its names (Node: `fs.promises.realpath`). For a file that does not
+   * exist yet: the real path of its nearest existing folder, plus the rest of the path (a dangling
+   * symlink followed to where a write would land). Absent, or for URIs the host cannot resolve:
+   * {@link normalizeUri} of the URI (no symlink is seen).
+   *
+   * @returns undefined when the path cannot be resolved (a symlink loop, no permission to look):
+   *   {@link inWorkspaceReal} then counts it as outside, so nothing is written there
+   */
+  realPath?(uri: URI): Promise<URI | undefined>;
+  /**
+   * Whether the file system ignores the case of names (Windows, macOS by default): real paths are
+   * then compared case-folded ({@link pathKey}).
+   */
+  readonly foldsCase?: boolean;
 }
 
 /** A document as the resolver sees it. */
@@ -62,6 +80,13 @@ export interface DocumentBibliography {
   files: ResolvedBibFile[];
   /** Declared files that do not exist yet. */
   missing: URI[];
+  /**
+   * LaTeX: every root file whose declarations count, `root` first (a file included by two roots
+   * has both bibliographies).
+   */
+  roots?: URI[];
+  /** LaTeX: a `% !TEX root` magic comment that names a file that does not exist (then the root was detected). */
+  missingRoot?: { path: string; uri: URI; line: number; start: number; end: number };
 }
 
 /** Whether `uri` is `folder` or inside it (same scheme and authority; path segments compared whole). */
@@ -72,14 +97,83 @@ export function isInside(folder: URI, uri: URI): boolean {
   return path === folder.path || path.startsWith(base);
 }
 
-/** Whether `uri` is inside one of the workspace folders. */
+/**
+ * Whether `uri` is inside one of the workspace folders, comparing its path as text (after
+ * {@link normalizeUri}). For what is shown and watched only: every decision to read or write a
+ * file because it lies in the workspace takes {@link inWorkspaceReal}, which sees symlinks.
+ */
 export function inWorkspace(ws: Pick<BibWorkspace, 'folders'>, uri: URI): boolean {
-  return ws.folders.some((f) => isInside(f, uri));
+  const n = normalizeUri(uri);
+  return ws.folders.some((f) => isInside(normalizeUri(f), n));
 }
 
-/** A file named by a document, relative to the document's folder (absolute paths as they are). */
+/**
+ * A URI with `.` and `..` segments resolved, doubled and trailing separators dropped (vscode-uri's
+ * `Utils.resolvePath`, POSIX semantics on the path). `..` after a symlinked folder then names the
+ * symlink's parent, not the target's: only a host's {@link BibWorkspace.realPath} knows better.
+ */
+export function normalizeUri(uri: URI): URI {
+  return uri.path === '' ? uri : Utils.resolvePath(uri);
+}
+
+/**
+ * A file's real location ({@link BibWorkspace.realPath}, else {@link normalizeUri}).
+ *
+ * @returns undefined when the host cannot resolve it (then nothing may be written there)
+ */
+export async function realUri(ws: Pick<BibWorkspace, 'realPath'>, uri: URI): Promise<URI | undefined> {
+  const n = normalizeUri(uri);
+  if (!ws.realPath) return n;
+  let real: URI | undefined;
+  try {
+    real = await ws.realPath(n);
+  } catch {
+    // ignored: a host's realPath does not throw by contract; one that does has not resolved the
+    // path, and an unresolved path is answered as "cannot tell", which refuses the write.
+    return undefined;
+  }
+  return real && normalizeUri(real);
+}
+
+/** A URI as a key that two names of one file share: case-folded where the file system folds case. */
+export function pathKey(ws: Pick<BibWorkspace, 'foldsCase'>, uri: URI): string {
+  return (ws.foldsCase ? uri.with({ path: uri.path.toLowerCase() }) : uri).toString();
+}
+
+/**
+ * Whether two URIs name the same file: their real paths ({@link realUri}) compared as
+ * {@link pathKey}s. A URI that cannot be resolved is the same as nothing.
+ */
+export async function sameFile(ws: Pick<BibWorkspace, 'realPath' | 'foldsCase'>, a: URI, b: URI): Promise<boolean> {
+  const [ra, rb] = await Promise.all([realUri(ws, a), realUri(ws, b)]);
+  return !!ra && !!rb && pathKey(ws, ra) === pathKey(ws, rb);
+}
+
+/**
+ * Whether a file really lies inside one of the workspace folders: its real path ({@link realUri}:
+ * symlinks resolved, `..` normalised) inside a folder's real path, case-folded where the file
+ * system folds case. Every decision to write a file, or to read one a workspace's settings name,
+ * takes this, so that `\bibliography{linkdir/refs}` with `linkdir` a symlink to `/etc` is outside.
+ *
+ * @returns false when the file's real path cannot be resolved
+ */
+export async function inWorkspaceReal(ws: Pick<BibWorkspace, 'folders' | 'realPath' | 'foldsCase'>, uri: URI): Promise<boolean> {
+  const real = await realUri(ws, uri);
+  if (!real) return false;
+  const fold = (u: URI) => (ws.foldsCase ? u.with({ path: u.path.toLowerCase() }) : u);
+  for (const f of ws.folders) {
+    const rf = await realUri(ws, f);
+    if (rf && isInside(fold(rf), fold(real))) return true;
+  }
+  return false;
+}
+
+/**
+ * A file named by a document, relative to the document's folder (absolute paths as they are, with
+ * doubled leading separators as one: `//refs` is no URI path without an authority, and threw).
+ */
 function relativeTo(doc: URI, path: string): URI {
-  return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) ? doc.with({ path: path.replace(/\\/g, '/') }) : Utils.joinPath(Utils.dirname(doc), path);
+  return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) ? doc.with({ path: path.replace(/\\/g, '/').replace(/^\/{2,}/, '/') }) : Utils.joinPath(Utils.dirname(doc), path);
 }
 
 /**
@@ -132,7 +226,7 @@ export class BibCache {
 export async function bibFileOf(ws: BibWorkspace, uri: URI, path: string, text: string): Promise<BibFile | undefined> {
   if (ws.parsedBib && bibFormatOf(path) === 'bibtex') {
     const parsed = await ws.parsedBib(uri, text);
-    if (parsed) return { path, format: 'bibtex', text, entries: parsed.entries };
+    if (parsed) return { path, format: 'bibtex', text, entries: parsed.entries, ...(parsed.problems ? { problems: parsed.problems } : {}), ...(parsed.error ? { error: parsed.error } : {}) };
   }
   return readBibFile(path, text);
 }
@@ -152,27 +246,42 @@ export interface ResolveOptions {
    */
   latexRootFromWorkspace?: boolean;
   cache?: BibCache;
+  /**
+   * The workspace's LaTeX project ({@link LatexProject}): the roots of a file without a root
+   * named by the setting or a magic comment, and each root's declarations across its included
+   * files. Absent: a LaTeX document without either is its own root.
+   */
+  project?: Pick<LatexProject, 'rootsOf' | 'declarationsOf'>;
 }
 
 /** The names of the Quarto project file, in the order Quarto looks for them. */
 const QUARTO_PROJECT = ['_quarto.yml', '_quarto.yaml'];
+
+/** A Quarto project: its `_quarto.yml`, the bibliography it declares, and its custom cross-reference types' keys. */
+export interface QuartoProject {
+  uri: URI;
+  decls: BibDeclaration[];
+  /** `crossref: custom: [{ key }]` (Quarto's "Cross Reference Options"), for `markdown/crossref.ts`. */
+  crossrefCustom: string[];
+}
 
 /**
  * The Quarto project a document belongs to: the nearest `_quarto.yml` in its folder or a parent
  * folder, up to its workspace folder (Quarto's "Project Basics": a project is a directory with
  * `_quarto.yml`, and its metadata applies to every document in it).
  */
-async function quartoProject(ws: BibWorkspace, doc: URI, cache: BibCache): Promise<{ uri: URI; decls: BibDeclaration[] } | undefined> {
+export async function quartoProject(ws: BibWorkspace, doc: URI, cache: BibCache): Promise<QuartoProject | undefined> {
   const top = ws.folders.find((f) => isInside(f, doc));
   if (!top) return undefined;
   for (let dir = Utils.dirname(doc); isInside(top, dir); dir = Utils.dirname(dir)) {
     for (const name of QUARTO_PROJECT) {
       const uri = Utils.joinPath(dir, name);
-      const decls = await cache.get(ws, uri, 'quarto', (text) => {
-        const value = parseYaml(text).value as { bibliography?: unknown } | undefined;
-        return bibliographyDeclarations(value && typeof value === 'object' ? value.bibliography : undefined);
+      const read = await cache.get(ws, uri, 'quarto', (text) => {
+        const value = parseYaml(text).value as { bibliography?: unknown; crossref?: unknown } | undefined;
+        const object = value && typeof value === 'object' ? value : undefined;
+        return { decls: bibliographyDeclarations(object?.bibliography), crossrefCustom: quartoCustomKeys(object?.crossref) };
       });
-      if (decls) return { uri, decls };
+      if (read) return { uri, ...read };
     }
     if (dir.path === top.path || dir.path === '/') break;
   }
@@ -182,47 +291,77 @@ async function quartoProject(ws: BibWorkspace, doc: URI, cache: BibCache): Promi
 /**
  * Finds the bibliography of a LaTeX or Markdown document.
  *
- * LaTeX: the root file is the one named by `% !TEX root =`, else `opts.latexRoot`, else the
- * document; its `\bibliography`/`\addbibresource` declarations count. Markdown: the front matter's
- * `bibliography:`; without one, that of the document's Quarto project (`_quarto.yml`).
- * Declared paths are relative to the file that declares them.
+ * LaTeX: the root file is, in this order, the one the `latexRoot` setting names (when it exists),
+ * the one a `% !TEX root =` magic comment names (when it exists; else `missingRoot` says so), the
+ * roots the project finds by following `\input`, `\include`, `\subfile` and `\import` up to a
+ * file with `\documentclass` (every one of them: a file included by two roots gets both
+ * bibliographies), else the document itself. A root's `\bibliography`/`\addbibresource`
+ * declarations count, and, with a project, those of every file it includes. Markdown: the front
+ * matter's `bibliography:`; without one, that of the document's Quarto project (`_quarto.yml`).
+ * Declared paths are relative to the file that declares them (for LaTeX, the root: where BibTeX
+ * and biber run).
  *
  * @returns undefined for documents of other languages
  */
 export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, opts: ResolveOptions = {}): Promise<DocumentBibliography | undefined> {
   const cache = opts.cache ?? new BibCache();
-  let root = doc.uri;
-  let decls: readonly BibDeclaration[] | undefined;
+  let roots: { uri: URI; decls: readonly BibDeclaration[] }[] = [];
+  let missingRoot: DocumentBibliography['missingRoot'];
   if (LATEX_LANGUAGES.has(doc.languageId)) {
-    const magic = texRootOf(doc.text);
-    let rootUri: URI | undefined;
-    if (magic) rootUri = relativeTo(doc.uri, magic);
-    else if (opts.latexRoot && opts.latexRootBase) {
-      const named = Utils.joinPath(opts.latexRootBase, opts.latexRoot);
-      if (!opts.latexRootFromWorkspace || inWorkspace(ws, named)) rootUri = named;
+    const project = opts.project;
+    const self = doc.uri.toString();
+    /** A root's declarations: the project's (its included files' too), else its own, scanned once per change; null when it does not exist. */
+    const declsOf = async (root: URI): Promise<readonly BibDeclaration[] | null> => {
+      const known = project?.declarationsOf(root);
+      if (known) return known;
+      return root.toString() === self ? latexBibliographies(doc.text) : cache.get(ws, root, 'latex', latexBibliographies);
+    };
+    const named: URI[] = [];
+    if (opts.latexRoot && opts.latexRootBase) {
+      const setting = Utils.joinPath(opts.latexRootBase, opts.latexRoot);
+      if (!opts.latexRootFromWorkspace || (await inWorkspaceReal(ws, setting))) named.push(setting);
     }
-    if (rootUri && rootUri.toString() !== doc.uri.toString()) {
-      // The root's declarations, scanned once per change of the root (not per request from a child).
-      const rootDecls = await cache.get(ws, rootUri, 'latex', latexBibliographies);
-      if (rootDecls !== null) { root = rootUri; decls = rootDecls; }
+    const magic = texRootCommentOf(doc.text);
+    const magicUri = magic && relativeTo(doc.uri, magic.path);
+    if (magicUri) named.push(magicUri);
+    for (const uri of named) {
+      const decls = await declsOf(uri);
+      if (decls) { roots = [{ uri, decls }]; break; }
+      if (uri === magicUri) missingRoot = { path: magic!.path, uri, line: magic!.line, start: magic!.start, end: magic!.end };
     }
-    decls ??= latexBibliographies(doc.text);
+    if (!roots.length && project) {
+      for (const uri of project.rootsOf(doc.uri)) {
+        const decls = await declsOf(uri);
+        if (decls) roots.push({ uri, decls });
+      }
+    }
+    if (!roots.length) roots = [{ uri: doc.uri, decls: (await declsOf(doc.uri)) ?? [] }];
   } else if (MARKDOWN_LANGUAGES.has(doc.languageId)) {
-    decls = markdownBibliographies(doc.text);
+    let decls = markdownBibliographies(doc.text);
+    let root = doc.uri;
     if (!decls.length) {
       const project = await quartoProject(ws, doc.uri, cache);
       if (project?.decls.length) { root = project.uri; decls = project.decls; }
     }
+    roots = [{ uri: root, decls }];
   } else return undefined;
   const files: ResolvedBibFile[] = [];
   const missing: URI[] = [];
-  for (const d of decls) {
-    const uri = relativeTo(root, d.path);
-    const file = await cache.get(ws, uri, 'bib', (text) => bibFileOf(ws, uri, d.path, text));
-    if (file === null) missing.push(uri);
-    else if (file) files.push({ ...file, uri });
+  const seen = new Set<string>();
+  for (const r of roots) {
+    for (const d of r.decls) {
+      const uri = relativeTo(r.uri, d.path);
+      if (seen.has(uri.toString())) continue;
+      seen.add(uri.toString());
+      const file = await cache.get(ws, uri, 'bib', (text) => bibFileOf(ws, uri, d.path, text));
+      if (file === null) missing.push(uri);
+      else if (file) files.push({ ...file, uri });
+    }
   }
-  return { root, files, missing };
+  const out: DocumentBibliography = { root: roots[0]!.uri, files, missing };
+  if (LATEX_LANGUAGES.has(doc.languageId)) out.roots = roots.map((r) => r.uri);
+  if (missingRoot) out.missingRoot = missingRoot;
+  return out;
 }
 
 /**
@@ -245,13 +384,15 @@ export type BibUpdate =
 /**
  * Plans the change to a document's bibliography that citing `plan.add` needs: the first declared
  * file that exists gets the entries (the first declared one is created when none exists).
- * Files outside the workspace folders are never written, nor created in folders that do not exist.
+ * Files whose real path ({@link inWorkspaceReal}) lies outside the workspace folders are never
+ * written (unless `opts.allowOutside`), nor created in folders that do not exist.
  *
- * @param ws - for the workspace folders, and to check that a new file's folder exists
+ * @param ws - for the workspace folders, real paths, and to check that a new file's folder exists
  * @param bib - the document's bibliography ({@link resolveBibliography})
  * @param plan - what to add ({@link planBibSync})
+ * @param opts.allowOutside - the user asked to write outside the workspace (the CLI's `--allow-outside`)
  */
-export async function planBibliographyUpdate(ws: BibWorkspace, bib: DocumentBibliography | undefined, plan: BibSyncPlan): Promise<BibUpdate> {
+export async function planBibliographyUpdate(ws: BibWorkspace, bib: DocumentBibliography | undefined, plan: BibSyncPlan, opts: { allowOutside?: boolean } = {}): Promise<BibUpdate> {
   const entries = plan.add;
   if (!bib || !entries.length) return { kind: 'none' };
   const keys = entries.map((e) => e.key).join(', ');
@@ -261,12 +402,12 @@ export async function planBibliographyUpdate(ws: BibWorkspace, bib: DocumentBibl
     const b = (target ?? broken)!;
     return {
       kind: 'refuse', uri: b.uri, reason: 'unreadable', line: b.error!.line, column: b.error!.column, entries,
-      message: `could not be read at line ${b.error!.line}, column ${b.error!.column} (${b.error!.message}); it was not changed; add ${keys} once it is fixed`,
+      message: `has an error at line ${b.error!.line}, column ${b.error!.column} (${b.error!.message}); it was not changed; add ${keys} once it is fixed`,
     };
   }
   const uri = target?.uri ?? bib.missing[0];
   if (!uri) return { kind: 'declare', entries };
-  if (!inWorkspace(ws, uri)) {
+  if (!opts.allowOutside && !(await inWorkspaceReal(ws, uri))) {
     return { kind: 'refuse', uri, reason: 'outside-workspace', entries, message: `is outside the workspace; it was not changed; add ${keys} by hand` };
   }
   if (target) {
@@ -284,7 +425,11 @@ export async function planBibliographyUpdate(ws: BibWorkspace, bib: DocumentBibl
   return { kind: 'create', uri, text: insertion.text, entries };
 }
 
-/** Decides what to cite and what to add for `entries` in a document ({@link planBibSync} over its readable files). */
+/**
+ * Decides what to cite and what to add for `entries` in a document ({@link planBibSync} over its
+ * readable files: a BibTeX file with a broken entry is read for the entries that read; writing to
+ * it is refused by {@link planBibliographyUpdate}).
+ */
 export function planCitationSync(bib: DocumentBibliography | undefined, entries: readonly Entry[]): BibSyncPlan {
-  return planBibSync(entries, bib?.files.filter((s) => !s.error) ?? []);
+  return planBibSync(entries, bib?.files.filter((s) => !s.error || s.format === 'bibtex') ?? []);
 }

@@ -8,9 +8,10 @@ import { toBibtexAll } from '../cite/bibtex.js';
 import { bibtexForAddition } from '../library/verbatim.js';
 import { toCslJson } from '../cite/format.js';
 import type { Entry } from '../schema.js';
+import { parseJson } from '../json.js';
 import { parseYaml } from '../yaml.js';
 import {
-  bibIdentity, eolOf, lineColumnAt, parseBib, planBibAppend, sameWork, trailingSpaceStart, type BibEntry, type BibSyntaxError,
+  bibIdentity, eolOf, lineColumnAt, parseBib, planBibAppend, sameWork, trailingSpaceStart, type BibEntry, type BibProblem, type BibSyntaxError,
 } from './bibfile.js';
 
 /** Bibliography formats Pandoc reads and we can append to. */
@@ -30,7 +31,10 @@ export interface BibFile {
   format: BibFormat;
   text: string;
   entries: BibEntry[];
+  /** The first error-level problem: for BibTeX, an entry that is skipped (the others are in `entries`); nothing is written to the file. */
   error?: BibSyntaxError;
+  /** BibTeX: every problem the reader found, in file order. */
+  problems?: BibProblem[];
 }
 
 /**
@@ -68,15 +72,12 @@ export function readBibFile(path: string, text: string): BibFile | undefined {
     ({ path, format, text, entries: [], error: { ...lineColumnAt(text, offset), message } });
   let items: unknown;
   if (format === 'csl-json') {
-    const body = text.replace(/^\uFEFF/, '');
-    if (!body.trim()) items = [];
+    if (!text.replace(/^\uFEFF/, '').trim()) items = [];
     else {
-      try {
-        items = JSON.parse(body);
-      } catch (e) {
-        const m = /position (\d+)/.exec((e as Error).message);
-        return fail((m ? Number(m[1]) : 0) + text.length - body.length, (e as Error).message);
-      }
+      // The error's place from a parser (`core/json.ts`), not from the engine's message text.
+      const parsed = parseJson(text);
+      if (parsed.error) return fail(parsed.error.offset, `not JSON: ${parsed.error.message}`);
+      items = parsed.value;
     }
   } else {
     // YAML 1.2 counts a lone CR as a line break, but the `yaml` library reads it as part of the

@@ -8,8 +8,12 @@
  */
 import type { Entry, Person } from '../schema.js';
 
+/**
+ * A literal brace is `\textbraceleft{}` / `\textbraceright{}`, not `\{`: BibTeX counts every
+ * brace, escaped or not (`bibtex.web`, `scan_balanced_braces`), so a lone `\{` leaves the field open.
+ */
 const TEX_SPECIALS: Record<string, string> = {
-  '\\': '\\textbackslash{}', '{': '\\{', '}': '\\}', '&': '\\&', '%': '\\%', $: '\\$', '#': '\\#', _: '\\_',
+  '\\': '\\textbackslash{}', '{': '\\textbraceleft{}', '}': '\\textbraceright{}', '&': '\\&', '%': '\\%', $: '\\$', '#': '\\#', _: '\\_',
   '~': '\\textasciitilde{}', '^': '\\textasciicircum{}',
 };
 

@@ -7,9 +7,20 @@ import { allAuthors } from './names.js';
 import type { LatexCommand } from './insert.js';
 import { entryLink, markdownUrl } from '../links.js';
 
-/** A Markdown link to an entry, `[Title](url)`, with brackets in the title escaped and the URL made safe ({@link markdownUrl}). */
+/**
+ * A title as Markdown link text that shows it as written and carries no markup: raw HTML
+ * (`<img onerror=…>`, `<script>`), entities, emphasis, code spans and nested links are
+ * backslash-escaped (CommonMark 0.31, "Backslash escapes": any ASCII punctuation may be escaped);
+ * line breaks become spaces, so the link stays on its line. Other punctuation (`.`, `-`, `:`) is
+ * left as is: this text goes into the user's own Markdown source, where it should read well.
+ */
+export function markdownLinkText(title: string): string {
+  return title.replace(/\r\n?|\n/g, ' ').replace(/([\\[\]<>&`*_!])/g, '\\$1');
+}
+
+/** A Markdown link to an entry, `[Title](url)`, with the title escaped ({@link markdownLinkText}) and the URL made safe ({@link markdownUrl}). */
 export function markdownLink(e: Entry): string {
-  const title = (e.title_en ?? e.title).replace(/([[\]\\])/g, '\\$1');
+  const title = markdownLinkText(e.title_en ?? e.title);
   const link = entryLink(e);
   const url = link && markdownUrl(link);
   return url ? `[${title}](${url})` : title;

@@ -31,7 +31,8 @@
  *   The content runs from after `\begin{env}` and its options (`[…]`, and `{lang}` for minted or
  *   `{file}` for filecontents, which stay code: a listing's `caption={…}` may cite) to the first
  *   literal `\end{env}`, as these packages look for it; without one, to the end of the text.
- * - **`\iffalse … \fi`**: skipped text up to the matching `\fi`, or to a `\else` at the same depth
+ * - **`\iffalse … \fi`**, and **`\if0 … \fi`** (`\if` comparing a digit with a blank, a line end
+ *   or another digit, which TeX decides false): skipped text up to the matching `\fi`, or to a `\else` at the same depth
  *   (after which the text is code again). While skipping, TeX still reads tokens: comments hide a
  *   `\fi`, and nested conditionals are counted (The TeXbook, ch. 20). Counted as conditionals: TeX's,
  *   e-TeX's and pdfTeX's primitives (`\if`, `\ifx`, `\ifnum`, `\ifdefined`, …), `\if<name>` declared
@@ -58,10 +59,10 @@ export interface LatexRegion {
    *   delimiter (included).
    * `environment`: the content of a verbatim-like environment, between `\begin{env}` (and its
    *   options) and `\end{env}`.
-   * `iffalse`: the text skipped by `\iffalse`, between it and its `\fi` (or `\else`).
+   * `iffalse`: the text skipped by `\iffalse` (or a false `\if0`), between it and its `\fi` (or `\else`).
    */
   kind: LatexRegionKind;
-  /** `%` for comments; the command (`verb`, `lstinline`, …) or environment (`lstlisting`, …) name; `iffalse`. */
+  /** `%` for comments; the command (`verb`, `lstinline`, …) or environment (`lstlisting`, …) name; the conditional (`iffalse`, `if`). */
   name: string;
   start: number;
   end: number;
@@ -295,11 +296,40 @@ export function latexRegions(text: string, options: LatexScanOptions = {}): Late
         i = e.resume;
         break;
       }
+      case 'if': {
+        const from = falseCharacterTest(text, j);
+        if (from < 0) break;
+        const e = skipConditional(text, from, stop, conditionals);
+        push('iffalse', name, from, e.end);
+        i = e.resume;
+        break;
+      }
       default:
         break;
     }
   }
   return regions;
+}
+
+/**
+ * Whether the `\if` whose name ends at `j` is one TeX decides false from the text alone: `\if0`
+ * (or `\if 1`) followed by a blank, a line end or another digit. `\if` compares the character
+ * codes of the next two unexpandable tokens (The TeXbook, ch. 20); blanks after a control word are
+ * skipped, and the blank or line end after the digit is a space token, which no digit equals. The
+ * idiom `\if0 … \fi` comments out a block as `\iffalse` does. Anything else after `\if` (a macro,
+ * `@` under `\makeatletter` as in `\if@twocolumn`, a parameter) is left alone: it is not known
+ * statically.
+ *
+ * @returns where the skipped text starts (after the first digit), or -1 when it is not such a test
+ */
+function falseCharacterTest(text: string, j: number): number {
+  let k = j;
+  while (k < text.length && isBlank(text.charCodeAt(k))) k++;
+  const a = text.charCodeAt(k);
+  if (!(a >= 48 && a <= 57)) return -1;
+  const b = text.charCodeAt(k + 1);
+  if (Number.isNaN(b) || isBlank(b) || isLineEnd(b) || (b >= 48 && b <= 57 && b !== a)) return k + 1;
+  return -1;
 }
 
 /**

@@ -1,26 +1,51 @@
 /**
- * Reading a BibTeX/biblatex library (a JabRef file, a Better BibTeX export, a lab's shared `.bib`)
- * of any size: every good entry, where it is, and a problem for each broken one.
+ * The one reader of BibTeX files: a document's bibliography (`parseBib` in `core/bib/bibfile.ts`
+ * is a view over it) and a library of any size (a JabRef file, a Better BibTeX export, a lab's
+ * shared `.bib`): every good entry, where it is, and a problem for each broken one.
  *
- * The grammar is Citation.js's (`@citation-js/plugin-bibtex`, the one `core/bib/bibfile.ts` parses
- * bibliographies with: the BibTeX manual's syntax, `@string` macros and `#` concatenation,
- * `@comment`, `@preamble`); we drive its rules one entry at a time instead of the whole file, so
- * that:
- * - an entry that does not parse costs that entry, not the file: the reader resumes at the next
- *   line that starts with `@` (BibTeX's own recovery);
- * - reading can stop at a deadline and resume (the language server answers between slices) and
- *   report how far it got;
- * - each entry keeps its offsets and line, for going to its definition and copying its text.
+ * It reads as BibTeX 0.99d reads a database (`bibtex.web`, "Reading the database files", §§ 223–
+ * 270: `get_bib_command_or_entry_and_process`, `scan_identifier`, `scan_balanced_braces`,
+ * `scan_a_field_token_and_eat_white`; the syntax in btxdoc, "The database file"):
+ * - everything outside a command is ignored: the reader looks for the next `@`, wherever it is;
+ * - after `@` comes an identifier (the entry type), compared without case: `comment` (exactly that
+ *   word, not `commentary` nor jurabib's `commented`) makes BibTeX go on looking for the next `@`;
+ *   `preamble` and `string` are commands; any other is an entry type;
+ * - an identifier is a run of characters other than white space, control characters and
+ *   `"#%'(),={}` (`id_class`), that does not start with a digit: so `max.best.papers`,
+ *   `url/doi`, `title+an` and `@article` are field names;
+ * - the command's body is in `{…}` or `(…)`, and must close with the same kind;
+ * - an entry's key runs to the first `,` or white space (or `}` in a `{`-entry);
+ * - a value is a `#`-concatenation of `{…}` (balanced braces, no escapes), `"…"` (ending at a
+ *   `"` outside braces), a run of digits, or a macro name (`@string`, compared without case);
+ * - an error costs the command it is in: BibTeX goes on looking for the next `@` from where the
+ *   error was found ("I'm skipping whatever remains of this entry"), so an entry that is not
+ *   closed takes the entry after it too (its `@type` is read as a field name).
  *
- * The lexer reads one slice of the text at a time, from one line that starts with `@` to the next,
- * widened to the following one when an entry does not close inside it (a field may hold a line that
- * starts with `@`). So an unclosed brace costs the lines up to the next entries, never the rest of
- * the file, and the whole read is linear in the text.
+ * Where we read more than BibTeX: `%` to the end of the line is a comment between the tokens of a
+ * command (btparse's lexer, which biber uses, does the same); a braced or quoted value that does
+ * not close before its fourth line that starts with `@` (or before the end) is reported as not
+ * closed and reading goes on at the first of those lines (BibTeX would read to the end of the
+ * file and lose it all); a lone `@` before an entry is stray (BibTeX would take `@misc` for the
+ * type, `@` being a legal identifier character); an entry with an empty key is an error (biber's "no key"); lines end with
+ * CRLF, LF or a lone CR (as in VS Code's text model and in web2c's `input_line`).
+ *
+ * Reading can stop at a deadline and resume (the language server answers between slices), and
+ * each entry keeps its offsets and line, for going to its definition and copying its text. The
+ * whole read is linear in the text (a value that does not close is scanned at most four times).
  */
-import { Grammar } from '@citation-js/core/lib/util/grammar.js';
 import { defaultStrings } from '@citation-js/plugin-bibtex/lib/input/constants.js';
-import { bibtexGrammar, parse as parseBibtexFile, type BibGrammarState, type BibLexer } from '@citation-js/plugin-bibtex/lib/input/file.js';
-import { MAX_BIB_EXPANSION, maxTotalBibExpansion } from '../bib/bibfile.js';
+
+/** Characters one `@string` macro, field or `@preamble` may expand to through macros. */
+export const MAX_BIB_EXPANSION = 100_000;
+
+/**
+ * Characters all macro references of a file may expand to together: ten times the file's length
+ * plus 1,000,000 (a real file's journal and month macros stay below its own length). Without it,
+ * 10,000 references to one 100,000-character macro would be a billion characters.
+ */
+export function maxTotalBibExpansion(textLength: number): number {
+  return 10 * textLength + 1_000_000;
+}
 
 /** One entry of a library as read: fields lower-cased, values with macros expanded and inner braces kept. */
 export interface RawBibEntry {
@@ -43,73 +68,53 @@ export interface LibraryProblem {
   severity: 'error' | 'warning';
 }
 
-/** Widenings of one slice before an entry counts as broken (see the module comment). */
+/** Lines that start an entry which a value that never closes may run into before it counts as not closed. */
 const MAX_WIDENINGS = 3;
 
-/** Entries read between two looks at the deadline. */
+/** Commands read between two looks at the deadline. */
 const DEADLINE_EVERY = 16;
 
-/** Characters scanned for the lines that start with `@` between two looks at the deadline. */
+/** Characters scanned for the progress count between two looks at the deadline. */
 const SCAN_EVERY = 1 << 16;
 
-let lexerTemplate: BibLexer | undefined;
-/** A fresh copy of Citation.js's lexer (the module keeps it private; its grammar holds it after a parse). */
-function newLexer(): BibLexer {
-  if (!lexerTemplate) {
-    parseBibtexFile('');
-    lexerTemplate = bibtexGrammar.lexer;
-  }
-  const lexer = lexerTemplate.clone();
-  // moo's own error text copies lines from the end of its buffer; positions are all we need.
-  lexer.formatError = (token, message) => (token ? `${message} at line ${token.line} col ${token.col}` : `${message} at the end`);
-  return lexer;
+/**
+ * Whether a UTF-16 code unit may be part of a BibTeX identifier (`bibtex.web` § 32, `id_class`):
+ * not white space, not an ASCII control character, not one of `"#%'(),={}`. Characters beyond
+ * ASCII are legal (BibTeX 0.99d reads 8-bit bytes as legal identifier characters).
+ */
+function isIdChar(c: number): boolean {
+  if (c <= 32 || c === 127) return false;
+  // " # % ' ( ) , = { }
+  return c !== 34 && c !== 35 && c !== 37 && c !== 39 && c !== 40 && c !== 41 && c !== 44 && c !== 61 && c !== 123 && c !== 125;
+}
+
+/** White space as BibTeX's `lex_class` has it (space, tab, line breaks, form feed, vertical tab). */
+function isWhite(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11;
+}
+
+/** An error inside a command: where it was found, what to say, and where reading goes on. */
+class BibError {
+  constructor(readonly at: number, readonly message: string, readonly resume = at) {}
 }
 
 /**
- * Where the entry at `at` (its `@`) ends: after the brace or parenthesis that closes its first
- * one, counting braces (quotes do not nest in BibTeX); `limit` when it does not close before it.
+ * A line that starts a block which is no entry: `@string`, `@preamble`, `@comment` (each a whole
+ * identifier), for the progress count.
  */
-function entryEnd(text: string, at: number, limit: number): number {
-  let i = at;
-  while (i < limit && text[i] !== '{' && text[i] !== '(') i++;
-  const close = text[i] === '(' ? ')' : '}';
-  let depth = 0;
-  for (; i < limit; i++) {
-    const c = text[i];
-    if (c === '\\') { i++; continue; }
-    if (c === '{' || (close === ')' && c === '(' && depth === 0)) depth++;
-    else if (c === '}' || (close === ')' && c === ')' && depth === 1)) { if (--depth === 0) return i + 1; }
-  }
-  return limit;
-}
+const NOT_ENTRY = /@[ \t]*(?:string|preamble|comment)(?![^\s"#%'(),={}])/iy;
 
-/** Rule names as the grammar reports them, for messages a user can act on. */
-const TOKEN_WORDS: Record<string, string> = {
-  lbrace: '"{"', rbrace: '"}"', comma: '","', equals: '"="', hash: '"#"', quote: '\'"\'', identifier: 'a field name',
-  label: 'a citation key', junk: 'text', at: '"@"', text: 'text', number: 'a number', EOF: 'the end of the entry',
-};
-function readableError(e: unknown, sliceLength: number): string {
-  // The lexer's patterns overflow the regular expression engine's stack on a field of millions of
-  // characters, and the grammar's recursion on thousands of nested braces: both are RangeErrors.
-  if (e instanceof RangeError) return sliceLength > 1_000_000 ? `too long to read (${sliceLength.toLocaleString('en-US')} characters)` : 'nested too deeply to read';
-  const m = /expected "(\w+)", got (?:"(\w+)"|(EOF))/.exec(e instanceof Error ? e.message : String(e));
-  if (!m) return (e instanceof Error ? e.message : String(e)).split('\n')[0]!.replace(/ at line \d+ col \d+.*$/, '');
-  if (m[3] && m[1] === 'text') return 'not closed: a "{" or a \'"\' is still open where the next entry starts';
-  if (m[3]) return `not closed: expected ${TOKEN_WORDS[m[1]!] ?? m[1]} before the next entry`;
-  return `expected ${TOKEN_WORDS[m[1]!] ?? m[1]}, found ${TOKEN_WORDS[m[2] ?? m[3]!] ?? m[2]}`;
-}
+/** A line break: CRLF, LF or a lone CR. */
+const LINE_BREAK = /\r\n?|\n/g;
 
-/**
- * A line that starts a block which is no entry: `@string` and `@preamble` (Citation.js's lexer
- * takes either word at once after the `@`), `@comment` (its lexer takes the rest of the line as text).
- */
-const NOT_ENTRY = /@[ \t\r\n]*(?:string|preamble|comment)/iy;
+/** A line that starts with "@" (after spaces and tabs), for bounding a value that does not close (after its line break). */
+const ENTRY_LINE = /[ \t]*@/y;
 
 /** Where a {@link BibtexLibraryReader} reads: a part of the text (an edited region), with the macros defined before it. */
 export interface BibReadRange {
   /** Offset where reading starts: the start of a line. */
   start: number;
-  /** Offset where it stops. */
+  /** Offset where it stops (commands do not read past it). */
   end: number;
   /** The 1-based line at `start`. */
   line: number;
@@ -117,8 +122,15 @@ export interface BibReadRange {
   macros?: Readonly<Record<string, string>>;
 }
 
+/** A value being read: its text (capped at {@link MAX_BIB_EXPANSION} + 1) and full length. */
+interface Value {
+  text: string;
+  length: number;
+  macro: boolean;
+}
+
 /**
- * Reads a `.bib` library in slices; see the module comment.
+ * Reads a `.bib` file, in slices if asked; see the module comment.
  *
  * @example
  * const r = new BibtexLibraryReader(text);
@@ -131,123 +143,97 @@ export class BibtexLibraryReader {
   readonly problems: LibraryProblem[] = [];
   /** `@string` definitions: lower-case name → offsets of the block that defines it (the last one). */
   readonly strings = new Map<string, { start: number; end: number }>();
-  /**
-   * The slice boundaries: the lines that start with `@` (after spaces, tabs, or the file's
-   * byte-order mark), and the start itself when an `@` comes before the first of them (an entry
-   * after other text on the first line: BibTeX reads it). Found by the first calls of {@link read}.
-   */
-  private readonly starts: number[] = [];
-  /** Per slice: 1 when it starts with what may be an entry (see {@link total}). */
-  private readonly isEntry: number[] = [];
-  /** Where the scan for {@link starts} goes on; -1 when it is done. */
-  private scanAt: number;
-  private readonly rangeStart: number;
-  private entries_ = 0;
-  /** Slices read that start with what may be an entry. */
-  private entriesRead = 0;
-  /** Undefined macros the entry being read uses (reported when it reads well). */
-  private undefinedMacros: LibraryProblem[] = [];
-  private readonly grammar: BibGrammarState;
-  private readonly lexer = newLexer();
-  /** The next slice to read, and the 1-based line it starts on. */
-  private slice = 0;
-  private line = 1;
-  private lineAt = 0;
-  private expanded = 0;
-  private readonly budget: number;
-  private stopped = false;
-
+  /** Macro name (lower case) → value. A `Map`: `__proto__` and `constructor` are names like any other. */
+  private readonly macroTable: Map<string, string>;
   private readonly end: number;
+  private readonly budget: number;
+  private readonly bom: number;
+  /** Where reading goes on. */
+  private pos: number;
+  /** Line counting, forward: the line of `lineAt`, and where that line starts. */
+  private lineAt: number;
+  private line: number;
+  private lineStart: number;
+  private expanded = 0;
+  private stopped = false;
+  /** The progress count ({@link total}): where its scan goes on, -1 when done. */
+  private scanAt: number;
+  private total_ = 0;
+  private done_ = 0;
+  /** The line of the last stray "@" warned about: one warning a line (a line of junk may hold thousands). */
+  private strayLine = 0;
+  /** Undefined macros of the command being read (reported when it reads well). */
+  private pending: LibraryProblem[] = [];
 
   /**
    * @param text - the file's text (a leading BOM is allowed)
    * @param range - read only this part (default: all of it)
    */
   constructor(readonly text: string, range?: BibReadRange) {
-    this.end = range?.end ?? text.length;
-    this.rangeStart = this.scanAt = range?.start ?? 0;
+    this.end = Math.min(range?.end ?? text.length, text.length);
+    this.pos = this.scanAt = range?.start ?? 0;
+    this.bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    if (this.pos === 0) this.pos = this.scanAt = this.bom;
     this.budget = maxTotalBibExpansion(text.length);
-    this.lineAt = range?.start ?? 0;
+    this.lineAt = this.pos;
     this.line = range?.line ?? 1;
-    this.grammar = new Grammar(this.rules(), undefined) as unknown as BibGrammarState;
-    this.grammar.state = { strings: { ...(range?.macros ?? defaultStrings) } };
-    this.grammar.log = [];
+    let ls = this.pos;
+    while (ls > 0 && text.charCodeAt(ls - 1) !== 10 && text.charCodeAt(ls - 1) !== 13) ls--;
+    this.lineStart = ls;
+    this.macroTable = new Map(Object.entries(range?.macros ?? defaultStrings).map(([k, v]) => [k.toLowerCase(), String(v)]));
   }
 
   /**
    * Roughly how many entries the file has, for progress: lines that start with `@`, but not
-   * `@string`, `@preamble` or `@comment` (counted as {@link read} scans the text: final once it reads entries).
+   * `@string`, `@preamble` or `@comment` (counted by the first calls of {@link read}).
    */
   get total(): number {
-    return this.entries_;
+    return this.total_;
   }
 
   /** How many of the {@link total} entries have been read. */
   get done(): number {
-    return this.entriesRead;
+    return Math.min(this.done_, this.total_);
   }
 
-  /** Finds the slice boundaries ({@link starts}); false when stopped by the deadline. */
+  /** The macros as defined at the end of what was read (a null-prototype object), for reading one entry again ({@link readEntryAt}). */
+  get macros(): Readonly<Record<string, string>> {
+    const out = Object.create(null) as Record<string, string>;
+    for (const [k, v] of this.macroTable) out[k] = v;
+    return out;
+  }
+
+  /** Counts the lines that start entries ({@link total}); false when stopped by the deadline. */
   private scan(deadline: () => boolean): boolean {
-    const { text, end, starts, isEntry } = this;
-    const add = (at: number) => {
-      NOT_ENTRY.lastIndex = at;
-      const entry = NOT_ENTRY.test(text) ? 0 : 1;
-      starts.push(at);
-      isEntry.push(entry);
-      this.entries_ += entry;
-    };
+    const { text, end } = this;
     let i = this.scanAt;
     let check = i + SCAN_EVERY;
+    let first = true;
     while (i < end) {
       let j = i;
-      while (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9 || (j === 0 && text.charCodeAt(j) === 0xfeff)) j++;
-      if (text.charCodeAt(j) === 64 && j < end) add(j);
-      const nl = text.indexOf('\n', i);
-      if (nl < 0) break;
-      i = nl + 1;
+      while (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9) j++;
+      if (text.charCodeAt(j) === 64 && j < end) {
+        NOT_ENTRY.lastIndex = j;
+        if (!NOT_ENTRY.test(text)) this.total_++;
+      } else if (first && i === this.pos) {
+        // An entry after other text on the first line (BibTeX reads from any `@`).
+        const at = text.indexOf('@', i);
+        const nl = text.indexOf('\n', i);
+        if (at >= 0 && at < end && (nl < 0 || at < nl)) this.total_++;
+      }
+      first = false;
+      // The next line: after LF, CRLF or a lone CR.
+      LINE_BREAK.lastIndex = i;
+      const nl = LINE_BREAK.exec(text);
+      if (!nl) break;
+      i = nl.index + nl[0].length;
       if (i >= check && i < end) {
         check = i + SCAN_EVERY;
         if (deadline()) { this.scanAt = i; return false; }
       }
     }
-    const first = starts[0] ?? end;
-    const stray = text.indexOf('@', this.rangeStart);
-    if (stray >= 0 && stray < first) {
-      // Not a line that starts with `@`: the slice starts with the text before it, whatever its first `@` is.
-      starts.unshift(this.rangeStart);
-      isEntry.unshift(1);
-      this.entries_++;
-    }
     this.scanAt = -1;
     return true;
-  }
-
-  /**
-   * Citation.js's rules, but a macro that is not defined is a warning (BibTeX's "string name … is
-   * undefined") where Citation.js reads it as empty without a word; and only the macros defined
-   * are read (not `toString` and the other names every object has).
-   */
-  private rules(): Record<string, (this: BibGrammarState) => unknown> {
-    const base = bibtexGrammar.rules;
-    const reader = this;
-    return {
-      ...base,
-      ExpressionPart(this: BibGrammarState) {
-        if (!this.matchToken('identifier')) return base.ExpressionPart!.call(this);
-        const token = this.consumeToken('identifier');
-        const name = token.value.toLowerCase();
-        if (Object.hasOwn(this.state.strings, name)) return this.state.strings[name] || '';
-        const bom = token.line === 1 && reader.text.charCodeAt(0) === 0xfeff ? 1 : 0;
-        reader.undefinedMacros.push({ line: token.line, column: token.col - bom, message: `undefined macro ${token.value} (no @string defines it); it is read as empty`, severity: 'warning' });
-        return '';
-      },
-    };
-  }
-
-  /** The macros as defined at the end of what was read, for reading one entry again ({@link readEntryAt}). */
-  get macros(): Readonly<Record<string, string>> {
-    return this.grammar.state.strings;
   }
 
   /**
@@ -257,141 +243,286 @@ export class BibtexLibraryReader {
    */
   read(deadline: () => boolean = () => false): boolean {
     if (this.scanAt >= 0 && !this.scan(deadline)) return false;
-    const starts = this.starts;
+    const { text } = this;
     let sinceCheck = 0;
-    while (this.slice < starts.length && !this.stopped) {
-      const at = starts[this.slice]!;
-      let widen = 0;
-      let ok = false;
-      let failure: { error: unknown; offset: number; line: number; column: number; length: number } | undefined;
-      const before = { entries: this.entries.length, problems: this.problems.length, expanded: this.expanded };
-      const undo = () => {
-        this.entries.length = before.entries;
-        this.problems.length = before.problems;
-        this.expanded = before.expanded;
-      };
-      for (; widen <= MAX_WIDENINGS && this.slice + widen < starts.length; widen++) {
-        const end = starts[this.slice + widen + 1] ?? this.end;
-        undo();
-        const r = this.readSlice(at, end);
-        if (r === true) { ok = true; break; }
-        failure ??= { ...r, length: end - at };
-        // Only an entry that ran off the end of its slice may be saved by a wider one.
-        if (!r.atEnd) break;
-      }
-      if (!ok) {
-        // The slice alone again: the entries before the broken one are kept, the rest of it is skipped.
-        undo();
-        widen = 0;
-        const sliceEnd = starts[this.slice + 1] ?? this.end;
-        this.readSlice(at, sliceEnd);
-        const f = failure!;
-        this.problems.push({ line: f.line, column: f.column, message: `${readableError(f.error, f.length)}; this entry is skipped`, severity: 'error' });
-        // An entry too long for the lexer (millions of characters in one field) is skipped by its
-        // braces, counted without the lexer, and the rest of its slice (its line) is read on.
-        if (f.error instanceof RangeError && f.length > 1_000_000) {
-          const after = entryEnd(this.text, f.offset, sliceEnd);
-          if (after < sliceEnd) this.readSlice(after, sliceEnd);
-        }
-      }
-      for (let k = 0; k <= widen; k++) this.entriesRead += this.isEntry[this.slice + k] ?? 0;
-      this.slice += widen + 1;
+    while (!this.stopped) {
+      const at = text.indexOf('@', this.pos);
+      if (at < 0 || at >= this.end) break;
+      this.command(at);
       if (++sinceCheck >= DEADLINE_EVERY) {
         sinceCheck = 0;
-        if (deadline()) return this.slice >= starts.length || this.stopped;
+        if (deadline()) {
+          const next = text.indexOf('@', this.pos);
+          if (!this.stopped && next >= 0 && next < this.end) return false;
+        }
       }
     }
-    this.slice = starts.length;
-    this.entriesRead = this.total;
+    this.pos = this.end;
+    this.done_ = this.total_;
     return true;
   }
 
-  /** The 1-based line of an offset at or after the last one asked (lines are counted once, forward). */
-  private lineOf(offset: number): number {
+  /** The 1-based line and column of an offset (forward from the last one asked; back when needed). */
+  private where(offset: number): { line: number; column: number } {
     const text = this.text;
-    let i = this.lineAt;
-    let line = this.line;
-    for (;;) {
-      const nl = text.indexOf('\n', i);
-      if (nl < 0 || nl >= offset) break;
-      line++;
-      i = nl + 1;
+    if (offset < this.lineAt) {
+      // Back (after a value that did not close): count the breaks between, and find the line's start.
+      for (let i = offset; i < this.lineAt; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) this.line--;
+      }
+      let ls = offset;
+      while (ls > 0 && text.charCodeAt(ls - 1) !== 10 && text.charCodeAt(ls - 1) !== 13) ls--;
+      this.lineStart = ls;
+      this.lineAt = offset;
     }
-    this.lineAt = i;
-    this.line = line;
-    return line;
-  }
-
-  /**
-   * Reads the entries of `[start, end)`. True when all parsed; else where it failed, and whether the
-   * failure was running into the end of the slice (then a wider slice may succeed).
-   */
-  private readSlice(start: number, end: number): true | { error: unknown; offset: number; line: number; column: number; atEnd: boolean } {
-    const g = this.grammar;
-    const firstLine = this.lineOf(start);
-    const lineStart = this.text.lastIndexOf('\n', start - 1) + 1;
-    this.lexer.reset(this.text.slice(start, end), { line: firstLine, col: start - lineStart + 1, state: 'main', stack: [] });
-    g.lexer = this.lexer;
-    g.log = [];
+    for (let i = this.lineAt; i < offset; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) { this.line++; this.lineStart = i + 1; }
+    }
+    this.lineAt = offset;
     // Columns as an editor counts them: a byte-order mark is no character of the first line.
-    const bom = firstLine === 1 && this.text.charCodeAt(0) === 0xfeff ? 1 : 0;
-    let entryAt = start;
-    let entryLine = firstLine;
-    let entryCol = start - lineStart + 1 - bom;
-    try {
-      g.token = this.lexer.next();
-      for (;;) {
-        while (g.matchToken('junk')) g.consumeToken('junk');
-        if (g.matchEndOfFile()) return true;
-        const t = g.token!;
-        entryAt = start + t.offset;
-        entryLine = t.line;
-        entryCol = t.col - (t.line === 1 ? bom : 0);
-        this.undefinedMacros = [];
-        const raw = g.consumeRule('Entry') as { type: string; label: string; properties: Record<string, unknown> } | undefined;
-        const entryEnd = g.token ? start + g.token.offset : end;
-        // Only an entry that reads has its undefined macros reported (a broken one is one problem).
-        this.problems.push(...this.undefinedMacros);
-        if (raw) this.addEntry(raw, entryAt, entryEnd, entryLine, entryCol);
-        else this.addDefinition(entryAt, entryEnd, entryLine, entryCol);
-      }
-    } catch (error) {
-      return { error, offset: entryAt, line: entryLine, column: entryCol, atEnd: !g.token && !(error instanceof RangeError) };
+    const bom = this.lineStart === 0 ? this.bom : 0;
+    return { line: this.line, column: offset - this.lineStart + 1 - bom };
+  }
+
+  /** Skips white space and `%` comments (to the end of their line). */
+  private skip(i: number): number {
+    const text = this.text;
+    const end = this.end;
+    for (;;) {
+      while (i < end && isWhite(text.charCodeAt(i))) i++;
+      if (i < end && text.charCodeAt(i) === 37) {
+        while (i < end && text.charCodeAt(i) !== 10 && text.charCodeAt(i) !== 13) i++;
+      } else return i;
     }
   }
 
-  private addEntry(raw: { type: string; label: string; properties: Record<string, unknown> }, start: number, end: number, line: number, column: number): void {
-    const fields: Record<string, string> = {};
-    let size = 0;
-    for (const name in raw.properties) {
-      const value = String(raw.properties[name]);
-      if (value.length > MAX_BIB_EXPANSION) {
-        this.problems.push({ line, column, message: `field ${name} of entry ${raw.label} is longer than ${MAX_BIB_EXPANSION.toLocaleString('en-US')} characters; the field is left out`, severity: 'warning' });
-        continue;
-      }
-      size += value.length;
-      fields[name] = value;
+  /** The identifier at `i` ({@link isIdChar}, not starting with a digit), or '' when there is none. */
+  private identifier(i: number): string {
+    const text = this.text;
+    const c0 = text.charCodeAt(i);
+    if (i >= this.end || (c0 >= 48 && c0 <= 57)) return '';
+    let j = i;
+    while (j < this.end && isIdChar(text.charCodeAt(j))) j++;
+    return text.slice(i, j);
+  }
+
+  /** A readable name for the character at `i`, for messages. */
+  private found(i: number): string {
+    if (i >= this.end) return 'the end of the file';
+    const c = this.text[i]!;
+    return isWhite(c.charCodeAt(0)) ? 'a line break' : `"${c}"`;
+  }
+
+  /** Reads the command at `at` (its `@`); sets {@link pos} to where looking for the next `@` goes on. */
+  private command(at: number): void {
+    const text = this.text;
+    const start = this.where(at);
+    const lineAtStart = { lineAt: this.lineAt, line: this.line, lineStart: this.lineStart };
+    // Only white space between "@" and the type (bibtex.web's eat_bib_white_space; "%" is no comment there).
+    let i = at + 1;
+    while (i < this.end && isWhite(text.charCodeAt(i))) i++;
+    const type = this.identifier(i);
+    // "@" is a legal identifier character, so BibTeX would read a lone "@" before "@misc{…" as an
+    // entry of type "@misc"; we read that "@" as stray and the entry as written.
+    if (!type || type.charCodeAt(0) === 64) {
+      this.pos = type ? i : at + 1;
+      if (start.line === this.strayLine) return;
+      this.strayLine = start.line;
+      this.problems.push({ ...start, severity: 'warning', message: `"@" not followed by an entry type; ignored up to the next "@" (BibTeX reads nothing outside entries)` });
+      return;
     }
+    const kind = type.toLowerCase();
+    i += type.length;
+    if (kind === 'comment') {
+      // BibTeX's @comment: nothing more is read; the search for the next "@" goes on after the word.
+      this.pos = i;
+      return;
+    }
+    const isEntry = kind !== 'string' && kind !== 'preamble';
+    // A "%" comment before the "{" is read as one (Citation.js and btparse do); when no "{" follows
+    // it, the search for the next "@" goes on after the white space only, as BibTeX's does.
+    let white = i;
+    while (white < this.end && isWhite(text.charCodeAt(white))) white++;
+    i = this.skip(i);
+    const open = text.charCodeAt(i);
+    if (open !== 123 && open !== 40) {
+      this.pos = white;
+      if (start.line === this.strayLine) return;
+      this.strayLine = start.line;
+      this.problems.push({ ...start, severity: 'warning', message: `"@${type}" is not followed by "{" or "(", so it starts no entry; ignored up to the next "@"` });
+      return;
+    }
+    if (isEntry) this.done_++;
+    const close = open === 123 ? '}' : ')';
+    this.pending = [];
+    let key: string | undefined;
+    try {
+      i = this.skip(i + 1);
+      if (kind === 'preamble') {
+        const v = this.value(i);
+        i = v.end;
+        if (v.value.macro && v.value.length > MAX_BIB_EXPANSION) throw new BibError(at, `@preamble expands to more than ${MAX_BIB_EXPANSION.toLocaleString('en-US')} characters through @string macros`, v.end);
+      } else if (kind === 'string') {
+        const name = this.identifier(i);
+        if (!name) throw new BibError(i, `expected a macro name after "@string${text[at + 1 + type.length] ?? ''}", found ${this.found(i)}`);
+        i = this.skip(i + name.length);
+        if (text[i] !== '=') throw new BibError(i, `expected "=" after the macro name ${name}, found ${this.found(i)}`);
+        const v = this.value(this.skip(i + 1));
+        i = v.end;
+        if (text[i] !== close) throw new BibError(i, `expected "${close}" after the value of @string ${name}, found ${this.found(i)}`);
+        const lower = name.toLowerCase();
+        if (v.value.macro && v.value.length > MAX_BIB_EXPANSION) {
+          this.macroTable.set(lower, '');
+          this.problems.push({ ...start, severity: 'error', message: `@string ${name} expands to more than ${MAX_BIB_EXPANSION.toLocaleString('en-US')} characters; it is read as empty` });
+        } else this.macroTable.set(lower, v.value.text);
+        this.strings.set(lower, { start: at, end: i + 1 });
+      } else {
+        // The key: to the first "," or white space (or the closing "}" of a "{" entry), bibtex.web § 267.
+        let j = i;
+        while (j < this.end) {
+          const c = text.charCodeAt(j);
+          if (c === 44 || isWhite(c) || (close === '}' && c === 125)) break;
+          j++;
+        }
+        key = text.slice(i, j);
+        i = this.skip(j);
+        if (!key) throw new BibError(i, 'no citation key (expected "@type{key,")', i);
+        if (text[i] === ',') {
+          i = this.skip(i + 1);
+          const fields: Record<string, string> = Object.create(null) as Record<string, string>;
+          let size = 0;
+          while (text[i] !== close) {
+            const fieldAt = i;
+            const name = this.identifier(i);
+            if (!name) throw new BibError(i, `expected a field name or "${close}", found ${this.found(i)}`);
+            i = this.skip(i + name.length);
+            if (text[i] !== '=') throw new BibError(i, `expected "=" after the field name ${name}, found ${this.found(i)}`);
+            const v = this.value(this.skip(i + 1));
+            i = v.end;
+            const field = name.toLowerCase();
+            if (v.value.length > MAX_BIB_EXPANSION) {
+              this.pending.push({ ...this.where(fieldAt), severity: 'warning', message: `field ${field} of entry ${key} is longer than ${MAX_BIB_EXPANSION.toLocaleString('en-US')} characters; the field is left out` });
+            } else if (Object.hasOwn(fields, field)) {
+              this.pending.push({ ...this.where(fieldAt), severity: 'warning', message: `field ${field} of entry ${key} is repeated; the first one is read (as BibTeX does)` });
+            } else {
+              fields[field] = v.value.text;
+              size += v.value.length;
+            }
+            if (text[i] === ',') i = this.skip(i + 1);
+            else if (text[i] !== close) throw new BibError(i, `expected "," or "${close}" after the value of ${field}, found ${this.found(i)}`);
+          }
+          this.finish(at, i, start, kind, key, fields, size);
+        } else if (text[i] === close) {
+          this.finish(at, i, start, kind, key, Object.create(null) as Record<string, string>, 0);
+        } else throw new BibError(i, `expected "," after the key ${key}, found ${this.found(i)}`);
+      }
+      if (kind !== 'string' && text[i] !== close) throw new BibError(i, `expected "${close}", found ${this.found(i)}`);
+      this.problems.push(...this.pending);
+      this.pos = i + 1;
+    } catch (e) {
+      if (!(e instanceof BibError)) throw e;
+      // The problem is at the command's start (where the user must look), naming the line of the error.
+      this.lineAt = lineAtStart.lineAt;
+      this.line = lineAtStart.line;
+      this.lineStart = lineAtStart.lineStart;
+      const errorAt = this.where(e.at);
+      const what = key ? `entry ${key}` : isEntry ? `this @${type} entry` : `@${kind}`;
+      const line = errorAt.line !== start.line ? ` (line ${errorAt.line})` : '';
+      // Run into the end: a brace opened inside it took the closing one (BibTeX: "unbalanced braces").
+      const message = e.at >= this.end && this.end === text.length ? `not closed: the file ends inside it (a "{" in it may lack its "}")` : `${e.message}${line}`;
+      this.problems.push({ ...start, severity: 'error', message: `${message}; ${what} is skipped` });
+      this.pos = Math.max(e.resume, at + 1);
+    }
+  }
+
+  /** An entry was read: keep it (unless the file's macros have expanded too far). */
+  private finish(at: number, closeAt: number, start: { line: number; column: number }, type: string, key: string, fields: Record<string, string>, size: number): void {
     this.expanded += size;
     if (this.expanded > this.budget) {
       this.stopped = true;
-      this.problems.push({ line, column, message: `the fields of this file expand to more than ${this.budget.toLocaleString('en-US')} characters through @string macros; reading stopped here`, severity: 'error' });
+      this.pending = [{ ...start, severity: 'error', message: `the fields of this file expand to more than ${this.budget.toLocaleString('en-US')} characters through @string macros; reading stopped here` }];
       return;
     }
-    this.entries.push({ key: raw.label, type: raw.type, fields, start, end, line });
+    this.entries.push({ key, type, fields: { ...fields }, start: at, end: closeAt + 1, line: start.line });
   }
 
-  /** An `@string` (or `@preamble`) block was read: note where a macro is defined, and refuse one that expands too far. */
-  private addDefinition(start: number, end: number, line: number, column: number): void {
-    const m = /^@[ \t\r\n]*string[ \t\r\n]*[{(][ \t\r\n]*([A-Za-z_][A-Za-z0-9_:+-]*)/i.exec(this.text.slice(start, Math.min(end, start + 200)));
-    if (!m) return;
-    const name = m[1]!.toLowerCase();
-    const strings = this.grammar.state.strings;
-    if ((strings[name]?.length ?? 0) > MAX_BIB_EXPANSION) {
-      strings[name] = '';
-      this.problems.push({ line, column, message: `@string ${m[1]} expands to more than ${MAX_BIB_EXPANSION.toLocaleString('en-US')} characters; it is read as empty`, severity: 'error' });
+  /**
+   * A value at `i`: its parts joined by `#`, with the white space after it skipped.
+   *
+   * @throws BibError where it does not follow the grammar, or where a braced or quoted part does not close
+   */
+  private value(i: number): { value: Value; end: number } {
+    const text = this.text;
+    let out = '';
+    let length = 0;
+    let macro = false;
+    const add = (s: string) => {
+      length += s.length;
+      if (out.length <= MAX_BIB_EXPANSION) out += s.length + out.length > MAX_BIB_EXPANSION + 1 ? s.slice(0, MAX_BIB_EXPANSION + 1 - out.length) : s;
+    };
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c === 123 || c === 34) {
+        const j = this.delimited(i);
+        add(text.slice(i + 1, j - 1));
+        i = j;
+      } else if (c >= 48 && c <= 57) {
+        let j = i;
+        while (j < this.end && text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) j++;
+        add(text.slice(i, j));
+        i = j;
+      } else {
+        const name = this.identifier(i);
+        if (!name) throw new BibError(i, `expected a value ("{…}", '"…"', a number or a macro name), found ${this.found(i)}`);
+        const lower = name.toLowerCase();
+        const expansion = this.macroTable.get(lower);
+        if (expansion === undefined) {
+          this.pending.push({ ...this.where(i), severity: 'warning', message: `undefined macro ${name} (no @string defines it); it is read as empty` });
+        } else {
+          macro = true;
+          add(expansion);
+        }
+        i += name.length;
+      }
+      i = this.skip(i);
+      if (text[i] !== '#') break;
+      i = this.skip(i + 1);
     }
-    this.strings.set(name, { start, end });
+    return { value: { text: out, length, macro }, end: i };
+  }
+
+  /**
+   * The end (after the closing delimiter) of the `{…}` or `"…"` at `i`: braces balance, a quote
+   * ends only outside braces (bibtex.web § 250, `scan_balanced_braces`).
+   *
+   * @throws BibError when it does not close before its fourth line that starts an entry, or the end
+   */
+  private delimited(i: number): number {
+    const text = this.text;
+    const end = this.end;
+    const quoted = text.charCodeAt(i) === 34;
+    let depth = quoted ? 0 : 1;
+    let entryLines = 0;
+    let firstEntryLine = -1;
+    for (let j = i + 1; j < end; j++) {
+      const c = text.charCodeAt(j);
+      if (c === 123) depth++;
+      else if (c === 125) {
+        if (depth === 0) throw new BibError(j, 'a "}" closes nothing in a quoted value');
+        if (--depth === 0 && !quoted) return j + 1;
+      } else if (c === 34 && quoted && depth === 0) return j + 1;
+      else if (c === 10 || (c === 13 && text.charCodeAt(j + 1) !== 10)) {
+        ENTRY_LINE.lastIndex = j + 1;
+        if (ENTRY_LINE.test(text)) {
+          if (firstEntryLine < 0) firstEntryLine = j + 1;
+          if (++entryLines > MAX_WIDENINGS) break;
+        }
+      }
+    }
+    const resume = firstEntryLine >= 0 ? firstEntryLine : end;
+    throw new BibError(i, `not closed: a ${quoted ? '\'"\'' : '"{"'} is still open where the next entry starts`, resume);
   }
 }
 
@@ -403,20 +534,13 @@ export class BibtexLibraryReader {
  * @param start - the entry's `@` offset ({@link RawBibEntry.start})
  * @param end - the entry's end offset
  * @param macros - the file's macros ({@link BibtexLibraryReader.macros})
- * @returns Citation.js's raw entry, or undefined when it does not parse any more
+ * @returns the entry as Citation.js's raw shape, or undefined when no entry reads from `start` to `end`
  */
 export function readEntryAt(text: string, start: number, end: number, macros: Readonly<Record<string, string>>): { type: string; label: string; properties: Record<string, string> } | undefined {
-  const g = new Grammar(bibtexGrammar.rules, undefined) as unknown as BibGrammarState;
-  g.state = { strings: { ...macros } };
-  g.log = [];
-  g.lexer = newLexer().reset(text.slice(start, end), { line: 1, col: 1, state: 'main', stack: [] });
-  try {
-    g.token = g.lexer.next();
-    const raw = g.consumeRule('Entry') as { type: string; label: string; properties: Record<string, unknown> } | undefined;
-    if (!raw) return undefined;
-    return { type: raw.type, label: raw.label, properties: Object.fromEntries(Object.entries(raw.properties).map(([k, v]) => [k, String(v)])) };
-  } catch {
-    // ignored: the caller falls back to the fields read at load (the entry was read then).
-    return undefined;
-  }
+  if (text.charCodeAt(start) !== 64) return undefined;
+  const r = new BibtexLibraryReader(text, { start, end, line: 1, macros });
+  r.read();
+  const e = r.entries[0];
+  if (!e || e.start !== start || e.end !== end) return undefined;
+  return { type: e.type, label: e.key, properties: e.fields };
 }

@@ -1,13 +1,15 @@
 /**
  * Reading CSL libraries: CSL-JSON (a Zotero or Better BibTeX export: a JSON array of CSL items)
- * and CSL-YAML (Pandoc's `references:` list, or a top-level list of items), in slices
- * ({@link CslJsonReader}, {@link CslYamlReader}) or at once. An item that is not a mapping with an
- * `id` is a problem at its line; the other items load.
+ * here, CSL-YAML (Pandoc's `references:` list, or a top-level list of items) in `cslYaml.ts`, in
+ * slices ({@link CslJsonReader}, `CslYamlReader`) or at once. An item that is not a mapping with a
+ * non-empty `id`, that contains itself (a YAML alias inside its own anchor) or that is nested more
+ * than {@link MAX_CSL_DEPTH} levels deep is a problem at its line; the other items load. What the
+ * readers hand on is plain, acyclic data of bounded depth (`JSON.stringify` and structured clone
+ * walk it recursively: the cache, the language server's responses).
  */
-import { isSeq, type Node as YamlNode } from 'yaml';
 import { lineColumnAt } from '../bib/bibfile.js';
-import { cslYamlReferences } from '../bib/sync.js';
-import { parseYaml } from '../yaml.js';
+import { parseJson } from '../json.js';
+import { MAX_YAML_DEPTH } from '../yaml.js';
 import type { LibraryProblem } from './bibtex.js';
 
 /** A CSL item of a library, with the 1-based line where it starts. */
@@ -22,10 +24,19 @@ export interface CslLibrary {
   problems: LibraryProblem[];
 }
 
-const problemAt = (text: string, offset: number, message: string): LibraryProblem => ({ ...lineColumnAt(text, offset), message, severity: 'error' });
+/**
+ * Nesting allowed in a CSL item, the item itself being level 1 (the YAML reader's limit: a real
+ * item, with `author` → person or `issued` → `date-parts` → parts, stays under 5).
+ */
+export const MAX_CSL_DEPTH = MAX_YAML_DEPTH;
 
-/** Adds an item, checked: a mapping with an `id`. */
-function collect(v: unknown, line: number, out: CslLibrary): void {
+const TOO_DEEP = `this CSL item is nested more than ${MAX_CSL_DEPTH} levels deep; skipped`;
+
+/** An error at an offset of a text (its line and column counted as `lineColumnAt` does). */
+export const problemAt = (text: string, offset: number, message: string): LibraryProblem => ({ ...lineColumnAt(text, offset), message, severity: 'error' });
+
+/** Adds an item, checked: a mapping with an `id` that is a number or a string with more than white space. */
+export function collect(v: unknown, line: number, out: CslLibrary): void {
   if (!v || typeof v !== 'object' || Array.isArray(v)) {
     out.problems.push({ line, column: 1, message: 'not a CSL item (expected a mapping with an "id"); skipped', severity: 'error' });
     return;
@@ -35,8 +46,52 @@ function collect(v: unknown, line: number, out: CslLibrary): void {
     out.problems.push({ line, column: 1, message: 'this CSL item has no "id"; skipped', severity: 'error' });
     return;
   }
+  if (typeof item.id === 'string' && !item.id.trim()) {
+    out.problems.push({ line, column: 1, message: 'this CSL item\'s "id" is empty; skipped', severity: 'error' });
+    return;
+  }
   out.items.push({ item, line });
 }
+
+/**
+ * Why a value converted from YAML is not plain data to hand on: it contains itself (an alias
+ * inside its own anchor makes a cycle) or is nested deeper than {@link MAX_CSL_DEPTH} (aliases
+ * can stack anchors' depths past what the YAML reader's text limit saw). One walk with its own
+ * stack; a node shared by two aliases (not a cycle) is walked twice, as `JSON.stringify` would,
+ * within the alias limit of `core/yaml.ts`.
+ *
+ * @returns the problem's message, or undefined for plain data
+ */
+export function notPlainData(root: unknown): string | undefined {
+  if (!isContainer(root)) return undefined;
+  const onPath = new Set<object>([root]);
+  const frames: { node: object; children: unknown[]; next: number }[] = [{ node: root, children: childrenOf(root), next: 0 }];
+  while (frames.length) {
+    const top = frames[frames.length - 1]!;
+    if (top.next === top.children.length) {
+      onPath.delete(top.node);
+      frames.pop();
+      continue;
+    }
+    const child = top.children[top.next++];
+    if (!isContainer(child)) continue;
+    if (onPath.has(child)) return 'this CSL item contains itself (a YAML alias inside its own anchor); skipped';
+    if (frames.length >= MAX_CSL_DEPTH) return TOO_DEEP;
+    onPath.add(child);
+    frames.push({ node: child, children: childrenOf(child), next: 0 });
+  }
+  return undefined;
+}
+
+/** Arrays and plain objects (what YAML's maps and sequences become); other objects are leaves. */
+function isContainer(v: unknown): v is object {
+  if (!v || typeof v !== 'object') return false;
+  if (Array.isArray(v)) return true;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+const childrenOf = (v: object): unknown[] => (Array.isArray(v) ? v : Object.values(v));
 
 /** A CSL library read in slices: call {@link read} until it returns true; take {@link items} as they come. */
 export interface CslReader {
@@ -56,35 +111,44 @@ export interface CslReader {
 }
 
 /** Elements read between two looks at the deadline. */
-const DEADLINE_EVERY = 16;
+export const DEADLINE_EVERY = 16;
 /** Characters scanned between two looks at the deadline. */
-const SCAN_EVERY = 1 << 16;
+export const SCAN_EVERY = 1 << 16;
 
 /** JSON's white space (RFC 8259 §2): space, tab, LF, CR. */
 const isJsonSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
 
 /**
  * Reads a CSL-JSON library in slices. `JSON.parse` of a whole file cannot be cut into slices, so
- * the top-level array is scanned for its elements (strings skipped, one linear pass, in slices),
- * each element is parsed alone, and each item checked and given its line. Element by element
- * takes exactly the files `JSON.parse` takes: the scan checks the array's commas and brackets, and
- * anything it does not vouch for (a syntax error, text after the array) is parsed whole once, for
- * `JSON.parse`'s own verdict and error position.
+ * the top-level array is scanned for its elements (strings skipped, one linear pass, in slices,
+ * counting lines and each element's nesting as it goes), each element is parsed alone, and each
+ * item checked and given its line. Element by element takes exactly the files `JSON.parse` takes:
+ * the scan checks the array's commas and brackets, and anything it does not vouch for (a syntax
+ * error, text after the array) is parsed whole once, for `JSON.parse`'s verdict, with the place
+ * and reason of an error from `core/json.ts` (a parser's, not the engine's message text).
+ *
+ * An element nested more than {@link MAX_CSL_DEPTH} levels deep is a problem at its line: what
+ * the reader hands on is plain data that `JSON.stringify` and structured clone can walk.
  */
 export class CslJsonReader implements CslReader {
   readonly items: CslLibraryItem[] = [];
   readonly problems: LibraryProblem[] = [];
+  /** Characters the scan has looked at (each once, when the text is JSON): its work, for tests. */
+  scanned = 0;
   private phase: 'scan' | 'parse' | 'items' | 'done' = 'scan';
-  /** Offsets of the array's elements, and of its closing bracket. */
+  /** Offsets of the array's elements, their 1-based lines and their nesting (1 for `{}`, 0 for a scalar). */
   private starts: number[] = [];
+  private lines: number[] = [];
+  private depths: number[] = [];
   private open = -1;
   private close = -1;
   private at = 0;
   private depth = 0;
+  private line = 1;
   private values: unknown[] = [];
   private next = 0;
-  private line = 1;
-  private lineFrom = 0;
+  /** Scanning again after `JSON.parse` took the text: the scan's refusal cannot send it back. */
+  private rescan = false;
 
   constructor(readonly text: string) {}
 
@@ -100,11 +164,13 @@ export class CslJsonReader implements CslReader {
     if (this.phase === 'scan' && !this.scan(deadline)) return false;
     if (this.phase === 'parse' && !this.parse(deadline)) return false;
     if (this.phase === 'items') {
-      const { values, starts } = this;
+      const { values, lines, depths } = this;
       let since = 0;
       while (this.next < values.length) {
         const i = this.next++;
-        collect(values[i], this.lineOf(starts[i] ?? 0), this);
+        const line = lines[i] ?? 1;
+        if ((depths[i] ?? 0) > MAX_CSL_DEPTH) this.problems.push({ line, column: 1, message: TOO_DEEP, severity: 'error' });
+        else collect(values[i], line, this);
         if (++since >= DEADLINE_EVERY && this.next < values.length) {
           since = 0;
           if (deadline()) return false;
@@ -116,18 +182,25 @@ export class CslJsonReader implements CslReader {
     return true;
   }
 
-  /** Finds the elements' offsets; false when stopped by the deadline. */
+  /** Finds the elements' offsets, lines and nesting; false when stopped by the deadline. */
   private scan(deadline: () => boolean): boolean {
     const text = this.text;
     const n = text.length;
     let i = this.at;
+    const from = i;
+    let line = this.line;
     if (this.open < 0) {
-      while (i < n && (isJsonSpace(text.charCodeAt(i)) || (i === 0 && text.charCodeAt(i) === 0xfeff))) i++;
-      if (i === n) { this.phase = 'done'; return true; }
-      if (text.charCodeAt(i) !== 91) return this.whole();
+      for (; i < n; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) line++;
+        else if (!isJsonSpace(c) && !(i === 0 && c === 0xfeff)) break;
+      }
+      if (i === n) { this.scanned += n; this.phase = 'done'; return true; }
+      if (text.charCodeAt(i) !== 91) { this.scanned += i - from; return this.refuse(); }
       this.open = i++;
       this.depth = 1;
     }
+    const { starts, lines, depths } = this;
     let depth = this.depth;
     let checkAt = i + SCAN_EVERY;
     for (; i < n; i++) {
@@ -139,24 +212,29 @@ export class CslJsonReader implements CslReader {
           if (d === 92) i++;
           else if (d === 34) break;
         }
-        if (depth === 1) this.starts.push(from);
+        if (depth === 1) { starts.push(from); lines.push(line); depths.push(0); }
       } else if (c === 91 || c === 123) { // [ {
-        if (depth === 1) this.starts.push(i);
+        if (depth === 1) { starts.push(i); lines.push(line); depths.push(0); }
         depth++;
+        if (depth - 1 > depths[depths.length - 1]!) depths[depths.length - 1] = depth - 1;
       } else if (c === 93 || c === 125) { // ] }
-        if (--depth === 0) { this.close = i; break; }
+        // The array's own bracket must be `]` (`[}` is not JSON); the elements' are JSON.parse's to check.
+        if (--depth === 0) { this.close = c === 93 ? i : -2; break; }
+      } else if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
+        line++;
       } else if (depth === 1 && !isJsonSpace(c) && c !== 44) {
-        this.starts.push(i);
+        starts.push(i); lines.push(line); depths.push(0);
         while (i + 1 < n && !isJsonSpace(text.charCodeAt(i + 1)) && text.charCodeAt(i + 1) !== 44 && text.charCodeAt(i + 1) !== 93) i++;
       }
       if (depth <= 1 && i >= checkAt) {
         checkAt = i + SCAN_EVERY;
-        if (deadline()) { this.at = i + 1; this.depth = depth; return false; }
+        if (deadline()) { this.scanned += i + 1 - from; this.at = i + 1; this.depth = depth; this.line = line; return false; }
       }
     }
-    if (this.close < 0) return this.whole();
-    for (let j = this.close + 1; j < n; j++) if (!isJsonSpace(text.charCodeAt(j))) return this.whole();
-    this.phase = 'parse';
+    this.scanned += Math.min(i + 1, n) - from;
+    if (this.close < 0) return this.refuse();
+    for (let j = this.close + 1; j < n; j++) if (!isJsonSpace(text.charCodeAt(j))) return this.refuse();
+    if (!this.rescan) this.phase = 'parse';
     return true;
   }
 
@@ -175,11 +253,13 @@ export class CslJsonReader implements CslReader {
         if (text.charCodeAt(end - 1) !== 44) return this.whole();
         end--;
       }
+      // Deep elements are parsed too (V8's JSON.parse does not recurse): a syntax error in one is
+      // the file's, as JSON.parse of the whole text would say.
       let value: unknown;
       try {
         value = JSON.parse(text.slice(starts[k], end));
       } catch {
-        // ignored: the whole text is parsed next, for JSON.parse's own error and position.
+        // ignored: the whole text is parsed next, for the error's place and reason.
         return this.whole();
       }
       this.values.push(value);
@@ -192,43 +272,36 @@ export class CslJsonReader implements CslReader {
     return true;
   }
 
+  private refuse(): true {
+    return this.rescan || this.whole();
+  }
+
   /** Parses the text whole (one piece): the scan could not vouch for it. */
   private whole(): true {
     const text = this.text;
-    const body = text.replace(/^\uFEFF/, '');
-    const bom = text.length - body.length;
     this.phase = 'done';
-    let value: unknown;
-    try {
-      value = JSON.parse(body);
-    } catch (e) {
-      const m = /position (\d+)/.exec((e as Error).message);
-      this.problems.push(problemAt(text, (m ? Number(m[1]) : 0) + bom, `not JSON: ${(e as Error).message.split('\n')[0]}`));
+    const parsed = parseJson(text);
+    if (parsed.error) {
+      this.problems.push(problemAt(text, parsed.error.offset, `not JSON: ${parsed.error.message}`));
       return true;
     }
-    if (!Array.isArray(value)) {
+    if (!Array.isArray(parsed.value)) {
       this.problems.push({ line: 1, column: 1, message: 'not a CSL-JSON library (expected a JSON array of CSL items)', severity: 'error' });
       return true;
     }
-    // Valid JSON the scan refused (it should take every array): the elements' offsets of a full scan.
+    // Valid JSON the scan refused (it should take every array): the elements of a full scan.
     this.starts = [];
+    this.lines = [];
+    this.depths = [];
     this.open = this.close = -1;
     this.at = 0;
+    this.line = 1;
+    this.rescan = true;
     this.scan(() => false);
-    this.values = value;
+    this.values = parsed.value;
     this.next = 0;
     this.phase = 'items';
     return true;
-  }
-
-  /** The 1-based line of an offset at or after the last one asked (lines are counted once, forward). */
-  private lineOf(offset: number): number {
-    if (offset < this.lineFrom) { this.line = 1; this.lineFrom = 0; }
-    for (let i = this.text.indexOf('\n', this.lineFrom); i >= 0 && i < offset; i = this.text.indexOf('\n', i + 1)) {
-      this.line++;
-      this.lineFrom = i + 1;
-    }
-    return this.line;
   }
 }
 
@@ -239,84 +312,6 @@ export class CslJsonReader implements CslReader {
  */
 export function readCslJsonLibrary(text: string): CslLibrary {
   const r = new CslJsonReader(text);
-  r.read();
-  return { items: r.items, problems: r.problems };
-}
-
-/**
- * Reads a CSL-YAML library in slices: the YAML is parsed in one piece (through `core/yaml.ts`:
- * depth limit, problems with positions), then each item is checked and given its line in slices.
- */
-export class CslYamlReader implements CslReader {
-  readonly items: CslLibraryItem[] = [];
-  readonly problems: LibraryProblem[] = [];
-  private parsed = false;
-  private values: unknown[] = [];
-  private nodes: (YamlNode | null)[] = [];
-  private lines: number[] = [];
-  private next = 0;
-
-  constructor(readonly text: string) {}
-
-  get total(): number {
-    return this.values.length;
-  }
-
-  get done(): number {
-    return this.next;
-  }
-
-  read(deadline: () => boolean = () => false): boolean {
-    if (!this.parsed) {
-      this.parsed = true;
-      this.parse();
-    }
-    let since = 0;
-    while (this.next < this.values.length) {
-      const i = this.next++;
-      collect(this.values[i], lineAt(this.lines, this.nodes[i]?.range?.[0] ?? 0), this);
-      if (++since >= DEADLINE_EVERY && this.next < this.values.length) {
-        since = 0;
-        if (deadline()) return false;
-      }
-    }
-    this.values = [];
-    this.nodes = [];
-    return true;
-  }
-
-  private parse(): void {
-    const { text, problems } = this;
-    const loneCr = /\r(?!\n)/.exec(text);
-    if (loneCr) {
-      problems.push(problemAt(text, loneCr.index, 'a line ends with a lone CR (classic Mac OS line endings), which we cannot read as YAML; save the file with LF or CRLF line endings'));
-      return;
-    }
-    const parsed = parseYaml(text, { uniqueKeys: false });
-    const errors = parsed.problems.filter((p) => p.severity === 'error');
-    if (errors.length || !parsed.doc) {
-      problems.push(...(errors.length ? errors : [{ offset: 0, message: 'cannot be read' }]).map((p) => problemAt(text, p.offset, `YAML: ${p.message}`)));
-      return;
-    }
-    const refs = cslYamlReferences(parsed.doc);
-    if (refs.error) {
-      problems.push({ line: 1, column: 1, message: refs.error, severity: 'error' });
-      return;
-    }
-    if (!refs.list || !isSeq(refs.list)) return;
-    this.nodes = refs.list.items as (YamlNode | null)[];
-    this.values = (isSeq(parsed.doc.contents) ? parsed.value : (parsed.value as { references: unknown }).references) as unknown[];
-    this.lines = lineStarts(text);
-  }
-}
-
-/**
- * Reads a CSL-YAML library at once (see {@link CslYamlReader}).
- *
- * @returns the items, or the YAML's problems when it cannot be read
- */
-export function readCslYamlLibrary(text: string): CslLibrary {
-  const r = new CslYamlReader(text);
   r.read();
   return { items: r.items, problems: r.problems };
 }

@@ -5,10 +5,11 @@
  * saved as JSON for the cache ({@link libraryJsonPieces}, in pieces; {@link libraryToJson}) and
  * restored without parsing again ({@link libraryFromJson}).
  */
-import type { Entry } from '../schema.js';
+import { ENTRY_TYPES, KINDS, LEVELS, type Entry } from '../schema.js';
 import { int32FromBase64, toBase64 } from './base64.js';
 import { BibtexLibraryReader, type LibraryProblem } from './bibtex.js';
-import { CslJsonReader, CslYamlReader, type CslReader } from './csl.js';
+import { CslJsonReader, type CslReader } from './csl.js';
+import { CslYamlReader } from './cslYaml.js';
 import { entryBase, entryFromBibtex, entryFromCsl, NONE, type LibraryRef } from './entries.js';
 import { LibraryIndex, type LibraryIndexJson } from './search.js';
 import type { BibFormat } from '../bib/sync.js';
@@ -44,8 +45,9 @@ export interface LoadProgress {
 /**
  * Loads a library in slices: call {@link step} with a deadline until it returns true, then take
  * {@link result}. The constructor does no work; converting and indexing run after reading, each
- * in slices too. The one piece that cannot be cut is parsing a CSL-YAML file (the YAML parser
- * takes the whole document); a CSL-JSON file is parsed element by element.
+ * in slices too. A CSL-JSON file is parsed element by element, a CSL-YAML file a few dozen list
+ * items at a time (a YAML document the line scan cannot split, one with anchors for instance, is
+ * parsed in one piece and converted item by item: see `CslYamlReader`).
  */
 export class LibraryLoader {
   private reader?: BibtexLibraryReader;
@@ -144,32 +146,57 @@ export function loadLibrary(text: string, format: LibraryFormat, ref: LibraryRef
   return loader.result();
 }
 
-/** Bumped when the saved form changes, so that an older cache is read again from the file. */
-export const LIBRARY_CACHE_VERSION = 2;
+/**
+ * Bumped when the saved form changes, so that an older cache is read again from the file.
+ * 3: the text's hash, length and format in the cache; one piece of the JSON a line.
+ * 4: the BibTeX reader follows BibTeX 0.99d's rules; the CSL readers skip items that contain themselves or nest past 100 levels, and a broken
+ *    CSL-YAML item costs only itself (a version-3 cache holds what they read before).
+ */
+export const LIBRARY_CACHE_VERSION = 4;
+
+/**
+ * The text a cache was saved for: a hash of it (the host's: SHA-256 in hex on Node; FNV-1a
+ * elsewhere), its length in UTF-16 code units (byte-order mark dropped), and the format it was
+ * read as (`bibFormatOf` of the file's name: the same text renamed from `.json` to `.bib` is
+ * another library).
+ */
+export interface LibraryTextId {
+  hash: string;
+  length: number;
+  format: LibraryFormat;
+}
+
+/** The cache key of a text: everything {@link LibraryTextId} holds, and the cache version (letters, digits and `-` only when the hash is hex). */
+export function libraryCacheKey(id: LibraryTextId): string {
+  return `${id.hash}-${id.length}-${id.format}-v${LIBRARY_CACHE_VERSION}`;
+}
 
 /** What every library entry has alike (see `entryBase`), left out of the cache. */
 const SHARED = new Set(['topics', 'aliases', 'summary', 'sources', 'seed_urls', 'verified', 'unverified', 'library']);
 
 /**
- * The cache's JSON. Entries leave out what they all have alike (`entryBase`'s empty lists, their
- * library's `uri` and `name`, empty `keywords` and `groups`) and what is worked out again
- * (`sameAs`); spans are base64 (see `base64.ts`).
+ * The head of the cache's JSON: everything but the entries and the index, which follow it (see
+ * {@link libraryJsonPieces}). Entries leave out what they all have alike (`entryBase`'s empty
+ * lists, their library's `uri` and `name`, empty `keywords` and `groups`) and what is worked out
+ * again (`sameAs`); spans are base64 (see `base64.ts`).
  */
-interface LibraryJson {
+interface CacheHead {
   version: number;
+  /** The text it was saved for (`null`: saved without one, by tests; never restored for a file). */
+  text: { hash: string; length: number } | null;
   format: LibraryFormat;
+  /** Entries that follow. */
+  count: number;
   problems: LibraryProblem[];
   spans?: string;
   macros?: Record<string, string>;
   strings?: [string, { start: number; end: number }][];
-  entries: Record<string, unknown>[];
-  index: LibraryIndexJson;
 }
 
-/** Entries per piece of {@link libraryJsonPieces}. */
+/** Entries per piece (and line) of {@link libraryJsonPieces}. */
 const ENTRIES_PER_PIECE = 500;
 
-/** An entry as the cache keeps it (see {@link LibraryJson}). */
+/** An entry as the cache keeps it (see {@link CacheHead}). */
 function compactEntry(e: Entry): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k in e) if (!SHARED.has(k)) out[k] = e[k as keyof Entry];
@@ -178,28 +205,41 @@ function compactEntry(e: Entry): Record<string, unknown> {
   return out;
 }
 
+/** How the head's line ends: the entries follow, a line of at most {@link ENTRIES_PER_PIECE} each. */
+const HEAD_END = ',"entries":[';
+/** How the last line starts: the index follows. */
+const INDEX_START = '],"index":';
+
 /**
- * A loaded library as JSON for the cache (keyed by a hash of the file's text, which it does not
- * hold), in pieces of a few milliseconds' work each: the language server writes them between
- * requests. The pieces joined are {@link libraryToJson}'s text.
+ * A loaded library as JSON for the cache, in pieces of a few milliseconds' work each: the
+ * language server writes them between requests. The pieces joined are {@link libraryToJson}'s
+ * text: one JSON object whose parts are on lines of their own (the head, then entries
+ * {@link ENTRIES_PER_PIECE} a line, then the index), so that {@link LibraryRestorer} can parse it a
+ * line at a time.
  *
- * @throws Error (when the generator runs) for a library whose index was updated since it was built
+ * @param text - the text it was loaded from, checked when it is restored (tests may leave it out)
+ * @throws Error (when the generator runs) for a library whose index was updated since it was
+ *   built, or a `text` of another format than the library's
  */
-export function* libraryJsonPieces(lib: LoadedLibrary): Generator<string, void, undefined> {
-  for (const piece of jsonPieces(lib)) yield latin1(piece);
+export function* libraryJsonPieces(lib: LoadedLibrary, text?: LibraryTextId): Generator<string, void, undefined> {
+  if (text && text.format !== lib.format) throw new Error(`libraryJsonPieces: a ${lib.format} library saved as ${text.format}`);
+  for (const piece of jsonPieces(lib, text)) yield latin1(piece);
 }
 
-function* jsonPieces(lib: LoadedLibrary): Generator<string, void, undefined> {
-  const head: Omit<LibraryJson, 'entries' | 'index'> = {
-    version: LIBRARY_CACHE_VERSION, format: lib.format, problems: lib.problems,
+function* jsonPieces(lib: LoadedLibrary, text: LibraryTextId | undefined): Generator<string, void, undefined> {
+  const head: CacheHead = {
+    version: LIBRARY_CACHE_VERSION, text: text ? { hash: text.hash, length: text.length } : null,
+    format: lib.format, count: lib.entries.length, problems: lib.problems,
     ...(lib.spans ? { spans: toBase64(Int32Array.from(lib.spans)) } : {}),
     ...(lib.macros ? { macros: lib.macros } : {}), ...(lib.strings ? { strings: lib.strings } : {}),
   };
-  yield `${JSON.stringify(head).slice(0, -1)},"entries":[`;
+  // JSON.stringify writes no line break of its own (one in a string is `\n`): the ones here are
+  // the only ones, white space between the object's tokens.
+  yield `${JSON.stringify(head).slice(0, -1)}${HEAD_END}\n`;
   for (let i = 0; i < lib.entries.length; i += ENTRIES_PER_PIECE) {
-    yield (i ? ',' : '') + lib.entries.slice(i, i + ENTRIES_PER_PIECE).map((e) => JSON.stringify(compactEntry(e))).join(',');
+    yield `${i ? ',' : ''}${lib.entries.slice(i, i + ENTRIES_PER_PIECE).map((e) => JSON.stringify(compactEntry(e))).join(',')}\n`;
   }
-  yield '],"index":';
+  yield INDEX_START;
   yield* lib.index.jsonPieces();
   yield '}';
 }
@@ -220,38 +260,247 @@ const WIDE = /[\u0100-\uffff]/;
 const WIDE_RUN = /[\u0100-\uffff]+/g;
 
 /** A loaded library as JSON, for the cache: {@link libraryJsonPieces} at once. */
-export function libraryToJson(lib: LoadedLibrary): string {
-  return [...libraryJsonPieces(lib)].join('');
+export function libraryToJson(lib: LoadedLibrary, text?: LibraryTextId): string {
+  return [...libraryJsonPieces(lib, text)].join('');
+}
+
+/** What restoring a cache gave: the library, or why the cache is not used (one line, for a log). */
+export type RestoreResult = { lib: LoadedLibrary } | { miss: string };
+
+/** A cache that is not used, and why (thrown inside {@link LibraryRestorer} only). */
+class CacheMiss extends Error {}
+const miss = (why: string): never => { throw new CacheMiss(why); };
+
+/**
+ * Restores a library saved with {@link libraryJsonPieces}, a line at a time: call {@link step}
+ * with a deadline until it returns true, then take {@link result}. A line is at most
+ * {@link ENTRIES_PER_PIECE} entries, so no slice parses more; the index's line (mostly base64
+ * text) is parsed in one piece, and restored in pieces (`LibraryIndex.restoring`). Nothing of the JSON is trusted: every field the library uses is checked (types,
+ * entry counts against lengths, offsets within the text, the index's ids within its entries); a
+ * cache of another version, text or format, or one that fails a check, is a miss, never an
+ * exception.
+ */
+export class LibraryRestorer {
+  private at = 0;
+  private head?: CacheHead;
+  private spans?: number[];
+  private readonly entries: Entry[] = [];
+  private readonly base = entryBase();
+  /** The index being restored, a piece a step, once every line is read. */
+  private indexing?: Generator<void, LibraryIndex | undefined, undefined>;
+  private out?: RestoreResult;
+
+  /**
+   * @param json - the cache's text
+   * @param ref - the file it is restored for (its entries' `library.uri` and `name`: the same text may be at another path)
+   * @param expected - the text it must have been saved for (its hash, length and format); absent
+   *   (tests only): any, as long as it was saved without one
+   */
+  constructor(private readonly json: string, private readonly ref: LibraryRef, private readonly expected?: LibraryTextId) {}
+
+  /** Entries restored, of how many the cache holds (0 until its head is read). */
+  get progress(): { done: number; total: number } {
+    return { done: this.entries.length, total: this.head?.count ?? 0 };
+  }
+
+  /**
+   * Works until done or `deadline()` (asked after each line, and each piece of the index) says to stop.
+   *
+   * @returns true when {@link result} is ready
+   */
+  step(deadline: () => boolean = () => false): boolean {
+    if (this.out) return true;
+    try {
+      while (!this.line()) if (deadline()) return false;
+    } catch (e) {
+      // A check that failed, or JSON.parse / base64's error on damaged text: either way a miss. Named
+      // by the error's kind only: V8's message quotes the text, which may hold anything.
+      this.out = { miss: e instanceof CacheMiss ? e.message : e instanceof SyntaxError ? 'damaged (not JSON)' : `damaged (${e instanceof Error ? e.name : typeof e})` };
+    }
+    return true;
+  }
+
+  /** The library, or why the cache is not used; throws before {@link step} returned true. */
+  result(): RestoreResult {
+    if (!this.out) throw new Error('LibraryRestorer.result() before the restore finished');
+    return this.out;
+  }
+
+  /** Reads the next line, or restores the next piece of the index; true when done. */
+  private line(): boolean {
+    if (this.indexing) {
+      const r = this.indexing.next();
+      if (!r.done) return false;
+      if (!r.value) return miss('damaged (index)');
+      const head = this.head!;
+      this.out = { lib: {
+        format: head.format, entries: this.entries, index: r.value, problems: head.problems,
+        ...(head.format === 'bibtex' ? { spans: this.spans!, macros: head.macros!, strings: head.strings! } : {}),
+      } };
+      return true;
+    }
+    const json = this.json;
+    const nl = json.indexOf('\n', this.at);
+    const end = nl < 0 ? json.length : nl;
+    const from = this.at;
+    this.at = end + 1;
+    if (!this.head) {
+      if (nl < 0 || !json.startsWith('{', from) || json.slice(end - HEAD_END.length, end) !== HEAD_END) miss(this.version() ?? 'not a library cache');
+      this.readHead(JSON.parse(`${json.slice(from, end - HEAD_END.length)}}`));
+      return false;
+    }
+    if (json.startsWith(INDEX_START, from)) {
+      if (nl >= 0) miss('damaged (text after the index)');
+      if (json.charCodeAt(end - 1) !== 0x7d) miss('damaged (the index is cut short)');
+      this.readIndex(JSON.parse(json.slice(from + INDEX_START.length, end - 1)));
+      return false;
+    }
+    if (nl < 0) miss('damaged (cut short)');
+    const first = this.entries.length === 0;
+    if (first === json.startsWith(',', from)) miss('damaged (a line of entries)');
+    const list = JSON.parse(`[${json.slice(first ? from : from + 1, end)}]`) as unknown[];
+    if (list.length > ENTRIES_PER_PIECE || this.entries.length + list.length > this.head.count) miss('damaged (entries)');
+    for (const raw of list) this.entries.push(this.entry(raw));
+    return false;
+  }
+
+  /** The version of a cache written by another build (for the miss's message), when it says one. */
+  private version(): string | undefined {
+    const v = /^\{"version":(\d{1,9})[,}]/.exec(this.json.slice(0, 24))?.[1];
+    return v !== undefined && Number(v) !== LIBRARY_CACHE_VERSION ? `of another version (${v}; this one reads ${LIBRARY_CACHE_VERSION})` : undefined;
+  }
+
+  private readHead(h: unknown): void {
+    if (!isObject(h)) return miss('not a library cache');
+    if (h.version !== LIBRARY_CACHE_VERSION) miss(`of another version (${String(h.version)}; this one reads ${LIBRARY_CACHE_VERSION})`);
+    onlyKeys(h, HEAD_KEYS, 'the head');
+    const format = h.format;
+    if (format !== 'bibtex' && format !== 'csl-json' && format !== 'csl-yaml') return miss('damaged (format)');
+    const text = h.text as { hash: string; length: number } | null;
+    if (text !== null && !(isObject(text) && typeof text.hash === 'string' && isCount(text.length) && Object.keys(text).length === 2)) miss('damaged (text)');
+    const expected = this.expected;
+    if (expected) {
+      if (format !== expected.format) miss(`saved for this text read as ${format}, not ${expected.format}`);
+      if (!text || text.hash !== expected.hash || text.length !== expected.length) miss('saved for another text');
+    } else if (text) miss('saved for a text not given');
+    const length = expected?.length ?? Infinity;
+    if (!isCount(h.count) || (h.count as number) > 2 ** 25) miss('damaged (count)');
+    const count = h.count as number;
+    if (!Array.isArray(h.problems)) return miss('damaged (problems)');
+    for (const p of h.problems) {
+      if (!isObject(p) || !isLine(p.line) || !isLine(p.column) || typeof p.message !== 'string' || (p.severity !== 'error' && p.severity !== 'warning')
+        || Object.keys(p).length !== 4) miss('damaged (a problem)');
+    }
+    if (format === 'bibtex') {
+      if (typeof h.spans !== 'string') return miss('damaged (spans)');
+      const spans = Array.from(int32FromBase64(h.spans));
+      if (spans.length !== 2 * count) miss('damaged (spans of another count of entries)');
+      // In file order, each within the text and after the one before.
+      for (let i = 0, last = 0; i < spans.length; i += 2) {
+        if (spans[i]! < last || spans[i + 1]! < spans[i]! || spans[i + 1]! > length) miss('damaged (an entry\'s offsets)');
+        last = spans[i + 1]!;
+      }
+      this.spans = spans;
+      if (!isObject(h.macros) || Object.values(h.macros).some((v) => typeof v !== 'string')) miss('damaged (macros)');
+      if (!Array.isArray(h.strings) || !h.strings.every((s) => Array.isArray(s) && s.length === 2 && typeof s[0] === 'string' && isObject(s[1])
+        && isCount(s[1].start) && isCount(s[1].end) && (s[1].start as number) <= (s[1].end as number) && (s[1].end as number) <= length && Object.keys(s[1]).length === 2)) {
+        miss('damaged (@string offsets)');
+      }
+    } else if (h.spans !== undefined || h.macros !== undefined || h.strings !== undefined) miss('damaged (BibTeX parts in a CSL library)');
+    this.head = h as unknown as CacheHead;
+  }
+
+  /** An entry as {@link compactEntry} left it, checked field by field, made whole again. */
+  private entry(raw: unknown): Entry {
+    const format = this.head!.format;
+    if (!isObject(raw)) return miss('damaged (an entry)');
+    for (const k in raw) {
+      const kind = ENTRY_FIELDS[k];
+      const v = raw[k];
+      const ok = kind === 'string' ? typeof v === 'string'
+        : kind === 'year' ? Number.isInteger(v)
+        : kind === 'type' ? (ENTRY_TYPES as readonly unknown[]).includes(v)
+        : kind === 'kind' ? (KINDS as readonly unknown[]).includes(v)
+        : kind === 'level' ? (LEVELS as readonly unknown[]).includes(v)
+        : kind === 'authors' ? Array.isArray(v) && v.every(isPerson)
+        : kind === 'library';
+      if (!ok) miss(`damaged (an entry's ${printable(k)})`);
+    }
+    for (const k of REQUIRED) if (!(k in raw)) miss(`damaged (an entry without ${k})`);
+    const lib = raw.library;
+    if (!isObject(lib)) return miss('damaged (an entry\'s library)');
+    for (const k in lib) {
+      const v = lib[k];
+      const ok = k === 'line' ? isLine(v)
+        : k === 'sourceType' ? typeof v === 'string'
+        : k === 'format' ? v === format
+        : k === 'keywords' || k === 'groups' ? Array.isArray(v) && v.every((x) => typeof x === 'string')
+        : k === 'csl' ? format !== 'bibtex' && isObject(v)
+        : false;
+      if (!ok) miss(`damaged (an entry's library ${printable(k)})`);
+    }
+    if (!('line' in lib) || !('sourceType' in lib) || !('format' in lib) || (format !== 'bibtex' && !('csl' in lib))) miss('damaged (an entry\'s library)');
+    Object.assign(raw, this.base);
+    lib.uri = this.ref.uri;
+    lib.name = this.ref.name;
+    lib.keywords ??= NONE;
+    lib.groups ??= NONE;
+    return raw as unknown as Entry;
+  }
+
+  private readIndex(json: unknown): void {
+    if (this.entries.length !== this.head!.count) miss('damaged (entries missing)');
+    if (!isObject(json)) return miss('damaged (index)');
+    this.indexing = LibraryIndex.restoring(this.entries, json as unknown as LibraryIndexJson);
+  }
+}
+
+const HEAD_KEYS = new Set(['version', 'text', 'format', 'count', 'problems', 'spans', 'macros', 'strings']);
+
+/** What each field of a library entry may hold (`Entry`'s fields; the entry loaders write a subset). */
+const ENTRY_FIELDS: Record<string, 'string' | 'year' | 'type' | 'kind' | 'level' | 'authors' | 'library'> = Object.assign(Object.create(null) as object, {
+  key: 'string', type: 'type', kind: 'kind', title: 'string', title_en: 'string', authors: 'authors', year: 'year',
+  venue: 'string', venue_full: 'string', booktitle: 'string', journal: 'string', volume: 'string', number: 'string',
+  pages: 'string', publisher: 'string', institution: 'string', howpublished: 'string', edition: 'string', series: 'string',
+  doi: 'string', arxiv: 'string', url: 'string', pdf: 'string', code: 'string', level: 'level', note: 'string', library: 'library',
+} as const);
+const REQUIRED = ['key', 'type', 'kind', 'title', 'authors', 'library'] as const;
+
+/** A name from the cache for a log line: 40 characters at most, printable ASCII only (a damaged file may hold escape sequences). */
+const printable = (name: string) => name.slice(0, 40).replace(/[^\x20-\x7e]/g, '?');
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+const isCount = (v: unknown): boolean => Number.isInteger(v) && (v as number) >= 0;
+const isLine = (v: unknown): boolean => Number.isInteger(v) && (v as number) >= 1;
+function onlyKeys(o: Record<string, unknown>, keys: ReadonlySet<string>, what: string): void {
+  for (const k in o) if (!keys.has(k)) miss(`damaged (${what}: ${printable(k)})`);
+}
+/** A {@link Person}: `{given, family}` (and `zh`) or `{literal}`, strings only. */
+function isPerson(p: unknown): boolean {
+  if (!isObject(p)) return false;
+  const keys = Object.keys(p);
+  if ('literal' in p) return keys.length === 1 && typeof p.literal === 'string';
+  return typeof p.given === 'string' && typeof p.family === 'string' && (keys.length === 2 || (keys.length === 3 && typeof p.zh === 'string'));
 }
 
 /**
- * A library saved with {@link libraryToJson}, for a file at `ref` (its entries' `library.uri` and
- * `name` are set to it: the same text may be at another path).
- *
- * @returns undefined when the JSON is of another version or shape (then the file is read again)
+ * Restores a library saved with {@link libraryJsonPieces}, at once (the CLI, tests); see
+ * {@link LibraryRestorer}.
  */
-export function libraryFromJson(json: string, ref: LibraryRef): LoadedLibrary | undefined {
-  try {
-    const data = JSON.parse(json) as LibraryJson;
-    if (data?.version !== LIBRARY_CACHE_VERSION || !Array.isArray(data.entries) || !Array.isArray(data.problems) || !data.index) return undefined;
-    const base = entryBase();
-    for (const e of data.entries) {
-      const lib = e?.library as Record<string, unknown> | undefined;
-      if (!lib || typeof lib !== 'object') return undefined;
-      Object.assign(e, base);
-      lib.uri = ref.uri;
-      lib.name = ref.name;
-      lib.keywords ??= NONE;
-      lib.groups ??= NONE;
-    }
-    const entries = data.entries as unknown as Entry[];
-    const index = LibraryIndex.fromJSON(entries, data.index);
-    if (!index) return undefined;
-    const spans = data.spans === undefined ? undefined : Array.from(int32FromBase64(data.spans));
-    if (spans && spans.length !== 2 * entries.length) return undefined;
-    return { format: data.format, entries, index, problems: data.problems, spans, macros: data.macros, strings: data.strings };
-  } catch {
-    // ignored: a damaged cache file is as good as none; the library is read from its file.
-    return undefined;
-  }
+export function restoreLibrary(json: string, ref: LibraryRef, expected?: LibraryTextId): RestoreResult {
+  const r = new LibraryRestorer(json, ref, expected);
+  r.step();
+  return r.result();
+}
+
+/**
+ * {@link restoreLibrary}'s library, or undefined for a miss.
+ *
+ * @returns undefined when the JSON is of another version, text or format, or damaged (then the file is read again)
+ */
+export function libraryFromJson(json: string, ref: LibraryRef, expected?: LibraryTextId): LoadedLibrary | undefined {
+  const r = restoreLibrary(json, ref, expected);
+  return 'lib' in r ? r.lib : undefined;
 }

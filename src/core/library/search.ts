@@ -291,18 +291,32 @@ function* base64Parts(a: Int32Array | Uint16Array): Generator<string, void, unde
   yield ']';
 }
 
-/** Parts written by {@link base64Parts}, as one array. */
-function fromParts<T extends Int32Array | Uint16Array>(parts: readonly string[], decode: (s: string) => T, make: (n: number) => T): T {
+/** Parts written by {@link base64Parts}, as one array; a pause after each part (see `LibraryIndex.restoring`). */
+function* fromParts<T extends Int32Array | Uint16Array>(parts: readonly string[], decode: (s: string) => T, make: (n: number) => T): Generator<void, T, undefined> {
   if (!Array.isArray(parts)) throw new Error('LibraryIndex: a list of parts expected');
-  const decoded = parts.map(decode);
+  const decoded: T[] = [];
+  for (const part of parts) {
+    decoded.push(decode(part));
+    yield;
+  }
   if (decoded.length === 1) return decoded[0]!;
   const out = make(decoded.reduce((n, d) => n + d.length, 0));
   let at = 0;
   for (const d of decoded) { out.set(d, at); at += d.length; }
   return out;
 }
-const int32s = (parts: readonly string[]) => fromParts(parts, int32FromBase64, (n) => new Int32Array(n));
-const uint16s = (parts: readonly string[]) => fromParts(parts, uint16FromBase64, (n) => new Uint16Array(n));
+const int32Parts = (parts: readonly string[]) => fromParts(parts, int32FromBase64, (n) => new Int32Array(n));
+const uint16Parts = (parts: readonly string[]) => fromParts(parts, uint16FromBase64, (n) => new Uint16Array(n));
+
+/** Whether list bounds run from 0, never down, to `end` (a restored index's `termStart` and the like). */
+function runsUpTo(start: Int32Array, end: number): boolean {
+  if (start[0] !== 0) return false;
+  for (let i = 1; i < start.length; i++) if (start[i]! < start[i - 1]!) return false;
+  return start[start.length - 1] === end;
+}
+
+/** Whether a restored posting names a field, one of `docs` entries, and a count. */
+const isPostingOf = (p: number, docs: number) => p >= 0 && p >>> FIELD_SHIFT < F && docOf(p) < docs && (p & TF_MASK) > 0;
 
 /** Bumped whenever the serialised index changes shape, so an old cache is not read. */
 export const LIBRARY_INDEX_VERSION = 2;
@@ -686,39 +700,75 @@ export class LibraryIndex {
    * @returns undefined when it is of another version, or damaged (then the library is read again)
    */
   static fromJSON(entries: readonly Entry[], json: LibraryIndexJson): LibraryIndex | undefined {
+    const restoring = LibraryIndex.restoring(entries, json);
+    for (;;) {
+      const r = restoring.next();
+      if (r.done) return r.value;
+    }
+  }
+
+  /**
+   * {@link fromJSON} in pieces of a few milliseconds each (at 100,000 entries the whole takes most
+   * of a second): run the generator on, between other work, until it returns; what it returns is
+   * {@link fromJSON}'s. Every id and bound is checked, as a search reads them unchecked.
+   */
+  static *restoring(entries: readonly Entry[], json: LibraryIndexJson): Generator<void, LibraryIndex | undefined, undefined> {
     if (json?.version !== LIBRARY_INDEX_VERSION || json.docs !== entries.length) return undefined;
     try {
       const index = new LibraryIndex(entries);
-      entries.forEach((e, i) => index.addEntry(i, e));
+      for (let i = 0; i < entries.length; i++) {
+        index.addEntry(i, entries[i]!);
+        if ((i & 4095) === 4095) yield;
+      }
+      if (!Array.isArray(json.terms)) return undefined;
       for (const part of json.terms) {
         if (typeof part !== 'string') return undefined;
         if (part) for (const t of part.split('\n')) index.termId(t);
+        yield;
       }
       const T = index.terms.length;
-      index.termStart = int32s(json.termStart);
-      index.postings = int32s(json.postings);
-      if (index.termStart.length !== T + 1 || index.termStart[T] !== index.postings.length) return undefined;
-      const fieldLen = uint16s(json.fieldLen);
+      index.termStart = yield* int32Parts(json.termStart);
+      index.postings = yield* int32Parts(json.postings);
+      if (index.termStart.length !== T + 1 || !runsUpTo(index.termStart, index.postings.length)) return undefined;
+      const fieldLen = yield* uint16Parts(json.fieldLen);
       if (fieldLen.length !== entries.length * F) return undefined;
       index.fieldLen.set(fieldLen);
       for (let i = 0; i < fieldLen.length; i++) index.totalLen[i % F] += fieldLen[i]!;
-      const topTerms = int32s(json.tops.terms);
-      const topStart = int32s(json.tops.start);
-      const topPostings = int32s(json.tops.postings);
-      if (topStart.length !== topTerms.length + 1 || topStart[topTerms.length] !== topPostings.length) return undefined;
+      // Ids within the entries and fields, in order within each word (as laid out), each in a field
+      // with words (a length of 0 would score it infinite): a search reads them unchecked.
+      const docs = entries.length;
+      const isPosting = (p: number) => isPostingOf(p, docs) && fieldLen[docOf(p) * F + (p >>> FIELD_SHIFT)]! > 0;
+      for (let t = 0, work = 0; t < T; t++) {
+        const from = index.termStart[t]!;
+        const to = index.termStart[t + 1]!;
+        for (let k = from; k < to; k++) {
+          if (!isPosting(index.postings[k]!) || (k > from && index.postings[k]! <= index.postings[k - 1]!)) return undefined;
+        }
+        work += to - from + 1;
+        if (work > 0x40000) { work = 0; yield; }
+      }
+      const topTerms = yield* int32Parts(json.tops.terms);
+      const topStart = yield* int32Parts(json.tops.start);
+      const topPostings = yield* int32Parts(json.tops.postings);
+      if (topStart.length !== topTerms.length + 1 || !runsUpTo(topStart, topPostings.length)) return undefined;
+      if (topTerms.some((t) => t < 0 || t >= T) || topPostings.some((p) => !isPosting(p))) return undefined;
       topTerms.forEach((t, i) => index.tops.set(t, topPostings.subarray(topStart[i], topStart[i + 1])));
+      yield;
       const keys = json.prefixes.keys;
-      const pStart = int32s(json.prefixes.start);
-      const pIds = int32s(json.prefixes.ids);
-      if (!Array.isArray(keys) || pStart.length !== keys.length + 1 || pStart[keys.length] !== pIds.length) return undefined;
+      const pStart = yield* int32Parts(json.prefixes.start);
+      const pIds = yield* int32Parts(json.prefixes.ids);
+      if (!Array.isArray(keys) || keys.some((k) => typeof k !== 'string') || pStart.length !== keys.length + 1 || !runsUpTo(pStart, pIds.length)) return undefined;
+      if (pIds.some((id) => id < 0 || id >= docs)) return undefined;
       keys.forEach((k, i) => index.prefixes.set(k, pIds.subarray(pStart[i], pStart[i + 1])));
+      yield;
       index.starts = Haystack.from(json.starts);
+      yield;
       index.authors = Haystack.from(json.authors);
       if (index.starts.size !== entries.length || index.authors.size !== entries.length) return undefined;
       if (!Array.isArray(json.venues) || json.venues.some((v) => typeof v !== 'string')) return undefined;
       index.venueNames = json.venues;
       json.venues.forEach((v, i) => index.venueIdOf.set(v, i));
-      const venueIds = int32s(json.venueIds);
+      const venueIds = yield* int32Parts(json.venueIds);
       if (venueIds.length !== entries.length || venueIds.some((v) => v < 0 || v >= json.venues.length)) return undefined;
       index.venueIds.set(venueIds);
       return index;

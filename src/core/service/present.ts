@@ -43,6 +43,26 @@ export function escapeMarkdown(s: string): string {
   return s.replace(/([\\`*_{}[\]()#+\-.!|<>])/g, '\\$1');
 }
 
+/**
+ * Text as a Markdown code span that shows it as is, whatever backticks it holds: fenced with a
+ * backtick run longer than any run in the text, and padded with a space when the text begins or
+ * ends with a backtick or with a space on both sides (CommonMark 0.31, "Code spans": the fence is
+ * a run of equal length, and one space is stripped from each end when both are spaces). Line
+ * breaks become spaces: a blank line would end the paragraph, and with it the span.
+ *
+ * @param s - any text (a citation key from a library)
+ * @returns `` `s` ``, or the longer fence; an empty string for an empty text (an empty span does not exist)
+ */
+export function codeSpan(s: string): string {
+  const text = s.replace(/\r\n?|\n/g, ' ');
+  if (!text) return '';
+  let longest = 0;
+  for (const run of text.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') || (text.startsWith(' ') && text.endsWith(' ') && text.trim() !== '') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
 /** Options of {@link entryMarkdown}. */
 export interface EntryMarkdownOptions {
   /** The user has marked the entry read. */
@@ -64,7 +84,7 @@ export function entryMarkdown(corpus: Corpus, e: Entry, opts: EntryMarkdownOptio
   parts.push(`\n\n${escapeMarkdown(allAuthors(e.authors))}`);
   const venue = e.venue_full && e.venue_full !== e.venue ? `${e.venue_full} (${venueYear(e)})` : venueYear(e);
   if (venue) parts.push(`  \n${escapeMarkdown(venue)}`);
-  const facts = [e.level ? levelBadge(e.level) : undefined, escapeMarkdown(kindLabel(e)), opts.read ? l10n.t('✓ read') : undefined, `\`${e.key}\``].filter(Boolean);
+  const facts = [e.level ? levelBadge(e.level) : undefined, escapeMarkdown(kindLabel(e)), opts.read ? l10n.t('✓ read') : undefined, codeSpan(e.key)].filter(Boolean);
   parts.push(`\n\n${facts.join(' · ')}`);
   if (e.summary) parts.push(`\n\n${escapeMarkdown(e.summary)}`);
   // A library entry says where it is; a corpus entry, where it is filed.

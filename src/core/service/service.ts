@@ -14,17 +14,19 @@ import {
   Hover, Location, MarkupKind, Position, Range, type Command,
 } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
-import { duplicateKeys, editorText, eolOf, findBibKey, findBibKeys, lineColumnAt, parseBib, type BibEntry } from '../bib/bibfile.js';
+import { bibKeyOffset, duplicateKeys, editorText, eolOf, findBibKey, lineColumnAt, parseBib, type BibEntry } from '../bib/bibfile.js';
 import {
-  BibCache, bibFileOf, inWorkspace, isInside, planBibliographyUpdate, planCitationSync, resolveBibliography, type DocumentBibliography,
+  BibCache, bibFileOf, inWorkspaceReal, isInside, planBibliographyUpdate, planCitationSync, quartoProject, resolveBibliography, type DocumentBibliography,
 } from '../bib/resolve.js';
 import { bibFormatOf, planBibAddition, planBibSync, readBibFile } from '../bib/sync.js';
 import { toBibtex } from '../cite/bibtex.js';
 import { planCitation } from '../cite/insert.js';
 import { foldAscii } from '../cite/key.js';
-import { citationAt, citationsIn, citedKeys, type CitedKey } from '../citations.js';
+import { citationAt, citationsIn, citedKeys, crossrefSyntaxOf, type CitedKey } from '../citations.js';
 import { planLatexBibDeclaration, planMarkdownBibDeclaration } from '../bib/locate.js';
-import { citeContextAt, isCitingLanguage, LATEX_LANGUAGES } from '../context.js';
+import { citeContextAt, isCitingLanguage, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../context.js';
+import type { LatexProject } from '../latex/project.js';
+import type { CrossrefSyntax } from '../markdown/crossref.js';
 import type { Logger } from '../log.js';
 import type { Entry } from '../schema.js';
 import { bibEntryMarkdown, entryMarkdown, escapeMarkdown, venueYear } from './present.js';
@@ -59,6 +61,8 @@ export interface CitationServiceOptions {
    * `mlsys-papers:/<key>.bib`. Other editors get none of these, which they could not open.
    */
   clientUi?: () => boolean;
+  /** The workspace's LaTeX project: the roots of a LaTeX file that names none (see `resolveBibliography`). */
+  project?: Pick<LatexProject, 'rootsOf' | 'declarationsOf'>;
 }
 
 /** The citation language service; see {@link createCitationService}. */
@@ -155,7 +159,21 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
       latexRootBase: folder,
       latexRootFromWorkspace: settings.latexRootFromWorkspace,
       cache,
+      project: opts.project,
     });
+  };
+
+  /**
+   * A Markdown document's cross-reference syntax: Quarto's in `.qmd` files and in documents of a
+   * Quarto project (with the project's custom types), and what its front matter adds; undefined
+   * for other languages.
+   */
+  const crossrefsOf = async (doc: TextDocument): Promise<CrossrefSyntax | undefined> => {
+    if (!MARKDOWN_LANGUAGES.has(doc.languageId)) return undefined;
+    const uri = URI.parse(doc.uri);
+    const project = await quartoProject(ws, uri, cache);
+    const quarto = doc.languageId === 'quarto' || /\.qmd$/i.test(uri.path) || !!project;
+    return crossrefSyntaxOf(doc.getText(), { quarto, quartoCustom: project?.crossrefCustom ?? [] });
   };
 
   const bibEntries = (bib: DocumentBibliography | undefined) =>
@@ -186,8 +204,8 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
   };
 
   /** The refusal for a bibliography file that is one of the user's libraries, which we never write. */
-  const refuseLibrary = (uri: URI, keys: readonly string[]): BibChange | undefined =>
-    opts.corpus().isLibrary?.(uri.toString())
+  const refuseLibrary = async (uri: URI, keys: readonly string[]): Promise<BibChange | undefined> =>
+    (await opts.corpus().isLibrary?.(uri.toString()))
       ? { kind: 'refuse', uri: uri.toString(), message: l10n.t('is one of your libraries (mlsysPapers.libraries), which MLSys Papers never writes to; it was not changed; add {0} to it with your reference manager', keys.join(', ')) }
       : undefined;
 
@@ -233,10 +251,10 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     // absolute path, or relative to whichever root file declared it first, as cached).
     const sync = planCitationSync(bib && { ...bib, files: bib.files.map((s) => ({ ...s, path: s.uri.toString() })) }, entries);
     const reused = sync.reused.map((r) => ({ key: r.entry.key, citeAs: r.key, title: r.entry.title, file: r.path }));
-    const update = await planBibliographyUpdate(ws, bib, sync);
+    const update = await planBibliographyUpdate(ws, bib, sync, { allowOutside: (await opts.config(URI.parse(doc.uri))).allowWritesOutside });
     let bibliography: BibChange;
     // A library is never written, whatever else would have stopped the write.
-    const library = update.kind !== 'none' && update.kind !== 'declare' && refuseLibrary(update.uri, 'entries' in update ? update.entries.map((e) => e.key) : entries.map((e) => e.key));
+    const library = update.kind !== 'none' && update.kind !== 'declare' && await refuseLibrary(update.uri, 'entries' in update ? update.entries.map((e) => e.key) : entries.map((e) => e.key));
     if (library) return { reused, bibliography: library, citeAs: sync.citeAs };
     switch (update.kind) {
       case 'none': bibliography = { kind: 'none' }; break;
@@ -257,11 +275,11 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
 
   return {
     async complete(doc, position, token = NOT_CANCELLED) {
-      // LaTeX: the scanner sees the whole document, to know whether the cursor is in a comment,
-      // verbatim text or an \iffalse block (a few ms for a 300 KB paper). Markdown: the detection
-      // reads only around the cursor (the key under it, and a bracket within 1,000 characters).
+      // The scanners see the whole document, to know whether the cursor is in a comment, verbatim
+      // text or an \iffalse block (LaTeX), or in code, math or a comment (Markdown): a few ms for
+      // a 300 KB paper.
       const text = doc.getText();
-      const ctx = citeContextAt(text, doc.offsetAt(position), doc.languageId);
+      const ctx = citeContextAt(text, doc.offsetAt(position), doc.languageId, await crossrefsOf(doc));
       if (!ctx) return undefined;
       // In Markdown, only offer keys right after '@' (inside brackets, the user types '@' first).
       if (ctx.syntax === 'pandoc' && text[ctx.keyStart - 1] !== '@') return undefined;
@@ -328,7 +346,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     },
 
     async hover(doc, position, token = NOT_CANCELLED) {
-      const c = citationAt(doc.getText(), doc.offsetAt(position), doc.languageId);
+      const c = citationAt(doc.getText(), doc.offsetAt(position), doc.languageId, await crossrefsOf(doc));
       if (!c) return undefined;
       const bib = await bibliographyOf(doc);
       if (token.isCancellationRequested) return undefined;
@@ -352,12 +370,14 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     },
 
     async definition(doc, position, token = NOT_CANCELLED) {
-      const c = citationAt(doc.getText(), doc.offsetAt(position), doc.languageId);
+      const c = citationAt(doc.getText(), doc.offsetAt(position), doc.languageId, await crossrefsOf(doc));
       if (!c) return undefined;
       const bib = await bibliographyOf(doc);
       if (token.isCancellationRequested) return undefined;
       for (const s of bib?.files ?? []) {
-        const at = findBibKey(s.text, c.key);
+        // The entry as the reader found it (BibTeX uses the first of duplicate keys); else a search of the text.
+        const own = s.format === 'bibtex' ? s.entries.find((e) => e.key.toLowerCase() === c.key.toLowerCase()) : undefined;
+        const at = own?.start !== undefined ? bibKeyOffset(s.text, own.start) : findBibKey(s.text, c.key);
         if (at >= 0) {
           const { line, column } = lineColumnAt(s.text, at);
           const pos = Position.create(line - 1, column - 1);
@@ -376,36 +396,71 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
         const bibtex = bibFormatOf(uri.path) === 'bibtex';
         if (doc.languageId !== 'bibtex' && !bibtex) return [];
         const text = doc.getText();
-        // The workspace's view of this very document: parsed once for it and for the documents that cite from it.
+        // The workspace's view of this very document: read once for it and for the documents that cite from it.
         const shared = bibtex && ws.openDocument?.(uri)?.version === doc.version
           ? await cache.get(ws, uri, 'bib', (t) => bibFileOf(ws, uri, uri.path, t))
           : undefined;
-        const entries = shared?.text === text ? shared.entries : parseBib(text).entries;
+        const read = shared?.text === text ? shared : parseBib(text);
         const out: Diagnostic[] = [];
-        for (const key of duplicateKeys(entries).keys()) {
-          for (const start of findBibKeys(text, key)) {
-            const found = text.substr(start, key.length);
+        // Duplicate keys, in one pass: each entry knows where it starts (issue 20, finding 8).
+        const dups = duplicateKeys(read.entries);
+        if (dups.size) {
+          for (const e of read.entries) {
+            if (!dups.has(e.key.toLowerCase()) || e.start === undefined) continue;
+            const start = bibKeyOffset(text, e.start);
+            if (start < 0) continue;
             out.push({
-              range: rangeOf(doc, { offset: start, length: key.length }), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE,
+              range: rangeOf(doc, { offset: start, length: e.key.length }), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE,
               code: DiagnosticCodes.duplicate,
-              message: l10n.t('Duplicate key "{0}": BibTeX uses the first and ignores the others (keys are case-insensitive).', found),
+              message: l10n.t('Duplicate key "{0}": BibTeX uses the first and ignores the others (keys are case-insensitive).', e.key),
             });
+          }
+        }
+        // The reader's problems (a skipped entry, a field left out), unless the file is a library
+        // whose store publishes them already. Not an undefined macro: BibTeX reads a document's
+        // databases as one (`\bibliography{abbrev,refs}`), so another file may define it.
+        if (!opts.corpus().isLibraryReady?.(uri.toString())) {
+          for (const p of read.problems ?? []) {
+            if (p.message.startsWith('undefined macro ')) continue;
+            const at = Position.create(p.line - 1, p.column - 1);
+            out.push({ range: Range.create(at, Position.create(at.line, at.character + 1)), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, message: p.message });
           }
         }
         return out;
       }
-      const cited = citationsIn(doc.getText(), doc.languageId);
+      // Cross-references written as citations (`@fig-plot` in Quarto) are not citation keys.
+      const cited = citationsIn(doc.getText(), doc.languageId, await crossrefsOf(doc));
       const bib = await bibliographyOf(doc);
       if (token.isCancellationRequested) return [];
       const inBib = new Set(bibEntries(bib).map((b) => b.entry.key.toLowerCase()));
-      const readable = bib?.files.filter((s) => !s.error) ?? [];
+      // A BibTeX file with a broken entry is read as BibTeX reads it: the other entries count.
+      const readable = bib?.files.filter((s) => !s.error || s.format === 'bibtex') ?? [];
       const bibName = readable.map((s) => displayPath(s.uri)).join(', ');
       // Declared files that are missing or cannot be parsed: the document does declare a bibliography.
-      const unreadable = [...(bib?.files.filter((s) => s.error).map((s) => s.uri) ?? []), ...(bib?.missing ?? [])].map(displayPath).join(', ');
+      const unreadable = [...(bib?.files.filter((s) => !readable.includes(s)).map((s) => s.uri) ?? []), ...(bib?.missing ?? [])].map(displayPath).join(', ');
       const { corpus } = opts.corpus();
       const out: Diagnostic[] = [];
       const raise = (c: CitedKey, code: string, message: string) =>
         out.push({ range: rangeOf(doc, c), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, code, message });
+      if (bib?.missingRoot) {
+        const m = bib.missingRoot;
+        const found = bib.root.toString() === doc.uri ? l10n.t('the document itself') : displayPath(bib.root);
+        out.push({
+          range: rangeOf(doc, { offset: m.start, length: m.end - m.start }), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, code: DiagnosticCodes.missingRoot,
+          message: l10n.t('The root file "{0}" named by % !TEX root does not exist; the root used instead is {1}.', m.path, found),
+        });
+      }
+      // Once per broken bibliography, on the first citation (not per citation): the keys it defines elsewhere still count.
+      const first = cited[0];
+      if (first) {
+        for (const s of readable) {
+          if (!s.error) continue;
+          out.push({
+            range: rangeOf(doc, first), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE,
+            message: l10n.t('{0}, line {1}: {2}. The keys of its other entries are checked.', displayPath(s.uri), s.error.line, s.error.message),
+          });
+        }
+      }
       for (const c of cited) {
         if (inBib.has(c.key.toLowerCase())) continue;
         const known = corpus.entry(c.key) ?? lookup(c.key);
@@ -478,8 +533,8 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     async planInsertion(file, keys) {
       const entries = entriesOf(keys);
       const uri = file.toString();
-      if (!inWorkspace(ws, file)) return { kind: 'refuse', uri, message: l10n.t('is outside the workspace; it was not changed') };
-      const library = refuseLibrary(file, entries.map((e) => e.key));
+      if (!(await opts.config(file)).allowWritesOutside && !(await inWorkspaceReal(ws, file))) return { kind: 'refuse', uri, message: l10n.t('is outside the workspace; it was not changed') };
+      const library = await refuseLibrary(file, entries.map((e) => e.key));
       if (library) return library;
       const text = await ws.readText(file);
       const source = readBibFile(file.path, text ?? '');
@@ -506,7 +561,8 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     },
 
     citedKeys(doc) {
-      return citedKeys(doc.getText(), doc.languageId);
+      return citedKeys(doc.getText(), doc.languageId, MARKDOWN_LANGUAGES.has(doc.languageId)
+        ? { quarto: doc.languageId === 'quarto' || /\.qmd$/i.test(URI.parse(doc.uri).path) } : undefined);
     },
 
     clearCache() {

@@ -4,10 +4,11 @@
  */
 import type { URI } from 'vscode-uri';
 import type { BibWorkspace } from '../bib/resolve.js';
-import { LATEX_COMMANDS, MARKDOWN_STYLES, type LatexCommand, type MarkdownStyle } from '../cite/insert.js';
+import type { LatexCommand, MarkdownStyle } from '../cite/insert.js';
 import type { Corpus } from '../corpus.js';
 import type { Entry } from '../schema.js';
 import type { SearchIndex } from '../search.js';
+import { readSettings, SETTINGS, type Settings } from '../settings.js';
 
 /**
  * The files the service reads: {@link BibWorkspace} (open documents first, then disk), plus the
@@ -42,8 +43,8 @@ export interface CorpusView {
   toCite?(key: string): Entry | undefined;
   /** Library entries as citing copies them: their own BibTeX text, or CSL item (`Entry.library`). */
   prepare?(entries: readonly Entry[]): Entry[];
-  /** Whether a URI is a library file named by the settings: never written to. */
-  isLibrary?(uri: string): boolean;
+  /** Whether a URI is a library file named by the settings, however it is spelt (real paths compared): never written to. */
+  isLibrary?(uri: string): boolean | Promise<boolean>;
   /** Whether a URI is a library file that has loaded (its entries are in the index). */
   isLibraryReady?(uri: string): boolean;
   /** A corpus entry's twin in a library, whatever the preference. */
@@ -60,36 +61,46 @@ export interface DocumentSettings {
   latexRoot?: string;
   /** Whether `latexRoot` comes from a workspace's settings (then it must name a file in the workspace). */
   latexRootFromWorkspace?: boolean;
+  /**
+   * `mlsysPapers.allowWritesOutsideWorkspace` (user settings only): a bibliography whose real path
+   * leaves the workspace folders (a symlink to a shared `.bib`) may be written. Libraries never are.
+   */
+  allowWritesOutside?: boolean;
 }
 
-/** The defaults of {@link DocumentSettings} (the `package.json` defaults). */
-export const DEFAULT_DOCUMENT_SETTINGS: DocumentSettings = { latexCommand: 'cite', markdownStyle: 'pandoc', syncBibliography: true };
+/** The defaults of {@link DocumentSettings} (the `package.json` defaults, `core/settings.ts`). */
+export const DEFAULT_DOCUMENT_SETTINGS: DocumentSettings = {
+  latexCommand: SETTINGS.latexCommand.default, markdownStyle: SETTINGS.markdownStyle.default, syncBibliography: SETTINGS.syncBibliography.default,
+};
 
 /** The citation style when `mlsysPapers.citationStyle` is unset (a bundled style's name; the `package.json` default). */
-export const DEFAULT_CITATION_STYLE = 'apa';
+export const DEFAULT_CITATION_STYLE = SETTINGS.citationStyle.default;
 
-/** `value` when it is one of `allowed`, else `fallback`: how a setting's unknown value falls back to its default. */
-export function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
-  return allowed.includes(value as T) ? (value as T) : fallback;
+/**
+ * The settings that matter for a document, from the settings read ({@link readSettings}).
+ *
+ * @param latexRootFromWorkspace - whether `latexRoot` comes from a workspace's settings
+ */
+export function documentSettingsOf(s: Settings, latexRootFromWorkspace = false): DocumentSettings {
+  return {
+    latexCommand: s.latexCommand,
+    markdownStyle: s.markdownStyle,
+    syncBibliography: s.syncBibliography,
+    latexRoot: s.latexRoot || undefined,
+    latexRootFromWorkspace,
+    ...(s.allowWritesOutsideWorkspace ? { allowWritesOutside: true } : {}),
+  };
 }
 
 /**
  * Validates the `mlsysPapers` settings section as an editor sends it (`workspace/configuration`):
- * unknown values fall back to the defaults of `package.json`.
+ * unknown values fall back to the defaults of `package.json` ({@link readSettings}).
  *
  * @param raw - the section's object; anything else counts as empty
  * @param latexRootFromWorkspace - whether `latexRoot` comes from a workspace's settings
  */
 export function documentSettingsFrom(raw: unknown, latexRootFromWorkspace = false): DocumentSettings {
-  const s = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
-  const d = DEFAULT_DOCUMENT_SETTINGS;
-  return {
-    latexCommand: oneOf(s.latexCommand, LATEX_COMMANDS, d.latexCommand),
-    markdownStyle: oneOf(s.markdownStyle, MARKDOWN_STYLES, d.markdownStyle),
-    syncBibliography: typeof s.syncBibliography === 'boolean' ? s.syncBibliography : d.syncBibliography,
-    latexRoot: typeof s.latexRoot === 'string' && s.latexRoot.trim() ? s.latexRoot.trim() : undefined,
-    latexRootFromWorkspace,
-  };
+  return documentSettingsOf(readSettings(raw), latexRootFromWorkspace);
 }
 
 /** A request that may be cancelled (LSP's `CancellationToken` has this shape). */
@@ -172,7 +183,7 @@ export function textHash(text: string): string {
 export const DIAGNOSTIC_SOURCE = 'MLSys Papers';
 
 /** Diagnostic codes, for quick fixes. */
-export const DiagnosticCodes = { unknown: 'unknown-key', notInBib: 'not-in-bibliography', duplicate: 'duplicate-key' } as const;
+export const DiagnosticCodes = { unknown: 'unknown-key', notInBib: 'not-in-bibliography', duplicate: 'duplicate-key', missingRoot: 'missing-root' } as const;
 
 /**
  * The commands code actions carry (arguments in brackets). The VS Code extension implements them

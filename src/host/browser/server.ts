@@ -4,7 +4,10 @@
  * client (`mlsysPapers/readFile`, answered through `vscode.workspace.fs`), and so do the
  * extension's own files: the compiled corpus with `initialize` (`initializationOptions.bundledCorpus`)
  * and the CSL styles and locales when first needed (`mlsysPapers/readBundled`). The package holds
- * one copy of each, which the Node server reads from disk.
+ * one copy of each, which the Node server reads from disk. The client stats before it reads: only a
+ * regular file within `mlsysPapers.maxFileSizeMB` (the cap travels in the request) is read, and the
+ * server holds an older client's answer to the cap too. With no real paths here, "inside the
+ * workspace" and "is this a library" compare normalised URIs (`.`, `..`, doubled separators).
  */
 import { BrowserMessageReader, BrowserMessageWriter, createConnection, ProposedFeatures } from 'vscode-languageserver/browser';
 import type { CorpusData } from '../../core/corpus.js';

@@ -2,6 +2,8 @@
  * Reading corpora from disk (Node `fs`; no VS Code): a corpus folder of YAML, and the compiled JSON.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { DEFAULT_MAX_FILE_MB, maxFileBytes } from '../../core/fileLimits.js';
+import { readProblem, readRegularFileSync } from './files.js';
 import { join, relative } from 'node:path';
 import { buildCorpus, crossCheck, entryLocations, parseTopicsFile, type Corpus, type CorpusData, type EntryLocation } from '../../core/corpus.js';
 import { CorpusError, type Problem } from '../../core/problems.js';
@@ -20,26 +22,40 @@ export interface LoadedCorpus {
  *
  * @param dir - the corpus folder (e.g. `corpus/`)
  * @param cwd - problems name files relative to this folder (default: the process's)
- * @returns the valid data and every problem (file:line:column); never throws for bad content
- * @throws Error when `dir/topics.yaml` or `dir/entries` cannot be read at all
+ * @returns the valid data and every problem (file:line:column); a file that is not a regular file,
+ *   too large, or unreadable is one problem naming it; never throws for bad content
+ * @throws Error when the folder `dir/entries` cannot be listed
  */
 export function loadCorpusDir(dir: string, cwd = process.cwd()): LoadedCorpus {
   const problems: Problem[] = [];
   const topicsPath = join(dir, 'topics.yaml');
-  const topics = parseTopicsFile(readFileSync(topicsPath, 'utf8'), relative(cwd, topicsPath));
+  const topics = parseTopicsFile(readCorpusText(topicsPath, relative(cwd, topicsPath), problems), relative(cwd, topicsPath));
   problems.push(...topics.problems);
   const locations: EntryLocation[] = [];
   const entriesDir = join(dir, 'entries');
   for (const name of readdirSync(entriesDir).filter((n) => /\.ya?ml$/.test(n)).sort()) {
     const path = join(entriesDir, name);
     const file = relative(cwd, path);
-    const text = readFileSync(path, 'utf8');
+    const text = readCorpusText(path, file, problems);
     const res = entryLocations(text, file);
     problems.push(...res.problems);
     locations.push(...res.locations);
   }
   problems.push(...crossCheck(topics.items, locations));
   return { data: { topics: topics.items, entries: locations.map((s) => s.entry) }, problems, locations };
+}
+
+/**
+ * A corpus YAML file's text: a repository's `entries/x.yaml` may be a symlink to a device or a
+ * FIFO, so it must be a regular file within the size cap; anything else is one problem naming it,
+ * and its text is empty.
+ */
+function readCorpusText(path: string, file: string, problems: Problem[]): string {
+  const max = maxFileBytes(DEFAULT_MAX_FILE_MB);
+  const r = readRegularFileSync(path, max);
+  if (r.kind === 'file') return r.bytes.toString('utf8');
+  problems.push({ file, line: 1, column: 1, field: '', message: readProblem(r, max)!, severity: 'error' });
+  return '';
 }
 
 /**
@@ -66,13 +82,13 @@ export function loadUserEntries(paths: readonly string[], display: (p: string) =
   const problems: Problem[] = [];
   const locations: EntryLocation[] = [];
   for (const path of paths) {
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (e) {
-      problems.push({ file: display(path), line: 1, column: 1, field: '', message: `cannot read: ${(e as Error).message}`, severity: 'error' });
+    const max = maxFileBytes(DEFAULT_MAX_FILE_MB);
+    const r = readRegularFileSync(path, max);
+    if (r.kind !== 'file') {
+      problems.push({ file: display(path), line: 1, column: 1, field: '', message: `cannot read: ${readProblem(r, max)}`, severity: 'error' });
       continue;
     }
+    const text = r.bytes.toString('utf8');
     const res = entryLocations(text, display(path));
     problems.push(...res.problems);
     locations.push(...res.locations);

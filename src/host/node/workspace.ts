@@ -1,39 +1,56 @@
 /**
  * The file system as the core's {@link BibWorkspace}, for the command line: files are read from
- * disk, and the one workspace folder is the directory the command runs in.
+ * disk (regular files only, within the size cap), and the one workspace folder is the directory
+ * the command runs in, compared by real paths.
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { URI } from 'vscode-uri';
 import type { BibWorkspace } from '../../core/bib/resolve.js';
+import { DEFAULT_MAX_FILE_MB, maxFileBytes } from '../../core/fileLimits.js';
 import { decodeUtf8 } from '../../core/utf8.js';
+import { FOLDS_CASE, readProblem, readRegularFile, realPathOf, statIfAny } from './files.js';
 
 /** A {@link BibWorkspace} over `node:fs`, whose only workspace folder is `root`. */
 export class NodeBibWorkspace implements BibWorkspace {
   readonly folders: readonly URI[];
+  readonly foldsCase = FOLDS_CASE;
+  /**
+   * Files that exist but gave no text, by path, with why (`not a regular file`, `larger than
+   * 200 MB`): the resolver sees them as missing, and `sync` names the reason instead of creating one.
+   */
+  readonly problems = new Map<string, string>();
 
-  /** @param root - absolute path of the folder that bounds every write */
-  constructor(root: string) {
+  /**
+   * @param root - absolute path of the folder that bounds every write
+   * @param maxBytes - the largest file read, in bytes (default: `DEFAULT_MAX_FILE_MB`)
+   */
+  constructor(root: string, readonly maxBytes = maxFileBytes(DEFAULT_MAX_FILE_MB)) {
     this.folders = [URI.file(root)];
   }
 
   async readText(uri: URI): Promise<string | undefined> {
-    try {
-      return readFileSync(uri.fsPath, 'utf8');
-    } catch (e) {
-      // Missing or unreadable: the resolver reports a declared file that cannot be read as missing;
-      // why a file that exists cannot be read (EACCES, EISDIR) is one line on stderr.
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') process.stderr.write(`mlsys-papers: cannot read ${uri.fsPath}: ${e instanceof Error ? e.message : String(e)}\n`);
-      return undefined;
-    }
+    const r = await readRegularFile(uri.fsPath, this.maxBytes);
+    // As `readFileSync(path, 'utf8')` gave it: `sync` plans again on the exact bytes before writing.
+    if (r.kind === 'file') return r.bytes.toString('utf8');
+    // Missing: the resolver reports a declared file that cannot be read as missing; why a file
+    // that exists gave nothing is kept for the one line that names it.
+    if (r.kind !== 'missing') this.problems.set(uri.fsPath, readProblem(r, this.maxBytes)!);
+    return undefined;
   }
 
   async stamp(uri: URI): Promise<string | undefined> {
-    const st = statSync(uri.fsPath, { throwIfNoEntry: false });
+    const st = await statIfAny(uri.fsPath);
     return st && `m${st.mtimeMs}:${st.size}`;
   }
 
   async exists(uri: URI): Promise<boolean> {
-    return statSync(uri.fsPath, { throwIfNoEntry: false }) !== undefined;
+    return (await statIfAny(uri.fsPath)) !== undefined;
+  }
+
+  async realPath(uri: URI): Promise<URI | undefined> {
+    if (uri.scheme !== 'file') return uri;
+    const real = await realPathOf(uri.fsPath);
+    return real === undefined ? undefined : URI.file(real);
   }
 }
 
@@ -41,15 +58,23 @@ export class NodeBibWorkspace implements BibWorkspace {
  * Reads a file's bytes as UTF-8 text for rewriting it: the byte-order mark is kept as U+FEFF, and
  * a file that is not valid UTF-8 is refused (decoding it would replace bytes when written back).
  *
- * @throws Error naming the file when it is not valid UTF-8 or cannot be read
+ * @param maxBytes - the largest file read, in bytes
+ * @throws Error naming the file when it is not a regular file, larger than the cap, not valid UTF-8, or cannot be read
  */
-export function readTextForRewrite(path: string): string {
-  const text = decodeUtf8(readFileSync(path));
+export async function readTextForRewrite(path: string, maxBytes = maxFileBytes(DEFAULT_MAX_FILE_MB)): Promise<string> {
+  const r = await readRegularFile(path, maxBytes);
+  if (r.kind !== 'file') throw new Error(`${path}: ${readProblem(r, maxBytes)}; nothing was written`);
+  const text = decodeUtf8(r.bytes);
   if (text === undefined) throw new Error(`${path} is not UTF-8 text; rewriting it would change its other characters`);
   return text;
 }
 
-/** Writes text as UTF-8 (U+FEFF becomes the byte-order mark again). */
-export function writeText(path: string, text: string): void {
-  writeFileSync(path, text, 'utf8');
+/**
+ * Writes text as UTF-8 (U+FEFF becomes the byte-order mark again).
+ *
+ * @param opts.create - the file must not exist yet (`wx`: a file, or a dangling symlink, that
+ *   appeared since the plan is not written through)
+ */
+export async function writeText(path: string, text: string, opts: { create?: boolean } = {}): Promise<void> {
+  await writeFile(path, text, { encoding: 'utf8', flag: opts.create ? 'wx' : 'w' });
 }

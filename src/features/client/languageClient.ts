@@ -1,18 +1,19 @@
 /**
  * The thin client of the MLSys Papers language server (`src/server/`): completion, hover, go to
  * definition, diagnostics and quick fixes come from the server through `vscode-languageclient`;
- * this file configures it, answers its file-system requests (find, read, stat) through `vscode.workspace.fs`, and
- * tells it which settings come from a workspace (files they name are read only inside the
- * workspace). Where the server runs is the entry point's choice: a Node process on desktop
+ * this file configures and starts it, answers its file-system requests (find, read, stat)
+ * through `vscode.workspace.fs`, and tells it which settings come from a workspace (files they
+ * name are read only inside the workspace). Where the server runs is the entry point's choice: a Node process on desktop
  * (`src/extension.ts`), a Web Worker in the browser (`src/extension.web.ts`).
  */
 import * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
-import { isCitingLanguage, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../core/context.js';
-import { decodeUtf8 } from '../core/utf8.js';
-import { Commands, Settings } from '../ids.js';
-import { FILE_SETTINGS, fromWorkspaceSettings, type ConfigStore } from './config.js';
-import { FROM_WORKSPACE, Methods, TOPIC_LABELS_SETTING, type FindFilesParams, type InitializationOptions, type ReadFileParams, type ReadFileResult, type StatParams, type StatResult } from '../server/protocol.js';
+import { isCitingLanguage, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../../core/context.js';
+import { maxFileBytes } from '../../core/fileLimits.js';
+import { decodeUtf8 } from '../../core/utf8.js';
+import { Commands, Settings } from '../../ids.js';
+import { FILE_SETTINGS, fromWorkspaceSettings, type ConfigStore } from '../config.js';
+import { FROM_WORKSPACE, ServerRequests, TOPIC_LABELS_SETTING, type InitializationOptions, type ReadFileParams, type ReadFileResult, type StatParams, type StatResult } from '../../server/protocol.js';
 
 /**
  * Every document the server reads: citing documents, and bibliographies (CSL-JSON and CSL-YAML
@@ -42,21 +43,34 @@ async function statOf(uri: vscode.Uri): Promise<vscode.FileStat | undefined> {
   }
 }
 
-/** Answers `mlsysPapers/readFile`: the file's text and stamp. */
+/**
+ * Answers `mlsysPapers/readFile`: the file's text and stamp. Stat first (`vscode.workspace.fs.stat`
+ * follows symlinks): only a regular file within the size cap is read; a device or a FIFO behind a
+ * `refs.bib` link (`FileType.Unknown`) would never end or never answer.
+ */
 async function readFile(p: ReadFileParams): Promise<ReadFileResult> {
   const uri = vscode.Uri.parse(p.uri, true);
   const st = await statOf(uri);
   if (!st) return { missing: true };
-  if (st.type & vscode.FileType.Directory) return { directory: true, mtime: st.mtime, size: st.size };
-  const text = decodeUtf8(await vscode.workspace.fs.readFile(uri));
-  return text === undefined ? { notUtf8: true, mtime: st.mtime, size: st.size } : { text, mtime: st.mtime, size: st.size };
+  const at = { mtime: st.mtime, size: st.size };
+  if (st.type & vscode.FileType.Directory) return { directory: true, ...at };
+  if (!(st.type & vscode.FileType.File)) return { notFile: true, ...at };
+  const max = typeof p.maxBytes === 'number' ? p.maxBytes : maxFileBytes(vscode.workspace.getConfiguration(Settings.section).get(Settings.maxFileSizeMB));
+  if (st.size > max) return { tooLarge: true, ...at };
+  const bytes = await vscode.workspace.fs.readFile(uri);
+  // It grew past the cap between the stat and the read.
+  if (bytes.length > max) return { tooLarge: true, ...at, size: bytes.length };
+  const text = decodeUtf8(bytes);
+  return text === undefined ? { notUtf8: true, ...at } : { text, ...at };
 }
 
 /** Answers `mlsysPapers/stat`: the file's stamp only (the server asks on every request; nothing is read). */
 async function stat(p: StatParams): Promise<StatResult> {
   const st = await statOf(vscode.Uri.parse(p.uri, true));
   if (!st) return { missing: true };
-  return st.type & vscode.FileType.Directory ? { directory: true, mtime: st.mtime, size: st.size } : { mtime: st.mtime, size: st.size };
+  const at = { mtime: st.mtime, size: st.size };
+  if (st.type & vscode.FileType.Directory) return { directory: true, ...at };
+  return st.type & vscode.FileType.File ? at : { notFile: true, ...at };
 }
 
 /** The client's id and name (the log channel's name) as `vscode-languageclient` wants them. */
@@ -112,8 +126,19 @@ export function createLanguageClient(log: vscode.LogOutputChannel, make: ClientF
     synchronize: { configurationSection: Settings.section },
   };
   const client = make(options);
-  client.onRequest(Methods.findFiles, async (p: FindFilesParams) => (await vscode.workspace.findFiles(p.pattern)).map((u) => u.toString()));
-  client.onRequest(Methods.readFile, readFile);
-  client.onRequest(Methods.stat, stat);
+  client.onRequest(ServerRequests.findFiles, async (p) => (await vscode.workspace.findFiles(p.pattern)).map((u) => u.toString()));
+  client.onRequest(ServerRequests.readFile, readFile);
+  client.onRequest(ServerRequests.stat, stat);
   return client;
+}
+
+/**
+ * Starts the client without waiting for it: the views and commands ask the server, and their
+ * requests wait for it. A server that does not start is logged and told to the user once.
+ */
+export function startLanguageClient(client: BaseLanguageClient, log: vscode.LogOutputChannel): void {
+  client.start().catch((e: unknown) => {
+    log.error(e instanceof Error ? e : String(e));
+    void vscode.window.showErrorMessage(vscode.l10n.t('MLSys Papers: the language server did not start ({0}); see the MLSys Papers log.', e instanceof Error ? e.message : String(e)));
+  });
 }

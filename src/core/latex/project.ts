@@ -1,0 +1,410 @@
+/**
+ * The LaTeX project model: which `.tex` files include which, the root files (those with
+ * `\documentclass`) each file belongs to, and the bibliography each root declares across the files
+ * it includes. A section file opened alone then cites from its root's bibliography, as TeX reads it
+ * when the root is compiled, without a `% !TEX root` magic comment.
+ *
+ * How links are read and resolved, and where each rule comes from:
+ * - `\input{file}` and `\input file` (LaTeX2e `ltfiles.dtx`: with braces LaTeX's `\input`, without
+ *   them TeX's primitive, whose file name ends at a blank); `\include{file}` (always `file.tex`);
+ *   `\InputIfFileExists{file}`; the subfiles package's `\subfile{file}` and `\subfileinclude{file}`.
+ *   A name without an extension is tried as `name.tex`, then as `name` (kpathsea's order for TeX
+ *   input files). Paths are relative to the root's folder, TeX's working directory when the root is
+ *   compiled; as LaTeX Workshop and texlab do, the including file's own folder is tried after it.
+ * - The import package's `\import{dir}{file}` (`dir` from the root's folder, or absolute) and
+ *   `\subimport{dir}{file}` (`dir` from the importing file's import folder), and their `\inputfrom`,
+ *   `\includefrom`, `\subinputfrom`, `\subincludefrom` forms: the imported file's own links are
+ *   then read from `dir` first (import package manual, "\import", "\subimport").
+ * - A root is a file with `\documentclass` (or LaTeX 2.09's `\documentstyle`), except a subfiles
+ *   document (`\documentclass[main.tex]{subfiles}`, subfiles manual §2), whose roots are those of
+ *   its main file, named relative to its own folder.
+ * - A root's bibliography: its `\bibliography` and `\addbibresource` declarations and those of every
+ *   file it includes, in the order the files are reached, paths relative to the root's folder (the
+ *   folder BibTeX and biber run in).
+ * - Every command is read outside comments, verbatim text and `\iffalse` blocks (`maskLatex`); a
+ *   path holding a macro (`\input{\dir/a}`) or a macro parameter (`#1`) is not followed.
+ *
+ * Linear: each file is read and scanned once per change of its text; the graph is walked again only
+ * when a change alters a file's links or whether it is a root, and that walk visits each file once
+ * per root that reaches it (its work is counted in {@link LatexProject.lastGraphWork}). Cycles and a
+ * file that includes itself are walked once.
+ *
+ * Pure: no `node:`, no `vscode`; files come in as URIs and texts from the host.
+ */
+import { URI, Utils } from 'vscode-uri';
+import { latexBibliographies, type BibDeclaration } from '../bib/locate.js';
+import { latexCommands } from './commands.js';
+import { BACKSLASH, isLetter, LBRACE, maskLatex } from './scan.js';
+
+/** At most this many `.tex` files are indexed (a workspace that is a whole file system is not read whole). */
+export const LATEX_FILE_LIMIT = 20000;
+
+/** How a file is pulled in. */
+export type LatexLinkKind = 'input' | 'include' | 'subfile' | 'import' | 'subimport';
+
+/** One link from a LaTeX file to another, as written. */
+export interface LatexLink {
+  kind: LatexLinkKind;
+  /** The file as written (quotes and blanks around it removed). */
+  path: string;
+  /** `import`/`subimport`: the folder argument as written ('' for none). */
+  dir?: string;
+}
+
+/** What the project keeps of one file: read from its text once per change. */
+export interface LatexFileFacts {
+  links: LatexLink[];
+  /** Its `\bibliography` and `\addbibresource` declarations, paths as written. */
+  bibs: BibDeclaration[];
+  /** It has `\documentclass` (or `\documentstyle`): it can be compiled. */
+  documentClass: boolean;
+  /** A subfiles document: the main file its `\documentclass[main]{subfiles}` names, as written ('' when none). */
+  subfilesMain?: string;
+}
+
+/** Commands that pull in one file, by name (without backslash or star). */
+const INCLUDE_COMMANDS: ReadonlyMap<string, LatexLinkKind> = new Map([
+  ['input', 'input'], ['include', 'include'], ['InputIfFileExists', 'input'], ['subfile', 'subfile'], ['subfileinclude', 'subfile'],
+  ['import', 'import'], ['inputfrom', 'import'], ['includefrom', 'import'],
+  ['subimport', 'subimport'], ['subinputfrom', 'subimport'], ['subincludefrom', 'subimport'],
+]);
+
+/** Whether a character ends the file name of TeX's primitive `\input name` (a blank, a line end, or a character that starts TeX code). */
+const endsBareName = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === BACKSLASH || c === LBRACE || c === 125 || c === 37;
+
+/** A path as written, or undefined when it cannot be followed statically (empty, a macro, a parameter). */
+function cleanPath(raw: string): string | undefined {
+  let p = raw.trim();
+  if (p.length >= 2 && p.startsWith('"') && p.endsWith('"')) p = p.slice(1, -1).trim();
+  if (!p || /[\\#{}%]/.test(p)) return undefined;
+  return p;
+}
+
+/**
+ * What a LaTeX file links to and declares (see the module's documentation for the rules).
+ *
+ * @param text - the file's text
+ * @returns its links in order, its bibliography declarations, whether it is a root
+ */
+export function latexFileFacts(text: string): LatexFileFacts {
+  const clean = maskLatex(text);
+  const links: LatexLink[] = [];
+  const several = (name: string) => INCLUDE_COMMANDS.get(name) === 'import' || INCLUDE_COMMANDS.get(name) === 'subimport';
+  for (const cmd of latexCommands(clean, (name) => INCLUDE_COMMANDS.has(name), several)) {
+    const kind = INCLUDE_COMMANDS.get(cmd.command)!;
+    const closed = cmd.groups.filter((g) => g.close >= 0);
+    const arg = (i: number) => (closed[i] ? clean.slice(closed[i]!.open + 1, closed[i]!.close) : undefined);
+    if (kind === 'import' || kind === 'subimport') {
+      const dir = arg(0);
+      const path = cleanPath(arg(1) ?? '');
+      const d = dir === undefined ? undefined : dir.trim() === '' ? '' : cleanPath(dir);
+      if (path && d !== undefined) links.push({ kind, path, dir: d });
+      continue;
+    }
+    const path = cleanPath(arg(0) ?? '');
+    if (path) links.push({ kind, path });
+  }
+  // TeX's primitive form: `\input name` (no braces).
+  for (let at = clean.indexOf('\\input'); at >= 0; at = clean.indexOf('\\input', at + 6)) {
+    let run = 0;
+    while (at - run - 1 >= 0 && clean.charCodeAt(at - run - 1) === BACKSLASH) run++;
+    if (run % 2 === 1) continue;
+    let k = at + 6;
+    if (k < clean.length && isLetter(clean.charCodeAt(k))) continue;
+    while (k < clean.length && (clean.charCodeAt(k) === 32 || clean.charCodeAt(k) === 9)) k++;
+    if (k >= clean.length || clean.charCodeAt(k) === LBRACE) continue;
+    const s = k;
+    while (k < clean.length && !endsBareName(clean.charCodeAt(k))) k++;
+    const path = cleanPath(clean.slice(s, k));
+    if (path) links.push({ kind: 'input', path });
+  }
+  let documentClass = false;
+  let subfilesMain: string | undefined;
+  for (const cmd of latexCommands(clean, (name) => name === 'documentclass' || name === 'documentstyle')) {
+    const g = cmd.groups[0]!;
+    if (g.close < 0) continue;
+    documentClass = true;
+    if (clean.slice(g.open + 1, g.close).trim() === 'subfiles') {
+      const option = /\[([^\]]*)\]/.exec(clean.slice(cmd.start, g.open));
+      // A subfiles document without the option names no main file ('').
+      subfilesMain = (option && cleanPath(option[1]!)) ?? '';
+    }
+  }
+  return { links, bibs: latexBibliographies(text, clean), documentClass, subfilesMain };
+}
+
+/** Whether a path as written is absolute (POSIX, or a Windows drive). */
+const isAbsolute = (p: string): boolean => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p);
+
+/** `path` from folder `dir` (an absolute path as it is), normalised. */
+function under(dir: URI, path: string): URI {
+  return isAbsolute(path) ? dir.with({ path: path.replace(/\\/g, '/') }) : Utils.joinPath(dir, path);
+}
+
+/** The names TeX tries for an input file: `name.tex` then `name`, or `name` alone when it has the extension; `\include` only `name.tex`. */
+function candidateNames(kind: LatexLinkKind, path: string): string[] {
+  if (/\.tex$/i.test(path)) return [path];
+  return kind === 'include' ? [`${path}.tex`] : [`${path}.tex`, path];
+}
+
+interface FileState {
+  uri: URI;
+  facts: LatexFileFacts;
+  /** The facts that decide the graph's shape, as one string (links, root, subfiles main). */
+  shape: string;
+}
+
+/**
+ * The LaTeX files of a workspace and the graph of their links. Files are added as their texts come
+ * (the host's indexing, open documents, watched-file events); queries read only what is kept.
+ */
+export class LatexProject {
+  private readonly files = new Map<string, FileState>();
+  /** Texts set but not scanned yet (open documents, scanned on the next query). */
+  private readonly pending = new Map<string, { uri: URI; text: string }>();
+  private graphVersion = 0;
+  private walkedVersion = -1;
+  /** For each file, the roots whose walk reaches it, in root order. */
+  private rootsReaching = new Map<string, string[]>();
+  /** For each root, the files it reaches, in the order reached (the root first). */
+  private reach = new Map<string, string[]>();
+  /** Links followed and files visited by the last walk of the graph (for tests that bound it). */
+  lastGraphWork = 0;
+  /** How many texts were scanned since the project was made (for tests that count work). */
+  scans = 0;
+  /** Grows whenever a file's links, root status or declarations change, or a file goes: answers may differ. */
+  revision = 0;
+
+  /** How many files the project knows. */
+  get size(): number {
+    this.flush();
+    return this.files.size;
+  }
+
+  /** Whether the project knows a file. */
+  has(uri: URI): boolean {
+    return this.files.has(uri.toString()) || this.pending.has(uri.toString());
+  }
+
+  /**
+   * Sets a file's text: scanned at once (`now`), or on the next query (an open document's text,
+   * which changes on every keystroke and is scanned only when asked about).
+   *
+   * @returns whether the file's links, root status or declarations changed (when scanned at once)
+   */
+  set(uri: URI, text: string, now = true): boolean {
+    const id = uri.toString();
+    if (!now) {
+      this.pending.set(id, { uri, text });
+      return false;
+    }
+    this.pending.delete(id);
+    return this.apply(uri, latexFileFacts(text));
+  }
+
+  /** Forgets a file (deleted). @returns whether the project knew it */
+  delete(uri: URI): boolean {
+    const id = uri.toString();
+    const had = this.files.delete(id) || this.pending.delete(id);
+    if (had) { this.graphVersion++; this.revision++; }
+    return had;
+  }
+
+  /**
+   * Forgets every file but those `keep` names (by URI string).
+   *
+   * @param keep - the files to keep (open documents, whose text the editor has)
+   */
+  clear(keep: (uri: string) => boolean = () => false): void {
+    for (const map of [this.files, this.pending]) {
+      for (const id of [...map.keys()]) if (!keep(id)) map.delete(id);
+    }
+    this.graphVersion++;
+    this.revision++;
+  }
+
+  /** Scans the pending texts. @returns whether any file's facts changed */
+  flush(): boolean {
+    let changed = false;
+    for (const { uri, text } of [...this.pending.values()]) changed = this.set(uri, text) || changed;
+    return changed;
+  }
+
+  private apply(uri: URI, facts: LatexFileFacts): boolean {
+    this.scans++;
+    const id = uri.toString();
+    const shape = JSON.stringify([facts.links, facts.documentClass, facts.subfilesMain ?? null]);
+    const old = this.files.get(id);
+    this.files.set(id, { uri, facts, shape });
+    if (old?.shape !== shape) {
+      this.graphVersion++;
+      this.revision++;
+      return true;
+    }
+    const changed = JSON.stringify(old.facts.bibs) !== JSON.stringify(facts.bibs);
+    if (changed) this.revision++;
+    return changed;
+  }
+
+  /** A known file at one of the candidate URIs, in order. */
+  private lookup(candidates: readonly URI[]): FileState | undefined {
+    for (const c of candidates) {
+      this.lastGraphWork++;
+      const f = this.files.get(c.toString());
+      if (f) return f;
+    }
+    return undefined;
+  }
+
+  /** Whether a file is a root: it has `\documentclass` and is no subfiles document. */
+  private isRoot(f: FileState): boolean {
+    return f.facts.documentClass && f.facts.subfilesMain === undefined;
+  }
+
+  /**
+   * Where a link of `from` leads: its target file and the folder the target's own links are read
+   * from first (the import folder; else the root's folder).
+   */
+  private follow(from: FileState, base: URI, rootDir: URI, link: LatexLink): { target: FileState; base: URI } | undefined {
+    const dirs: { dir: URI; base: URI }[] = [];
+    const own = Utils.dirname(from.uri);
+    if (link.kind === 'import' || link.kind === 'subimport') {
+      const d = link.dir ?? '';
+      const starts = link.kind === 'import' ? [rootDir, own] : [base, own];
+      for (const s of starts) {
+        const dir = d ? under(s, d) : s;
+        dirs.push({ dir, base: dir });
+      }
+    } else {
+      for (const dir of [base, rootDir, own]) dirs.push({ dir, base });
+    }
+    const seen = new Set<string>();
+    for (const { dir, base: next } of dirs) {
+      const key = dir.toString();
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const target = this.lookup(candidateNames(link.kind, link.path).map((name) => under(dir, name)));
+      if (target) return { target, base: next };
+    }
+    return undefined;
+  }
+
+  /** Walks the graph from every root again when its shape changed since the last walk. */
+  private walk(): void {
+    this.flush();
+    if (this.walkedVersion === this.graphVersion) return;
+    this.walkedVersion = this.graphVersion;
+    this.lastGraphWork = 0;
+    this.rootsReaching = new Map();
+    this.reach = new Map();
+    const roots = [...this.files.values()].filter((f) => this.isRoot(f)).sort((a, b) => (a.uri.toString() < b.uri.toString() ? -1 : 1));
+    for (const root of roots) {
+      const rootId = root.uri.toString();
+      const rootDir = Utils.dirname(root.uri);
+      const order: string[] = [];
+      const visited = new Set<string>([rootId]);
+      // Depth first, in link order: files are reached in the order TeX reads them.
+      const stack: { file: FileState; base: URI }[] = [{ file: root, base: rootDir }];
+      while (stack.length) {
+        const { file, base } = stack.pop()!;
+        this.lastGraphWork++;
+        const id = file.uri.toString();
+        order.push(id);
+        let list = this.rootsReaching.get(id);
+        if (!list) this.rootsReaching.set(id, list = []);
+        list.push(rootId);
+        const next: { file: FileState; base: URI }[] = [];
+        for (const link of file.facts.links) {
+          const to = this.follow(file, base, rootDir, link);
+          if (!to) continue;
+          const tid = to.target.uri.toString();
+          if (visited.has(tid)) continue;
+          visited.add(tid);
+          next.push({ file: to.target, base: to.base });
+        }
+        for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]!);
+      }
+      this.reach.set(rootId, order);
+    }
+  }
+
+  /**
+   * The roots of a file, in the order their bibliographies count: the file itself when it is a
+   * root; for a subfiles document, the roots of its main file; then every root whose includes reach
+   * it (by URI). Empty when the project finds none (the file is then its own root).
+   */
+  rootsOf(uri: URI): URI[] {
+    this.walk();
+    const id = uri.toString();
+    const out = new Map<string, URI>();
+    const self = this.files.get(id);
+    if (self && this.isRoot(self)) out.set(id, self.uri);
+    if (self?.facts.subfilesMain) {
+      const dir = Utils.dirname(self.uri);
+      const main = this.lookup(candidateNames('input', self.facts.subfilesMain).map((n) => under(dir, n)));
+      if (main) {
+        if (this.isRoot(main)) out.set(main.uri.toString(), main.uri);
+        for (const r of this.rootsReaching.get(main.uri.toString()) ?? []) out.set(r, this.files.get(r)!.uri);
+      }
+    }
+    for (const r of this.rootsReaching.get(id) ?? []) out.set(r, this.files.get(r)!.uri);
+    return [...out.values()];
+  }
+
+  /**
+   * The bibliography declarations of a root and of every file it includes, in the order the files
+   * are reached (the root's first), paths as written: relative to the root's folder.
+   *
+   * @returns undefined when the project does not know the file
+   */
+  declarationsOf(root: URI): BibDeclaration[] | undefined {
+    this.walk();
+    const id = root.toString();
+    const self = this.files.get(id);
+    if (!self) return undefined;
+    const files = this.reach.get(id) ?? [id];
+    return files.flatMap((f) => this.files.get(f)?.facts.bibs ?? []);
+  }
+
+  /** The files a root reaches through its links, the root first (empty when it is not a known root). */
+  filesOf(root: URI): URI[] {
+    this.walk();
+    return (this.reach.get(root.toString()) ?? []).map((f) => this.files.get(f)!.uri);
+  }
+}
+
+/** What {@link indexLatexFiles} needs from its host. */
+export interface LatexIndexHost {
+  /** A file's text (an open document's first); undefined when it cannot be read. */
+  read(uri: URI): Promise<string | undefined>;
+  /** Whether to pause now (a slice's time is up); default never. */
+  shouldYield?(): boolean;
+  /** Pauses, letting the host answer other requests. */
+  yield?(): Promise<void>;
+  /** Told after each pause and at the end: files done of total. */
+  progress?(done: number, total: number): void;
+  /** Stops the indexing when true (a newer one started). */
+  cancelled?(): boolean;
+}
+
+/**
+ * Reads files into a project, each once, in slices: between slices the host answers other requests.
+ *
+ * @param uris - the `.tex` files to index (the workspace's listing)
+ * @returns how many files were read, or -1 when cancelled
+ */
+export async function indexLatexFiles(project: LatexProject, uris: readonly URI[], host: LatexIndexHost): Promise<number> {
+  let done = 0;
+  for (const uri of uris) {
+    if (host.cancelled?.()) return -1;
+    const text = await host.read(uri);
+    if (text !== undefined) project.set(uri, text);
+    done++;
+    if (host.shouldYield?.()) {
+      host.progress?.(done, uris.length);
+      await host.yield?.();
+    }
+  }
+  host.progress?.(done, uris.length);
+  return done;
+}

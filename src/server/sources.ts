@@ -1,0 +1,222 @@
+/**
+ * Where entries come from: the corpus (bundled plus `mlsysPapers.corpusFiles`, `corpusStore.ts`)
+ * and the user's libraries (`mlsysPapers.libraries` and open documents' bibliographies,
+ * `libraryStore.ts`), loaded when the settings or the files change, and seen by the citation
+ * service as one {@link CorpusView}.
+ */
+import { FileChangeType, type FileEvent } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { URI } from 'vscode-uri';
+import * as l10n from '@vscode/l10n';
+import { inWorkspaceReal, sameFile } from '../core/bib/resolve.js';
+import { bibFormatOf } from '../core/bib/sync.js';
+import { mergeHits, parseQuery } from '../core/search.js';
+import type { CorpusView } from '../core/service/types.js';
+import type { ServerContext } from './context.js';
+import { CorpusStore } from './corpusStore.js';
+import { LibraryStore, type LibraryCache } from './libraryStore.js';
+import { Methods, type LibraryFileStatus } from './protocol.js';
+import { isGlob, type ServerSettings } from './settings.js';
+import type { Watching } from './watching.js';
+import type { ServerWorkspace } from './workspace.js';
+
+/** The pause before the libraries are reloaded after something that may change them, in ms. */
+export const RELOAD_DELAY_MS = 200;
+/** The pause in typing before an edited open library is read again, in ms. */
+export const LIBRARY_EDIT_DELAY_MS = 300;
+
+/** What the server's entries depend on, and what they changed. */
+export interface SourcesEvents {
+  /** Answers that depend on the entries may have changed (diagnostics above all). */
+  changed(): void;
+  /** The bibliography files an open document declares (`includeDocumentBibliography`). */
+  documentBibliographies(doc: TextDocument): Promise<URI[]>;
+}
+
+/** The corpus and the libraries (see the file comment). */
+export class Sources {
+  readonly corpus: CorpusStore;
+  readonly libraries: LibraryStore;
+  /** Set in `initialize` from the host and the client's `cacheDir`. */
+  libraryCache: LibraryCache | undefined;
+  private corpusGlobs = false;
+  private libraryGlobs = false;
+  private corpusSet = false;
+  /** The files `mlsysPapers.libraries` named at the last reload (globs resolved). */
+  private configuredLibraries: URI[] = [];
+  /** After a pause in typing: one timer per document. */
+  private readonly libraryEditPause;
+  /** Reloads the libraries after {@link RELOAD_DELAY_MS}; each call restarts the wait. */
+  readonly reloadLibrariesSoon: () => void;
+
+  constructor(private readonly ctx: ServerContext, private readonly settings: ServerSettings, private readonly workspace: ServerWorkspace, private readonly watching: Watching, private readonly events: SourcesEvents) {
+    const { log, connection } = ctx;
+    this.corpus = new CorpusStore(log, (uri) => workspace.readForStore(uri, { openFirst: false, stripBom: true }));
+    const self = this;
+    this.libraries = new LibraryStore(log, {
+      read: (uri) => workspace.readForStore(uri, { openFirst: true, stripBom: false }),
+      hash: ctx.host.hash,
+      get cache() { return self.libraryCache; },
+      yield: ctx.yield,
+      now: () => ctx.clock.now(),
+    }, (files: LibraryFileStatus[]) => ctx.tell(() => connection.sendNotification(Methods.libraryStatusChanged, { files })), () => {
+      for (const [uri, diagnostics] of this.libraries.diagnostics()) ctx.tell(() => connection.sendDiagnostics({ uri, diagnostics }));
+      ctx.tell(() => connection.sendNotification(Methods.librariesChanged, { version: this.libraries.version }));
+      events.changed();
+    });
+    this.libraryEditPause = ctx.timerPerUri();
+    this.reloadLibrariesSoon = ctx.debounce(RELOAD_DELAY_MS, () => { if (!ctx.closed) void this.reloadLibraries().catch(ctx.fail); });
+  }
+
+  /** The corpus and the libraries, as the service sees them. */
+  view(): Required<CorpusView> {
+    const base = this.corpus.view;
+    const libraries = this.libraries;
+    return {
+      corpus: base.corpus,
+      index: {
+        search(query, limit = 50) {
+          const fromCorpus = base.index.search(query, limit);
+          const parsed = parseQuery(query);
+          if (!parsed.text && !Object.keys(parsed.filters).length) return fromCorpus;
+          return mergeHits(fromCorpus, libraries.search(parsed, limit), limit);
+        },
+      },
+      entry: (key) => base.corpus.entry(key) ?? libraries.entry(key),
+      toCite: (key) => {
+        const c = base.corpus.entry(key);
+        return c ? libraries.twin(c.key) ?? c : libraries.entry(key);
+      },
+      prepare: (entries) => libraries.prepare(entries),
+      isLibrary: (uri) => this.isLibraryFile(URI.parse(uri)),
+      isLibraryReady: (uri) => libraries.isReady(uri),
+      twinOf: (key) => libraries.twinOfCorpus(key),
+    };
+  }
+
+  /** Changes whenever an entry may have: the corpus's and the libraries' versions. */
+  version(): string {
+    return `${this.corpus.version}.${this.libraries.version}`;
+  }
+
+  /** Reads the user's corpus files (`mlsysPapers.corpusFiles`) again. */
+  async reloadCorpus(): Promise<void> {
+    const { connection } = this.ctx;
+    const s = await this.settings.raw();
+    const patterns = s.corpusFiles;
+    this.corpusGlobs = patterns.some(isGlob);
+    const uris = await this.resolveFiles('corpusFiles', patterns, this.settings.fromWorkspace(s, 'corpusFiles'));
+    this.watching.set('corpus', uris);
+    const changed = await this.corpus.loadUserFiles(uris);
+    for (const [uri, diagnostics] of this.corpus.fileDiagnostics) connection.sendDiagnostics({ uri, diagnostics });
+    if (changed || !this.corpusSet) { this.corpusSet = true; this.libraries.setCorpus(this.corpus.view.corpus); }
+    if (changed) {
+      void connection.sendNotification(Methods.corpusChanged, { version: this.corpus.version });
+      this.events.changed();
+    }
+  }
+
+  /** Reloads the corpus now and the libraries after a pause (the settings or the folders changed). */
+  reloadSoon(): void {
+    void this.reloadCorpus().catch(this.ctx.fail);
+    this.reloadLibrariesSoon();
+  }
+
+  /** Files named by `mlsysPapers.libraries`, and the bibliographies of open documents (`includeDocumentBibliography`). */
+  private async reloadLibraries(): Promise<void> {
+    const s = await this.settings.raw();
+    this.libraries.preferCorpusKeys = s.preferCorpusKeys;
+    const patterns = s.libraries;
+    this.libraryGlobs = patterns.some(isGlob);
+    const wanted = new Map<string, { uri: URI; fromDocument: boolean }>();
+    for (const u of await this.resolveFiles('libraries', patterns, this.settings.fromWorkspace(s, 'libraries'))) wanted.set(u.toString(), { uri: u, fromDocument: false });
+    this.configuredLibraries = [...wanted.values()].map((w) => w.uri);
+    if (s.includeDocumentBibliography) {
+      for (const doc of this.workspace.documents.all()) {
+        for (const u of await this.events.documentBibliographies(doc).catch((e: unknown) => { this.ctx.log.warn(`bibliography of ${doc.uri}: ${String(e)}`); return []; })) {
+          if (!wanted.has(u.toString())) wanted.set(u.toString(), { uri: u, fromDocument: true });
+        }
+      }
+    }
+    this.libraries.setFiles(wanted);
+    this.watching.set('libraries', [...wanted.values()].map((w) => w.uri));
+  }
+
+  /**
+   * Whether a file is one of the libraries the settings name, which are never written: compared by
+   * real path ({@link sameFile}), so that `ws/sub/../refs.bib`, `ws/./refs.bib`, `ws//refs.bib`
+   * and a symlinked folder all name the one library. The settings' plain paths are read afresh (a
+   * citation right after a change of the setting, before the libraries reload, is held too);
+   * globs as last resolved.
+   */
+  async isLibraryFile(uri: URI): Promise<boolean> {
+    if (this.libraries.isConfigured(uri.toString())) return true;
+    const plain = (await this.settings.raw()).libraries.filter((p) => !isGlob(p));
+    for (const lib of [...this.configuredLibraries, ...plain.flatMap((p) => this.workspace.settingUris(p))]) {
+      if (await sameFile(this.workspace.service, lib, uri)) return true;
+    }
+    return false;
+  }
+
+  /** The files a setting's paths and globs name; from a workspace's settings, only those inside its folders. */
+  private async resolveFiles(setting: 'corpusFiles' | 'libraries', patterns: readonly string[], restricted: boolean): Promise<URI[]> {
+    const { ctx } = this;
+    const out = new Map<string, URI>();
+    for (const p of patterns) {
+      if (isGlob(p) && !/^(\/|~\/|[A-Za-z]:[\\/])/.test(p)) {
+        if (!ctx.init.fileSystem) { ctx.log.warn(`${setting}: the glob "${p}" needs a client that can find files; name the files instead`); continue; }
+        const found = await ctx.connection.sendRequest<string[]>(Methods.findFiles, { pattern: p }).catch((e: unknown) => { ctx.log.warn(`findFiles ${p}: ${String(e)}`); return []; });
+        for (const u of found) out.set(u, URI.parse(u));
+      } else for (const u of this.workspace.settingUris(p)) out.set(u.toString(), u);
+    }
+    const all = [...out.values()];
+    if (!restricted) return all;
+    const inside = new Set<URI>();
+    for (const u of all) if (await inWorkspaceReal(this.workspace.service, u)) inside.add(u);
+    const outside = all.filter((u) => !inside.has(u));
+    if (outside.length) {
+      ctx.log.warn(`mlsysPapers.${setting} in the workspace settings names ${outside.map((u) => u.toString(true)).join(', ')}, outside the workspace folders; not read`);
+      const names = outside.map((u) => u.scheme === 'file' ? u.fsPath : u.toString(true)).join(', ');
+      void ctx.connection.window.showWarningMessage(setting === 'libraries'
+        ? l10n.t('MLSys Papers: the workspace settings name libraries outside the workspace ({0}); they were not read. Name them in your user settings to use them.', names)
+        : l10n.t('MLSys Papers: the workspace settings name corpus files outside the workspace ({0}); they were not read. Name them in your user settings to use them.', names));
+    }
+    return all.filter((u) => inside.has(u));
+  }
+
+  /**
+   * Files changed on disk (`workspace/didChangeWatchedFiles`): a library is read again, a corpus
+   * file or a new file a glob may name reloads.
+   *
+   * @returns whether a bibliography that is neither changed: the answers citing from it may have
+   */
+  filesChanged(changes: readonly FileEvent[]): { bib: boolean } {
+    let bib = false;
+    let corpus = false;
+    let libraryCreated = false;
+    for (const c of changes) {
+      if (this.libraries.has(c.uri)) this.libraries.fileChanged(c.uri);
+      else if (c.type === FileChangeType.Created && this.libraryGlobs && /\.(bib|json|ya?ml)$/i.test(c.uri)) libraryCreated = true;
+      if (this.corpus.isUserFile(c.uri)) corpus = true;
+      else if (bibFormatOf(URI.parse(c.uri).path)) bib = true;
+      if (c.type === FileChangeType.Created && this.corpusGlobs && /\.ya?ml$/i.test(c.uri)) corpus = true;
+    }
+    if (corpus) this.reloadSoon();
+    else if (libraryCreated) this.reloadLibrariesSoon();
+    return { bib };
+  }
+
+  /** An open document changed: an edited library is read again where it changed, after a pause in typing. */
+  documentChanged(uri: string): void {
+    if (!this.libraries.has(uri)) return;
+    this.libraryEditPause.start(uri, LIBRARY_EDIT_DELAY_MS, () => {
+      const d = this.workspace.documents.get(uri);
+      if (d) this.libraries.documentChanged(uri, d.getText());
+    });
+  }
+
+  /** An open document closed. */
+  documentClosed(uri: string): void {
+    this.libraryEditPause.cancel(uri);
+  }
+}
