@@ -105,12 +105,13 @@ export function removeCopies() {
 }
 
 /**
- * Reads the known limits (KNOWN-LIMITS.json): `{ limits: [{ doc, kind, key, reason }] }`, where
- * `doc` and `key` may be `*`.
+ * Reads the known limits (KNOWN-LIMITS.json) of the set that runs: `{ limits: [{ set?, doc, kind,
+ * key, reason }] }`, where `doc` and `key` may be `*` and `set` is `github` or (absent) the Debian set.
  */
 export function readKnownLimits() {
   const file = join(HERE, 'KNOWN-LIMITS.json');
-  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).limits : [];
+  const limits = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).limits : [];
+  return limits.filter((l) => (l.set ?? 'debian') === SET);
 }
 
 /** The language id VS Code's languages give a file (as the CLI's `languageOfPath`). */
@@ -191,7 +192,9 @@ export function latexOracle(doc) {
             for (const key of m[1].split(',')) if (key === '*') nociteAll = true; else if (key) cited.add(key);
           }
         }
-        if (/^\\bibdata\{/m.test(readFileSync(aux, 'utf8'))) {
+        // \bibdata may sit in an \include'd file's .aux (a \bibliography in backmatter.tex); BibTeX
+        // run on the root's job reads those through the root's \@input lines.
+        if (walk(tmp).filter((p) => p.endsWith('.aux')).some((p) => /^\\bibdata\{/m.test(readFileSync(join(tmp, p), 'utf8')))) {
           backends.add('bibtex');
           run('bibtex', [basename(job)], cwd);
           const blgFile = join(cwd, `${basename(job)}.blg`);
@@ -356,6 +359,12 @@ async function serverReadingOf(doc, file) {
   conn.onRequest('window/workDoneProgress/create', () => null);
   conn.onRequest('workspace/diagnostic/refresh', () => null);
   conn.onRequest('window/showMessageRequest', () => null);
+  // The server indexes the workspace's .tex files after `initialized`, off the request path, and says
+  // so in its log ("LaTeX project: N .tex file(s) read in …"); a client then pulls again on
+  // workspace/diagnostic/refresh. This harness pulls once, so it waits for that line first.
+  let indexedLatex;
+  const latexIndexed = new Promise((res) => { indexedLatex = res; });
+  conn.onNotification('window/logMessage', (p) => { if (/LaTeX project: \d+ \.tex file\(s\) read/.test(p.message)) indexedLatex(); });
   conn.onNotification(() => {});
   conn.listen();
   try {
@@ -366,6 +375,11 @@ async function serverReadingOf(doc, file) {
       workspaceFolders: [{ uri: folder, name: doc.id }],
     });
     await conn.sendNotification('initialized', {});
+    if (doc.kind === 'latex') {
+      let timer;
+      const late = new Promise((_, rej) => { timer = setTimeout(() => rej(new Error('no "LaTeX project: … read" log line within 60 s')), 60_000); });
+      try { await Promise.race([latexIndexed, late]); } finally { clearTimeout(timer); }
+    }
     const uri = pathToFileURL(join(dir, file)).href;
     const text = readFileSync(join(dir, file), 'utf8');
     await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: languageOf(file), version: 1, text } });
