@@ -194,7 +194,10 @@ export function latexOracle(doc) {
         }
         // \bibdata may sit in an \include'd file's .aux (a \bibliography in backmatter.tex); BibTeX
         // run on the root's job reads those through the root's \@input lines.
-        if (walk(tmp).filter((p) => p.endsWith('.aux')).some((p) => /^\\bibdata\{/m.test(readFileSync(join(tmp, p), 'utf8')))) {
+        // (Only those: bibtopic's per-section books1.aux is BibTeX's job of its own, not the root's.)
+        const rootAux = readFileSync(aux, 'utf8');
+        const included = [...rootAux.matchAll(/^\\@input\{([^}]*)\}/gm)].map((m) => join(cwd, m[1])).filter((p) => existsSync(p));
+        if ([aux, ...included].some((p) => /^\\bibdata\{/m.test(readFileSync(p, 'utf8')))) {
           backends.add('bibtex');
           run('bibtex', [basename(job)], cwd);
           const blgFile = join(cwd, `${basename(job)}.blg`);
