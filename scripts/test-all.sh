@@ -25,6 +25,8 @@ run "unit tests" npx vitest run
 # Time ratios and wall-clock bounds, one file at a time, with nothing else of ours running.
 run "performance (serial)" npx vitest run -c vitest.perf.config.mts
 run "real consumers" bash test/consumers/run.sh
+# Real papers, theses, books and vignettes (from Debian packages that setup-test-tools.sh installs) against pdflatex/BibTeX/biber and pandoc.
+run "real documents" npx vitest run -c vitest.realdocs.config.mts
 run "browser tests in code-server" npx vitest run -c vitest.e2e.config.mts
 run "extension-host suite in code-server" node test/integration/run-code-server.mjs
 # package.json's engines.vscode (^1.90.0) is what the tests show working: the same suite on VS Code 1.90.
