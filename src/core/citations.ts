@@ -144,16 +144,17 @@ export function crossrefSyntaxOf(text: string, base: Partial<CrossrefSyntax> = {
  * @returns the keys in document order, with their offsets in `text` (UTF-16 code units)
  */
 export function pandocDocumentCitations(text: string, crossrefs: Partial<CrossrefSyntax> = {}): DocumentCitations {
-  const fm = frontMatterOf(text);
   const syntax = crossrefSyntaxOf(text, crossrefs);
   const cited: CitedKey[] = [];
   let all = false;
-  if (fm) {
-    // Only `nocite:` in the front matter cites; the rest (e-mail addresses in `author:`) does not.
-    const head = text.slice(fm.start, fm.end);
+  const scan = scanPandoc(text);
+  // Pandoc reads every YAML metadata block, not only the front matter; in them only `nocite:`
+  // cites (the rest, e-mail addresses in `author:` for one, does not).
+  for (const block of scan.metadata) {
+    const head = text.slice(block.start, block.end);
     const nocite = /^nocite:(.*(?:\r?\n[ \t]+.*)*)/m.exec(head);
     if (nocite) {
-      const base = fm.start + nocite.index + 'nocite:'.length;
+      const base = block.start + nocite.index + 'nocite:'.length;
       const value = nocite[1]!;
       for (let k = value.indexOf('@'); k >= 0; k = value.indexOf('@', k + 1)) {
         if (k > 0 && /[\p{L}\p{N}]/u.test(value[k - 1]!)) continue;
@@ -164,7 +165,7 @@ export function pandocDocumentCitations(text: string, crossrefs: Partial<Crossre
       }
     }
   }
-  for (const k of scanPandoc(text).keys) {
+  for (const k of scan.keys) {
     if (!isCrossReference(k.key, syntax)) cited.push({ key: k.key, offset: k.offset, length: k.length });
   }
   return { cited: cited.sort((a, b) => a.offset - b.offset), all };

@@ -31,7 +31,7 @@ const FORMATTED_LIMIT = 500;
  * size cap (`size` bytes), never read.
  */
 export type HostFile =
-  | { text: string; stamp: string } | { notUtf8: true; stamp: string } | { directory: true; stamp: string }
+  | { text: string; stamp: string } | { notUtf8: true; stamp: string; /** The bytes read as Windows-1252 (`decodeForReading`), for reading only: never written back. */ legacyText?: string } | { directory: true; stamp: string }
   | { notFile: true; stamp: string } | { tooLarge: true; size: number; stamp: string } | undefined;
 
 /**

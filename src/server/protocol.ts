@@ -276,7 +276,7 @@ export interface ReadFileParams {
 export type ReadFileResult =
   | { text: string; mtime: number; size: number }
   | { missing: true }
-  | { notUtf8: true; mtime: number; size: number }
+  | { notUtf8: true; mtime: number; size: number; /** The bytes read as Windows-1252, for reading only (never written back). */ legacyText?: string }
   | { directory: true; mtime: number; size: number }
   | { notFile: true; mtime: number; size: number }
   | { tooLarge: true; mtime: number; size: number };

@@ -55,6 +55,9 @@ export class ServerWorkspace {
         const open = documents.get(uri.toString());
         if (open) return open.getText();
         const f = await self.readFile(uri);
+        // A file that is not UTF-8 is read as Windows-1252 (an older .bib): its keys count; the
+        // planner writes only through readDisk, which refuses it.
+        if (f && 'notUtf8' in f) return f.legacyText;
         return f && 'text' in f ? f.text.replace(/^\uFEFF/, '') : undefined;
       },
       async readDisk(uri) {
@@ -96,7 +99,7 @@ export class ServerWorkspace {
       if ('tooLarge' in r) return { tooLarge: true, size: r.size, stamp };
       // A client that does not know the cap (an older one) sent the text: it is held to it here.
       if ('text' in r && (r.size > max || r.text.length > max)) return { tooLarge: true, size: r.size, stamp };
-      return 'notUtf8' in r ? { notUtf8: true, stamp } : { text: r.text, stamp };
+      return 'notUtf8' in r ? { notUtf8: true, stamp, ...(r.legacyText !== undefined ? { legacyText: r.legacyText } : {}) } : { text: r.text, stamp };
     } catch (e) {
       log.warn(`cannot read ${uri.toString(true)} through the client: ${String(e)}`);
       return undefined;
@@ -144,6 +147,8 @@ export class ServerWorkspace {
     }
     const f = await this.readFile(uri);
     if (f && 'text' in f) return { text: stripBom ? f.text.replace(/^\uFEFF/, '') : f.text };
+    // A library is only read (never written): an 8-bit one is read as Windows-1252.
+    if (f && 'notUtf8' in f && f.legacyText !== undefined) return { text: f.legacyText };
     return { problem: await this.unreadable(f) };
   }
 

@@ -91,6 +91,14 @@ describe('LaTeX citations TeX does not make (issue 21, cause 3)', () => {
     for (const c of cited) expect(text.slice(c.offset, c.offset + c.length)).toBe(c.key);
   });
 
+  it('Markdown: nocite in a YAML metadata block after the front matter (pandoc reads every one)', () => {
+    const text = 'Text [@a].\n\n---\nnocite: |\n  @b, @c\n...\n\nMore.\n';
+    expect(keysOf(pandocCitations(text))).toEqual(['a', 'b', 'c']);
+    // Dashes under a paragraph line make a heading, not a metadata block: `nocite: @z` is text,
+    // whose @z pandoc reads as a citation (checked with pandoc -t json).
+    expect(keysOf(pandocCitations('Text.\n---\nnocite: @z\n'))).toEqual(['z']);
+  });
+
   it('\\nocite{*} is no key `*`: the document cites every entry', () => {
     expect(keysOf(latexCitations('\\nocite{*}\\cite{a}'))).toEqual(['a']);
     const keys = citedKeys('\\nocite{*}\\cite{a}', 'latex');

@@ -133,6 +133,29 @@ describe('mlsys-papers CLI', () => {
     expect([...r.out.matchAll(/^@\w+\{([^,]+),/gm)].map((m) => m[1])).toEqual(['kwon2023efficient', 'yu2022orca']);
   });
 
+  it('a Latin-1 (8-bit) .bib is read, as BibTeX reads it, and never written: --library exports it, sync refuses it', async () => {
+    // The real-document comparison met one (a German template's Hausarbeit.bib): BibTeX reads the
+    // bytes; we read them as Windows-1252, and only read.
+    const dir = mkdtempSync(join(tmp, 'latin1-'));
+    const bytes = Buffer.from('@book{hz, author={M\xfcller, Hans}, title={Titel}, year=2000}\n', 'latin1');
+    writeFileSync(join(dir, 'refs.bib'), bytes);
+    writeFileSync(join(dir, 'main.tex'), '\\documentclass{article}\\begin{document}\\cite{hz,kwon2023efficient}\\bibliography{refs}\\end{document}\n');
+    const lib = await runAsync('export', '--library', join(dir, 'refs.bib'), '--cited-in', join(dir, 'main.tex'), '--corpus', CORPUS);
+    expect(lib.code, lib.err).toBe(0);
+    expect(lib.out).toContain('author={Müller, Hans}');
+    expect(lib.err).toContain('not UTF-8; read as Windows-1252');
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      const sync = await runAsync('sync', 'main.tex', '--corpus', CORPUS);
+      expect(sync.code).toBe(2);
+      expect(sync.err).toContain('is not UTF-8 text; rewriting it would change its other characters');
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(readFileSync(join(dir, 'refs.bib')).equals(bytes)).toBe(true);
+  });
+
   it('export --cited-in suggests the closest keys for a near miss', () => {
     const r = run('export', '--cited-in', join(FIX, 'cited-near.md'));
     expect(r.code).toBe(0);

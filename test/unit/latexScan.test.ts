@@ -196,6 +196,11 @@ describe('latexCommands', () => {
 });
 
 describe('bibliography declarations and the root magic comment', () => {
+  it("reads bibtopic's databases from \\begin{btSect}[style]{…}, as BibTeX does", () => {
+    expect(latexBibliographies('\\begin{btSect}[plain]{books, articles}\n\\btPrintCited\n\\end{btSect}\n\\begin{itemize}{x}')).toEqual([
+      { path: 'books.bib', via: 'bibtex' }, { path: 'articles.bib', via: 'bibtex' },
+    ]);
+  });
   it('ignore commented, verbatim and \\iffalse declarations', () => {
     const tex = [
       '% \\usepackage{biblatex}',

@@ -74,6 +74,22 @@ describe('resolveBibliography', () => {
     expect(outside!.files).toEqual([]);
   });
 
+  it("gives a bookdown chapter the bibliography of its book's index.Rmd (beside _bookdown.yml)", async () => {
+    const ws = new MemoryWorkspace({
+      '/ws/book/_bookdown.yml': 'book_filename: "book"\n',
+      '/ws/book/index.Rmd': '---\ntitle: "A Book"\nbibliography: [book.bib, packages.bib]\n---\n# Preface\n',
+      '/ws/book/book.bib': '@book{xie2015, title={Dynamic Documents with R and knitr}}\n',
+      '/ws/book/packages.bib': '@manual{R-base, title={R}}\n',
+      '/ws/notes/index.Rmd': '---\nbibliography: other.bib\n---\n',
+    });
+    const chapter = await resolveBibliography(ws, doc('/ws/book/04-citations.Rmd', 'See [@xie2015].\n', 'rmd'));
+    expect(chapter!.root.path).toBe('/ws/book/index.Rmd');
+    expect(chapter!.files.map((s) => s.entries[0]!.key)).toEqual(['xie2015', 'R-base']);
+    // No _bookdown.yml: a folder's index.Rmd is no book's.
+    const note = await resolveBibliography(ws, doc('/ws/notes/other.Rmd', 'Text.\n', 'rmd'));
+    expect(note!.root.path).toBe('/ws/notes/other.Rmd');
+  });
+
   it('reads a file once per change when given a cache, and the cache is bounded', async () => {
     const ws = new MemoryWorkspace({ '/ws/refs.bib': '@misc{a, title={A}}\n' });
     const cache = new BibCache(1);

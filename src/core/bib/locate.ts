@@ -76,10 +76,18 @@ export interface BibDeclaration {
  */
 export function latexBibliographies(text: string, clean = maskLatex(text)): BibDeclaration[] {
   const out: BibDeclaration[] = [];
-  for (const cmd of latexCommands(clean, (name) => name === 'bibliography' || name === 'addbibresource')) {
-    const arg = cmd.groups[0]!;
+  const wanted = (name: string) => name === 'bibliography' || name === 'addbibresource' || name === 'begin';
+  for (const cmd of latexCommands(clean, wanted, (name) => name === 'begin')) {
+    let arg = cmd.groups[0]!;
     if (arg.close < 0) continue;
-    const via = cmd.command === 'bibliography' ? 'bibtex' : 'biblatex';
+    if (cmd.command === 'begin') {
+      // bibtopic's sections name their databases: \begin{btSect}[style]{books,articles} (bibtopic's
+      // manual, section 3); BibTeX reads each as \bibliography would.
+      if (clean.slice(arg.open + 1, arg.close).trim() !== 'btSect') continue;
+      arg = cmd.groups[1]!;
+      if (!arg || arg.close < 0) continue;
+    }
+    const via = cmd.command === 'addbibresource' ? 'biblatex' : 'bibtex';
     const files = clean.slice(arg.open + 1, arg.close);
     // \bibliography takes a comma-separated list; \addbibresource takes one file.
     for (const raw of via === 'bibtex' ? files.split(',') : [files]) {

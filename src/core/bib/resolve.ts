@@ -290,6 +290,30 @@ export async function quartoProject(ws: BibWorkspace, doc: URI, cache: BibCache)
 }
 
 /**
+ * The bookdown book a document is a chapter of: the nearest `_bookdown.yml` in its folder or a
+ * parent folder, up to its workspace folder, whose folder holds `index.Rmd`. bookdown merges the
+ * chapters into one document that starts with `index.Rmd`, whose front matter is the book's
+ * metadata ("bookdown: Authoring Books and Technical Documents with R Markdown", 1.3 and 4.4).
+ *
+ * @returns `index.Rmd` and its front matter's `bibliography:`, undefined when the document is in
+ *   no book or the book's `index.Rmd` declares none
+ */
+async function bookdownBook(ws: BibWorkspace, doc: URI, cache: BibCache): Promise<{ uri: URI; decls: BibDeclaration[] } | undefined> {
+  const top = ws.folders.find((f) => isInside(f, doc));
+  if (!top) return undefined;
+  for (let dir = Utils.dirname(doc); isInside(top, dir); dir = Utils.dirname(dir)) {
+    if (await cache.get(ws, Utils.joinPath(dir, '_bookdown.yml'), 'bookdown', () => true)) {
+      const index = Utils.joinPath(dir, 'index.Rmd');
+      if (index.toString() === doc.toString()) return undefined;
+      const decls = await cache.get(ws, index, 'markdown', (text) => markdownBibliographies(text));
+      return decls?.length ? { uri: index, decls } : undefined;
+    }
+    if (dir.path === top.path || dir.path === '/') break;
+  }
+  return undefined;
+}
+
+/**
  * Finds the bibliography of a LaTeX or Markdown document.
  *
  * LaTeX: the root file is, in this order, the one the `latexRoot` setting names (when it exists),
@@ -298,7 +322,8 @@ export async function quartoProject(ws: BibWorkspace, doc: URI, cache: BibCache)
  * file with `\documentclass` (every one of them: a file included by two roots gets both
  * bibliographies), else the document itself. A root's `\bibliography`/`\addbibresource`
  * declarations count, and, with a project, those of every file it includes. Markdown: the front
- * matter's `bibliography:`; without one, that of the document's Quarto project (`_quarto.yml`).
+ * matter's `bibliography:`; without one, that of the document's Quarto project (`_quarto.yml`), or
+ * of the bookdown book it is a chapter of (`index.Rmd` beside `_bookdown.yml`).
  * Declared paths are relative to the file that declares them (for LaTeX, the root: where BibTeX
  * and biber run).
  *
@@ -343,6 +368,10 @@ export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, op
     if (!decls.length) {
       const project = await quartoProject(ws, doc.uri, cache);
       if (project?.decls.length) { root = project.uri; decls = project.decls; }
+    }
+    if (!decls.length) {
+      const book = await bookdownBook(ws, doc.uri, cache);
+      if (book) { root = book.uri; decls = book.decls; }
     }
     roots = [{ uri: root, decls }];
   } else return undefined;

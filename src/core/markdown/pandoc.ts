@@ -62,6 +62,8 @@ export interface PandocScan {
    * ascending order: a cursor outside them is in code, a comment, math, raw text or metadata.
    */
   text: { start: number; end: number }[];
+  /** The YAML metadata blocks, `[start, end)` of their content, in order (the front matter first when there is one). */
+  metadata: { start: number; end: number }[];
 }
 
 /**
@@ -91,11 +93,12 @@ export function scanPandoc(text: string): PandocScan {
   }
   const paragraphs: View[][] = [];
   const examples = new Set<string>();
-  parseBlocks({ t: text, next: finder(text), fences: new Map() }, lines, 0, false, paragraphs, examples);
+  const metadata: { start: number; end: number }[] = [];
+  parseBlocks({ t: text, next: finder(text), fences: new Map(), metadata }, lines, 0, false, paragraphs, examples);
   const keys: PandocKey[] = [];
   const regions: { start: number; end: number }[] = [];
   for (const p of paragraphs) scanInlines(text, p, keys, regions);
   keys.sort((a, b) => a.offset - b.offset);
   regions.sort((a, b) => a.start - b.start);
-  return { keys: keys.filter((k) => k.bracketed || !examples.has(k.key)), text: regions };
+  return { keys: keys.filter((k) => k.bracketed || !examples.has(k.key)), text: regions, metadata };
 }

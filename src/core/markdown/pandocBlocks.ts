@@ -111,6 +111,8 @@ export interface Reading {
   lower?: { text: string; next: (needle: string, from: number) => number };
   /** Closing fences found, per fence character and length, remembered as `next` remembers its answers. */
   fences: Map<string, { from: number; at: number; lines: readonly View[] }>;
+  /** The YAML metadata blocks met, `[start, end)` of their content (pandoc reads every one, not only the first: MANUAL, "Extension: yaml_metadata_block"). */
+  metadata?: { start: number; end: number }[];
 }
 
 /** How deep block quotes and list items nest before their content is read as plain text (no stack overflow on `> > > …`). */
@@ -168,7 +170,11 @@ export function parseBlocks(r: Reading, input: readonly View[], depth: number, i
       }
       if (/^---[ \t]*$/.test(line) && i + 1 < n && !isBlankView(t, lines[i + 1]!)) {
         const end = metadataEnd(t, lines, i + 1);
-        if (end >= 0) { i = end + 1; continue; }
+        if (end >= 0) {
+          r.metadata?.push({ start: lines[i + 1]!.s, end: lines[end]!.s });
+          i = end + 1;
+          continue;
+        }
       }
       const empty = /^ {0,3}<!---?>/.exec(line);
       const commentClose = empty ? v.s + empty[0].length - 3 : /^ {0,3}<!--/.test(line) ? r.next('-->', v.s + line.indexOf('<!--') + 4) : -1;

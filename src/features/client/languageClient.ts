@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
 import { isCitingLanguage, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../../core/context.js';
 import { maxFileBytes } from '../../core/fileLimits.js';
-import { decodeUtf8 } from '../../core/utf8.js';
+import { decodeForReading } from '../../core/utf8.js';
 import { Commands, Settings } from '../../ids.js';
 import { FILE_SETTINGS, fromWorkspaceSettings, type ConfigStore } from '../config.js';
 import { FROM_WORKSPACE, ServerRequests, TOPIC_LABELS_SETTING, type InitializationOptions, type ReadFileParams, type ReadFileResult, type StatParams, type StatResult } from '../../server/protocol.js';
@@ -60,8 +60,8 @@ async function readFile(p: ReadFileParams): Promise<ReadFileResult> {
   const bytes = await vscode.workspace.fs.readFile(uri);
   // It grew past the cap between the stat and the read.
   if (bytes.length > max) return { tooLarge: true, ...at, size: bytes.length };
-  const text = decodeUtf8(bytes);
-  return text === undefined ? { notUtf8: true, ...at } : { text, ...at };
+  const { text, utf8 } = decodeForReading(bytes);
+  return utf8 ? { text, ...at } : { notUtf8: true, legacyText: text, ...at };
 }
 
 /** Answers `mlsysPapers/stat`: the file's stamp only (the server asks on every request; nothing is read). */

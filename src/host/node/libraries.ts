@@ -9,7 +9,7 @@ import { libraryCacheKey, type LibraryTextId } from '../../core/library/libraryC
 import { loadLibrary, type LoadedLibrary } from '../../core/library/load.js';
 import { restoreSliced, saveSliced } from '../../server/libraryLoading.js';
 import { bibFormatOf } from '../../core/bib/format.js';
-import { decodeUtf8 } from '../../core/utf8.js';
+import { decodeForReading } from '../../core/utf8.js';
 import { DEFAULT_MAX_FILE_MB, maxFileBytes } from '../../core/fileLimits.js';
 import { readProblem, readRegularFileSync } from './files.js';
 import { defaultCacheDir, nodeLibraryCache, sha256 } from './libraryCache.js';
@@ -53,8 +53,9 @@ export async function loadLibraryFiles(paths: readonly string[], opts: { cacheDi
     // Stat first, then read through the checked descriptor: a one-shot command may block, but not on a FIFO.
     const read = readRegularFileSync(path, maxBytes);
     if (read.kind !== 'file') throw new LibraryFileError(`--library ${path}: ${readProblem(read, maxBytes)}`);
-    const text = decodeUtf8(read.bytes);
-    if (text === undefined) throw new LibraryFileError(`--library ${path}: not UTF-8 text`);
+    // A library is only read (never written): an 8-bit one is read as Windows-1252, as BibTeX reads bytes.
+    const { text, utf8 } = decodeForReading(read.bytes);
+    if (!utf8) opts.warn?.(`${path}: not UTF-8; read as Windows-1252 (Latin-1)`);
     const ref = { uri: pathToFileURL(resolve(path)).toString(), name: basename(path) };
     // The cache is of this text read as this format (a file renamed from .json to .bib is read again).
     const textId: LibraryTextId = { hash: sha256(text), length: text.length, format };

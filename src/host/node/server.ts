@@ -12,7 +12,7 @@ import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { URI, Utils } from 'vscode-uri';
 import type { CorpusData } from '../../core/corpus.js';
 import { DEFAULT_MAX_FILE_MB, maxFileBytes } from '../../core/fileLimits.js';
-import { decodeUtf8 } from '../../core/utf8.js';
+import { decodeForReading } from '../../core/utf8.js';
 import { fileStampOf, startServer, type HostFile, type ServerHost } from '../../server/server.js';
 import { FOLDS_CASE, readRegularFile, realPathOf, statIfAny } from './files.js';
 import { defaultCacheDir, nodeLibraryCache, sha256 } from './libraryCache.js';
@@ -40,8 +40,8 @@ export async function readNodeFile(uri: { scheme: string; fsPath: string }, maxB
     case 'tooLarge': return { tooLarge: true, size: r.size, stamp: fileStampOf(r.mtimeMs, r.size) };
     case 'file': {
       const stamp = fileStampOf(r.mtimeMs, r.size);
-      const text = decodeUtf8(r.bytes);
-      return text === undefined ? { notUtf8: true, stamp } : { text, stamp };
+      const { text, utf8 } = decodeForReading(r.bytes);
+      return utf8 ? { text, stamp } : { notUtf8: true, legacyText: text, stamp };
     }
   }
 }

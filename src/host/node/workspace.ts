@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { URI } from 'vscode-uri';
 import type { BibWorkspace } from '../../core/bib/resolve.js';
 import { DEFAULT_MAX_FILE_MB, maxFileBytes } from '../../core/fileLimits.js';
-import { decodeUtf8 } from '../../core/utf8.js';
+import { decodeForReading, decodeUtf8 } from '../../core/utf8.js';
 import { FOLDS_CASE, readProblem, readRegularFile, realPathOf, statIfAny } from './files.js';
 
 /** A {@link BibWorkspace} over `node:fs`, whose only workspace folder is `root`. */
@@ -30,8 +30,9 @@ export class NodeBibWorkspace implements BibWorkspace {
 
   async readText(uri: URI): Promise<string | undefined> {
     const r = await readRegularFile(uri.fsPath, this.maxBytes);
-    // As `readFileSync(path, 'utf8')` gave it: `sync` plans again on the exact bytes before writing.
-    if (r.kind === 'file') return r.bytes.toString('utf8');
+    // UTF-8, or Windows-1252 for an older 8-bit .bib (its keys count): `sync` plans again on the
+    // exact bytes before writing, and refuses what is not UTF-8.
+    if (r.kind === 'file') return decodeForReading(r.bytes).text;
     // Missing: the resolver reports a declared file that cannot be read as missing; why a file
     // that exists gave nothing is kept for the one line that names it.
     if (r.kind !== 'missing') this.problems.set(uri.fsPath, readProblem(r, this.maxBytes)!);
