@@ -148,7 +148,7 @@ export abstract class BibtexScanner {
   }
 
   /** Skips white space and `%` comments (to the end of their line). */
-  protected skip(i: number): number {
+  protected skipBlanks(i: number): number {
     const text = this.text;
     const end = this.end;
     for (;;) {
@@ -214,9 +214,9 @@ export abstract class BibtexScanner {
         }
         i += name.length;
       }
-      i = this.skip(i);
+      i = this.skipBlanks(i);
       if (text[i] !== '#') break;
-      i = this.skip(i + 1);
+      i = this.skipBlanks(i + 1);
     }
     return { value: { text: out, length, macro }, end: i };
   }

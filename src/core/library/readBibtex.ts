@@ -217,7 +217,7 @@ export class BibtexLibraryReader extends BibtexScanner {
     // it, the search for the next "@" goes on after the white space only, as BibTeX's does.
     let white = i;
     while (white < this.end && isWhite(text.charCodeAt(white))) white++;
-    i = this.skip(i);
+    i = this.skipBlanks(i);
     const open = text.charCodeAt(i);
     if (open !== 123 && open !== 40) {
       this.pos = white;
@@ -231,7 +231,7 @@ export class BibtexLibraryReader extends BibtexScanner {
     this.pending = [];
     let key: string | undefined;
     try {
-      i = this.skip(i + 1);
+      i = this.skipBlanks(i + 1);
       if (kind === 'preamble') {
         const v = this.value(i);
         i = v.end;
@@ -239,9 +239,9 @@ export class BibtexLibraryReader extends BibtexScanner {
       } else if (kind === 'string') {
         const name = this.identifier(i);
         if (!name) throw new BibError(i, `expected a macro name after "@string${text[at + 1 + type.length] ?? ''}", found ${this.found(i)}`);
-        i = this.skip(i + name.length);
+        i = this.skipBlanks(i + name.length);
         if (text[i] !== '=') throw new BibError(i, `expected "=" after the macro name ${name}, found ${this.found(i)}`);
-        const v = this.value(this.skip(i + 1));
+        const v = this.value(this.skipBlanks(i + 1));
         i = v.end;
         if (text[i] !== close) throw new BibError(i, `expected "${close}" after the value of @string ${name}, found ${this.found(i)}`);
         const lower = name.toLowerCase();
@@ -259,19 +259,19 @@ export class BibtexLibraryReader extends BibtexScanner {
           j++;
         }
         key = text.slice(i, j);
-        i = this.skip(j);
+        i = this.skipBlanks(j);
         if (!key) throw new BibError(i, 'no citation key (expected "@type{key,")', i);
         if (text[i] === ',') {
-          i = this.skip(i + 1);
+          i = this.skipBlanks(i + 1);
           const fields: Record<string, string> = Object.create(null) as Record<string, string>;
           let size = 0;
           while (text[i] !== close) {
             const fieldAt = i;
             const name = this.identifier(i);
             if (!name) throw new BibError(i, `expected a field name or "${close}", found ${this.found(i)}`);
-            i = this.skip(i + name.length);
+            i = this.skipBlanks(i + name.length);
             if (text[i] !== '=') throw new BibError(i, `expected "=" after the field name ${name}, found ${this.found(i)}`);
-            const v = this.value(this.skip(i + 1));
+            const v = this.value(this.skipBlanks(i + 1));
             i = v.end;
             const field = name.toLowerCase();
             if (v.value.length > MAX_BIB_EXPANSION) {
@@ -282,7 +282,7 @@ export class BibtexLibraryReader extends BibtexScanner {
               fields[field] = v.value.text;
               size += v.value.length;
             }
-            if (text[i] === ',') i = this.skip(i + 1);
+            if (text[i] === ',') i = this.skipBlanks(i + 1);
             else if (text[i] !== close) throw new BibError(i, `expected "," or "${close}" after the value of ${field}, found ${this.found(i)}`);
           }
           this.finish(at, i, start, kind, key, fields, size);
