@@ -267,7 +267,7 @@ describe('completion', () => {
     expect(own.detail).toBe('Paging Tricks for Everyone');
     expect(own.labelDetails).toEqual({ description: '2021' });
     expect(own.data).toBeUndefined();
-    expect(markdownOf(own.documentation)).toBe('Paging Tricks for Everyone\n\nSmith, Ann · 2021');
+    expect(markdownOf(own.documentation)).toBe('Paging Tricks for Everyone\n\nAnn Smith · 2021');
     // `\cite{` is 6 characters on line 1; "pag" ends at 9, "pagxy" at 11.
     expect(own.textEdit).toEqual({ newText: 'smith2021paging', insert: Range.create(1, 6, 1, 9), replace: Range.create(1, 6, 1, 11) });
     expect(list!.items[1]!.textEdit).toEqual({ newText: 'kwon2023efficient', insert: Range.create(1, 6, 1, 9), replace: Range.create(1, 6, 1, 11) });
@@ -372,7 +372,7 @@ describe('hover', () => {
     const { service } = setup({ files: { '/ws/refs.bib': SMITH } });
     const { doc, position } = cite('smith2021paging');
     expect(markdownOf((await service.hover(doc, position))!.contents))
-      .toBe('Paging Tricks for Everyone\n\nSmith, Ann · 2021\n\n---\n\n✓ in refs\\.bib');
+      .toBe('Paging Tricks for Everyone\n\nAnn Smith · 2021\n\n---\n\n✓ in refs\\.bib');
   });
 
   it('says "Unknown key" for a key nobody knows, and nothing off a citation', async () => {
