@@ -41,6 +41,12 @@ export function updateBibtexLibrary(lib: LoadedLibrary, old: string, text: strin
   let first = 0;
   while (first < n && spans[2 * first + 1]! < p) first++;
   let from = lineStartOf(old, p);
+  // Text between the previous entry and the change that is not blank (a broken entry, a stray
+  // "@" whose type the changed line gives) may read differently with the change after it: the
+  // range starts where the previous entry ends. (Found by the property test: "@\ntring{…" edited
+  // to "@\n{…" kept the old error.)
+  const gapStart = first > 0 ? spans[2 * (first - 1) + 1]! : 0;
+  if (gapStart < from && /\S/.test(old.slice(gapStart, from))) from = lineStartOf(old, gapStart);
   for (;;) {
     // An entry that ends after the range starts (on its first line, before the change) is read again too.
     while (first > 0 && spans[2 * (first - 1) + 1]! > from) first--;

@@ -50,6 +50,22 @@ describe('LibraryStore.parsedBib after edits', () => {
     return text.slice(0, at) + e.insert + text.slice(at + e.length);
   };
 
+  it('reads a stray "@" before the edited line again with it (a counterexample of the property below)', async () => {
+    // "@\ntring{jk = …}": the "@" reads its type from the next line, so an edit of that line
+    // changes what the "@" starts. The store kept the error of the old reading.
+    let text = base;
+    const store = storeOf(() => base);
+    for (const e of [{ at: 0, length: 2, insert: '@\n' }, { at: 0.0036036036036036037, length: 5, insert: '' }]) {
+      text = apply(text, e);
+      const parsed = await store.parsedBib(URI_OF.toString(), text);
+      expect(!!parsed?.error, JSON.stringify(text.slice(0, 12))).toBe(!!parseBib(text).error);
+      const fresh = storeOf(() => text);
+      await fresh.parsedBib(URI_OF.toString(), text);
+      const lines = (st: LibraryStore) => (st.diagnostics().get(URI_OF.toString()) ?? []).map((d) => [d.range.start.line, d.severity, d.message]);
+      expect(lines(store)).toEqual(lines(fresh));
+    }
+  });
+
   // LF; CRLF; and a file with a byte-order mark, which the service reads without it.
   it.each([
     ['LF', base, (t: string) => t],

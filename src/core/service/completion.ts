@@ -9,6 +9,7 @@ import type { BibEntry } from '../bib/bibfile.js';
 import { foldAscii } from '../cite/key.js';
 import { citeContextAt } from '../context.js';
 import type { Entry } from '../schema.js';
+import { bibFieldsText } from './bibFieldsText.js';
 import { bibEntryMarkdown, entryMarkdown, escapeMarkdown, venueYear } from './present.js';
 import { bibEntries, type ServiceContext } from './serviceContext.js';
 import { NOT_CANCELLED, type Cancellation } from './types.js';
@@ -71,7 +72,7 @@ export async function complete(ctx: ServiceContext, doc: TextDocument, position:
       labelDetails: { description: b.fields.year },
       kind: CompletionItemKind.Reference,
       detail: b.fields.title?.replace(/[{}]/g, ''),
-      documentation: { kind: MarkupKind.Markdown, value: bibEntryMarkdown(b.key, b.fields) },
+      documentation: { kind: MarkupKind.Markdown, value: bibEntryMarkdown(b.key, bibFieldsText(b.fields)) },
     }));
   // The document's own bibliography first, as when it is scanned below: read as a library, its
   // entries are among the hits.

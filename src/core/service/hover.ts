@@ -6,6 +6,7 @@ import * as l10n from '@vscode/l10n';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { Hover, MarkupKind, Position } from 'vscode-languageserver-types';
 import { citationAt } from '../citations.js';
+import { bibFieldsText } from './bibFieldsText.js';
 import { bibEntryMarkdown, entryMarkdown, escapeMarkdown } from './present.js';
 import { bibEntries, rangeOf, type ServiceContext } from './serviceContext.js';
 import { NOT_CANCELLED, type Cancellation } from './types.js';
@@ -32,7 +33,7 @@ export async function hover(ctx: ServiceContext, doc: TextDocument, position: Po
     const ref = await ctx.formatted(entry, doc.uri);
     if (ref) md += `\n\n---\n\n${escapeMarkdown(ref)}`;
   } else if (own) {
-    md = bibEntryMarkdown(c.key, own.entry.fields);
+    md = bibEntryMarkdown(c.key, bibFieldsText(own.entry.fields));
   } else {
     md = escapeMarkdown(l10n.t('Unknown key {0}', c.key));
   }

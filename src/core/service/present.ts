@@ -6,8 +6,6 @@
  */
 import type { Corpus } from '../model.js';
 import { allAuthors, shortAuthors } from '../cite/names.js';
-import { bibtexPerson, splitNames } from '../library/entries.js';
-import { texToText } from '../library/tex.js';
 import { entryLinksMarkdown } from '../links.js';
 import * as l10n from '@vscode/l10n';
 import { kindLabel, levelBadge, topicPath } from '../l10n.js';
@@ -109,10 +107,7 @@ export interface BibFields {
 
 /** A short Markdown card of an entry of the user's own bibliography: title, then authors · venue · year. */
 export function bibEntryMarkdown(key: string, f: BibFields): string {
-  const title = f.title ? texToText(f.title) || key : key;
-  // The field as written ("Doe, Jane and Roe, R."), shown as the corpus's names are ("Jane Doe and R. Roe").
-  const authors = f.author ? allAuthors(splitNames(f.author).map(bibtexPerson)) : undefined;
-  const venue = f.journal ?? f.booktitle;
-  const rest = [authors, venue && texToText(venue), f.year].filter(Boolean).join(' · ');
+  const title = (f.title ?? key).replace(/[{}]/g, '');
+  const rest = [f.author, f.journal ?? f.booktitle, f.year].filter(Boolean).join(' · ');
   return rest ? `${escapeMarkdown(title)}\n\n${escapeMarkdown(rest)}` : escapeMarkdown(title);
 }
