@@ -8,6 +8,7 @@ import { BibtexLibraryReader } from '../../src/core/library/readBibtex.js';
 import { loadLibrary } from '../../src/core/library/load.js';
 import { texToText } from '../../src/core/library/tex.js';
 import { expectLinear } from './linear.js';
+import { expectOneLongLineRead, oneLongLine } from '../unit/generatedLibraries.js';
 
 const REF = { uri: 'file:///home/me/refs.bib', name: 'refs.bib' };
 
@@ -29,13 +30,8 @@ it('texToText costs only the characters it reads: a 1,000,000- and a 10,000,000-
 
 describe('hostile libraries', () => {
   describe('one long line: junk outside entries, one huge field', () => {
-    const junk = (n: number) => 'Lorem ipsum {dolor} sit amet, "consectetur" = adipiscing # elit; '.repeat(Math.ceil(n / 66)).slice(0, n);
-    const line = (n: number) => `@misc{a, title = {A}} ${junk(n / 2)} @misc{b, title = {${'y'.repeat(n / 2)}}, year = 2020} ${junk(1000)}@misc{c, title = {C}}`;
-    const expectRead = (text: string) => {
-      const lib = loadLibrary(text, 'bibtex', REF);
-      expect(lib.entries.map((e) => [e.key, e.title, e.year, e.library!.line])).toEqual([['a', 'A', undefined, 1], ['b', 'b', 2020, 1], ['c', 'C', undefined, 1]]);
-      expect(lib.problems).toEqual([{ line: 1, column: text.indexOf('title', text.indexOf('@misc{b')) + 1, severity: 'warning', message: 'field title of entry b is longer than 100,000 characters; the field is left out' }]);
-    };
+    const line = oneLongLine;
+    const expectRead = expectOneLongLineRead;
     it('0.5 MB vs 5 MB: the entries are read, the huge field left out, and the time grows linearly', () => {
       const small = line(500_000);
       const large = line(5_000_000);

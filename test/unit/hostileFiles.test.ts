@@ -24,6 +24,7 @@ import { loadLibraryFiles } from '../../src/host/node/libraries.js';
 import { realNodePath, readNodeFile, statNodeFile } from '../../src/host/node/server.js';
 import { syncBibliography } from '../../src/host/node/sync.js';
 import { Methods, type LibraryFileStatus, type LibraryStatusParams, type ReadFileParams, type ReadFileResult, type SearchResult } from '../../src/server/protocol.js';
+import { snapshot } from './fileSnapshot.js';
 import { realCorpus } from './helpers.js';
 import { start, type Session } from './serverHarness.js';
 
@@ -57,17 +58,6 @@ const fixtures = {
   /** A folder named `refs.bib`: "would create", then a raw `EISDIR`. */
   folder: (dir: string, name = 'refs.bib') => { mkdirSync(join(dir, name)); return join(dir, name); },
 };
-
-/** Every file under `dir` with its bytes (symlinks as their targets' names): what "nothing was written there" compares. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
-    const p = join(dir, name);
-    const st = statSync(p, { throwIfNoEntry: false });
-    out[name] = !st ? '(dangling)' : st.isFile() ? readFileSync(p, 'utf8') : '(folder)';
-  }
-  return out;
-}
 
 describe('reading: regular files only, within the cap (Node host)', () => {
   it.skipIf(!canFifo)('refuses a link to /dev/zero, a FIFO and a folder before reading, and a file over the cap', async () => {

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { expectOneLongLineRead, oneLongLine } from './generatedLibraries.js';
 import { maxTotalBibExpansion } from '../../src/core/bib/bibfile.js';
 import { BibtexLibraryReader, readEntryAt } from '../../src/core/library/readBibtex.js';
 import { lineAt, lineStarts, readCslJsonLibrary } from '../../src/core/library/csl.js';
@@ -870,13 +871,8 @@ describe('library search', () => {
 
 describe('hostile libraries', () => {
   describe('one long line: junk outside entries, one huge field', () => {
-    const junk = (n: number) => 'Lorem ipsum {dolor} sit amet, "consectetur" = adipiscing # elit; '.repeat(Math.ceil(n / 66)).slice(0, n);
-    const line = (n: number) => `@misc{a, title = {A}} ${junk(n / 2)} @misc{b, title = {${'y'.repeat(n / 2)}}, year = 2020} ${junk(1000)}@misc{c, title = {C}}`;
-    const expectRead = (text: string) => {
-      const lib = loadLibrary(text, 'bibtex', REF);
-      expect(lib.entries.map((e) => [e.key, e.title, e.year, e.library!.line])).toEqual([['a', 'A', undefined, 1], ['b', 'b', 2020, 1], ['c', 'C', undefined, 1]]);
-      expect(lib.problems).toEqual([{ line: 1, column: text.indexOf('title', text.indexOf('@misc{b')) + 1, severity: 'warning', message: 'field title of entry b is longer than 100,000 characters; the field is left out' }]);
-    };
+    const line = oneLongLine;
+    const expectRead = expectOneLongLineRead;
     // 5 MB and 50 MB, and the time's growth, are the serial run's (test/perf/library.perf.test.ts).
     it('0.5 MB: the entries are read, the huge field left out', () => {
       expectRead(line(500_000));

@@ -32,6 +32,22 @@ const folder = async () => {
   return d;
 };
 
+
+/** A cache in memory, as the store writes it (a string, or pieces in slices joined here). */
+function memoryCache(): { saved: Map<string, string>; cache: LibraryCache } {
+  const saved = new Map<string, string>();
+  return {
+    saved,
+    cache: {
+      get: async (k) => saved.get(k),
+      set: async (k, v) => {
+        let all = '';
+        if (typeof v === 'string') all = v; else for await (const piece of v) all += piece;
+        saved.set(k, all);
+      },
+    },
+  };
+}
 describe('nodeLibraryCache', () => {
   it('stores a value whole or in pieces, and reads it back joined', async () => {
     const dir = await folder();
@@ -109,15 +125,7 @@ describe('finding 1: a damaged cache is a miss, reported once, then written agai
 
   it('the language server: the store reads the file, logs once, and writes the cache again', async () => {
     const text = readFileSync(join(FIX, 'title-key-renamed.bib'), 'utf8');
-    const saved = new Map<string, string>();
-    const cache: LibraryCache = {
-      get: async (k) => saved.get(k),
-      set: async (k, v) => {
-        let all = '';
-        if (typeof v === 'string') all = v; else for await (const piece of v) all += piece;
-        saved.set(k, all);
-      },
-    };
+    const { saved, cache } = memoryCache();
     const first = await storeLoad(text, cache);
     expect(first.cached).toBe(false);
     await until(() => saved.size === 1);
@@ -307,15 +315,7 @@ describe('restore in slices (issue 22)', () => {
 describe('the language server restores a cache in slices', () => {
   it('with every slice over its time, it yields after each line and each piece of the index, and ends cached', async () => {
     const text = Array.from({ length: 1234 }, (_, i) => `@misc{k${i}, title = {Title number ${i}}, year = 2001}\n`).join('');
-    const saved = new Map<string, string>();
-    const cache: LibraryCache = {
-      get: async (k) => saved.get(k),
-      set: async (k, v) => {
-        let all = '';
-        if (typeof v === 'string') all = v; else for await (const piece of v) all += piece;
-        saved.set(k, all);
-      },
-    };
+    const { saved, cache } = memoryCache();
     await storeLoad(text, cache);
     await until(() => saved.size === 1);
     const counted = { yields: 0 };

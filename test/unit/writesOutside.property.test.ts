@@ -11,22 +11,12 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncBibliography } from '../../src/host/node/sync.js';
 import { NUM_RUNS, SEED, TEST_TIMEOUT_MS } from './fuzz/harness.js';
+import { snapshot } from './fileSnapshot.js';
 import { realCorpus } from './helpers.js';
 
 let tmp: string;
 beforeAll(() => { tmp = mkdtempSync(join(tmpdir(), 'mlsys-outside-')); });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-/** Every path under `dir` with its bytes: what "nothing was written there" compares. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
-    const p = join(dir, name);
-    const st = statSync(p, { throwIfNoEntry: false });
-    out[name] = !st ? '(dangling)' : st.isFile() ? readFileSync(p, 'utf8') : '(folder)';
-  }
-  return out;
-}
 
 /** Path segments a document may use, and file names: real folders, symlinks out and in, a loop. */
 const segment = fc.constantFrom('linkdir', 'inner', 'sub', 'sub/up', '.', '..', '', 'loop', 'linkdir/..', 'nowhere');
