@@ -16,7 +16,7 @@ import { LibraryFileError, loadLibraryFiles } from '../host/node/libraries.js';
 import { languageOfPath } from '../host/node/sync.js';
 import { documentCitedKeys, nodeLatexProject } from '../host/node/latexProject.js';
 import { NodeBibWorkspace } from '../host/node/workspace.js';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { URI } from 'vscode-uri';
 import { entriesForTopic, loadCorpus, readText, statPath } from './files.js';
 import { noArgs, UsageError, type Context } from './options.js';
@@ -107,12 +107,13 @@ export function runExport(ctx: Context): number | Promise<number> {
   if (citedIn === undefined || !lang) return exportEntries(ctx, format, undefined);
   const text = readText(citedIn, '--cited-in');
   if (lang !== 'latex') return exportEntries(ctx, format, citedKeys(text, lang));
-  // A root cites what the files it includes cite (its .aux files say so): the project of the
-  // working directory, as `sync` and the language server read it.
-  const cwd = process.cwd();
-  const ws = new NodeBibWorkspace(cwd);
-  return nodeLatexProject(ws, cwd)
-    .then((project) => documentCitedKeys(ws, project, URI.file(resolve(cwd, citedIn)), text, lang))
+  // A root cites what the files it includes cite (its .aux files say so). TeX resolves \input
+  // from the root's folder, so that folder's project is read (not the working directory's, which
+  // may be a home folder).
+  const file = resolve(citedIn);
+  const ws = new NodeBibWorkspace(dirname(file));
+  return nodeLatexProject(ws, dirname(file))
+    .then((project) => documentCitedKeys(ws, project, URI.file(file), text, lang))
     .then((keys) => exportEntries(ctx, format, keys));
 }
 
