@@ -8,6 +8,7 @@ import { TextDocuments } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI, Utils } from 'vscode-uri';
 import * as l10n from '@vscode/l10n';
+import { bibFormatOf } from '../core/bib/format.js';
 import { normalizeUri } from '../core/bib/resolve.js';
 import { megabytes } from '../core/fileLimits.js';
 import type { ServiceWorkspace } from '../core/service/types.js';
@@ -55,9 +56,9 @@ export class ServerWorkspace {
         const open = documents.get(uri.toString());
         if (open) return open.getText();
         const f = await self.readFile(uri);
-        // A file that is not UTF-8 is read as Windows-1252 (an older .bib): its keys count; the
-        // planner writes only through readDisk, which refuses it.
-        if (f && 'notUtf8' in f) return f.legacyText;
+        // A .bib that is not UTF-8 is read as Windows-1252 (BibTeX reads bytes): its keys count; the
+        // planner writes only through readDisk, which refuses it. JSON and YAML must be UTF-8.
+        if (f && 'notUtf8' in f) return legacyBib(uri, f);
         return f && 'text' in f ? f.text.replace(/^\uFEFF/, '') : undefined;
       },
       async readDisk(uri) {
@@ -147,8 +148,9 @@ export class ServerWorkspace {
     }
     const f = await this.readFile(uri);
     if (f && 'text' in f) return { text: stripBom ? f.text.replace(/^\uFEFF/, '') : f.text };
-    // A library is only read (never written): an 8-bit one is read as Windows-1252.
-    if (f && 'notUtf8' in f && f.legacyText !== undefined) return { text: f.legacyText };
+    // A library is only read (never written): an 8-bit .bib is read as Windows-1252.
+    const legacy = f && 'notUtf8' in f ? legacyBib(uri, f) : undefined;
+    if (legacy !== undefined) return { text: legacy };
     return { problem: await this.unreadable(f) };
   }
 
@@ -194,4 +196,9 @@ export class ServerWorkspace {
     if (!doc) throw new Error(`${uri} is not open`);
     return doc;
   }
+}
+
+/** The Windows-1252 reading of a `.bib` whose bytes are not UTF-8 (BibTeX reads bytes); none for other formats, which must be UTF-8. */
+function legacyBib(uri: URI, f: { legacyText?: string }): string | undefined {
+  return bibFormatOf(uri.path) === 'bibtex' ? f.legacyText : undefined;
 }

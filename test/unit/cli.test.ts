@@ -154,6 +154,11 @@ describe('mlsys-papers CLI', () => {
       process.chdir(cwd);
     }
     expect(readFileSync(join(dir, 'refs.bib')).equals(bytes)).toBe(true);
+    // JSON and YAML must be UTF-8 (RFC 8259; YAML 1.2): an 8-bit CSL-JSON library stays refused.
+    writeFileSync(join(dir, 'refs.json'), Buffer.from('[{"id": "hz", "title": "M\xfcller"}]', 'latin1'));
+    const json = await runAsync('export', '--library', join(dir, 'refs.json'), '--corpus', CORPUS);
+    expect(json.code).toBe(2);
+    expect(json.err).toContain('not UTF-8 text');
   });
 
   it('export --cited-in suggests the closest keys for a near miss', () => {

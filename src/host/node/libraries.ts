@@ -55,6 +55,7 @@ export async function loadLibraryFiles(paths: readonly string[], opts: { cacheDi
     if (read.kind !== 'file') throw new LibraryFileError(`--library ${path}: ${readProblem(read, maxBytes)}`);
     // A library is only read (never written): an 8-bit one is read as Windows-1252, as BibTeX reads bytes.
     const { text, utf8 } = decodeForReading(read.bytes);
+    if (!utf8 && format !== 'bibtex') throw new LibraryFileError(`--library ${path}: not UTF-8 text`);
     if (!utf8) opts.warn?.(`${path}: not UTF-8; read as Windows-1252 (Latin-1)`);
     const ref = { uri: pathToFileURL(resolve(path)).toString(), name: basename(path) };
     // The cache is of this text read as this format (a file renamed from .json to .bib is read again).
