@@ -16,7 +16,7 @@ import { EntryPicker } from '../entryPicker.js';
 import { openLink } from '../openLink.js';
 import { ReadState } from '../readState.js';
 import { createLanguageClient, startLanguageClient, type ClientFactory } from './languageClient.js';
-import { ServerApi } from './serverApi.js';
+import { createServerApi, type ServerApi } from './serverApi.js';
 
 /** Creates the "MLSys Papers" log output channel. */
 function createLog(): vscode.LogOutputChannel {
@@ -59,7 +59,7 @@ export function createCtx(context: vscode.ExtensionContext, makeClient: ClientFa
   const storage = context.globalStorageUri;
   const client = createLanguageClient(log, makeClient, storage?.scheme === 'file' ? vscode.Uri.joinPath(storage, 'libraries').fsPath : undefined, config);
   startLanguageClient(client, log);
-  const server = new ServerApi(client);
+  const server = createServerApi(client);
   const corpus = new CorpusClient(server, log);
   const picker = new EntryPicker(corpus, { copyBibtex: (es) => copyBibtex(corpus, es), openPaper: (e) => openLink(entryLink(e), 'paper', e) });
   const bibs = new Bibliographies(server, log);

@@ -2,122 +2,53 @@
  * The one way the VS Code features talk to the language server: a typed method per custom message
  * of `server/protocol.ts` over the `vscode-languageclient` client. A feature never names a method
  * or picks a result type; the protocol's `RequestType`s carry both, so a change of a message's
- * shape fails to compile here rather than at run time. Standard LSP (completion, hover, …) goes
- * through the client itself, not through this.
+ * shape fails to compile here rather than at run time, and a message added to the protocol is a
+ * method here without a line written twice. Standard LSP (completion, hover, …) goes through the
+ * client itself, not through this.
  */
 import type * as vscode from 'vscode';
-import { State, type BaseLanguageClient } from 'vscode-languageclient';
-import type { BibChange, CitePlan } from '../../core/service/types.js';
-import {
-  ClientNotifications, ClientRequests, ServerNotifications,
-  type CitedKeysParams, type CorpusChangedParams, type CorpusResult, type EntryDocumentParams, type EntryParams, type EntryResult,
-  type FormatParams, type FormatResult, type LibrariesChangedParams, type LibraryEntriesParams, type LibraryEntriesResult,
-  type LibraryGroupsParams, type LibraryGroupsResult, type LibraryStatusParams, type LibraryStatusResult, type PlanBibliographyParams,
-  type PlanBibliographyResult, type PlanCitationParams, type PlanDeclarationParams, type PlanDeclarationResult, type PlanInsertionParams,
-  type ReadStateParams, type SearchParams, type SearchResult,
-} from '../../server/protocol.js';
+import { State, type BaseLanguageClient, type NotificationType, type RequestType, type RequestType0 } from 'vscode-languageclient';
+import { ClientNotifications, ClientRequests, ServerNotifications, type ReadStateParams } from '../../server/protocol.js';
+
+/** A request of the protocol as a method: `(params, token?)`, or `(token?)` for one without parameters. */
+type RequestMethod<T> = T extends RequestType0<infer R, void>
+  ? (token?: vscode.CancellationToken) => Promise<R>
+  : T extends RequestType<infer P, infer R, void> ? (params: P, token?: vscode.CancellationToken) => Promise<R> : never;
+
+/** A notification of the protocol as an event: the handler runs on each, until the disposable is disposed. */
+type EventMethod<T> = T extends NotificationType<infer P> ? (handler: (params: P) => void) => vscode.Disposable : never;
 
 /**
- * The language server's custom requests and notifications as methods. Requests sent before the
- * client has started wait for it; each rejects with the server's `ResponseError` (its message is
- * one line, fit for the user) or when `token` is cancelled.
+ * The language server's custom messages as methods: each of `ClientRequests` by its name
+ * (`search(params, token)`, `corpus()`), each of `ServerNotifications` as `on<Name>(handler)`
+ * (`onCorpusChanged`), `sendReadState`, and `onDidStart`. Requests sent before the client has
+ * started wait for it; each rejects with the server's `ResponseError` (its message is one line,
+ * fit for the user) or when `token` is cancelled.
  */
-export class ServerApi {
-  constructor(private readonly client: BaseLanguageClient) {}
+export type ServerApi = { readonly [K in keyof typeof ClientRequests]: RequestMethod<(typeof ClientRequests)[K]> }
+  & { readonly [K in keyof typeof ServerNotifications as `on${Capitalize<K>}`]: EventMethod<(typeof ServerNotifications)[K]> }
+  & {
+    /** `mlsysPapers/readState`: the whole set of read keys. */
+    sendReadState(params: ReadStateParams): Promise<void>;
+    /** Calls `listener` each time the server is running: its first start and every restart after a crash. */
+    onDidStart(listener: () => void): vscode.Disposable;
+  };
 
-  /** Calls `listener` each time the server is running: its first start and every restart after a crash. */
-  onDidStart(listener: () => void): vscode.Disposable {
-    return this.client.onDidChangeState((e) => { if (e.newState === State.Running) listener(); });
+/**
+ * The {@link ServerApi} over a language client: one method per message of the protocol's tables.
+ *
+ * @param client - the started (or starting) language client
+ */
+export function createServerApi(client: BaseLanguageClient): ServerApi {
+  const api: Record<string, unknown> = {
+    sendReadState: (params: ReadStateParams) => client.sendNotification(ClientNotifications.readState, params),
+    onDidStart: (listener: () => void) => client.onDidChangeState((e) => { if (e.newState === State.Running) listener(); }),
+  };
+  for (const [name, type] of Object.entries(ClientRequests)) {
+    api[name] = (...args: unknown[]) => (client.sendRequest as (t: unknown, ...a: unknown[]) => Promise<unknown>)(type, ...args);
   }
-
-  // --- Requests to the server ---
-
-  /** `mlsysPapers/corpus`: the corpus and its version. */
-  corpus(): Promise<CorpusResult> {
-    return this.client.sendRequest(ClientRequests.corpus);
+  for (const [name, type] of Object.entries(ServerNotifications)) {
+    api[`on${name[0]!.toUpperCase()}${name.slice(1)}`] = (handler: (params: unknown) => void) => client.onNotification(type, handler);
   }
-
-  /** `mlsysPapers/search`: keys in rank order, library hits, twins and the filters not understood. */
-  search(params: SearchParams, token?: vscode.CancellationToken): Promise<SearchResult> {
-    return this.client.sendRequest(ClientRequests.search, params, token);
-  }
-
-  /** `mlsysPapers/entry`: an entry by key, with a library entry's fields as written and a corpus entry's library twin. */
-  entry(params: EntryParams, token?: vscode.CancellationToken): Promise<EntryResult> {
-    return this.client.sendRequest(ClientRequests.entry, params, token);
-  }
-
-  /** `mlsysPapers/entryDocument`: the text of a `mlsys-papers:/<key>.bib` document. */
-  entryDocument(params: EntryDocumentParams, token?: vscode.CancellationToken): Promise<string> {
-    return this.client.sendRequest(ClientRequests.entryDocument, params, token);
-  }
-
-  /** `mlsysPapers/citedKeys`: the keys an open document cites, in order, each once. */
-  citedKeys(params: CitedKeysParams, token?: vscode.CancellationToken): Promise<string[]> {
-    return this.client.sendRequest(ClientRequests.citedKeys, params, token);
-  }
-
-  /** `mlsysPapers/format`: formatted references, one per key, or why the style cannot be used. */
-  format(params: FormatParams, token?: vscode.CancellationToken): Promise<FormatResult> {
-    return this.client.sendRequest(ClientRequests.format, params, token);
-  }
-
-  /** `mlsysPapers/planCitation`: the edit citing keys at a position, and the bibliography's change. */
-  planCitation(params: PlanCitationParams): Promise<CitePlan> {
-    return this.client.sendRequest(ClientRequests.planCitation, params);
-  }
-
-  /** `mlsysPapers/planBibliography`: adding entries a document cites to its bibliography. */
-  planBibliography(params: PlanBibliographyParams): Promise<PlanBibliographyResult> {
-    return this.client.sendRequest(ClientRequests.planBibliography, params);
-  }
-
-  /** `mlsysPapers/planInsertion`: adding entries to a named bibliography file. */
-  planInsertion(params: PlanInsertionParams): Promise<BibChange> {
-    return this.client.sendRequest(ClientRequests.planInsertion, params);
-  }
-
-  /** `mlsysPapers/planDeclaration`: declaring a bibliography file in an open document; null without `\end{document}`. */
-  planDeclaration(params: PlanDeclarationParams): Promise<PlanDeclarationResult> {
-    return this.client.sendRequest(ClientRequests.planDeclaration, params);
-  }
-
-  /** `mlsysPapers/libraryStatus`: every library file's status now. */
-  libraryStatus(): Promise<LibraryStatusResult> {
-    return this.client.sendRequest(ClientRequests.libraryStatus);
-  }
-
-  /** `mlsysPapers/libraryGroups`: a library's groups for the tree. */
-  libraryGroups(params: LibraryGroupsParams): Promise<LibraryGroupsResult> {
-    return this.client.sendRequest(ClientRequests.libraryGroups, params);
-  }
-
-  /** `mlsysPapers/libraryEntries`: the entries of one group of a library, newest first. */
-  libraryEntries(params: LibraryEntriesParams): Promise<LibraryEntriesResult> {
-    return this.client.sendRequest(ClientRequests.libraryEntries, params);
-  }
-
-  // --- Notifications to the server ---
-
-  /** `mlsysPapers/readState`: the whole set of read keys. */
-  sendReadState(params: ReadStateParams): Promise<void> {
-    return this.client.sendNotification(ClientNotifications.readState, params);
-  }
-
-  // --- Notifications from the server ---
-
-  /** `mlsysPapers/corpusChanged`. */
-  onCorpusChanged(handler: (params: CorpusChangedParams) => void): vscode.Disposable {
-    return this.client.onNotification(ServerNotifications.corpusChanged, handler);
-  }
-
-  /** `mlsysPapers/libraryStatusChanged`: every library file's status, whenever one changes. */
-  onLibraryStatusChanged(handler: (params: LibraryStatusParams) => void): vscode.Disposable {
-    return this.client.onNotification(ServerNotifications.libraryStatusChanged, handler);
-  }
-
-  /** `mlsysPapers/librariesChanged`. */
-  onLibrariesChanged(handler: (params: LibrariesChangedParams) => void): vscode.Disposable {
-    return this.client.onNotification(ServerNotifications.librariesChanged, handler);
-  }
+  return api as ServerApi;
 }
