@@ -28,7 +28,7 @@ import { loadCorpusDir } from '../src/host/node/load.js';
 import MiniSearch from 'minisearch';
 import { createSearchIndex, indexTerms, SEARCH_FIELDS, searchDocuments, tokenize } from '../src/core/search.js';
 import { displayName } from '../src/core/cite/names.js';
-import type { Entry } from '../src/core/schema.js';
+import type { CorpusEntry, Entry } from '../src/core/schema.js';
 import { percentile, QUERIES } from './common.js';
 import { serverBench } from './server.bench.js';
 
@@ -45,7 +45,7 @@ function time(fn: () => void, repeat: number): number[] {
 }
 
 /** The baseline search: every word must occur as a substring; more occurrences rank higher. */
-function linearScan(entries: readonly Entry[]) {
+function linearScan(entries: readonly CorpusEntry[]) {
   const texts = entries.map((e) => [e.title, e.title_en, e.key, e.aliases.join(' '), e.authors.map(displayName).join(' '), e.venue, e.year, e.summary, e.topics.join(' ')].join(' ').toLowerCase());
   return (q: string) => {
     const words = q.toLowerCase().split(/\s+/).filter(Boolean);

@@ -11,7 +11,7 @@ import type { Problem } from './problems.js';
 import { hasCjk } from './cite/writeBibtex.js';
 import { normaliseTitle } from './bib/bibfile.js';
 import { buildCorpus, mergeCorpusData, type Corpus, type CorpusData, type Topic } from './model.js';
-import { EntrySchema, TopicsFileSchema, type Entry, type TopicInput } from './schema.js';
+import { EntrySchema, TopicsFileSchema, type CorpusEntry, type TopicInput } from './schema.js';
 import { parseYaml } from './yaml.js';
 
 export { buildCorpus, mergeCorpusData, type Corpus, type CorpusData, type Topic };
@@ -99,13 +99,13 @@ export interface ParseResult<T> {
  * @example
  * const { items, problems } = parseEntriesFile(fs.readFileSync(f, 'utf8'), 'corpus/entries/x.yaml');
  */
-export function parseEntriesFile(text: string, file: string): ParseResult<Entry> {
+export function parseEntriesFile(text: string, file: string): ParseResult<CorpusEntry> {
   const { locations, problems } = entryLocations(text, file);
   return { items: locations.map((s) => s.entry), problems };
 }
 
 /** Rules across fields of one entry, which the schema cannot say. */
-function entryRule(e: Entry): { field: string; at: string; message: string } | undefined {
+function entryRule(e: CorpusEntry): { field: string; at: string; message: string } | undefined {
   if (!e.authors.length && !e.unverified.includes('authors')) {
     return { field: 'authors', at: 'authors', message: 'needs at least one author (or list authors under unverified)' };
   }
@@ -137,7 +137,7 @@ export function parseTopicsFile(text: string, file: string): ParseResult<TopicIn
 
 /** Where an entry came from, to point cross-file problems at it. */
 export interface EntryLocation {
-  entry: Entry;
+  entry: CorpusEntry;
   file: string;
   /** 1-based line of the entry's `key:`; 1 when unknown. */
   line: number;

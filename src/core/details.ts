@@ -11,7 +11,7 @@ import { toBibtex } from './cite/writeBibtex.js';
 import { allAuthors } from './cite/names.js';
 import type { Corpus } from './model.js';
 import * as l10n from '@vscode/l10n';
-import type { Entry } from './schema.js';
+import type { CorpusEntry, Entry } from './schema.js';
 import { entryLinks, isWebLink } from './links.js';
 import { kindLabel, levelBadge, topicPath } from './l10n.js';
 
@@ -35,7 +35,7 @@ export interface DetailsContext {
 }
 
 /** The collapsed "Sources" section: where the entry's fields were checked, what is left out, the curator's note. */
-function sourcesHtml(e: Entry): string {
+function sourcesHtml(e: CorpusEntry): string {
   const h = escapeHtml;
   const checked = e.verified.filter((u) => isWebLink(u)).map((u) => `<li><a href="${h(u)}" data-open="${h(u)}">${h(u)}</a></li>`);
   return `<details id="sources"><summary>${h(l10n.t('Sources'))}</summary>
@@ -70,7 +70,7 @@ ${words ? `<p class="sub" id="keywords">${h(words)}</p>` : ''}<button id="openLi
 export function detailsHtml(corpus: Corpus, e: Entry, ctx: DetailsContext): string {
   const h = escapeHtml;
   const linkHtml = entryLinks(e).map(({ label, url }) => `<a href="${h(url)}" data-open="${h(url)}">${h(label)}</a>`).join(' · ');
-  const topics = e.topics.map((id) => topicPath(corpus, id));
+  const topics = (e.topics ?? []).map((id) => topicPath(corpus, id));
   // A library entry: where it is kept instead of topics; its fields instead of provenance.
   const library = e.library ? libraryHtml(e, ctx.fields) : undefined;
   const summary = e.summary || (ctx.fields?.abstract ?? '');
@@ -114,7 +114,7 @@ ${e.title_en && e.title_en !== e.title ? `<p class="sub">${h(e.title_en)}</p>` :
 <section><h2>${h(l10n.t('Reference ({0})', ctx.styleName))}</h2><p id="formatted">${h(ctx.formatted ?? '')}</p>
 <button data-copy="formatted">${h(l10n.t('Copy reference'))}</button> <button data-copy="key">${h(l10n.t('Copy key'))}</button></section>
 <section><h2>BibTeX</h2><pre id="bibtex">${h(toBibtex(e))}</pre><button data-copy="bibtex">${h(l10n.t('Copy BibTeX'))}</button></section>
-<section>${library ? library.fields : sourcesHtml(e)}</section>
+<section>${e.library ? library!.fields : sourcesHtml(e)}</section>
 <script nonce="${ctx.nonce}">
   const vscode = acquireVsCodeApi();
   for (const b of document.querySelectorAll('[data-copy]')) b.addEventListener('click', () => vscode.postMessage({ type: 'copy', what: b.dataset.copy }));

@@ -49,9 +49,9 @@ export function entryJson(e: Entry): EntryJson {
     url: e.url ?? null,
     pdf: e.pdf ?? null,
     code: e.code ?? null,
-    topics: [...e.topics],
+    topics: [...(e.topics ?? [])],
     level: e.level ?? null,
-    aliases: [...e.aliases],
-    summary: e.summary,
+    aliases: [...(e.aliases ?? [])],
+    summary: e.summary ?? '',
   };
 }

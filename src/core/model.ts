@@ -3,7 +3,7 @@
  * or entries `corpus.ts` has read and checked). Light on purpose: the VS Code client builds it
  * from what the language server sends, without the YAML reader or the schema's parsers.
  */
-import { LEVELS, type Entry, type TopicInput } from './schema.js';
+import { LEVELS, type CorpusEntry, type TopicInput } from './schema.js';
 
 /** A topic in the model, with its place in the tree. */
 export interface Topic {
@@ -21,7 +21,7 @@ export interface Topic {
 /** The serialised corpus that the build writes to `dist/corpus.json`. */
 export interface CorpusData {
   topics: TopicInput[];
-  entries: Entry[];
+  entries: CorpusEntry[];
 }
 
 /** The read-only corpus model that every feature works on. */
@@ -30,14 +30,14 @@ export interface Corpus {
   readonly topics: readonly Topic[];
   /** Root topic ids in tree order. */
   readonly roots: readonly string[];
-  readonly entries: readonly Entry[];
+  readonly entries: readonly CorpusEntry[];
   topic(id: string): Topic | undefined;
   /** Looks an entry up by citation key, ignoring case. */
-  entry(key: string): Entry | undefined;
+  entry(key: string): CorpusEntry | undefined;
   /** Entries filed directly under a topic, in reading order (foundations first; see `buildCorpus`). */
-  entriesOf(topicId: string): readonly Entry[];
+  entriesOf(topicId: string): readonly CorpusEntry[];
   /** Entries under a topic or any of its descendants, each once. */
-  entriesUnder(topicId: string): readonly Entry[];
+  entriesUnder(topicId: string): readonly CorpusEntry[];
 }
 
 /**
@@ -63,8 +63,8 @@ export function buildCorpus(data: CorpusData): Corpus {
   };
   walk(data.topics, undefined);
 
-  const byKey = new Map<string, Entry>();
-  const direct = new Map<string, Entry[]>();
+  const byKey = new Map<string, CorpusEntry>();
+  const direct = new Map<string, CorpusEntry[]>();
   for (const e of data.entries) {
     if (!byKey.has(e.key.toLowerCase())) byKey.set(e.key.toLowerCase(), e);
     for (const t of e.topics) {
@@ -74,16 +74,16 @@ export function buildCorpus(data: CorpusData): Corpus {
   }
   // Reading order within a topic: foundations first. Seed 003's levels lead (must-read, optional,
   // advanced, then entries without a level); within a level, older works first; then file order.
-  const rank = (e: Entry) => (e.level ? LEVELS.indexOf(e.level) : LEVELS.length);
+  const rank = (e: CorpusEntry) => (e.level ? LEVELS.indexOf(e.level) : LEVELS.length);
   const position = new Map(data.entries.map((e, i) => [e, i]));
   for (const list of direct.values()) {
     list.sort((a, b) => rank(a) - rank(b) || (a.year ?? 9999) - (b.year ?? 9999) || position.get(a)! - position.get(b)!);
   }
-  const under = new Map<string, Entry[]>();
-  const collect = (id: string): Entry[] => {
+  const under = new Map<string, CorpusEntry[]>();
+  const collect = (id: string): CorpusEntry[] => {
     const cached = under.get(id);
     if (cached) return cached;
-    const set = new Set<Entry>(direct.get(id) ?? []);
+    const set = new Set<CorpusEntry>(direct.get(id) ?? []);
     for (const c of byId.get(id)?.children ?? []) for (const e of collect(c)) set.add(e);
     const list = [...set];
     under.set(id, list);
@@ -105,7 +105,7 @@ export function buildCorpus(data: CorpusData): Corpus {
  * Merges the bundled corpus with user corpora: user entries are appended; a user entry whose key
  * (ignoring case) is already taken replaces nothing and is reported by the caller via {@link crossCheck}.
  */
-export function mergeCorpusData(base: CorpusData, extra: readonly Entry[]): CorpusData {
+export function mergeCorpusData(base: CorpusData, extra: readonly CorpusEntry[]): CorpusData {
   const taken = new Set(base.entries.map((e) => e.key.toLowerCase()));
   return { topics: base.topics, entries: [...base.entries, ...extra.filter((e) => !taken.has(e.key.toLowerCase()))] };
 }

@@ -127,8 +127,34 @@ export interface LibraryInfo {
   sameAs?: string;
 }
 
-/** A validated entry; `library` is set on entries of the user's libraries. */
-export type Entry = z.output<typeof EntrySchema> & { library?: LibraryInfo };
+/** A corpus entry as validated: its bibliographic record and the corpus's curation of it. */
+export type CorpusEntry = z.output<typeof EntrySchema> & { readonly library?: undefined };
+
+/**
+ * The corpus's curation of a work, on top of its bibliographic record: where it sits in the
+ * topic tree, how much a reader needs it, what it is about, and where each fact was checked
+ * (`corpus/README.md`). Only corpus entries have it.
+ */
+export type Curation = Pick<z.output<typeof EntrySchema>, (typeof CURATION_FIELDS)[number]>;
+
+/** The fields of an entry that are the corpus's curation ({@link Curation}), not its bibliographic record. */
+export const CURATION_FIELDS = ['topics', 'level', 'aliases', 'summary', 'sources', 'seed_urls', 'verified', 'unverified', 'note'] as const;
+
+/**
+ * The bibliographic record of a work: what identifies, finds and cites it (its citation key,
+ * entry type and BibTeX fields, its identifiers and links), and `kind`, what it is to a reader.
+ * Corpus entries and entries of the user's libraries both have it.
+ */
+export type BibRecord = Omit<z.output<typeof EntrySchema>, keyof Curation>;
+
+/** An entry of one of the user's libraries: a bibliographic record and where it was read; no curation. */
+export type LibraryEntry = BibRecord & { library: LibraryInfo } & { readonly [K in keyof Curation]?: undefined };
+
+/**
+ * An entry as every feature sees it: a corpus entry (record and curation) or a library entry
+ * (record and `library`). `library` tells them apart; curation fields are absent on library entries.
+ */
+export type Entry = CorpusEntry | LibraryEntry;
 
 /** One topic of `corpus/topics.yaml`, possibly with subtopics. */
 export interface TopicInput {

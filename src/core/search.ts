@@ -9,7 +9,7 @@ import { stemmer } from 'stemmer';
 import type { Corpus } from './model.js';
 import { foldAscii } from './cite/key.js';
 import { displayName } from './cite/names.js';
-import type { Entry } from './schema.js';
+import type { CorpusEntry, Entry } from './schema.js';
 import { BM25, FUZZY_RATIO, MATCH_WEIGHTS, MAX_FUZZY } from './search/scoring.js';
 
 /** A ranked search hit. */
@@ -286,7 +286,7 @@ export function searchDocuments(corpus: Corpus): SearchDocument[] {
     }
     return words;
   };
-  const topicText = (e: Entry) => [...new Set(e.topics.flatMap(wordsOfTopic))].join(' ');
+  const topicText = (e: CorpusEntry) => [...new Set(e.topics.flatMap(wordsOfTopic))].join(' ');
   return corpus.entries.map((e, id) => ({
     id,
     title: withAbbreviations([e.title, e.title_en].filter(Boolean).join(' ')),

@@ -2,7 +2,6 @@
  * Commands are reached from the tree (a node), the search (an entry), keybindings (nothing) and
  * other extensions (a key): this turns any of those into entries.
  */
-import type { Corpus } from '../core/model.js';
 import type { Entry } from '../core/schema.js';
 import type { Ctx } from './client/ctx.js';
 
@@ -24,7 +23,7 @@ function isEntry(x: unknown): x is Entry {
  *   they include `arg`
  * @returns the entries, without duplicates; empty when nothing was given
  */
-export function entriesFromArgs(corpus: Pick<Corpus, 'entry'>, arg: unknown, selection?: unknown): Entry[] {
+export function entriesFromArgs(corpus: { entry(key: string): Entry | undefined }, arg: unknown, selection?: unknown): Entry[] {
   // VS Code passes the selection even when the clicked node is not part of it (right-click on an
   // unselected row): the selection counts only when it holds the clicked node.
   const selected = Array.isArray(selection) && selection.length && (arg === undefined || selection.includes(arg)) ? selection : undefined;

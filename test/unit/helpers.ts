@@ -1,6 +1,6 @@
 import { inject } from 'vitest';
 import { buildCorpus, type Corpus } from '../../src/core/corpus.js';
-import type { Entry } from '../../src/core/schema.js';
+import type { CorpusEntry } from '../../src/core/schema.js';
 import { loadValidCorpusData } from './globalSetup.js';
 
 let cached: Corpus | undefined;
@@ -21,7 +21,7 @@ export function cursor(marked: string): { text: string; offset: number } {
 }
 
 /** A minimal entry for formatting tests. */
-export function entry(over: Partial<Entry> & Pick<Entry, 'key'>): Entry {
+export function entry(over: Partial<CorpusEntry> & Pick<CorpusEntry, 'key'>): CorpusEntry {
   return {
     type: 'misc', kind: 'paper', title: 'A Title', authors: [{ given: 'Ann', family: 'Smith' }], topics: ['t'],
     aliases: [], summary: 's', sources: ['curated'], seed_urls: [], verified: ['https://example.org'], unverified: [],

@@ -18,6 +18,7 @@ import { LIBRARY_CACHE_VERSION, libraryFromJson, libraryJsonPieces, libraryToJso
 import { LibraryLoader, loadLibrary, type LoadedLibrary } from '../../src/core/library/load.js';
 import { LIBRARY_INDEX_VERSION, LibraryIndex } from '../../src/core/library/search.js';
 import { texToText } from '../../src/core/library/tex.js';
+import { CURATION_FIELDS } from '../../src/core/schema.js';
 import { parseQuery } from '../../src/core/search.js';
 import { bibFormatOf } from '../../src/core/bib/format.js';
 
@@ -452,7 +453,8 @@ describe('entryFromBibtex', () => {
     expect(e.title).toBe('key1');
     expect(e.key).toBe('key1');
     expect(e.library).toEqual({ uri: REF.uri, name: REF.name, line: 7, sourceType: 'article', format: 'bibtex', keywords: [], groups: [] });
-    expect(e.topics).toEqual([]);
+    // A library entry is a bibliographic record: none of the corpus's curation.
+    for (const field of CURATION_FIELDS) expect(e).not.toHaveProperty(field);
   });
   it('splits keywords and groups on commas and semicolons, without duplicates', () => {
     expect(conv({ keywords: 'a, b; {\\"o}ko,a', groups: 'G1,G2' }).library).toMatchObject({ keywords: ['a', 'b', 'öko'], groups: ['G1', 'G2'] });

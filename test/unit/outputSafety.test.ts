@@ -8,15 +8,15 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { formatCitation, markdownLink, markdownLinkText } from '../../src/core/cite/format.js';
 import { planCitation } from '../../src/core/cite/insert.js';
-import type { Entry } from '../../src/core/schema.js';
+import type { CorpusEntry } from '../../src/core/schema.js';
 import { terminalJson, terminalSafe } from '../../src/core/terminal.js';
 import { parseYaml } from '../../src/core/yaml.js';
 
 const FIX = join(__dirname, 'fixtures/output');
 
-const entry = (over: Partial<Entry>): Entry => ({
+const entry = (over: Partial<CorpusEntry>): CorpusEntry => ({
   key: 'evil2024', type: 'misc', title: 'T', authors: [{ family: 'Doe' }], year: 2024, topics: [], kind: 'paper', source: 'curated', ...over,
-} as Entry);
+} as CorpusEntry);
 
 describe('terminalSafe', () => {
   it('escapes C0, DEL and C1, by name where C has one, and keeps what the output is made of', () => {

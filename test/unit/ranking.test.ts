@@ -20,20 +20,18 @@ import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { foldAscii } from '../../src/core/cite/key.js';
 import { displayName } from '../../src/core/cite/names.js';
-import { entryBase } from '../../src/core/library/entries.js';
 import { LibraryIndex, MAX_EXPANSIONS, TOP_LIST } from '../../src/core/library/search.js';
 import { buildCorpus } from '../../src/core/model.js';
-import type { Entry } from '../../src/core/schema.js';
+import type { CorpusEntry, Entry, LibraryEntry } from '../../src/core/schema.js';
 import { createSearchIndex, indexTerms, mergeHits, parseQuery, queryTerm, tokenize, type SearchHit } from '../../src/core/search.js';
 import { BM25, MATCH_WEIGHTS, MAX_FUZZY } from '../../src/core/search/scoring.js';
 import { realCorpus } from './helpers.js';
 
 /** A corpus entry as a library file holds it: title, authors, venue, year, key; none of the corpus's curation. */
-function asLibraryEntry(e: Entry, line: number): Entry {
-  const { title_en: _titleEn, venue_full: _venueFull, level: _level, ...rest } = e;
+function asLibraryEntry(e: CorpusEntry, line: number): LibraryEntry {
+  const { title_en: _titleEn, venue_full: _venueFull, topics: _t, level: _l, aliases: _a, summary: _s, sources: _so, seed_urls: _su, verified: _v, unverified: _u, note: _n, ...rest } = e;
   return {
     ...rest,
-    ...entryBase(),
     authors: e.authors.map((p) => ('zh' in p ? { given: p.given, family: p.family } : p)),
     library: { uri: 'file:///refs.bib', name: 'refs.bib', line, sourceType: 'inproceedings', format: 'bibtex', keywords: [], groups: [] },
   };
@@ -88,7 +86,9 @@ function queries(entries: readonly Entry[]): string[] {
 
 /** Each index's hits for a query, by key; the corpus's partial hits left out. */
 function both(entries: Entry[]): (q: string) => { corpus: SearchHit[]; library: SearchHit[] } {
-  const corpus = createSearchIndex(buildCorpus({ topics: [], entries }));
+  // The corpus side holds the same records with empty curation, as library entries have none.
+  const asCorpus = entries.map(({ library: _library, ...record }): CorpusEntry => ({ ...record, topics: [], aliases: [], summary: '', sources: [], seed_urls: [], verified: [], unverified: [] }));
+  const corpus = createSearchIndex(buildCorpus({ topics: [], entries: asCorpus }));
   const library = LibraryIndex.build(entries);
   return (q) => ({ corpus: corpus.search(q, 1000).filter((h) => !h.partial), library: library.search(parseQuery(q), 1000) });
 }

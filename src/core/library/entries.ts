@@ -4,7 +4,7 @@
  * they come from. Only what is shown and searched is converted at load (title, names, year,
  * venue, identifiers, keywords); the rest stays in the file, which citing copies as written.
  */
-import type { Entry, EntryType, Kind, LibraryInfo, Person } from '../schema.js';
+import type { EntryType, Kind, LibraryEntry, LibraryInfo, Person } from '../schema.js';
 import type { RawBibEntry } from './readBibtex.js';
 import { texToText } from './tex.js';
 
@@ -131,11 +131,6 @@ function httpUrl(value: string | undefined): string | undefined {
   return u && /^https?:\/\/[^\s]+$/.test(u) ? u : undefined;
 }
 
-/** What every library entry has in common with a corpus entry but does not use: empty, and shared by all. */
-export function entryBase(): Pick<Entry, 'topics' | 'aliases' | 'summary' | 'sources' | 'seed_urls' | 'verified' | 'unverified'> {
-  return { topics: NONE as never[], aliases: NONE as never[], summary: '', sources: NONE as never[], seed_urls: NONE as never[], verified: NONE as never[], unverified: NONE as never[] };
-}
-
 /** Where a library is, for its entries' {@link LibraryInfo}. */
 export interface LibraryRef {
   uri: string;
@@ -148,7 +143,7 @@ export interface LibraryRef {
  * `school`, `institution`, `organization`, `howpublished`; arXiv id: `eprint` when `archiveprefix`
  * or `eprinttype` says arXiv (or is absent and the id looks like one).
  */
-export function entryFromBibtex(raw: RawBibEntry, lib: LibraryRef): Entry {
+export function entryFromBibtex(raw: RawBibEntry, lib: LibraryRef): LibraryEntry {
   const f = raw.fields;
   const type = BIB_TYPES[raw.type] ?? 'misc';
   const names = f.author ?? f.editor;
@@ -182,7 +177,6 @@ export function entryFromBibtex(raw: RawBibEntry, lib: LibraryRef): Entry {
       publisher: f.publisher, institution: f.institution ?? f.school, edition: f.edition, series: f.series,
     }),
     ...(f.pages ? { pages: f.pages.replace(/[{}\s]/g, '').slice(0, 100) } : {}),
-    ...entryBase(),
     library,
   };
 }
@@ -217,7 +211,7 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : ty
  *
  * @returns undefined for an item without an `id`
  */
-export function entryFromCsl(item: Record<string, unknown>, line: number, lib: LibraryRef, format: 'csl-json' | 'csl-yaml'): Entry | undefined {
+export function entryFromCsl(item: Record<string, unknown>, line: number, lib: LibraryRef, format: 'csl-json' | 'csl-yaml'): LibraryEntry | undefined {
   const key = text(item.id)?.trim();
   if (!key) return undefined;
   const sourceType = text(item.type) ?? '';
@@ -244,7 +238,6 @@ export function entryFromCsl(item: Record<string, unknown>, line: number, lib: L
     doi: bareDoi(text(item.DOI)),
     arxiv: arxivFromNumber && ARXIV_ID.test(arxivFromNumber) ? arxivFromNumber : arxivFromUrl,
     url: httpUrl(text(item.URL)),
-    ...entryBase(),
     library,
   };
 }

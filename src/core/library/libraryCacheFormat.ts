@@ -5,10 +5,10 @@
  * field by field on the way in. Keyed by the text it was saved for ({@link libraryCacheKey}); the
  * host stores it (`host/node/libraryCache.ts` on disk).
  */
-import { ENTRY_TYPES, KINDS, LEVELS, type Entry } from '../schema.js';
+import { ENTRY_TYPES, KINDS, type LibraryEntry } from '../schema.js';
 import { int32FromBase64, toBase64 } from './base64.js';
 import type { LibraryProblem } from './readBibtex.js';
-import { entryBase, NONE, type LibraryRef } from './entries.js';
+import { NONE, type LibraryRef } from './entries.js';
 import type { LibraryFormat, LoadedLibrary } from './load.js';
 import { LibraryIndex, type LibraryIndexJson } from './search.js';
 
@@ -37,13 +37,11 @@ export function libraryCacheKey(id: LibraryTextId): string {
   return `${id.hash}-${id.length}-${id.format}-v${LIBRARY_CACHE_VERSION}`;
 }
 
-/** What every library entry has alike (see `entryBase`), left out of the cache. */
-const SHARED = new Set(['topics', 'aliases', 'summary', 'sources', 'seed_urls', 'verified', 'unverified', 'library']);
 
 /**
  * The head of the cache's JSON: everything but the entries and the index, which follow it (see
- * {@link libraryJsonPieces}). Entries leave out what they all have alike (`entryBase`'s empty
- * lists, their library's `uri` and `name`, empty `keywords` and `groups`) and what is worked out
+ * {@link libraryJsonPieces}). Entries leave out what they all have alike (their library's `uri`
+ * and `name`, empty `keywords` and `groups`) and what is worked out
  * again (`sameAs`); spans are base64 (see `base64.ts`).
  */
 interface CacheHead {
@@ -63,10 +61,10 @@ interface CacheHead {
 const ENTRIES_PER_PIECE = 500;
 
 /** An entry as the cache keeps it (see {@link CacheHead}). */
-function compactEntry(e: Entry): Record<string, unknown> {
+function compactEntry(e: LibraryEntry): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k in e) if (!SHARED.has(k)) out[k] = e[k as keyof Entry];
-  const { uri: _uri, name: _name, sameAs: _sameAs, keywords, groups, ...library } = e.library!;
+  for (const k in e) if (k !== 'library') out[k] = e[k as keyof LibraryEntry];
+  const { uri: _uri, name: _name, sameAs: _sameAs, keywords, groups, ...library } = e.library;
   out.library = { ...library, ...(keywords.length ? { keywords } : {}), ...(groups.length ? { groups } : {}) };
   return out;
 }
@@ -150,8 +148,7 @@ export class LibraryRestorer {
   private at = 0;
   private head?: CacheHead;
   private spans?: number[];
-  private readonly entries: Entry[] = [];
-  private readonly base = entryBase();
+  private readonly entries: LibraryEntry[] = [];
   /** The index being restored, a piece a step, once every line is read. */
   private indexing?: Generator<void, LibraryIndex | undefined, undefined>;
   private out?: RestoreResult;
@@ -277,7 +274,7 @@ export class LibraryRestorer {
   }
 
   /** An entry as {@link compactEntry} left it, checked field by field, made whole again. */
-  private entry(raw: unknown): Entry {
+  private entry(raw: unknown): LibraryEntry {
     const format = this.head!.format;
     if (!isObject(raw)) return miss('damaged (an entry)');
     for (const k in raw) {
@@ -287,7 +284,6 @@ export class LibraryRestorer {
         : kind === 'year' ? Number.isInteger(v)
         : kind === 'type' ? (ENTRY_TYPES as readonly unknown[]).includes(v)
         : kind === 'kind' ? (KINDS as readonly unknown[]).includes(v)
-        : kind === 'level' ? (LEVELS as readonly unknown[]).includes(v)
         : kind === 'authors' ? Array.isArray(v) && v.every(isPerson)
         : kind === 'library';
       if (!ok) miss(`damaged (an entry's ${printable(k)})`);
@@ -306,12 +302,11 @@ export class LibraryRestorer {
       if (!ok) miss(`damaged (an entry's library ${printable(k)})`);
     }
     if (!('line' in lib) || !('sourceType' in lib) || !('format' in lib) || (format !== 'bibtex' && !('csl' in lib))) miss('damaged (an entry\'s library)');
-    Object.assign(raw, this.base);
     lib.uri = this.ref.uri;
     lib.name = this.ref.name;
     lib.keywords ??= NONE;
     lib.groups ??= NONE;
-    return raw as unknown as Entry;
+    return raw as unknown as LibraryEntry;
   }
 
   private readIndex(json: unknown): void {
@@ -323,12 +318,12 @@ export class LibraryRestorer {
 
 const HEAD_KEYS = new Set(['version', 'text', 'format', 'count', 'problems', 'spans', 'macros', 'strings']);
 
-/** What each field of a library entry may hold (`Entry`'s fields; the entry loaders write a subset). */
-const ENTRY_FIELDS: Record<string, 'string' | 'year' | 'type' | 'kind' | 'level' | 'authors' | 'library'> = Object.assign(Object.create(null) as object, {
+/** What each field of a library entry may hold (`LibraryEntry`'s fields; the entry loaders write a subset). */
+const ENTRY_FIELDS: Record<string, 'string' | 'year' | 'type' | 'kind' | 'authors' | 'library'> = Object.assign(Object.create(null) as object, {
   key: 'string', type: 'type', kind: 'kind', title: 'string', title_en: 'string', authors: 'authors', year: 'year',
   venue: 'string', venue_full: 'string', booktitle: 'string', journal: 'string', volume: 'string', number: 'string',
   pages: 'string', publisher: 'string', institution: 'string', howpublished: 'string', edition: 'string', series: 'string',
-  doi: 'string', arxiv: 'string', url: 'string', pdf: 'string', code: 'string', level: 'level', note: 'string', library: 'library',
+  doi: 'string', arxiv: 'string', url: 'string', pdf: 'string', code: 'string', library: 'library',
 } as const);
 const REQUIRED = ['key', 'type', 'kind', 'title', 'authors', 'library'] as const;
 

@@ -4,7 +4,7 @@
  * between them; or at once ({@link loadLibrary}) for the CLI and tests. A loaded library is saved
  * for the cache and restored without parsing again in `libraryCacheFormat.ts`.
  */
-import type { Entry } from '../schema.js';
+import type { LibraryEntry } from '../schema.js';
 import { BibtexLibraryReader, type LibraryProblem } from './readBibtex.js';
 import { CslJsonReader, type CslReader } from './csl.js';
 import { CslYamlReader } from './cslYaml.js';
@@ -19,7 +19,7 @@ export type LibraryFormat = BibFormat;
 export interface LoadedLibrary {
   format: LibraryFormat;
   /** Entries in file order (duplicate keys included; lookups take the first). */
-  entries: Entry[];
+  entries: LibraryEntry[];
   index: LibraryIndex;
   problems: LibraryProblem[];
   /** BibTeX only: each entry's `[start, end)` offsets in the text (two numbers per entry). */
@@ -50,7 +50,7 @@ export interface LoadProgress {
 export class LibraryLoader {
   private reader?: BibtexLibraryReader;
   private csl?: CslReader;
-  private entries: Entry[] = [];
+  private entries: LibraryEntry[] = [];
   private spans: number[] = [];
   private problems: LibraryProblem[] = [];
   private builder?: ReturnType<typeof LibraryIndex.builder>;

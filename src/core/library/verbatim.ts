@@ -104,7 +104,8 @@ export function bibtexForAddition(target: string, entries: readonly Entry[]): st
  * @returns a copy of the entry; the entry itself when it is not one of `lib`'s
  */
 export function prepareEntry(lib: LoadedLibrary, text: string, e: Entry): Entry {
+  if (!e.library) return e;
   const i = lib.entries.indexOf(e);
   if (i < 0 || !lib.spans) return e;
-  return { ...e, library: { ...e.library!, ...verbatimOf(lib, text, i) } };
+  return { ...e, library: { ...e.library, ...verbatimOf(lib, text, i) } };
 }

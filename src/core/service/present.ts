@@ -27,7 +27,7 @@ export function bylineOf(e: Entry): string {
 
 /** The topic paths of an entry in the configured labels (`core/l10n.ts`): `LLM inference serving › GPU memory management; …`. */
 export function topicPathOf(corpus: Corpus, e: Entry): string {
-  return e.topics.map((id) => topicPath(corpus, id)).join('; ');
+  return (e.topics ?? []).map((id) => topicPath(corpus, id)).join('; ');
 }
 
 /** Where a library entry is: `In zotero.bib, line 120 · keywords: serving, kv-cache`. */

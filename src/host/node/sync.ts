@@ -62,7 +62,7 @@ export async function syncBibliography(
   // server finds it; a root cites what the files it includes cite (as its .aux files say).
   const project = languageId === 'latex' ? await nodeLatexProject(ws, resolve(opts.cwd)) : undefined;
   const keys = await documentCitedKeys(ws, project, URI.file(resolve(opts.cwd, file)), opts.text, languageId);
-  const entries = [...new Set(keys.map((k) => corpus.entry(k)))].filter((e): e is Entry => !!e);
+  const entries = [...new Set(keys.map((k) => corpus.entry(k)))].filter((e) => !!e);
   const { bib, sync: plan, update } = await planDocumentBibliography(ws, { uri: URI.file(resolve(opts.cwd, file)), languageId, text: opts.text }, entries, { project, allowOutside: opts.allowOutside });
   const inBib = new Set(bib?.files.flatMap((s) => s.entries.map((e) => e.key.toLowerCase())) ?? []);
   const unknown = keys.filter((k) => !corpus.entry(k) && !inBib.has(k.toLowerCase()));
