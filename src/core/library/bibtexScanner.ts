@@ -177,6 +177,23 @@ export abstract class BibtexScanner {
   }
 
   /**
+   * `name = value` at `i`, as in `@string` and in an entry's fields (bibtex.web § 262 and § 268):
+   * an identifier, `=`, a value; white space between them skipped.
+   *
+   * @param missingName - what the message says was expected when no identifier is at `i`
+   * @param what - how the message names the identifier before a missing `=` (`the macro name`, `the field name`)
+   * @throws BibError where it does not follow the grammar
+   */
+  protected assignment(i: number, missingName: string, what: string): { name: string; value: BibtexValue; end: number } {
+    const name = this.identifier(i);
+    if (!name) throw new BibError(i, `expected ${missingName}, found ${this.found(i)}`);
+    i = this.skipBlanks(i + name.length);
+    if (this.text[i] !== '=') throw new BibError(i, `expected "=" after ${what} ${name}, found ${this.found(i)}`);
+    const v = this.value(this.skipBlanks(i + 1));
+    return { name, value: v.value, end: v.end };
+  }
+
+  /**
    * A value at `i`: its parts joined by `#`, with the white space after it skipped.
    *
    * @throws BibError where it does not follow the grammar, or where a braced or quoted part does not close

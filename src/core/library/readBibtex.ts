@@ -237,11 +237,8 @@ export class BibtexLibraryReader extends BibtexScanner {
         i = v.end;
         if (v.value.macro && v.value.length > MAX_BIB_EXPANSION) throw new BibError(at, `@preamble expands to more than ${MAX_BIB_EXPANSION.toLocaleString('en-US')} characters through @string macros`, v.end);
       } else if (kind === 'string') {
-        const name = this.identifier(i);
-        if (!name) throw new BibError(i, `expected a macro name after "@string${text[at + 1 + type.length] ?? ''}", found ${this.found(i)}`);
-        i = this.skipBlanks(i + name.length);
-        if (text[i] !== '=') throw new BibError(i, `expected "=" after the macro name ${name}, found ${this.found(i)}`);
-        const v = this.value(this.skipBlanks(i + 1));
+        const v = this.assignment(i, `a macro name after "@string${text[at + 1 + type.length] ?? ''}"`, 'the macro name');
+        const name = v.name;
         i = v.end;
         if (text[i] !== close) throw new BibError(i, `expected "${close}" after the value of @string ${name}, found ${this.found(i)}`);
         const lower = name.toLowerCase();
@@ -267,11 +264,8 @@ export class BibtexLibraryReader extends BibtexScanner {
           let size = 0;
           while (text[i] !== close) {
             const fieldAt = i;
-            const name = this.identifier(i);
-            if (!name) throw new BibError(i, `expected a field name or "${close}", found ${this.found(i)}`);
-            i = this.skipBlanks(i + name.length);
-            if (text[i] !== '=') throw new BibError(i, `expected "=" after the field name ${name}, found ${this.found(i)}`);
-            const v = this.value(this.skipBlanks(i + 1));
+            const v = this.assignment(i, `a field name or "${close}"`, 'the field name');
+            const name = v.name;
             i = v.end;
             const field = name.toLowerCase();
             if (v.value.length > MAX_BIB_EXPANSION) {
