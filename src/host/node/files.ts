@@ -7,7 +7,7 @@
  * workspace" decision.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
-import { lstat, open, readlink, realpath, stat } from 'node:fs/promises';
+import { lstat, open, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { megabytes } from '../../core/fileLimits.js';
 
@@ -61,83 +61,92 @@ const grown = (buf: Buffer, maxBytes: number) => Buffer.concat([buf, Buffer.allo
  * @returns the bytes, or why there are none; never throws
  */
 export async function readRegularFile(path: string, maxBytes: number): Promise<FileRead> {
+  let handle: FileHandle | undefined;
+  const steps = readSteps(maxBytes);
   try {
-    const early = refusal(await stat(path), maxBytes);
-    if (early) return early;
-  } catch (e) {
-    return errorOf(e);
-  }
-  let handle;
-  try {
-    handle = await open(path, OPEN_FLAGS);
-  } catch (e) {
-    return errorOf(e);
-  }
-  try {
-    const st = await handle.stat();
-    const refused = refusal(st, maxBytes);
-    if (refused) return refused;
-    let buf = firstBuffer(st.size, maxBytes);
-    let n = 0;
-    for (;;) {
-      if (n === buf.length) {
-        if (n > maxBytes) return { kind: 'tooLarge', mtimeMs: st.mtimeMs, size: n };
-        buf = grown(buf, maxBytes);
-      }
-      const { bytesRead } = await handle.read(buf, n, buf.length - n, null);
-      if (!bytesRead) break;
-      n += bytesRead;
+    let r = steps.next();
+    while (!r.done) {
+      const s = r.value;
+      r = steps.next(s.call === 'read' ? (await handle!.read(s.buf, s.offset, s.length, null)).bytesRead
+        : s.call === 'open' ? (handle = await open(path, OPEN_FLAGS)) : await (s.call === 'stat' ? stat(path) : handle!.stat()));
     }
-    return { kind: 'file', bytes: buf.subarray(0, n), mtimeMs: st.mtimeMs, size: n };
+    return r.value;
   } catch (e) {
     return errorOf(e);
   } finally {
-    await handle.close().catch(() => undefined /* ignored: the read's outcome is decided; a failed close leaks nothing we can act on */);
+    await handle?.close().catch(() => undefined /* ignored: the read's outcome is decided; a failed close leaks nothing we can act on */);
   }
 }
 
 /**
  * {@link readRegularFile}, synchronously: for the CLI's one-shot commands, which have nothing else
- * to do meanwhile. Same checks, same answers.
+ * to do meanwhile. The same steps ({@link readSteps}), so the same checks and answers.
  */
 export function readRegularFileSync(path: string, maxBytes: number): FileRead {
+  let fd: number | undefined;
+  const answer = (s: ReadStep): unknown => s.call === 'read' ? readSync(fd!, s.buf, s.offset, s.length, null)
+    : s.call === 'open' ? (fd = openSync(path, OPEN_FLAGS)) : s.call === 'stat' ? statSync(path) : fstatSync(fd!);
   try {
-    const early = refusal(statSync(path), maxBytes);
-    if (early) return early;
-  } catch (e) {
-    return errorOf(e);
-  }
-  let fd: number;
-  try {
-    fd = openSync(path, OPEN_FLAGS);
-  } catch (e) {
-    return errorOf(e);
-  }
-  try {
-    const st = fstatSync(fd);
-    const refused = refusal(st, maxBytes);
-    if (refused) return refused;
-    let buf = firstBuffer(st.size, maxBytes);
-    let n = 0;
-    for (;;) {
-      if (n === buf.length) {
-        if (n > maxBytes) return { kind: 'tooLarge', mtimeMs: st.mtimeMs, size: n };
-        buf = grown(buf, maxBytes);
-      }
-      const bytesRead = readSync(fd, buf, n, buf.length - n, null);
-      if (!bytesRead) break;
-      n += bytesRead;
-    }
-    return { kind: 'file', bytes: buf.subarray(0, n), mtimeMs: st.mtimeMs, size: n };
+    return runSteps(readSteps(maxBytes), answer);
   } catch (e) {
     return errorOf(e);
   } finally {
-    try {
-      closeSync(fd);
-    } catch {
-      // ignored: the read's outcome is decided; a failed close leaks nothing we can act on.
-    }
+    if (fd !== undefined) closeQuietly(fd);
   }
+}
+
+/** Runs steps to their end, each answered synchronously by `answer`. */
+function runSteps<S, R>(steps: Generator<S, R, unknown>, answer: (s: S) => unknown): R {
+  let r = steps.next();
+  while (!r.done) r = steps.next(answer(r.value));
+  return r.value;
+}
+
+/** Closes a descriptor whose read's outcome is decided: a failed close leaks nothing we can act on. */
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // ignored: see above.
+  }
+}
+
+/** A file system call that {@link readSteps} asks its driver for, and what the driver answers. */
+type ReadStep =
+  /** `stat` of the path (symlinks followed) → `Stats`. */
+  | { call: 'stat' }
+  /** Open the path with {@link OPEN_FLAGS} → a descriptor (the driver keeps it, and closes it at the end). */
+  | { call: 'open' }
+  /** `fstat` of the open descriptor → `Stats`. */
+  | { call: 'fstat' }
+  /** Read into `buf` at `offset`, at most `length` bytes → how many were read (0 at the end). */
+  | { call: 'read'; buf: Buffer; offset: number; length: number };
+
+/**
+ * The checks and reads of {@link readRegularFile} as steps, so that its asynchronous and synchronous
+ * drivers share them: stat, refuse early, open, fstat the descriptor, refuse again, read to the end or
+ * one byte past the cap. A driver answers each step; a failed call is the driver's to turn into
+ * `error` or `missing`.
+ */
+function* readSteps(maxBytes: number): Generator<ReadStep, FileRead, unknown> {
+  const early = refusal((yield { call: 'stat' }) as Stats, maxBytes);
+  if (early) return early;
+  yield { call: 'open' };
+  const st = (yield { call: 'fstat' }) as Stats;
+  const refused = refusal(st, maxBytes);
+  if (refused) return refused;
+  let buf = firstBuffer(st.size, maxBytes);
+  let n = 0;
+  for (;;) {
+    if (n === buf.length) {
+      if (n > maxBytes) return { kind: 'tooLarge', mtimeMs: st.mtimeMs, size: n };
+      buf = grown(buf, maxBytes);
+    }
+    const bytesRead = (yield { call: 'read', buf, offset: n, length: buf.length - n }) as number;
+    if (!bytesRead) break;
+    n += bytesRead;
+  }
+  return { kind: 'file', bytes: buf.subarray(0, n), mtimeMs: st.mtimeMs, size: n };
 }
 
 /**
