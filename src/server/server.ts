@@ -77,6 +77,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     read: (uri) => workspace.service.readText(uri),
     yield: ctx.yield,
     now: () => ctx.clock.now(),
+    clock: ctx.clock,
     progress: async (title) => {
       // A client that cannot show it (or refuses `window/workDoneProgress/create`) gets none; the indexing goes on.
       const p = await connection.window.createWorkDoneProgress().catch((e: unknown) => { log.warn(`no progress report: ${String(e)}`); return undefined; });
