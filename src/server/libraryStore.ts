@@ -166,7 +166,8 @@ export class LibraryStore {
   /**
    * Sets the library files: new ones start loading, gone ones are dropped, the others stay.
    *
-   * @param wanted - URI → whether it joins as an open document's bibliography
+   * @param wanted - URI → whether it joins as an open document's bibliography, in the order the
+   *   libraries are looked up in (a key defined by two is taken from the first)
    */
   setFiles(wanted: ReadonlyMap<string, { uri: URI; fromDocument: boolean }>): void {
     let changed = false;
@@ -184,13 +185,20 @@ export class LibraryStore {
       // An open document's bibliography comes and goes with its editors: not worth a line each time.
       if (!f.fromDocument) this.log.info(`library ${f.name}: removed`);
     }
+    // In `wanted`'s order: which library a key is taken from does not depend on when each joined.
+    if ([...wanted.keys()].filter((id) => this.files.has(id)).join('\n') !== [...this.files.keys()].join('\n')) changed = true;
+    const ordered = new Map<string, LibraryFile>();
+    const added: LibraryFile[] = [];
     for (const [id, w] of wanted) {
-      if (this.files.has(id)) continue;
-      const name = Utils.basename(w.uri);
-      const file: LibraryFile = { uri: w.uri, id, name, fromDocument: w.fromDocument, generation: 0, state: 'loading', done: 0, total: 0, diagnostics: [] };
-      this.files.set(id, file);
-      void this.load(file);
+      let file = this.files.get(id);
+      if (!file) {
+        file = { uri: w.uri, id, name: Utils.basename(w.uri), fromDocument: w.fromDocument, generation: 0, state: 'loading', done: 0, total: 0, diagnostics: [] };
+        added.push(file);
+      }
+      ordered.set(id, file);
     }
+    this.files = ordered;
+    for (const file of added) void this.load(file);
     if (changed) this.afterChange();
     this.onStatus(this.status());
   }
