@@ -8,7 +8,7 @@ import { FileChangeType, type FileEvent } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import * as l10n from '@vscode/l10n';
-import { inWorkspaceReal, sameFile } from '../core/bib/resolve.js';
+import { BibCache, inWorkspaceReal, sameFile } from '../core/bib/resolve.js';
 import { bibFormatOf } from '../core/bib/format.js';
 import { Catalog } from '../core/catalog.js';
 import type { CorpusView } from '../core/service/types.js';
@@ -24,6 +24,8 @@ import type { ServerWorkspace } from './workspace.js';
 export const RELOAD_DELAY_MS = 200;
 /** The pause in typing before an edited open library is read again, in ms. */
 export const LIBRARY_EDIT_DELAY_MS = 300;
+/** How many files the bibliography cache keeps. */
+const BIB_CACHE_FILES = 64;
 
 /** What the server's entries depend on, and what they changed. */
 export interface SourcesEvents {
@@ -39,6 +41,11 @@ export class Sources {
   readonly libraries: LibraryStore;
   /** The corpus plus the libraries: lookup, twins, search, the text citing copies. */
   readonly catalog: Catalog;
+  /**
+   * The one cache of bibliography files the citation service reads: the library store publishes
+   * its BibTeX libraries' readings into it and is asked before a `.bib` is parsed (issue 22).
+   */
+  readonly bibCache: BibCache;
   /** Set in `initialize` from the host and the client's `cacheDir`. */
   libraryCache: LibraryCache | undefined;
   private corpusGlobs = false;
@@ -65,11 +72,13 @@ export class Sources {
       get cache() { return self.libraryCache; },
       yield: ctx.yield,
       now: () => ctx.clock.now(),
+      publish: (uri, stamp, text, reading) => self.bibCache.publish(uri, stamp, text, reading),
     }, (files: LibraryFileStatus[]) => ctx.tell(() => connection.sendNotification(Methods.libraryStatusChanged, { files })), () => {
       for (const [uri, diagnostics] of this.libraries.diagnostics()) ctx.tell(() => connection.sendDiagnostics({ uri, diagnostics }));
       ctx.tell(() => connection.sendNotification(Methods.librariesChanged, { version: this.libraries.version }));
       events.changed();
     }, this.catalog);
+    this.bibCache = new BibCache(BIB_CACHE_FILES, this.libraries);
     this.libraryEditPause = ctx.timerPerUri();
     this.reloadLibrariesSoon = ctx.debounce(RELOAD_DELAY_MS, () => this.reloadLibrariesNow());
   }
@@ -234,7 +243,7 @@ export class Sources {
     if (!this.libraries.has(uri)) return;
     this.libraryEditPause.start(uri, LIBRARY_EDIT_DELAY_MS, () => {
       const d = this.workspace.documents.get(uri);
-      if (d) this.libraries.documentChanged(uri, d.getText());
+      if (d) this.libraries.documentChanged(uri, d.getText(), `v${d.version}`);
     });
   }
 
