@@ -1,7 +1,12 @@
 /**
  * Diagnostics for citing documents: pulled (`textDocument/diagnostic`) by clients that can, pushed
- * (`textDocument/publishDiagnostics`) to the others, and a `workspace/diagnostic/refresh` when
- * something a document's answers depend on changed (a bibliography, a library, the settings).
+ * (`textDocument/publishDiagnostics`) to the others. When something every document's answers
+ * depend on changes (a library loaded, changed or dropped, an open document's bibliography joined,
+ * the corpus, the settings, the LaTeX project), every open document's diagnostics are computed
+ * again, once per burst of changes ({@link REFRESH_DELAY_MS} on the server's clock): a pulling
+ * client gets one `workspace/diagnostic/refresh` (LSP 3.17), a pushing one a new push of every
+ * open document. So the last diagnostics a client holds do not depend on the order in which
+ * documents opened or libraries finished loading.
  */
 import { DiagnosticRefreshRequest, DocumentDiagnosticReportKind, type DocumentDiagnosticParams, type DocumentDiagnosticReport, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -10,7 +15,7 @@ import type { CitationService } from '../core/service/service.js';
 import type { ServerContext } from './context.js';
 import { Params } from './requests.js';
 
-/** The pause after a change before a refresh is asked for, in ms (changes within it are one refresh). */
+/** The pause after a change before every document is computed again (a refresh, or a push of each), in ms; changes within it are one. */
 export const REFRESH_DELAY_MS = 200;
 /** The pause in typing before a pushing client gets a document's diagnostics, in ms. */
 export const PUSH_DELAY_MS = 300;
@@ -20,6 +25,13 @@ export const PULL_WATCH_MS = 2000;
 /** Pull, push and refresh of the citation service's diagnostics. */
 export class Diagnostics {
   private readonly pushPause;
+  /**
+   * The latest push computation started for each document. Computations may end out of order (one
+   * waits for a library's load, a later one does not): only the latest is sent, so an answer
+   * computed before a change never replaces one computed after it.
+   */
+  private readonly pushing = new Map<string, number>();
+  private pushes = 0;
   /**
    * The version of each document last pulled. A pulling client asks for a citing document's
    * diagnostics after each change. VS Code's client (vscode-languageclient 9) can lose track of a
@@ -31,13 +43,13 @@ export class Diagnostics {
    */
   private readonly pulledVersion = new Map<string, number>();
   private readonly pullWatch;
-  private readonly scheduleRefresh: () => void;
+  /** Computes every open document again after {@link REFRESH_DELAY_MS}; each call restarts the wait. */
+  private readonly scheduleAll: () => void;
 
   constructor(private readonly ctx: ServerContext, private readonly documents: TextDocuments<TextDocument>, private readonly service: CitationService) {
     this.pushPause = ctx.timerPerUri();
     this.pullWatch = ctx.timerPerUri();
-    this.scheduleRefresh = ctx.debounce(REFRESH_DELAY_MS, () => ctx.tell(() => ctx.connection.sendRequest(DiagnosticRefreshRequest.type)
-      .catch((e: unknown) => ctx.log.warn(`diagnostic refresh: ${String(e)}`))));
+    this.scheduleAll = ctx.debounce(REFRESH_DELAY_MS, () => this.all());
   }
 
   /** Registers `textDocument/diagnostic`. */
@@ -51,16 +63,18 @@ export class Diagnostics {
     }));
   }
 
-  /** Every document's diagnostics may have changed: pushed again, or a refresh asked for. */
+  /**
+   * What every document's diagnostics depend on changed: after {@link REFRESH_DELAY_MS} (calls
+   * within it are one), every open document is pushed again, or the client is asked to pull again.
+   * A pulling client without `refreshSupport` cannot be told; it pulls when it pulls.
+   */
   refresh(): void {
-    if (this.ctx.can.pushDiagnostics) { this.pushAll(); return; }
-    if (!this.ctx.can.refresh) return;
-    this.scheduleRefresh();
+    if (this.ctx.can.pushDiagnostics || this.ctx.can.refresh) this.scheduleAll();
   }
 
   /** A citing document changed. */
   documentChanged(document: TextDocument): void {
-    if (this.ctx.can.pushDiagnostics) this.push(document.uri);
+    if (this.ctx.can.pushDiagnostics) this.pushPause.start(document.uri, PUSH_DELAY_MS, () => this.push(document.uri));
     else this.watchPull(document);
   }
 
@@ -68,20 +82,36 @@ export class Diagnostics {
   documentClosed(uri: string): void {
     this.pulledVersion.delete(uri);
     this.pushPause.cancel(uri);
+    this.pushing.delete(uri);
     this.pullWatch.cancel(uri);
     if (this.ctx.can.pushDiagnostics) void this.ctx.connection.sendDiagnostics({ uri, diagnostics: [] });
   }
 
-  private push(uri: string): void {
-    this.pushPause.start(uri, PUSH_DELAY_MS, () => {
-      const doc = this.documents.get(uri);
-      if (!doc) return;
-      this.service.diagnostics(doc).then((diagnostics) => this.ctx.connection.sendDiagnostics({ uri, version: doc.version, diagnostics }), this.ctx.fail);
-    });
+  /** Every open document, now: pushed, or one refresh asked for. */
+  private all(): void {
+    const { ctx } = this;
+    if (!ctx.can.pushDiagnostics) {
+      ctx.tell(() => ctx.connection.sendRequest(DiagnosticRefreshRequest.type).catch((e: unknown) => ctx.log.warn(`diagnostic refresh: ${String(e)}`)));
+      return;
+    }
+    for (const d of this.documents.all()) {
+      this.pushPause.cancel(d.uri);
+      this.push(d.uri);
+    }
   }
 
-  private pushAll(): void {
-    for (const d of this.documents.all()) this.push(d.uri);
+  /** Computes a document's diagnostics and sends them, unless a newer computation started meanwhile or the document closed. */
+  private push(uri: string): void {
+    const doc = this.documents.get(uri);
+    if (!doc) return;
+    const mine = ++this.pushes;
+    this.pushing.set(uri, mine);
+    // The version the computation reads (the document object is updated in place by later changes).
+    const version = doc.version;
+    this.service.diagnostics(doc).then((diagnostics) => {
+      if (this.pushing.get(uri) !== mine) return;
+      this.ctx.tell(() => this.ctx.connection.sendDiagnostics({ uri, version, diagnostics }));
+    }, this.ctx.fail);
   }
 
   private watchPull(document: TextDocument): void {

@@ -9,6 +9,7 @@ import { FileChangeType, type FileEvent } from 'vscode-languageserver';
 import { URI } from 'vscode-uri';
 import { indexLatexFiles, LATEX_FILE_LIMIT, LatexProject } from '../core/latex/project.js';
 import type { Logger } from '../core/log.js';
+import type { Clock } from './host.js';
 
 /** How long one slice of indexing may run before the server answers other requests, in ms. */
 const SLICE_MS = 12;
@@ -29,6 +30,8 @@ export interface LatexProjectHost {
   read(uri: URI): Promise<string | undefined>;
   yield(): Promise<void>;
   now(): number;
+  /** The server's clock, for the pause after an edit (tests drive it). */
+  clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>;
   /** Starts a progress report, when the client shows them. */
   progress?(title: string): Promise<ProgressReporter | undefined>;
   /** The project's answers may have changed (a root, an include or a declaration): refresh what depends on them. */
@@ -44,7 +47,7 @@ export class LatexProjectIndexer {
   readonly project = new LatexProject();
   private readonly open = new Set<string>();
   private generation = 0;
-  private editTimer: ReturnType<typeof setTimeout> | undefined;
+  private editTimer: unknown;
   private seenRevision = 0;
   /** Settles when the latest indexing ends. */
   indexed: Promise<void> = Promise.resolve();
@@ -99,8 +102,8 @@ export class LatexProjectIndexer {
   documentChanged(uri: string, text: string): void {
     this.open.add(uri);
     this.project.set(URI.parse(uri), text, false);
-    clearTimeout(this.editTimer);
-    this.editTimer = setTimeout(() => this.checkChanged(), EDIT_PAUSE_MS);
+    this.host.clock.clearTimeout(this.editTimer);
+    this.editTimer = this.host.clock.setTimeout(() => this.checkChanged(), EDIT_PAUSE_MS);
   }
 
   /** A document closed: the file on disk counts again (read once), or, when there is none, the file goes. */
@@ -140,7 +143,7 @@ export class LatexProjectIndexer {
 
   /** Stops the timers (the connection closed). */
   dispose(): void {
-    clearTimeout(this.editTimer);
+    this.host.clock.clearTimeout(this.editTimer);
     this.generation++;
   }
 }

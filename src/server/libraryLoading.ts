@@ -6,6 +6,7 @@
  * CLI's `--library` loader (`host/node/libraries.ts`) restores and saves through these two
  * functions too.
  */
+import type { ParsedBib } from '../core/bib/bibfile.js';
 import type { LibraryRef } from '../core/library/entries.js';
 import { libraryJsonPieces, LibraryRestorer, type LibraryTextId, type RestoreResult } from '../core/library/libraryCacheFormat.js';
 import type { LoadedLibrary } from '../core/library/load.js';
@@ -28,8 +29,17 @@ export interface LibraryCache {
 
 /** What the store needs from the server. */
 export interface LibraryStoreHost {
-  /** The file's text (a byte-order mark kept: the store drops it), or why it cannot be read. */
-  read(uri: URI): Promise<{ text: string } | { problem: string }>;
+  /**
+   * The file's text (a byte-order mark kept: the store drops it) and, when known, its stamp (what
+   * the citation service's `BibWorkspace.stamp` gives for that text), or why it cannot be read.
+   */
+  read(uri: URI): Promise<{ text: string; stamp?: string } | { problem: string }>;
+  /**
+   * Publishes a BibTeX library's reading of the text of that stamp into the bibliography cache the
+   * citation service reads (`BibCache.publish`): `reading` is called when the service first asks,
+   * and gives undefined once the store's reading has moved on.
+   */
+  publish?(uri: URI, stamp: string, text: string, reading: () => ParsedBib | undefined): void;
   /** A hash of a text for the cache key (Node: SHA-256); absent: FNV-1a (the key holds the text's length and format too). */
   hash?(text: string): string;
   cache?: LibraryCache;

@@ -1,7 +1,8 @@
 /**
- * The `parsedBib` hand-off: a BibTeX library the store has loaded, given to the citation service
- * as `parseBib` would give the same text (the same one reader), so that a file that is both a
- * library and a document's bibliography is parsed once.
+ * A BibTeX library the store has loaded, as `parseBib` would give the same text (the same one
+ * reader): what the store publishes into the citation service's bibliography cache and answers on
+ * its miss (`LibraryStore.readingOf`), so that a file that is both a library and a document's
+ * bibliography is parsed once.
  */
 import type { BibEntry, ParsedBib } from '../core/bib/bibfile.js';
 import { readEntryAt } from '../core/library/readBibtex.js';

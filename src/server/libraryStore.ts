@@ -15,14 +15,16 @@
  *   file, with line and column.
  *
  * Its concerns beside the file set and status: loading and the cache in slices
- * (`libraryLoading.ts`), the incremental edit of an open `.bib` (`libraryEdit.ts`), the
- * `parsedBib` hand-off to the citation service (`libraryParsedBib.ts`), and what the tree reads,
- * groups and fields (`libraryGroups.ts`).
+ * (`libraryLoading.ts`), the incremental edit of an open `.bib` (`libraryEdit.ts`), its BibTeX
+ * libraries' readings in the citation service's one bibliography cache (`core/bib/resolve.ts`'s
+ * `BibCache`: published after each load and edit, and asked for on the cache's miss,
+ * `libraryParsedBib.ts`), and what the tree reads, groups and fields (`libraryGroups.ts`).
  */
 import * as l10n from '@vscode/l10n';
 import { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-types';
 import { URI, Utils } from 'vscode-uri';
 import type { ParsedBib } from '../core/bib/bibfile.js';
+import type { BibtexReadings } from '../core/bib/resolve.js';
 import { bibFormatOf } from '../core/bib/format.js';
 import type { Logger } from '../core/log.js';
 import { buildCorpus } from '../core/model.js';
@@ -59,13 +61,17 @@ interface LibraryFile {
   message?: string;
   cached?: boolean;
   text?: string;
+  /** The stamp of `text` (`BibWorkspace.stamp`), when known: its reading is published under it. */
+  stamp?: string;
+  /** Increases whenever `lib` changes in place (an edit read where it changed): a published reading of an older one is void. */
+  revision: number;
   lib?: LoadedLibrary;
   /** Problems of the file itself and keys an earlier library defines too. */
   diagnostics: Diagnostic[];
 }
 
 /** The store; see the module comment. */
-export class LibraryStore {
+export class LibraryStore implements BibtexReadings {
   private files = new Map<string, LibraryFile>();
   /** Files that stopped being libraries since the diagnostics were last taken (theirs are cleared). */
   private readonly gone = new Set<string>();
@@ -122,32 +128,33 @@ export class LibraryStore {
   }
 
   /**
-   * A BibTeX library's entries as the citation service reads a document's `.bib` (`parseBib`), so
-   * that a file that is both a library and a document's bibliography is parsed once, and an edit
-   * of it is read again only where it changed: the store's entries when it has read exactly
-   * `text` or can bring itself there incrementally (an edit of the open document that the
-   * edit-pause timer has not passed on yet). A load under way is waited for (in slices, the server
-   * keeps answering); a change that needs a full read starts one and waits for it.
+   * A BibTeX library's reading of `text`, asked by the bibliography cache before it parses a
+   * `.bib` ({@link BibtexReadings}), so that a file that is both a library and a document's
+   * bibliography is parsed once, and an edit of it is read again only where it changed: the
+   * store's entries when it has read exactly `text` or can bring itself there incrementally (an
+   * edit of the open document that the edit-pause timer has not passed on yet). A load under way is
+   * waited for (in slices, the server keeps answering); a change that needs a full read starts one
+   * and waits for it.
    *
-   * @param uri - the file's URI, as the store keys it
    * @param text - the text the service read (the open document's, else the file's on disk)
    * @returns undefined when the file is not a loaded BibTeX library of this text; else what
    *   `parseBib` gives (the same one reader): the entries that read, the problems, the first error;
    *   each entry's `fields` are read from the text when first asked for
    */
-  async parsedBib(uri: string, text: string): Promise<ParsedBib | undefined> {
+  async readingOf(uri: URI, text: string): Promise<ParsedBib | undefined> {
+    const id = uri.toString();
     for (let loads = 0; loads < 3; loads++) {
-      let f = this.files.get(uri);
+      let f = this.files.get(id);
       while (f?.state === 'loading') {
         const waiting = f;
         await new Promise<void>((resolve) => this.loadWaiters.set(waiting, [...(this.loadWaiters.get(waiting) ?? []), resolve]));
-        f = this.files.get(uri);
+        f = this.files.get(id);
       }
       const lib = f?.lib;
       if (!f || f.state !== 'ready' || !lib || lib.format !== 'bibtex' || f.text === undefined) return undefined;
       if (f.text !== text && !this.updateBibtex(f, text)) {
         // A change of @string macros: read in full, in slices, and asked again.
-        void this.load(f, text);
+        void this.load(f, { text });
         continue;
       }
       return parsedBibOf(lib, f.text);
@@ -155,7 +162,18 @@ export class LibraryStore {
     return undefined;
   }
 
-  /** Wakes who waits for `f`'s load ({@link parsedBib}). */
+  /**
+   * Publishes a BibTeX library's reading of its text under that text's stamp, when known
+   * ({@link LibraryStoreHost.publish}); the reading is made only when the service asks, and is
+   * void once the library changed again.
+   */
+  private publish(f: LibraryFile): void {
+    const { lib, text, stamp, revision } = f;
+    if (!this.host.publish || !lib || lib.format !== 'bibtex' || text === undefined || stamp === undefined) return;
+    this.host.publish(f.uri, stamp, text, () => (this.files.get(f.id) === f && f.lib === lib && f.revision === revision ? parsedBibOf(lib, text) : undefined));
+  }
+
+  /** Wakes who waits for `f`'s load ({@link readingOf}). */
   private loadEnded(f: LibraryFile): void {
     const waiting = this.loadWaiters.get(f);
     if (!waiting) return;
@@ -166,7 +184,8 @@ export class LibraryStore {
   /**
    * Sets the library files: new ones start loading, gone ones are dropped, the others stay.
    *
-   * @param wanted - URI → whether it joins as an open document's bibliography
+   * @param wanted - URI → whether it joins as an open document's bibliography, in the order the
+   *   libraries are looked up in (a key defined by two is taken from the first)
    */
   setFiles(wanted: ReadonlyMap<string, { uri: URI; fromDocument: boolean }>): void {
     let changed = false;
@@ -184,13 +203,20 @@ export class LibraryStore {
       // An open document's bibliography comes and goes with its editors: not worth a line each time.
       if (!f.fromDocument) this.log.info(`library ${f.name}: removed`);
     }
+    // In `wanted`'s order: which library a key is taken from does not depend on when each joined.
+    if ([...wanted.keys()].filter((id) => this.files.has(id)).join('\n') !== [...this.files.keys()].join('\n')) changed = true;
+    const ordered = new Map<string, LibraryFile>();
+    const added: LibraryFile[] = [];
     for (const [id, w] of wanted) {
-      if (this.files.has(id)) continue;
-      const name = Utils.basename(w.uri);
-      const file: LibraryFile = { uri: w.uri, id, name, fromDocument: w.fromDocument, generation: 0, state: 'loading', done: 0, total: 0, diagnostics: [] };
-      this.files.set(id, file);
-      void this.load(file);
+      let file = this.files.get(id);
+      if (!file) {
+        file = { uri: w.uri, id, name: Utils.basename(w.uri), fromDocument: w.fromDocument, generation: 0, revision: 0, state: 'loading', done: 0, total: 0, diagnostics: [] };
+        added.push(file);
+      }
+      ordered.set(id, file);
     }
+    this.files = ordered;
+    for (const file of added) void this.load(file);
     if (changed) this.afterChange();
     this.onStatus(this.status());
   }
@@ -201,8 +227,8 @@ export class LibraryStore {
     if (f) void this.load(f);
   }
 
-  /** Loads a file (from `text` when given: its open document's), cancelling a load under way. */
-  private async load(f: LibraryFile, given?: string): Promise<void> {
+  /** Loads a file (from `given` when given: its open document's text, and its stamp when known), cancelling a load under way. */
+  private async load(f: LibraryFile, given?: { text: string; stamp?: string }): Promise<void> {
     const generation = ++f.generation;
     const current = () => f.generation === generation && this.files.get(f.id) === f;
     f.state = 'loading';
@@ -218,13 +244,14 @@ export class LibraryStore {
       f.message = message;
       f.lib = undefined;
       f.text = undefined;
+      f.stamp = undefined;
       f.diagnostics = [Diagnostic.create(Range.create(0, 0, 0, 0), message, DiagnosticSeverity.Error, undefined, DIAGNOSTIC_SOURCE)];
       this.log.warn(`library ${f.name}: ${message}`);
       this.afterChange();
       this.loadEnded(f);
     };
     if (!format) return fail(l10n.t('is not a library format (.bib, .json or .yaml); not read'));
-    const r = given === undefined ? await this.host.read(f.uri) : { text: given };
+    const r = given ?? await this.host.read(f.uri);
     if (!current()) return;
     if (!('text' in r)) return fail(l10n.t('cannot be read: {0}', r.problem));
     // Kept without its byte-order mark, as an editor's document and the citation service have it:
@@ -280,10 +307,13 @@ export class LibraryStore {
     }
     if (!current()) return;
     f.text = text;
+    f.stamp = r.stamp;
+    f.revision++;
     f.lib = lib;
     f.state = 'ready';
     f.message = undefined;
     f.done = f.total = lib.entries.length;
+    this.publish(f);
     this.afterChange();
     this.loadEnded(f);
     if (!f.fromDocument || lib.problems.length) {
@@ -294,23 +324,31 @@ export class LibraryStore {
   /**
    * The open document of a library changed: the entries it touches are read again (BibTeX;
    * other formats, and a change to an `@string`, read the whole text again).
+   *
+   * @param stamp - the stamp of `text` (`v` and the document's version), under which its reading is published
    */
-  documentChanged(uri: string, text: string): void {
+  documentChanged(uri: string, text: string, stamp?: string): void {
     const f = this.files.get(uri);
     if (!f || f.state !== 'ready' || !f.lib || f.text === undefined || f.text === text) return;
-    if (f.lib.format !== 'bibtex' || !this.updateBibtex(f, text)) {
-      void this.load(f, text);
+    if (f.lib.format !== 'bibtex' || !this.updateBibtex(f, text, stamp)) {
+      void this.load(f, { text, stamp });
     }
   }
 
-  /** Incremental update of a loaded BibTeX library (`libraryEdit.ts`); false when the change needs a full read. */
-  private updateBibtex(f: LibraryFile, text: string): boolean {
+  /**
+   * Incremental update of a loaded BibTeX library (`libraryEdit.ts`), published under `stamp` when
+   * known; false when the change needs a full read.
+   */
+  private updateBibtex(f: LibraryFile, text: string, stamp?: string): boolean {
     const lib = f.lib!;
     const r = updateBibtexLibrary(lib, f.text!, text, { uri: f.id, name: f.name });
     if (!r) return false;
     const { removed, added } = r;
     f.text = text;
+    f.stamp = stamp;
+    f.revision++;
     f.done = f.total = lib.entries.length;
+    this.publish(f);
     this.catalog.libraryChanged(lib);
     this.afterChange();
     if (!f.fromDocument) this.log.info(`library ${f.name}: ${removed.length} entr${removed.length === 1 ? 'y' : 'ies'} read again as ${added.length}`);

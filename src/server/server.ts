@@ -57,9 +57,6 @@ export function startServer(connection: Connection, host: ServerHost): void {
     changed: () => diagnostics.refresh(),
     documentBibliographies: (doc) => service.bibliographyFiles(doc),
   });
-  const { libraries } = sources;
-  // A document's `.bib` that is a library too (or joined as one) is parsed once, by the library store.
-  workspace.parsedBib = (uri, text) => libraries.parsedBib(uri.toString(), text);
   const references = new References(ctx, settings, workspace, () => sources.version());
   /** Keys (lower case) the user marked read (`mlsysPapers/readState`). */
   const read = new Set<string>();
@@ -77,6 +74,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     read: (uri) => workspace.service.readText(uri),
     yield: ctx.yield,
     now: () => ctx.clock.now(),
+    clock: ctx.clock,
     progress: async (title) => {
       // A client that cannot show it (or refuses `window/workDoneProgress/create`) gets none; the indexing goes on.
       const p = await connection.window.createWorkDoneProgress().catch((e: unknown) => { log.warn(`no progress report: ${String(e)}`); return undefined; });
@@ -90,6 +88,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
   const service = createCitationService({
     project: latex.project,
     workspace: workspace.service,
+    // One cache with the library store: a `.bib` that is a library too is parsed once, by the store.
+    cache: sources.bibCache,
     corpus: () => sources.view(),
     config: (uri) => settings.document(uri),
     logger: log,

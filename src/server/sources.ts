@@ -8,7 +8,7 @@ import { FileChangeType, type FileEvent } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import * as l10n from '@vscode/l10n';
-import { inWorkspaceReal, sameFile } from '../core/bib/resolve.js';
+import { BibCache, inWorkspaceReal, sameFile } from '../core/bib/resolve.js';
 import { bibFormatOf } from '../core/bib/format.js';
 import { Catalog } from '../core/catalog.js';
 import type { CorpusView } from '../core/service/types.js';
@@ -24,6 +24,8 @@ import type { ServerWorkspace } from './workspace.js';
 export const RELOAD_DELAY_MS = 200;
 /** The pause in typing before an edited open library is read again, in ms. */
 export const LIBRARY_EDIT_DELAY_MS = 300;
+/** How many files the bibliography cache keeps. */
+const BIB_CACHE_FILES = 64;
 
 /** What the server's entries depend on, and what they changed. */
 export interface SourcesEvents {
@@ -39,6 +41,11 @@ export class Sources {
   readonly libraries: LibraryStore;
   /** The corpus plus the libraries: lookup, twins, search, the text citing copies. */
   readonly catalog: Catalog;
+  /**
+   * The one cache of bibliography files the citation service reads: the library store publishes
+   * its BibTeX libraries' readings into it and is asked before a `.bib` is parsed (issue 22).
+   */
+  readonly bibCache: BibCache;
   /** Set in `initialize` from the host and the client's `cacheDir`. */
   libraryCache: LibraryCache | undefined;
   private corpusGlobs = false;
@@ -46,6 +53,9 @@ export class Sources {
   private corpusSet = false;
   /** The files `mlsysPapers.libraries` named at the last reload (globs resolved). */
   private configuredLibraries: URI[] = [];
+  /** The reload of the libraries under way, and whether another was asked for meanwhile. */
+  private libraryReload: Promise<void> | undefined;
+  private libraryReloadAgain = false;
   /** After a pause in typing: one timer per document. */
   private readonly libraryEditPause;
   /** Reloads the libraries after {@link RELOAD_DELAY_MS}; each call restarts the wait. */
@@ -62,13 +72,15 @@ export class Sources {
       get cache() { return self.libraryCache; },
       yield: ctx.yield,
       now: () => ctx.clock.now(),
+      publish: (uri, stamp, text, reading) => self.bibCache.publish(uri, stamp, text, reading),
     }, (files: LibraryFileStatus[]) => ctx.tell(() => connection.sendNotification(Methods.libraryStatusChanged, { files })), () => {
       for (const [uri, diagnostics] of this.libraries.diagnostics()) ctx.tell(() => connection.sendDiagnostics({ uri, diagnostics }));
       ctx.tell(() => connection.sendNotification(Methods.librariesChanged, { version: this.libraries.version }));
       events.changed();
     }, this.catalog);
+    this.bibCache = new BibCache(BIB_CACHE_FILES, this.libraries);
     this.libraryEditPause = ctx.timerPerUri();
-    this.reloadLibrariesSoon = ctx.debounce(RELOAD_DELAY_MS, () => { if (!ctx.closed) void this.reloadLibraries().catch(ctx.fail); });
+    this.reloadLibrariesSoon = ctx.debounce(RELOAD_DELAY_MS, () => this.reloadLibrariesNow());
   }
 
   /** The corpus and the libraries, as the service sees them (the catalog, on the corpus as it is now). */
@@ -115,21 +127,48 @@ export class Sources {
     this.reloadLibrariesSoon();
   }
 
-  /** Files named by `mlsysPapers.libraries`, and the bibliographies of open documents (`includeDocumentBibliography`). */
+  /**
+   * Reloads the libraries now, or, when a reload is under way, once more after it. Reloads never
+   * overlap: one may wait long (for a document's bibliography, which waits for a library's load)
+   * while documents open and close, and an earlier one ending last would set the files it saw,
+   * leaving out a bibliography that joined meanwhile.
+   */
+  private reloadLibrariesNow(): void {
+    if (this.ctx.closed) return;
+    if (this.libraryReload) { this.libraryReloadAgain = true; return; }
+    this.libraryReload = this.reloadLibraries().catch(this.ctx.fail).finally(() => {
+      this.libraryReload = undefined;
+      if (!this.libraryReloadAgain) return;
+      this.libraryReloadAgain = false;
+      this.reloadLibrariesNow();
+    });
+  }
+
+  /**
+   * Files named by `mlsysPapers.libraries`, and the bibliographies of open documents
+   * (`includeDocumentBibliography`), one reload at a time ({@link reloadLibrariesNow}). The order of the
+   * libraries (which one a key is taken from, which one a duplicate key is reported on) is the
+   * settings' order, then the documents' bibliographies by URI: not the order documents opened in.
+   */
   private async reloadLibraries(): Promise<void> {
     const s = await this.settings.raw();
-    this.catalog.preferCorpusKeys = s.preferCorpusKeys;
+    if (this.catalog.preferCorpusKeys !== s.preferCorpusKeys) {
+      this.catalog.preferCorpusKeys = s.preferCorpusKeys;
+      this.events.changed();
+    }
     const patterns = s.libraries;
     this.libraryGlobs = patterns.some(isGlob);
     const wanted = new Map<string, { uri: URI; fromDocument: boolean }>();
     for (const u of await this.resolveFiles('libraries', patterns, this.settings.fromWorkspace(s, 'libraries'))) wanted.set(u.toString(), { uri: u, fromDocument: false });
     this.configuredLibraries = [...wanted.values()].map((w) => w.uri);
     if (s.includeDocumentBibliography) {
+      const declared = new Map<string, URI>();
       for (const doc of this.workspace.documents.all()) {
         for (const u of await this.events.documentBibliographies(doc).catch((e: unknown) => { this.ctx.log.warn(`bibliography of ${doc.uri}: ${String(e)}`); return []; })) {
-          if (!wanted.has(u.toString())) wanted.set(u.toString(), { uri: u, fromDocument: true });
+          declared.set(u.toString(), u);
         }
       }
+      for (const [id, u] of [...declared].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) if (!wanted.has(id)) wanted.set(id, { uri: u, fromDocument: true });
     }
     this.libraries.setFiles(wanted);
     this.watching.set('libraries', [...wanted.values()].map((w) => w.uri));
@@ -204,7 +243,7 @@ export class Sources {
     if (!this.libraries.has(uri)) return;
     this.libraryEditPause.start(uri, LIBRARY_EDIT_DELAY_MS, () => {
       const d = this.workspace.documents.get(uri);
-      if (d) this.libraries.documentChanged(uri, d.getText());
+      if (d) this.libraries.documentChanged(uri, d.getText(), `v${d.version}`);
     });
   }
 

@@ -20,14 +20,16 @@ import type { ServerSettings } from './settings.js';
 /** How long a request naming a document waits for the document's `didOpen` (see {@link ServerWorkspace.openDocument}), in ms. */
 export const OPEN_WAIT_MS = 5000;
 
-/** A file's text, or why there is none (a sentence for a problem naming it). */
-export type TextOrProblem = { text: string } | { problem: string };
+/**
+ * A file's text, or why there is none (a sentence for a problem naming it). `stamp`: what
+ * {@link ServiceWorkspace.stamp} gives for that text (an open document's version, else the file's
+ * modification time and size as read), when known.
+ */
+export type TextOrProblem = { text: string; stamp?: string } | { problem: string };
 
 /** The workspace as the server's modules and the citation service read it. */
 export class ServerWorkspace {
   readonly documents = new TextDocuments(TextDocument);
-  /** Set by the wiring: a document's `.bib` that is a library too is parsed once, by the library store. */
-  parsedBib?: NonNullable<ServiceWorkspace['parsedBib']>;
 
   /** The extension's own files, from the client (`mlsysPapers/readBundled`), when it offers them. */
   readonly bundledFiles: BundledFiles;
@@ -78,7 +80,6 @@ export class ServerWorkspace {
         const open = documents.get(uri.toString());
         return open && { version: open.version, text: open.getText() };
       },
-      parsedBib: (uri, text) => (self.parsedBib ? self.parsedBib(uri, text) : Promise.resolve(undefined)),
     };
   }
 
@@ -144,13 +145,13 @@ export class ServerWorkspace {
   async readForStore(uri: URI, { openFirst, stripBom }: { openFirst: boolean; stripBom: boolean }): Promise<TextOrProblem> {
     if (openFirst) {
       const open = this.documents.get(uri.toString());
-      if (open) return { text: open.getText() };
+      if (open) return { text: open.getText(), stamp: `v${open.version}` };
     }
     const f = await this.readFile(uri);
-    if (f && 'text' in f) return { text: stripBom ? f.text.replace(/^\uFEFF/, '') : f.text };
+    if (f && 'text' in f) return { text: stripBom ? f.text.replace(/^\uFEFF/, '') : f.text, stamp: f.stamp };
     // A library is only read (never written): an 8-bit .bib is read as Windows-1252.
     const legacy = f && 'notUtf8' in f ? legacyBib(uri, f) : undefined;
-    if (legacy !== undefined) return { text: legacy };
+    if (legacy !== undefined) return { text: legacy, stamp: f!.stamp };
     return { problem: await this.unreadable(f) };
   }
 

@@ -23,6 +23,7 @@ import { listNodeFiles } from '../../src/host/node/server.js';
 import { syncBibliography } from '../../src/host/node/sync.js';
 import { NodeBibWorkspace } from '../../src/host/node/workspace.js';
 import { LatexProjectIndexer } from '../../src/server/latexProject.js';
+import { REAL_CLOCK } from '../../src/server/host.js';
 import { realCorpus } from './helpers.js';
 import { start, type Session } from './serverHarness.js';
 
@@ -92,6 +93,7 @@ describe('the LaTeX project over LSP', () => {
       read: async () => { clock += 5; return '\\documentclass{article}'; },
       yield: async () => { yields++; },
       now: () => clock,
+      clock: REAL_CLOCK,
       progress: async () => ({ report: (pct, msg) => reports.push(`${pct}% ${msg}`), done: () => reports.push('done') }),
       changed: () => { changed++; },
       log: { info() {}, warn() {}, error() {} },
@@ -118,6 +120,7 @@ describe('LatexProjectIndexer', () => {
       read: async (u) => disk[u.path],
       yield: async () => {},
       now: () => 0,
+      clock: REAL_CLOCK,
       changed: () => { changed++; },
       log: { info() {}, warn() {}, error() {} },
     });

@@ -1,5 +1,5 @@
 /**
- * `LibraryStore.parsedBib`: a `.bib` that is both a library and a document's bibliography is read
+ * `LibraryStore.readingOf`: a `.bib` that is both a library and a document's bibliography is read
  * once, by the library store, and handed to the citation service as `parseBib` would give it.
  */
 import { readFileSync } from 'node:fs';
@@ -24,19 +24,19 @@ function storeOf(disk: () => string): LibraryStore {
 /** Entries as the service uses them: key, type, fields. */
 const shape = (p: ParsedBib | undefined) => p?.entries.map((e) => ({ key: e.key, type: e.type, fields: e.fields }));
 
-describe('LibraryStore.parsedBib', () => {
+describe('LibraryStore.readingOf', () => {
   it.each(['library/betterbibtex.bib', 'library/jabref.bib', 'bib/bom-crlf.bib', 'bib/comments-strings.bib', 'bib/dupkeys.bib', 'bib/no-final-newline.bib'])(
     'gives what parseBib gives for %s', async (name) => {
       const text = readFileSync(join(__dirname, 'fixtures', name), 'utf8');
       const store = storeOf(() => text);
       const service = text.replace(/^\uFEFF/, '');
-      const parsed = await store.parsedBib(URI_OF.toString(), service);
+      const parsed = await store.readingOf(URI_OF, service);
       expect(parsed).toBeDefined();
       expect(shape(parsed)).toEqual(shape(parseBib(service)));
     });
 });
 
-describe('LibraryStore.parsedBib after edits', () => {
+describe('LibraryStore.readingOf after edits', () => {
   const entry = (i: number) => `@article{key${i},\n  title = {Title ${i}},\n  author = {Doe, Jo and Roe, Al},\n  journal = jk,\n  year = ${2000 + i},\n}\n`;
   const base = `@string{jk = {Journal of Kernels}}\n\n${[0, 1, 2, 3, 4].map(entry).join('\n')}`;
   /** An edit: replace `length` characters at `at` (both fractions of the text) with `insert`. */
@@ -57,10 +57,10 @@ describe('LibraryStore.parsedBib after edits', () => {
     const store = storeOf(() => base);
     for (const e of [{ at: 0, length: 2, insert: '@\n' }, { at: 0.0036036036036036037, length: 5, insert: '' }]) {
       text = apply(text, e);
-      const parsed = await store.parsedBib(URI_OF.toString(), text);
+      const parsed = await store.readingOf(URI_OF, text);
       expect(!!parsed?.error, JSON.stringify(text.slice(0, 12))).toBe(!!parseBib(text).error);
       const fresh = storeOf(() => text);
-      await fresh.parsedBib(URI_OF.toString(), text);
+      await fresh.readingOf(URI_OF, text);
       const lines = (st: LibraryStore) => (st.diagnostics().get(URI_OF.toString()) ?? []).map((d) => [d.range.start.line, d.severity, d.message]);
       expect(lines(store)).toEqual(lines(fresh));
     }
@@ -77,9 +77,9 @@ describe('LibraryStore.parsedBib after edits', () => {
       const store = storeOf(() => disk(start));
       for (const e of edits) {
         text = apply(text, e);
-        const parsed = await store.parsedBib(URI_OF.toString(), text);
+        const parsed = await store.readingOf(URI_OF, text);
         const freshStore = storeOf(() => disk(text));
-        const fresh = await freshStore.parsedBib(URI_OF.toString(), text);
+        const fresh = await freshStore.readingOf(URI_OF, text);
         expect(shape(parsed)).toEqual(shape(fresh));
         // Errors where a fresh read finds some; where it finds none, the same warnings on the same
         // lines. (In a file with errors, the details may differ: the range read again ends where a
@@ -97,8 +97,8 @@ describe('LibraryStore.parsedBib after edits', () => {
   it('reads an edit again where it changed, and an edit of @string in full', async () => {
     const store = storeOf(() => base);
     const renamed = base.replace('key3,', 'key33,');
-    expect(shape(await store.parsedBib(URI_OF.toString(), renamed))?.map((e) => e.key)).toEqual(['key0', 'key1', 'key2', 'key33', 'key4']);
+    expect(shape(await store.readingOf(URI_OF, renamed))?.map((e) => e.key)).toEqual(['key0', 'key1', 'key2', 'key33', 'key4']);
     const macro = renamed.replace('Journal of Kernels', 'Journal of Tiles');
-    expect((await store.parsedBib(URI_OF.toString(), macro))?.entries.map((e) => e.fields.journal)).toEqual(Array(5).fill('Journal of Tiles'));
+    expect((await store.readingOf(URI_OF, macro))?.entries.map((e) => e.fields.journal)).toEqual(Array(5).fill('Journal of Tiles'));
   });
 });

@@ -87,9 +87,10 @@ export function connectOnly(files: Record<string, string> = {}): { client: Messa
  * `workspace/configuration` with `settings`, and initializes it with the folder `/ws` (and
  * `initializationOptions`, when given). The client pulls diagnostics (without `workspace.diagnostics`
  * unless `workspaceCapabilities` adds it, for example `{ diagnostics: { refreshSupport: true } }`).
- * `folder` replaces `/ws` (a real folder, for a host over the disk).
+ * `folder` replaces `/ws` (a real folder, for a host over the disk). `pull` false: a client without
+ * pull diagnostics (Neovim before 0.10), to which the server pushes them.
  */
-export async function start(files: Record<string, string>, settings: Record<string, unknown> = { citationStyle: 'apa' }, extra: Partial<ServerHost> = {}, initializationOptions?: unknown, workspaceCapabilities: ClientCapabilities['workspace'] = {}, folder = '/ws'): Promise<Session> {
+export async function start(files: Record<string, string>, settings: Record<string, unknown> = { citationStyle: 'apa' }, extra: Partial<ServerHost> = {}, initializationOptions?: unknown, workspaceCapabilities: ClientCapabilities['workspace'] = {}, folder = '/ws', pull = true): Promise<Session> {
   const disk = new Map(Object.entries(files).map(([p, t]) => [URI.file(p).toString(), t]));
   const reads: string[] = [];
   let cslLoads = 0;
@@ -142,7 +143,7 @@ export async function start(files: Record<string, string>, settings: Record<stri
 
   const init = await client.sendRequest(InitializeRequest.type, {
     // Pull diagnostics, as VS Code's client does (clients without get them pushed).
-    processId: null, rootUri: null, capabilities: { workspace: { configuration: true, ...workspaceCapabilities }, textDocument: { diagnostic: { dynamicRegistration: false } } },
+    processId: null, rootUri: null, capabilities: { workspace: { configuration: true, ...workspaceCapabilities }, textDocument: pull ? { diagnostic: { dynamicRegistration: false } } : {} },
     workspaceFolders: [{ uri: URI.file(folder).toString(), name: 'ws' }],
     ...(initializationOptions === undefined ? {} : { initializationOptions }),
   });

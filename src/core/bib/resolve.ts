@@ -14,9 +14,11 @@ import { quartoCustomKeys } from '../markdown/crossref.js';
 import { parseYaml } from '../yaml.js';
 import type { LatexProject } from '../latex/project.js';
 import { bibliographyDeclarations, latexBibliographies, markdownBibliographies, texRootCommentOf, type BibDeclaration } from './locate.js';
-import type { ParsedBib } from './bibfile.js';
+import { BibCache } from './bibCache.js';
 import { bibFormatOf } from './format.js';
 import { planBibAddition, planBibSync, readBibFile, type BibInsertion, type BibFile, type BibSyncPlan } from './sync.js';
+
+export { BibCache, type BibtexReadings } from './bibCache.js';
 
 /** What resolving a bibliography needs from its host. */
 export interface BibWorkspace {
@@ -36,14 +38,6 @@ export interface BibWorkspace {
   stamp?(uri: URI): Promise<string | undefined>;
   /** Whether a file or folder exists. */
   exists(uri: URI): Promise<boolean>;
-  /**
-   * A BibTeX file's entries as the host has already read them from exactly `text` (the language
-   * server's library store, which reads an open `.bib` again only where it changed), so that the
-   * file is not parsed a second time; undefined to have it parsed here (`parseBib`). The
-   * host answers what `parseBib` would (the same reader): the entries that read, in file order,
-   * the problems and the first error.
-   */
-  parsedBib?(uri: URI, text: string): Promise<ParsedBib | undefined>;
   /**
    * Where a file really is: symlinks resolved, `.` and `..` and doubled separators gone, in the
    * case the file system stores its names (Node: `fs.promises.realpath`). For a file that does not
@@ -178,57 +172,14 @@ function relativeTo(doc: URI, path: string): URI {
 }
 
 /**
- * What files' texts gave last time, keyed by URI and by what would change them ({@link BibWorkspace.stamp}).
- * Completion and diagnostics ask on every change of a document; a large `.bib` is read and parsed
- * once per change of that file. Bounded: the least recently used file goes first.
- */
-export class BibCache {
-  private readonly entries = new Map<string, { stamp: string; value: unknown }>();
-
-  /** @param limit - how many files it keeps at most */
-  constructor(private readonly limit = 64) {}
-
-  /**
-   * @returns `make(text)` for the file's current text, or null when the file does not exist
-   */
-  async get<T>(ws: BibWorkspace, uri: URI, kind: string, make: (text: string) => T | Promise<T>): Promise<T | null> {
-    const stamp = ws.stamp ? await ws.stamp(uri) : undefined;
-    const id = `${kind}:${uri.toString()}`;
-    const hit = stamp !== undefined ? this.entries.get(id) : undefined;
-    if (hit && hit.stamp === stamp) {
-      this.entries.delete(id);
-      this.entries.set(id, hit);
-      return hit.value as T;
-    }
-    const text = await ws.readText(uri);
-    if (text === undefined) return null;
-    const value = await make(text);
-    if (stamp !== undefined) {
-      this.entries.delete(id);
-      this.entries.set(id, { stamp, value });
-      if (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value!);
-    }
-    return value;
-  }
-
-  /** Forgets every file. */
-  clear(): void {
-    this.entries.clear();
-  }
-}
-
-/**
- * A bibliography file read from its text: for BibTeX, the entries the host has already read from
- * this very text ({@link BibWorkspace.parsedBib}) when it has them, else the file parsed here.
+ * A bibliography file read from its text: the cache's ({@link BibCache.get}) way of making one
+ * when no host has read it. `ws` and `uri` are unused since the host's readings moved into the
+ * cache (issue 22); the callers still pass them.
  *
  * @param path - the file's path as declared (its extension decides the format)
  * @returns undefined when the extension is not a bibliography format's
  */
 export async function bibFileOf(ws: BibWorkspace, uri: URI, path: string, text: string): Promise<BibFile | undefined> {
-  if (ws.parsedBib && bibFormatOf(path) === 'bibtex') {
-    const parsed = await ws.parsedBib(uri, text);
-    if (parsed) return { path, format: 'bibtex', text, entries: parsed.entries, ...(parsed.problems ? { problems: parsed.problems } : {}), ...(parsed.error ? { error: parsed.error } : {}) };
-  }
   return readBibFile(path, text);
 }
 

@@ -34,8 +34,14 @@ export interface CitationServiceOptions {
   formatReferences?: (entries: readonly Entry[], scope: URI) => Promise<string[]>;
   /** Whether the user marked an entry read. */
   isRead?: (key: string) => boolean;
-  /** How many parsed files to keep (default 64). */
+  /** How many parsed files to keep (default 64), when the service makes its own cache. */
   cacheSize?: number;
+  /**
+   * The bibliography cache to read and fill, shared with a host that reads the same files (the
+   * language server's library store publishes its BibTeX libraries' readings into it, and is asked
+   * before a `.bib` is parsed); absent: the service makes its own of `cacheSize` files.
+   */
+  cache?: BibCache;
   /**
    * Whether the editor has our own UI (the VS Code extension): then hovers link to the details
    * page, code actions offer the search for a replacement key, and definitions may point at
@@ -58,7 +64,7 @@ export interface ServiceContext {
   readonly opts: CitationServiceOptions;
   readonly ws: ServiceWorkspace;
   readonly log: Logger;
-  /** Parsed bibliography files and Quarto projects, by URI and stamp. */
+  /** Parsed bibliography files and Quarto projects, by URI and stamp (the host's, when it gives one). */
   readonly cache: BibCache;
   /** Whether the user marked an entry read (false when the host does not say). */
   isRead(key: string): boolean;
@@ -101,15 +107,15 @@ export function rangeOf(doc: TextDocument, c: { offset: number; length: number }
 }
 
 /**
- * Creates the shared state of one citation service: one bibliography cache (`opts.cacheSize`
- * files, default 64) and the look-ups over it.
+ * Creates the shared state of one citation service: one bibliography cache (`opts.cache`, else
+ * one of `opts.cacheSize` files, default 64) and the look-ups over it.
  *
  * @param opts - the host: workspace, corpus, settings, logger and optional formatting
  */
 export function createServiceContext(opts: CitationServiceOptions): ServiceContext {
   const ws = opts.workspace;
   const log = opts.logger;
-  const cache = new BibCache(opts.cacheSize ?? 64);
+  const cache = opts.cache ?? new BibCache(opts.cacheSize ?? 64);
   const isRead = opts.isRead ?? (() => false);
 
   const displayPath = (uri: URI): string => {

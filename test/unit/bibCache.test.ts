@@ -1,0 +1,97 @@
+/**
+ * The one bibliography cache (`BibCache`, issue 22): the citation service reads it, the language
+ * server's library store fills it (`publish`) and is asked on its miss (`BibtexReadings`), so a
+ * `.bib` that is both a library and a document's bibliography is parsed once and its text is not
+ * read again for the service.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { DocumentDiagnosticRequest, type Diagnostic } from 'vscode-languageserver/node';
+import { URI } from 'vscode-uri';
+import { parseBib, type ParsedBib } from '../../src/core/bib/bibfile.js';
+import { BibCache, bibFileOf, type BibWorkspace } from '../../src/core/bib/resolve.js';
+import { Methods, type LibraryStatusParams } from '../../src/server/protocol.js';
+import { start } from './serverHarness.js';
+
+/** The texts `parseBib` was given. */
+const parsed = vi.hoisted(() => [] as string[]);
+vi.mock('../../src/core/bib/bibfile.js', async (actual) => {
+  const m = await actual<typeof import('../../src/core/bib/bibfile.js')>();
+  return { ...m, parseBib: (text: string) => { parsed.push(text); return m.parseBib(text); } };
+});
+
+const REFS = URI.file('/ws/refs.bib');
+const TEXT = '@article{k,\n  title = {A Key},\n  year = {2024},\n}\n';
+
+/** A workspace of one file whose text and stamp the test sets; counts the reads of its text. */
+function workspace(): BibWorkspace & { text: string; stampOf: string; reads: number } {
+  return {
+    folders: [URI.file('/ws')], text: TEXT, stampOf: 's1', reads: 0,
+    async readText() { this.reads++; return this.text; },
+    async stamp() { return this.stampOf; },
+    async exists() { return true; },
+  };
+}
+const bibOf = (cache: BibCache, ws: BibWorkspace) => cache.get(ws, REFS, 'bib', (t) => bibFileOf(ws, REFS, REFS.path, t));
+
+describe('BibCache with a host that reads BibTeX files', () => {
+  it('takes a published reading without reading the file, and not once the host says it moved on', async () => {
+    const ws = workspace();
+    const readings = { readingOf: vi.fn(async (): Promise<ParsedBib | undefined> => undefined) };
+    const cache = new BibCache(64, readings);
+    let current = true;
+    const reading = vi.fn(() => (current ? { entries: [{ key: 'published', type: 'article', fields: {} }] } : undefined));
+    cache.publish(REFS, 's1', TEXT, reading);
+    expect((await bibOf(cache, ws))?.entries.map((e) => e.key)).toEqual(['published']);
+    expect(await bibOf(cache, ws)).toMatchObject({ path: REFS.path, format: 'bibtex', text: TEXT });
+    expect([ws.reads, reading.mock.calls.length, parsed.length]).toEqual([0, 1, 0]);
+
+    // Published under another stamp: a miss, asked of the host before it is parsed here.
+    current = false;
+    cache.publish(REFS, 's0', TEXT, reading);
+    parsed.length = 0;
+    expect((await bibOf(cache, ws))?.entries.map((e) => e.key)).toEqual(['k']);
+    expect([ws.reads, readings.readingOf.mock.calls.length, parsed.length]).toEqual([1, 1, 1]);
+
+    // Under this stamp, but the host's reading moved on since: a miss too.
+    cache.publish(REFS, 's1', TEXT, reading);
+    expect((await bibOf(cache, ws))?.entries.map((e) => e.key)).toEqual(['k']);
+    expect([ws.reads, readings.readingOf.mock.calls.length]).toEqual([2, 2]);
+  });
+
+  it('asks the host on a miss and parses nothing when it has the reading; other kinds and formats are made as before', async () => {
+    const ws = workspace();
+    const readings = { readingOf: vi.fn(async (_uri: URI, text: string) => ({ entries: [{ key: `host:${text.length}`, type: 'article', fields: {} }] })) };
+    const cache = new BibCache(64, readings);
+    parsed.length = 0;
+    expect((await bibOf(cache, ws))?.entries.map((e) => e.key)).toEqual([`host:${TEXT.length}`]);
+    expect(parsed).toEqual([]);
+    // Once per stamp.
+    await bibOf(cache, ws);
+    expect(readings.readingOf).toHaveBeenCalledTimes(1);
+    expect(await cache.get(ws, REFS, 'latex', (t) => t.length)).toBe(TEXT.length);
+    const json = URI.file('/ws/refs.json');
+    ws.text = '[]';
+    expect(await cache.get(ws, json, 'bib', (t) => bibFileOf(ws, json, json.path, t))).toMatchObject({ format: 'csl-json', entries: [] });
+    expect(readings.readingOf).toHaveBeenCalledTimes(1);
+    expect(parseBib(TEXT).entries.map((e) => e.key)).toEqual(['k']);
+  });
+});
+
+describe('the language server\'s one bibliography cache', () => {
+  it('gives a document the library store\'s reading of its .bib: the text is read once, by the store, and parsed by no one else', async () => {
+    // The stamp the harness's reads give (the Node host's stat and read agree the same way).
+    const stamps = { [REFS.toString()]: `len${TEXT.length}` };
+    const s = await start({ '/ws/refs.bib': TEXT }, { citationStyle: 'apa', libraries: ['refs.bib'] }, { stamp: (uri) => stamps[uri.toString()] ?? null });
+    await s.notified<LibraryStatusParams>(Methods.libraryStatusChanged, (p) => p.files.length > 0 && p.files.every((f) => f.state === 'ready'));
+    const reads = () => s.reads.filter((u) => u === REFS.toString()).length;
+    expect(reads()).toBe(1);
+    parsed.length = 0;
+    const doc = URI.file('/ws/paper.tex').toString();
+    s.open(doc, 'latex', '\\cite{k,nosuch}\n\\bibliography{refs}\n');
+    const pull = async () => ((await s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: doc } })) as { items: Diagnostic[] }).items.map((d) => d.message);
+    expect(await pull()).toEqual(['Unknown citation key "nosuch": not in refs.bib, nor in the MLSys Papers corpus.']);
+    expect(await pull()).toHaveLength(1);
+    expect(reads()).toBe(1);
+    expect(parsed).toEqual([]);
+  });
+});
