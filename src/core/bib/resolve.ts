@@ -13,6 +13,7 @@ import type { Entry } from '../schema.js';
 import { quartoCustomKeys } from '../markdown/crossref.js';
 import { parseYaml } from '../yaml.js';
 import type { LatexProject } from '../latex/project.js';
+import { readThebibliography, type ThebibliographySource } from '../latex/thebibliography.js';
 import { bibliographyDeclarations, latexBibliographies, markdownBibliographies, texRootCommentOf, type BibDeclaration } from './locate.js';
 import type { ParsedBib } from './bibfile.js';
 import { bibFormatOf } from './format.js';
@@ -86,6 +87,8 @@ export interface DocumentBibliography {
    * has both bibliographies).
    */
   roots?: URI[];
+  /** LaTeX: the files of its roots that define `\bibitem` keys or hold a `thebibliography` environment (absent when none do). */
+  thebibliography?: ThebibliographySource[];
   /** LaTeX: a `% !TEX root` magic comment that names a file that does not exist (then the root was detected). */
   missingRoot?: { path: string; uri: URI; line: number; start: number; end: number };
 }
@@ -252,7 +255,7 @@ export interface ResolveOptions {
    * named by the setting or a magic comment, and each root's declarations across its included
    * files. Absent: a LaTeX document without either is its own root.
    */
-  project?: Pick<LatexProject, 'rootsOf' | 'declarationsOf'>;
+  project?: Pick<LatexProject, 'rootsOf' | 'declarationsOf'> & Partial<Pick<LatexProject, 'thebibliographyOf'>>;
 }
 
 /** The names of the Quarto project file, in the order Quarto looks for them. */
@@ -389,7 +392,11 @@ export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, op
     }
   }
   const out: DocumentBibliography = { root: roots[0]!.uri, files, missing };
-  if (LATEX_LANGUAGES.has(doc.languageId)) out.roots = roots.map((r) => r.uri);
+  if (LATEX_LANGUAGES.has(doc.languageId)) {
+    out.roots = roots.map((r) => r.uri);
+    const thebibliography = await readThebibliography(ws, cache, out.roots, doc, opts.project);
+    if (thebibliography.length) out.thebibliography = thebibliography;
+  }
   if (missingRoot) out.missingRoot = missingRoot;
   return out;
 }
@@ -402,14 +409,15 @@ export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, op
  * - `create`: create the declared file `uri`, which does not exist yet, with `text`;
  * - `declare`: the document declares no bibliography; the host may offer to create one;
  * - `refuse`: nothing is written, for `reason` (the file cannot be read, lies outside the
- *   workspace, is in a folder that does not exist, or cannot be appended to safely).
+ *   workspace, is in a folder that does not exist, or cannot be appended to safely; or the
+ *   document's only bibliography is a `thebibliography` written in LaTeX, `uri` its file).
  */
 export type BibUpdate =
   | { kind: 'none' }
   | { kind: 'append'; uri: URI; source: ResolvedBibFile; insertion: BibInsertion; entries: readonly Entry[] }
   | { kind: 'create'; uri: URI; text: string; entries: readonly Entry[] }
   | { kind: 'declare'; entries: readonly Entry[] }
-  | { kind: 'refuse'; uri: URI; reason: 'unreadable' | 'outside-workspace' | 'no-folder' | 'unsafe'; line?: number; column?: number; message: string; entries: readonly Entry[] };
+  | { kind: 'refuse'; uri: URI; reason: 'unreadable' | 'outside-workspace' | 'no-folder' | 'unsafe' | 'thebibliography'; line?: number; column?: number; message: string; entries: readonly Entry[] };
 
 /**
  * Plans the change to a document's bibliography that citing `plan.add` needs: the first declared
@@ -436,6 +444,9 @@ export async function planBibliographyUpdate(ws: BibWorkspace, bib: DocumentBibl
     };
   }
   const uri = target?.uri ?? bib.missing[0];
+  // A thebibliography is LaTeX the user writes: no entry is appended to it, and declaring a .bib file beside it would print a second list.
+  const thebib = bib.thebibliography?.find((s) => s.environments) ?? bib.thebibliography?.[0];
+  if (!uri && thebib) return { kind: 'refuse', uri: thebib.uri, reason: 'thebibliography', entries, message: `holds the document's thebibliography, which MLSys Papers does not write; it was not changed; add a \\bibitem for ${keys} there by hand` };
   if (!uri) return { kind: 'declare', entries };
   if (!opts.allowOutside && !(await inWorkspaceReal(ws, uri))) {
     return { kind: 'refuse', uri, reason: 'outside-workspace', entries, message: `is outside the workspace; it was not changed; add ${keys} by hand` };
