@@ -72,13 +72,10 @@ export async function complete(ctx: ServiceContext, doc: TextDocument, position:
   // The document's own bibliography: its entries that the corpus does not have, matched on
   // every typed word (prefix of a word of key, title, author or year), come first.
   const words = foldAscii(cite.prefix).split(/[^a-z0-9]+/).filter(Boolean);
+  const typed = (hay: readonly string[]) => words.every((w) => hay.some((h) => h.startsWith(w)));
   // A bibliography that is a loaded library is searched through the index instead (it may hold 100,000 entries).
   const own = bibEntries(bib).filter((b) => !view.isLibraryReady?.(b.source.uri.toString())).map((b) => b.entry)
-    .filter((b) => !corpus.entry(b.key) && !cite.existing.includes(b.key))
-    .filter((b) => {
-      const hay = wordsOf(b);
-      return words.every((w) => hay.some((h) => h.startsWith(w)));
-    })
+    .filter((b) => !corpus.entry(b.key) && !cite.existing.includes(b.key) && typed(wordsOf(b)))
     .slice(0, COMPLETION_LIMIT)
     .map((b): CompletionItem => ({
       label: b.key,
@@ -91,11 +88,7 @@ export async function complete(ctx: ServiceContext, doc: TextDocument, position:
   const offered = new Set([...own.map((i) => i.label), ...cite.existing]);
   const bibitems = new Map((bib?.thebibliography ?? []).flatMap((s) => s.items.map((i) => [i.key, i] as const)));
   const fromBibitems = [...bibitems.values()]
-    .filter((i) => !offered.has(i.key) && !corpus.entry(i.key))
-    .filter((i) => {
-      const hay = itemWordsOf(i);
-      return words.every((w) => hay.some((h) => h.startsWith(w)));
-    })
+    .filter((i) => !offered.has(i.key) && !corpus.entry(i.key) && typed(itemWordsOf(i)))
     .slice(0, COMPLETION_LIMIT)
     .map((i): CompletionItem => ({
       label: i.key,
