@@ -168,6 +168,24 @@ describe('the service on a document whose bibliography is a thebibliography', ()
     ]);
   });
 
+  it('an arXiv submission: \\bibliography{refs} without refs.bib reads the root\'s own .bbl (LaTeX\'s \\bibliography inputs \\jobname.bbl)', async () => {
+    const text = '\\documentclass{article}\n\\begin{document}\n\\cite{smith2020,nosuch1999,yu2022orca}\n\\bibliography{refs}\n\\end{document}\n';
+    const { service } = setup({ '/ws/main.tex': text, '/ws/main.bbl': fixture('natbib.bbl') });
+    const d = doc('/ws/main.tex', text);
+    expect(await messages(service, d)).toEqual([
+      '2:unknown-key: Unknown citation key "nosuch1999": no \\bibitem of the thebibliography in main.bbl defines it, and the MLSys Papers corpus does not know it.',
+      '2:-: "yu2022orca" is in the MLSys Papers corpus, but no \\bibitem of the thebibliography in main.bbl defines it.',
+    ]);
+    // Creating refs.bib with one entry would have BibTeX overwrite main.bbl with that entry alone.
+    expect((await service.planBibliography(d, ['yu2022orca'])).bibliography).toMatchObject({ kind: 'refuse', uri: URI.file('/ws/main.bbl').toString() });
+    // With refs.bib there, it is the bibliography: the .bbl BibTeX will write again from it counts for nothing.
+    const withBib = setup({ '/ws/main.tex': text, '/ws/main.bbl': fixture('natbib.bbl'), '/ws/refs.bib': '@misc{nosuch1999, title={N}}\n' }).service;
+    expect(await messages(withBib, d)).toEqual([
+      '2:unknown-key: Unknown citation key "smith2020": not in refs.bib, nor in the MLSys Papers corpus.',
+      '2:not-in-bibliography: "yu2022orca" is in the MLSys Papers corpus but not in refs.bib.',
+    ]);
+  });
+
   it('a .bib file and a thebibliography: a key defined in either is not flagged; the message names both', async () => {
     const text = '\\documentclass{article}\n\\cite{a1,b1,c1}\n\\bibliography{refs}\n\\bibitem{b1}\n';
     const { service } = setup({ '/ws/main.tex': text, '/ws/refs.bib': '@misc{a1, title={A}}\n' });
@@ -224,9 +242,13 @@ describe('the CLI on a paper whose references are a .bbl it inputs', () => {
     try {
       const text = '\\documentclass{article}\n\\begin{document}\n\\cite{smith2020,kwon2023efficient,nosuch1999}\n\\input{main.bbl}\n\\end{document}\n';
       writeFileSync(join(dir, 'main.tex'), text);
-      writeFileSync(join(dir, 'main.bbl'), `${fixture('natbib.bbl')}\n\\bibitem{kwon2023efficient} Kwon et al.\n`);
+      writeFileSync(join(dir, 'main.bbl'), fixture('natbib.bbl').replace('\\end{thebibliography}', '\\bibitem{kwon2023efficient} Kwon et al.\n\\end{thebibliography}'));
       const r = await syncBibliography('main.tex', realCorpus(), { cwd: dir, dryRun: true, text });
       expect(r).toEqual({ code: 0, out: ['main.tex: the bibliography has every corpus entry it cites'], err: ['not in the bibliography nor the corpus, left as they are: nosuch1999'] });
+      // As arXiv has it: \bibliography{refs}, no refs.bib, main.bbl beside main.tex. Nothing to create.
+      const arxiv = text.replace('\\input{main.bbl}', '\\bibliography{refs}');
+      const a = await syncBibliography('main.tex', realCorpus(), { cwd: dir, dryRun: true, text: arxiv });
+      expect(a).toEqual(r);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -394,7 +394,9 @@ export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, op
   const out: DocumentBibliography = { root: roots[0]!.uri, files, missing };
   if (LATEX_LANGUAGES.has(doc.languageId)) {
     out.roots = roots.map((r) => r.uri);
-    const thebibliography = await readThebibliography(ws, cache, out.roots, doc, opts.project);
+    // With every declared .bib missing (an arXiv submission), the .bbl BibTeX wrote from them is what LaTeX reads.
+    const jobBbl = !files.length && roots.some((r) => r.decls.some((d) => d.via === 'bibtex'));
+    const thebibliography = await readThebibliography(ws, cache, out.roots, doc, opts.project, jobBbl);
     if (thebibliography.length) out.thebibliography = thebibliography;
   }
   if (missingRoot) out.missingRoot = missingRoot;
@@ -444,9 +446,10 @@ export async function planBibliographyUpdate(ws: BibWorkspace, bib: DocumentBibl
     };
   }
   const uri = target?.uri ?? bib.missing[0];
-  // A thebibliography is LaTeX the user writes: no entry is appended to it, and declaring a .bib file beside it would print a second list.
+  // A thebibliography is LaTeX the user (or BibTeX, long ago) wrote: nothing is appended to it; declaring a .bib
+  // beside it would print a second list, and creating a missing declared one would have BibTeX overwrite its .bbl.
   const thebib = bib.thebibliography?.find((s) => s.environments) ?? bib.thebibliography?.[0];
-  if (!uri && thebib) return { kind: 'refuse', uri: thebib.uri, reason: 'thebibliography', entries, message: `holds the document's thebibliography, which MLSys Papers does not write; it was not changed; add a \\bibitem for ${keys} there by hand` };
+  if (!target && thebib) return { kind: 'refuse', uri: thebib.uri, reason: 'thebibliography', entries, message: `holds the document's thebibliography, which MLSys Papers does not write; it was not changed; add a \\bibitem for ${keys} there by hand` };
   if (!uri) return { kind: 'declare', entries };
   if (!opts.allowOutside && !(await inWorkspaceReal(ws, uri))) {
     return { kind: 'refuse', uri, reason: 'outside-workspace', entries, message: `is outside the workspace; it was not changed; add ${keys} by hand` };

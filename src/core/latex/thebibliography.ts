@@ -32,11 +32,14 @@ export interface ThebibliographySource {
  *   the document, when it is its own root, is scanned alone with the `.bbl` files it inputs, and a
  *   root named by `% !TEX root` or the `latexRoot` setting counts for nothing here (a known limit:
  *   the server and the CLI always have a project, which holds every `.tex` file of the workspace)
+ * @param jobBbl - also read each root's own `.bbl` (`main.tex`: `main.bbl`), which LaTeX's
+ *   `\bibliography` inputs: for a document whose declared `.bib` files are all missing, as in an
+ *   arXiv submission, which ships the `.bbl` BibTeX wrote and not the `.bib`
  * @returns the sources (empty when none); a `.bbl` file that does not exist is left out
  */
 export async function readThebibliography(
   ws: BibWorkspace, cache: BibCache, roots: readonly URI[], doc: { uri: URI; text: string },
-  project?: Partial<Pick<LatexProject, 'thebibliographyOf'>>,
+  project?: Partial<Pick<LatexProject, 'thebibliographyOf'>>, jobBbl = false,
 ): Promise<ThebibliographySource[]> {
   const out: ThebibliographySource[] = [];
   const seen = new Set<string>();
@@ -55,7 +58,9 @@ export async function readThebibliography(
       files = { files: [{ uri: root, thebibliography: facts.thebibliography }], bbl: bblCandidates(root, facts) };
     }
     for (const f of files.files) add(f.uri, f.thebibliography);
-    for (const candidates of files.bbl) {
+    // `\bibliography` inputs the root's own `.bbl` (ltbibl.dtx: `\@input@{\jobname.bbl}`), BibTeX's output.
+    const bbl = jobBbl ? [...files.bbl, [root.with({ path: root.path.replace(/(\.[^./]*)?$/, '.bbl') })]] : files.bbl;
+    for (const candidates of bbl) {
       for (const uri of candidates) {
         const read = await cache.get(ws, uri, 'bibitems', (text) => latexBibitems(text));
         if (read) { add(uri, read); break; }

@@ -127,7 +127,7 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
           : l10n.t('Unknown citation key "{0}": the document declares no bibliography and the MLSys Papers corpus does not know it.', c.key));
     } else if (readable.length) {
       raise(c, DiagnosticCodes.notInBib, l10n.t('"{0}" is in {1} but not in {2}.', c.key, from, bibName));
-    } else if (thebib && !bib?.missing.length) {
+    } else if (thebib) {
       // No quick fix: nothing is added to a thebibliography (`planBibliographyUpdate` refuses).
       out.push({
         range: rangeOf(doc, c), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE,
