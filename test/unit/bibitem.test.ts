@@ -135,13 +135,13 @@ const PAPER = '\\documentclass{article}\n\\begin{document}\nSee \\citep{smith202
   + '\\begin{thebibliography}{9}\n\\bibitem[{Smith et~al.(2020)}]{smith2020}\nSmith, A. \\newblock Paging tricks. \\newblock 2020.\n\\end{thebibliography}\n\\end{document}\n';
 
 describe('the service on a document whose bibliography is a thebibliography', () => {
-  it('diagnostics: a \\bibitem key is defined; an undefined one is flagged naming the thebibliography, a corpus key too (without a fix)', async () => {
+  it('diagnostics: a \\bibitem key is defined; an undefined one is flagged naming the thebibliography, a corpus key too (a code of its own, no fix)', async () => {
     const d = doc('/ws/main.tex', PAPER);
     for (const noProject of [false, true]) {
       const { service } = setup({ '/ws/main.tex': PAPER }, noProject);
       expect(await messages(service, d)).toEqual([
         '2:unknown-key: Unknown citation key "nosuch1999": no \\bibitem of the thebibliography in main.tex defines it, and the MLSys Papers corpus does not know it.',
-        '2:-: "kwon2023efficient" is in the MLSys Papers corpus, but no \\bibitem of the thebibliography in main.tex defines it.',
+        '2:not-in-thebibliography: "kwon2023efficient" is in the MLSys Papers corpus, but no \\bibitem of the thebibliography in main.tex defines it.',
       ]);
     }
   });
@@ -174,7 +174,7 @@ describe('the service on a document whose bibliography is a thebibliography', ()
     const d = doc('/ws/main.tex', text);
     expect(await messages(service, d)).toEqual([
       '2:unknown-key: Unknown citation key "nosuch1999": no \\bibitem of the thebibliography in main.bbl defines it, and the MLSys Papers corpus does not know it.',
-      '2:-: "yu2022orca" is in the MLSys Papers corpus, but no \\bibitem of the thebibliography in main.bbl defines it.',
+      '2:not-in-thebibliography: "yu2022orca" is in the MLSys Papers corpus, but no \\bibitem of the thebibliography in main.bbl defines it.',
     ]);
     // Creating refs.bib with one entry would have BibTeX overwrite main.bbl with that entry alone.
     expect((await service.planBibliography(d, ['yu2022orca'])).bibliography).toMatchObject({ kind: 'refuse', uri: URI.file('/ws/main.bbl').toString() });

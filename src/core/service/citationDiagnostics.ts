@@ -128,11 +128,8 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
     } else if (readable.length) {
       raise(c, DiagnosticCodes.notInBib, l10n.t('"{0}" is in {1} but not in {2}.', c.key, from, bibName));
     } else if (thebib) {
-      // No quick fix: nothing is added to a thebibliography (`planBibliographyUpdate` refuses).
-      out.push({
-        range: rangeOf(doc, c), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE,
-        message: l10n.t('"{0}" is in {1}, but no \\bibitem of the thebibliography in {2} defines it.', c.key, from, thebib),
-      });
+      // A code of its own, with no quick fix: nothing is added to a thebibliography (`planBibliographyUpdate` refuses).
+      raise(c, DiagnosticCodes.notInThebibliography, l10n.t('"{0}" is in {1}, but no \\bibitem of the thebibliography in {2} defines it.', c.key, from, thebib));
     } else if (bib?.missing.length && !bib.files.length) {
       // Declared but not created yet: the quick fix creates it with the entry.
       raise(c, DiagnosticCodes.notInBib, l10n.t('"{0}" is in {1}; {2} does not exist yet.', c.key, from, bib.missing.map(displayPath).join(', ')));
