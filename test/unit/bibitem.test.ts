@@ -76,14 +76,15 @@ describe('a root\'s \\bibitems across its files and the .bbl files it inputs', (
     return p;
   };
 
-  it('the root, its \\input files, and the .bbl candidates TeX tries (x.bbl.tex, then x.bbl) from each folder', () => {
+  it('the root, its \\input files, and the .bbl files its links name (TeX tries x.bbl.tex, a project file, then x.bbl)', () => {
     const p = project({
       '/p/main.tex': '\\documentclass{article}\\begin{document}\\input{sec/a}\\input{main.bbl}\\input main2.bbl \\end{document}',
       '/p/sec/a.tex': '\\begin{thebibliography}{1}\\bibitem{ina}\\end{thebibliography}',
     });
     const t = p.thebibliographyOf(u('/p/main.tex'))!;
     expect(t.files.map((f) => [f.uri.path, f.thebibliography.items.map((i) => i.key)])).toEqual([['/p/main.tex', []], ['/p/sec/a.tex', ['ina']]]);
-    expect(t.bbl.map((c) => c.map((x) => x.path))).toEqual([['/p/main.bbl.tex', '/p/main.bbl'], ['/p/main2.bbl.tex', '/p/main2.bbl']]);
+    // main.bbl.tex, which TeX tries first, would be a file of the project: it is not.
+    expect(t.bbl.map((c) => c.map((x) => x.path))).toEqual([['/p/main.bbl'], ['/p/main2.bbl']]);
     // \input{main} is main.tex, then main: never main.bbl (kpathsea's order for TeX's input files).
     expect(project({ '/p/main.tex': '\\documentclass{article}\\input{main}' }).thebibliographyOf(u('/p/main.tex'))!.bbl).toEqual([]);
   });
@@ -156,8 +157,8 @@ describe('the service on a document whose bibliography is a thebibliography', ()
     expect(await messages(service, doc('/ws/sections/intro.tex', files['/ws/sections/intro.tex']))).toEqual([
       '0:unknown-key: Unknown citation key "inroot": no \\bibitem of the thebibliography in main.bbl defines it, and the MLSys Papers corpus does not know it.',
     ]);
-    // TeX tried main.bbl.tex first; the project does not have it, and neither does the disk.
-    expect(ws.reads.filter((p) => p.endsWith('.bbl') || p.endsWith('.bbl.tex'))).toEqual(['/ws/main.bbl.tex', '/ws/main.bbl']);
+    // TeX tries main.bbl.tex first: the project, which holds every .tex file, does not have it; the disk is not asked.
+    expect(ws.reads.filter((p) => p.endsWith('.bbl') || p.endsWith('.bbl.tex'))).toEqual(['/ws/main.bbl']);
   });
 
   it('\\input{main} does not read main.bbl (TeX tries main.tex, then main): its keys stay unknown', async () => {

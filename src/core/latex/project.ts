@@ -151,7 +151,8 @@ function candidateNames(kind: LatexLinkKind, path: string): string[] {
 }
 
 /** Whether a link names a `.bbl` file (`\input{main.bbl}`): a file the project does not index, but whose `\bibitem`s count. */
-const namesBbl = (link: LatexLink): boolean => /\.bbl$/i.test(link.path);
+const namesBbl = (link: LatexLink): boolean => namesBblFile(link.path);
+const namesBblFile = (name: string): boolean => /\.bbl$/i.test(name);
 
 /**
  * The `.bbl` files a file's own links name, each as the URIs TeX tries in order, from the file's
@@ -347,7 +348,8 @@ export class LatexProject {
         for (const link of file.facts.links) {
           const to = this.follow(file, base, rootDir, link);
           if (!to) {
-            if (namesBbl(link)) bbl.push(this.linkDirs(file, base, rootDir, link).flatMap(({ dir }) => candidateNames(link.kind, link.path).map((name) => under(dir, name))));
+            // Its `.tex` candidates (`main.bbl.tex`) were looked up: the project holds every `.tex` file it may read.
+            if (namesBbl(link)) bbl.push(this.linkDirs(file, base, rootDir, link).flatMap(({ dir }) => candidateNames(link.kind, link.path).filter(namesBblFile).map((name) => under(dir, name))));
             continue;
           }
           const tid = to.target.uri.toString();
