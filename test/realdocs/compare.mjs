@@ -390,7 +390,7 @@ async function serverReadingOf(doc, file) {
     const report = await conn.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
     const lines = text.split('\n');
     const diagnostics = (report.items ?? []).filter((d) => d.source && /mlsys/i.test(d.source));
-    const flagged = diagnostics.filter((d) => d.code === 'unknown-key' || d.code === 'not-in-bibliography').map((d) => utf16Slice(lines, d.range));
+    const flagged = diagnostics.filter((d) => d.code === 'unknown-key' || d.code === 'not-in-bibliography' || d.code === 'not-in-thebibliography').map((d) => utf16Slice(lines, d.range));
     await conn.sendRequest('shutdown');
     await conn.sendNotification('exit');
     return { file, cited, flagged, diagnostics };

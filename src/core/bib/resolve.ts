@@ -13,6 +13,7 @@ import type { Entry } from '../schema.js';
 import { quartoCustomKeys } from '../markdown/crossref.js';
 import { parseYaml } from '../yaml.js';
 import type { LatexProject } from '../latex/project.js';
+import { readThebibliography, type ThebibliographySource } from '../latex/thebibliography.js';
 import { bibliographyDeclarations, latexBibliographies, markdownBibliographies, texRootCommentOf, type BibDeclaration } from './locate.js';
 import { BibCache } from './bibCache.js';
 import { bibFormatOf } from './format.js';
@@ -80,6 +81,8 @@ export interface DocumentBibliography {
    * has both bibliographies).
    */
   roots?: URI[];
+  /** LaTeX: the files of its roots that define `\bibitem` keys or hold a `thebibliography` environment (absent when none do). */
+  thebibliography?: ThebibliographySource[];
   /** LaTeX: a `% !TEX root` magic comment that names a file that does not exist (then the root was detected). */
   missingRoot?: { path: string; uri: URI; line: number; start: number; end: number };
 }
@@ -203,7 +206,7 @@ export interface ResolveOptions {
    * named by the setting or a magic comment, and each root's declarations across its included
    * files. Absent: a LaTeX document without either is its own root.
    */
-  project?: Pick<LatexProject, 'rootsOf' | 'declarationsOf'>;
+  project?: Pick<LatexProject, 'rootsOf' | 'declarationsOf'> & Partial<Pick<LatexProject, 'thebibliographyOf'>>;
 }
 
 /** The names of the Quarto project file, in the order Quarto looks for them. */
@@ -340,7 +343,13 @@ export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, op
     }
   }
   const out: DocumentBibliography = { root: roots[0]!.uri, files, missing };
-  if (LATEX_LANGUAGES.has(doc.languageId)) out.roots = roots.map((r) => r.uri);
+  if (LATEX_LANGUAGES.has(doc.languageId)) {
+    out.roots = roots.map((r) => r.uri);
+    // With every declared .bib missing (an arXiv submission), the .bbl BibTeX wrote from them is what LaTeX reads.
+    const jobBbl = !files.length && roots.some((r) => r.decls.some((d) => d.via === 'bibtex'));
+    const thebibliography = await readThebibliography(ws, cache, out.roots, doc, opts.project, jobBbl);
+    if (thebibliography.length) out.thebibliography = thebibliography;
+  }
   if (missingRoot) out.missingRoot = missingRoot;
   return out;
 }
@@ -353,14 +362,15 @@ export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, op
  * - `create`: create the declared file `uri`, which does not exist yet, with `text`;
  * - `declare`: the document declares no bibliography; the host may offer to create one;
  * - `refuse`: nothing is written, for `reason` (the file cannot be read, lies outside the
- *   workspace, is in a folder that does not exist, or cannot be appended to safely).
+ *   workspace, is in a folder that does not exist, or cannot be appended to safely; or the
+ *   document's only bibliography is a `thebibliography` written in LaTeX, `uri` its file).
  */
 export type BibUpdate =
   | { kind: 'none' }
   | { kind: 'append'; uri: URI; source: ResolvedBibFile; insertion: BibInsertion; entries: readonly Entry[] }
   | { kind: 'create'; uri: URI; text: string; entries: readonly Entry[] }
   | { kind: 'declare'; entries: readonly Entry[] }
-  | { kind: 'refuse'; uri: URI; reason: 'unreadable' | 'outside-workspace' | 'no-folder' | 'unsafe'; line?: number; column?: number; message: string; entries: readonly Entry[] };
+  | { kind: 'refuse'; uri: URI; reason: 'unreadable' | 'outside-workspace' | 'no-folder' | 'unsafe' | 'thebibliography'; line?: number; column?: number; message: string; entries: readonly Entry[] };
 
 /**
  * Plans the change to a document's bibliography that citing `plan.add` needs: the first declared
@@ -387,6 +397,10 @@ export async function planBibliographyUpdate(ws: BibWorkspace, bib: DocumentBibl
     };
   }
   const uri = target?.uri ?? bib.missing[0];
+  // A thebibliography is LaTeX the user (or BibTeX, long ago) wrote: nothing is appended to it; declaring a .bib
+  // beside it would print a second list, and creating a missing declared one would have BibTeX overwrite its .bbl.
+  const thebib = bib.thebibliography?.find((s) => s.environments) ?? bib.thebibliography?.[0];
+  if (!target && thebib) return { kind: 'refuse', uri: thebib.uri, reason: 'thebibliography', entries, message: `holds the document's thebibliography, which MLSys Papers does not write; it was not changed; add a \\bibitem for ${keys} there by hand` };
   if (!uri) return { kind: 'declare', entries };
   if (!opts.allowOutside && !(await inWorkspaceReal(ws, uri))) {
     return { kind: 'refuse', uri, reason: 'outside-workspace', entries, message: `is outside the workspace; it was not changed; add ${keys} by hand` };

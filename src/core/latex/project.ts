@@ -33,6 +33,7 @@
  */
 import { URI, Utils } from 'vscode-uri';
 import { latexBibliographies, type BibDeclaration } from '../bib/locate.js';
+import { latexBibitems, type LatexThebibliography } from './bibitems.js';
 import { latexCommands } from './commands.js';
 import { BACKSLASH, isLetter, LBRACE, maskLatex } from './scan.js';
 
@@ -58,6 +59,8 @@ export interface LatexFileFacts {
   bibs: BibDeclaration[];
   /** It has `\documentclass` (or `\documentstyle`): it can be compiled. */
   documentClass: boolean;
+  /** Its `\bibitem`s and `thebibliography` environments (`bibitems.ts`). */
+  thebibliography: LatexThebibliography;
   /** A subfiles document: the main file its `\documentclass[main]{subfiles}` names, as written ('' when none). */
   subfilesMain?: string;
 }
@@ -130,7 +133,7 @@ export function latexFileFacts(text: string): LatexFileFacts {
       subfilesMain = (option && cleanPath(option[1]!)) ?? '';
     }
   }
-  return { links, bibs: latexBibliographies(text, clean), documentClass, subfilesMain };
+  return { links, bibs: latexBibliographies(text, clean), documentClass, subfilesMain, thebibliography: latexBibitems(text, clean) };
 }
 
 /** Whether a path as written is absolute (POSIX, or a Windows drive). */
@@ -145,6 +148,26 @@ function under(dir: URI, path: string): URI {
 function candidateNames(kind: LatexLinkKind, path: string): string[] {
   if (/\.tex$/i.test(path)) return [path];
   return kind === 'include' ? [`${path}.tex`] : [`${path}.tex`, path];
+}
+
+/** Whether a link names a `.bbl` file (`\input{main.bbl}`): a file the project does not index, but whose `\bibitem`s count. */
+const namesBbl = (link: LatexLink): boolean => namesBblFile(link.path);
+const namesBblFile = (name: string): boolean => /\.bbl$/i.test(name);
+
+/**
+ * The `.bbl` files a file's own links name, each as the URIs TeX tries in order, from the file's
+ * folder: for a file read alone, which no project holds (see {@link LatexProject.thebibliographyOf}).
+ */
+export function bblCandidates(uri: URI, facts: LatexFileFacts): URI[][] {
+  const dir = Utils.dirname(uri);
+  return facts.links.filter(namesBbl).map((link) => candidateNames(link.kind, link.path).map((name) => under(link.dir ? under(dir, link.dir) : dir, name)));
+}
+
+/** Where a root's `\bibitem`s are: the files it reaches with their scans, and the `.bbl` files its links name (see {@link LatexProject.thebibliographyOf}). */
+export interface ThebibliographyFiles {
+  files: { uri: URI; thebibliography: LatexThebibliography }[];
+  /** Per link to a `.bbl` file that is no known file, the URIs TeX would try, in order. */
+  bbl: URI[][];
 }
 
 interface FileState {
@@ -168,6 +191,8 @@ export class LatexProject {
   private rootsReaching = new Map<string, string[]>();
   /** For each root, the files it reaches, in the order reached (the root first). */
   private reach = new Map<string, string[]>();
+  /** For each root, its files' links to `.bbl` files that are no known file: the URIs to try, in order. */
+  private bbl = new Map<string, URI[][]>();
   /** Links followed and files visited by the last walk of the graph (for tests that bound it). */
   lastGraphWork = 0;
   /** How many texts were scanned since the project was made (for tests that count work). */
@@ -241,7 +266,9 @@ export class LatexProject {
       this.revision++;
       return true;
     }
-    const changed = JSON.stringify(old.facts.bibs) !== JSON.stringify(facts.bibs);
+    // The keys a file defines matter to diagnostics; where they are does not (it moves on every keystroke above them).
+    const defined = (f: LatexFileFacts) => JSON.stringify([f.bibs, f.thebibliography.environments, f.thebibliography.items.map((i) => i.key)]);
+    const changed = defined(old.facts) !== defined(facts);
     if (changed) this.revision++;
     return changed;
   }
@@ -266,6 +293,15 @@ export class LatexProject {
    * from first (the import folder; else the root's folder).
    */
   private follow(from: FileState, base: URI, rootDir: URI, link: LatexLink): { target: FileState; base: URI } | undefined {
+    for (const { dir, base: next } of this.linkDirs(from, base, rootDir, link)) {
+      const target = this.lookup(candidateNames(link.kind, link.path).map((name) => under(dir, name)));
+      if (target) return { target, base: next };
+    }
+    return undefined;
+  }
+
+  /** The folders a link's file is looked for in, in order, each with the folder the file's own links are then read from. */
+  private linkDirs(from: FileState, base: URI, rootDir: URI, link: LatexLink): { dir: URI; base: URI }[] {
     const dirs: { dir: URI; base: URI }[] = [];
     const own = Utils.dirname(from.uri);
     if (link.kind === 'import' || link.kind === 'subimport') {
@@ -279,14 +315,7 @@ export class LatexProject {
       for (const dir of [base, rootDir, own]) dirs.push({ dir, base });
     }
     const seen = new Set<string>();
-    for (const { dir, base: next } of dirs) {
-      const key = dir.toString();
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const target = this.lookup(candidateNames(link.kind, link.path).map((name) => under(dir, name)));
-      if (target) return { target, base: next };
-    }
-    return undefined;
+    return dirs.filter(({ dir }) => !seen.has(dir.toString()) && !!seen.add(dir.toString()));
   }
 
   /** Walks the graph from every root again when its shape changed since the last walk. */
@@ -297,11 +326,13 @@ export class LatexProject {
     this.lastGraphWork = 0;
     this.rootsReaching = new Map();
     this.reach = new Map();
+    this.bbl = new Map();
     const roots = [...this.files.values()].filter((f) => this.isRoot(f)).sort((a, b) => (a.uri.toString() < b.uri.toString() ? -1 : 1));
     for (const root of roots) {
       const rootId = root.uri.toString();
       const rootDir = Utils.dirname(root.uri);
       const order: string[] = [];
+      const bbl: URI[][] = [];
       const visited = new Set<string>([rootId]);
       // Depth first, in link order: files are reached in the order TeX reads them.
       const stack: { file: FileState; base: URI }[] = [{ file: root, base: rootDir }];
@@ -316,7 +347,11 @@ export class LatexProject {
         const next: { file: FileState; base: URI }[] = [];
         for (const link of file.facts.links) {
           const to = this.follow(file, base, rootDir, link);
-          if (!to) continue;
+          if (!to) {
+            // Its `.tex` candidates (`main.bbl.tex`) were looked up: the project holds every `.tex` file it may read.
+            if (namesBbl(link)) bbl.push(this.linkDirs(file, base, rootDir, link).flatMap(({ dir }) => candidateNames(link.kind, link.path).filter(namesBblFile).map((name) => under(dir, name))));
+            continue;
+          }
           const tid = to.target.uri.toString();
           if (visited.has(tid)) continue;
           visited.add(tid);
@@ -325,6 +360,7 @@ export class LatexProject {
         for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]!);
       }
       this.reach.set(rootId, order);
+      this.bbl.set(rootId, bbl);
     }
   }
 
@@ -364,6 +400,25 @@ export class LatexProject {
     if (!self) return undefined;
     const files = this.reach.get(id) ?? [id];
     return files.flatMap((f) => this.files.get(f)?.facts.bibs ?? []);
+  }
+
+  /**
+   * Where a root's `\bibitem`s are read from: the root and every file it reaches, in the order
+   * reached, with their scans; and the `.bbl` files their links name (`\input{main.bbl}`), which
+   * the project does not index, as the URIs TeX tries in order (`main.bbl.tex`, then `main.bbl`,
+   * in each folder {@link LatexProject.rootsOf}'s links are looked for in). The host reads those.
+   *
+   * @returns undefined when the project does not know the file; for a known file that is no root,
+   *   that file alone
+   */
+  thebibliographyOf(root: URI): ThebibliographyFiles | undefined {
+    this.walk();
+    const id = root.toString();
+    const self = this.files.get(id);
+    if (!self) return undefined;
+    const reached = this.reach.get(id);
+    if (!reached) return { files: [{ uri: self.uri, thebibliography: self.facts.thebibliography }], bbl: bblCandidates(self.uri, self.facts) };
+    return { files: reached.map((f) => ({ uri: this.files.get(f)!.uri, thebibliography: this.files.get(f)!.facts.thebibliography })), bbl: this.bbl.get(id) ?? [] };
   }
 
   /** The files a root reaches through its links, the root first (empty when it is not a known root). */

@@ -8,6 +8,7 @@
  */
 import { planBibliographyUpdate, planCitationSync, resolveBibliography, type BibDocument, type BibUpdate, type BibWorkspace, type DocumentBibliography, type ResolveOptions } from '../bib/resolve.js';
 import type { BibSyncPlan } from '../bib/sync.js';
+import { bibitemKeys } from '../latex/thebibliography.js';
 import type { Entry } from '../schema.js';
 
 /** What {@link planDocumentBibliography} decided. */
@@ -32,9 +33,12 @@ export interface DocumentBibliographyPlan {
 export async function planDocumentBibliography(ws: BibWorkspace, doc: BibDocument, entries: readonly Entry[], opts: ResolveOptions & { allowOutside?: boolean } = {}): Promise<DocumentBibliographyPlan> {
   const { allowOutside, ...resolve } = opts;
   const bib = await resolveBibliography(ws, doc, resolve);
+  // A key a \bibitem of the document's thebibliography defines is there already: nothing to add for it.
+  const bibitems = bibitemKeys(bib?.thebibliography);
+  const toAdd = bibitems.size ? entries.filter((e) => !bibitems.has(e.key)) : entries;
   // Reused works name their file by URI: a source's `path` is the name it was declared by (an
   // absolute path, or relative to whichever root file declared it first, as cached).
-  const sync = planCitationSync(bib && { ...bib, files: bib.files.map((s) => ({ ...s, path: s.uri.toString() })) }, entries);
+  const sync = planCitationSync(bib && { ...bib, files: bib.files.map((s) => ({ ...s, path: s.uri.toString() })) }, toAdd);
   const update = await planBibliographyUpdate(ws, bib, sync, { allowOutside });
   return { bib, sync, update };
 }

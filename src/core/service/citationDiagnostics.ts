@@ -12,7 +12,8 @@ import { bibFormatOf } from '../bib/format.js';
 import { bibFileOf } from '../bib/resolve.js';
 import { citationsIn, type CitedKey } from '../citations.js';
 import { isCitingLanguage } from '../context.js';
-import { bibEntries, rangeOf, type ServiceContext } from './serviceContext.js';
+import { definedKeys } from '../latex/thebibliography.js';
+import { rangeOf, type ServiceContext } from './serviceContext.js';
 import { DIAGNOSTIC_SOURCE, DiagnosticCodes, NOT_CANCELLED, type Cancellation } from './types.js';
 
 /**
@@ -79,10 +80,12 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
   const cited = citationsIn(doc.getText(), doc.languageId, await ctx.crossrefsOf(doc));
   const bib = await ctx.bibliographyOf(doc);
   if (token.isCancellationRequested) return [];
-  const inBib = new Set(bibEntries(bib).map((b) => b.entry.key.toLowerCase()));
+  const defined = definedKeys(bib);
   // A BibTeX file with a broken entry is read as BibTeX reads it: the other entries count.
   const readable = bib?.files.filter((s) => !s.error || s.format === 'bibtex') ?? [];
-  const bibName = readable.map((s) => displayPath(s.uri)).join(', ');
+  // A thebibliography (written by hand, or a .bbl the document inputs) is where keys were looked for too.
+  const thebib = bib?.thebibliography?.map((s) => displayPath(s.uri)).join(', ');
+  const bibName = [...readable.map((s) => displayPath(s.uri)), ...(readable.length && thebib ? [thebib] : [])].join(', ');
   // Declared files that are missing or cannot be parsed: the document does declare a bibliography.
   const unreadable = [...(bib?.files.filter((s) => !readable.includes(s)).map((s) => s.uri) ?? []), ...(bib?.missing ?? [])].map(displayPath).join(', ');
   const { corpus } = ctx.opts.corpus();
@@ -109,7 +112,7 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
     }
   }
   for (const c of cited) {
-    if (inBib.has(c.key.toLowerCase())) continue;
+    if (defined(c.key)) continue;
     const known = corpus.entry(c.key) ?? ctx.lookup(c.key);
     const from = known?.library ? l10n.t('your library {0}', known.library.name) : l10n.t('the MLSys Papers corpus');
     if (!known) {
@@ -117,11 +120,16 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
       // unless the corpus does not know it either: then say so.
       raise(c, DiagnosticCodes.unknown, readable.length
         ? l10n.t('Unknown citation key "{0}": not in {1}, nor in the MLSys Papers corpus.', c.key, bibName)
-        : unreadable
+        : thebib
+          ? l10n.t('Unknown citation key "{0}": no \\bibitem of the thebibliography in {1} defines it, and the MLSys Papers corpus does not know it.', c.key, thebib)
+          : unreadable
           ? l10n.t('Unknown citation key "{0}": the MLSys Papers corpus does not know it, and the declared bibliography ({1}) is missing or cannot be read.', c.key, unreadable)
           : l10n.t('Unknown citation key "{0}": the document declares no bibliography and the MLSys Papers corpus does not know it.', c.key));
     } else if (readable.length) {
       raise(c, DiagnosticCodes.notInBib, l10n.t('"{0}" is in {1} but not in {2}.', c.key, from, bibName));
+    } else if (thebib) {
+      // A code of its own, with no quick fix: nothing is added to a thebibliography (`planBibliographyUpdate` refuses).
+      raise(c, DiagnosticCodes.notInThebibliography, l10n.t('"{0}" is in {1}, but no \\bibitem of the thebibliography in {2} defines it.', c.key, from, thebib));
     } else if (bib?.missing.length && !bib.files.length) {
       // Declared but not created yet: the quick fix creates it with the entry.
       raise(c, DiagnosticCodes.notInBib, l10n.t('"{0}" is in {1}; {2} does not exist yet.', c.key, from, bib.missing.map(displayPath).join(', ')));

@@ -1,13 +1,15 @@
 /**
  * Completion of citation keys (LSP `textDocument/completion` and `completionItem/resolve`): the
- * document's own bibliography entries that the corpus lacks, then the corpus and libraries as the
- * search index ranks them.
+ * document's own bibliography entries that the corpus lacks, then the `\bibitem` keys of its
+ * thebibliography that the corpus lacks, then the corpus and libraries as the search index ranks them.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CompletionItem, CompletionItemKind, CompletionList, MarkupKind, Position, Range } from 'vscode-languageserver-types';
 import type { BibEntry } from '../bib/bibfile.js';
 import { foldAscii } from '../cite/key.js';
 import { citeContextAt } from '../context.js';
+import type { LatexBibitem } from '../latex/bibitems.js';
+import { bibitemPlainText } from '../latex/thebibliography.js';
 import type { Entry } from '../schema.js';
 import { bibFieldsText } from './bibFieldsText.js';
 import { bibEntryMarkdown, entryMarkdown, escapeMarkdown, venueYear } from './present.js';
@@ -24,6 +26,17 @@ function wordsOf(b: BibEntry): string[] {
   if (!words) {
     words = [...foldAscii([b.key, b.fields.title, b.fields.author, b.fields.year].join(' ')).split(/[^a-z0-9]+/), foldAscii(b.key)];
     entryWords.set(b, words);
+  }
+  return words;
+}
+
+/** The words a `\bibitem` is matched on (key, label, text), kept per scanned item. */
+const bibitemWords = new WeakMap<LatexBibitem, string[]>();
+function itemWordsOf(i: LatexBibitem): string[] {
+  let words = bibitemWords.get(i);
+  if (!words) {
+    words = [...foldAscii([i.key, bibitemPlainText(i, 'label', 200), bibitemPlainText(i, 'text', 400)].join(' ')).split(/[^a-z0-9]+/), foldAscii(i.key)];
+    bibitemWords.set(i, words);
   }
   return words;
 }
@@ -59,13 +72,10 @@ export async function complete(ctx: ServiceContext, doc: TextDocument, position:
   // The document's own bibliography: its entries that the corpus does not have, matched on
   // every typed word (prefix of a word of key, title, author or year), come first.
   const words = foldAscii(cite.prefix).split(/[^a-z0-9]+/).filter(Boolean);
+  const typed = (hay: readonly string[]) => words.every((w) => hay.some((h) => h.startsWith(w)));
   // A bibliography that is a loaded library is searched through the index instead (it may hold 100,000 entries).
   const own = bibEntries(bib).filter((b) => !view.isLibraryReady?.(b.source.uri.toString())).map((b) => b.entry)
-    .filter((b) => !corpus.entry(b.key) && !cite.existing.includes(b.key))
-    .filter((b) => {
-      const hay = wordsOf(b);
-      return words.every((w) => hay.some((h) => h.startsWith(w)));
-    })
+    .filter((b) => !corpus.entry(b.key) && !cite.existing.includes(b.key) && typed(wordsOf(b)))
     .slice(0, COMPLETION_LIMIT)
     .map((b): CompletionItem => ({
       label: b.key,
@@ -73,6 +83,18 @@ export async function complete(ctx: ServiceContext, doc: TextDocument, position:
       kind: CompletionItemKind.Reference,
       detail: b.fields.title?.replace(/[{}]/g, ''),
       documentation: { kind: MarkupKind.Markdown, value: bibEntryMarkdown(b.key, bibFieldsText(b.fields)) },
+    }));
+  // The document's thebibliography: its \bibitem keys (the last of a key, as LaTeX keeps it) that no entry above offers.
+  const offered = new Set([...own.map((i) => i.label), ...cite.existing]);
+  const bibitems = new Map((bib?.thebibliography ?? []).flatMap((s) => s.items.map((i) => [i.key, i] as const)));
+  const fromBibitems = [...bibitems.values()]
+    .filter((i) => !offered.has(i.key) && !corpus.entry(i.key) && typed(itemWordsOf(i)))
+    .slice(0, COMPLETION_LIMIT)
+    .map((i): CompletionItem => ({
+      label: i.key,
+      kind: CompletionItemKind.Reference,
+      detail: bibitemPlainText(i, 'label', 80) || undefined,
+      documentation: i.text ? { kind: MarkupKind.PlainText, value: bibitemPlainText(i, 'text', 500) } : undefined,
     }));
   // The document's own bibliography first, as when it is scanned below: read as a library, its
   // entries are among the hits.
@@ -89,7 +111,7 @@ export async function complete(ctx: ServiceContext, doc: TextDocument, position:
   }));
   const range = Range.create(doc.positionAt(cite.keyStart), doc.positionAt(cite.keyEnd));
   const insert = Range.create(doc.positionAt(cite.keyStart), position);
-  const items = [...own, ...fromCorpus].map((item, rank): CompletionItem => ({
+  const items = [...own, ...fromBibitems, ...fromCorpus].map((item, rank): CompletionItem => ({
     ...item,
     // Our rank decides the order, and the typed text decides nothing more: every item's
     // filter text is exactly what was typed, so the editor's fuzzy filter keeps them all.

@@ -8,12 +8,13 @@ import { URI } from 'vscode-uri';
 import { bibKeyOffset, findBibKey, lineColumnAt } from '../bib/bibfile.js';
 import { toBibtex } from '../cite/writeBibtex.js';
 import { citationAt } from '../citations.js';
+import { bibitemOf } from '../latex/thebibliography.js';
 import type { ServiceContext } from './serviceContext.js';
 import { ENTRY_SCHEME, NOT_CANCELLED, type Cancellation } from './types.js';
 
 /**
- * The key's entry in the document's bibliography files; else its line in the library that holds
- * it; else, for an editor with our UI, the corpus entry's BibTeX at `mlsys-papers:/<key>.bib`.
+ * The key's entry in the document's bibliography files; else its `\bibitem` in the document's
+ * thebibliography; else its line in the library that holds it; else, for an editor with our UI, the corpus entry's BibTeX at `mlsys-papers:/<key>.bib`.
  *
  * @param position - LSP position (0-based line, UTF-16 character)
  * @returns an empty range at the key; undefined off a citation, for an unknown key, or when cancelled
@@ -32,6 +33,12 @@ export async function definition(ctx: ServiceContext, doc: TextDocument, positio
       const pos = Position.create(line - 1, column - 1);
       return Location.create(s.uri.toString(), Range.create(pos, pos));
     }
+  }
+  // The \bibitem of the document's thebibliography that defines the key.
+  const bibitem = bibitemOf(bib?.thebibliography, c.key);
+  if (bibitem) {
+    const pos = Position.create(bibitem.item.line, bibitem.item.character);
+    return Location.create(bibitem.source.uri.toString(), Range.create(pos, pos));
   }
   const library = ctx.lookup(c.key)?.library;
   if (library) return Location.create(library.uri, Range.create(library.line - 1, 0, library.line - 1, 0));

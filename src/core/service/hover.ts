@@ -1,15 +1,20 @@
 /**
  * Hover on a cited key (LSP `textDocument/hover`): the entry's card from the corpus or a library
- * (else the bibliography's own entry), its formatted reference, and whether the bibliography has it.
+ * (else the bibliography's own entry, or the text of the `\bibitem` that defines the key), its
+ * formatted reference, and whether the bibliography has it.
  */
 import * as l10n from '@vscode/l10n';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { Hover, MarkupKind, Position } from 'vscode-languageserver-types';
 import { citationAt } from '../citations.js';
+import { bibitemOf, bibitemPlainText } from '../latex/thebibliography.js';
 import { bibFieldsText } from './bibFieldsText.js';
-import { bibEntryMarkdown, entryMarkdown, escapeMarkdown } from './present.js';
+import { bibEntryMarkdown, codeSpan, entryMarkdown, escapeMarkdown } from './present.js';
 import { bibEntries, rangeOf, type ServiceContext } from './serviceContext.js';
 import { NOT_CANCELLED, type Cancellation } from './types.js';
+
+/** At most this many characters of a `\bibitem`'s text are shown. */
+const HOVER_BIBITEM_MAX = 400;
 
 /**
  * The entry behind the cited key under the cursor, and whether the bibliography has it.
@@ -23,10 +28,13 @@ export async function hover(ctx: ServiceContext, doc: TextDocument, position: Po
   const bib = await ctx.bibliographyOf(doc);
   if (token.isCancellationRequested) return undefined;
   const own = bibEntries(bib).find((b) => b.entry.key.toLowerCase() === c.key.toLowerCase());
+  const bibitem = own ? undefined : bibitemOf(bib?.thebibliography, c.key);
   const { corpus } = ctx.opts.corpus();
   const entry = ctx.lookup(c.key);
+  const searched = [...(bib?.files ?? []), ...(bib?.thebibliography ?? [])].map((s) => ctx.displayPath(s.uri)).join(', ');
   const where = own ? l10n.t('✓ in {0}', ctx.displayPath(own.source.uri))
-    : bib?.files.length ? l10n.t('✗ not in {0}', bib.files.map((s) => ctx.displayPath(s.uri)).join(', ')) : l10n.t('no bibliography declared');
+    : bibitem ? l10n.t('✓ in {0}', ctx.displayPath(bibitem.source.uri))
+      : searched ? l10n.t('✗ not in {0}', searched) : l10n.t('no bibliography declared');
   let md: string;
   if (entry) {
     md = entryMarkdown(corpus, entry, { read: ctx.isRead(entry.key), detailsLink: !!ctx.opts.clientUi?.() });
@@ -34,6 +42,9 @@ export async function hover(ctx: ServiceContext, doc: TextDocument, position: Po
     if (ref) md += `\n\n---\n\n${escapeMarkdown(ref)}`;
   } else if (own) {
     md = bibEntryMarkdown(c.key, bibFieldsText(own.entry.fields));
+  } else if (bibitem) {
+    // The \bibitem's text as plain text (escaped: it is LaTeX the user wrote, not Markdown).
+    md = [codeSpan(c.key), escapeMarkdown(bibitemPlainText(bibitem.item, 'text', HOVER_BIBITEM_MAX))].filter(Boolean).join('\n\n');
   } else {
     md = escapeMarkdown(l10n.t('Unknown key {0}', c.key));
   }

@@ -48,8 +48,8 @@ export interface CitationServiceOptions {
    * `mlsys-papers:/<key>.bib`. Other editors get none of these, which they could not open.
    */
   clientUi?: () => boolean;
-  /** The workspace's LaTeX project: the roots of a LaTeX file that names none (see `resolveBibliography`). */
-  project?: Pick<LatexProject, 'rootsOf' | 'declarationsOf'>;
+  /** The workspace's LaTeX project: the roots of a LaTeX file that names none, and their `\bibitem`s (see `resolveBibliography`). */
+  project?: Pick<LatexProject, 'rootsOf' | 'declarationsOf'> & Partial<Pick<LatexProject, 'thebibliographyOf'>>;
 }
 
 /** One entry of a document's bibliography with the file it came from. */

@@ -182,8 +182,8 @@ export function textHash(text: string): string {
 /** The `source` of every diagnostic the service raises. */
 export const DIAGNOSTIC_SOURCE = 'MLSys Papers';
 
-/** Diagnostic codes, for quick fixes. */
-export const DiagnosticCodes = { unknown: 'unknown-key', notInBib: 'not-in-bibliography', duplicate: 'duplicate-key', missingRoot: 'missing-root' } as const;
+/** Diagnostic codes, for quick fixes (`not-in-thebibliography`, a corpus or library key no `\bibitem` defines, has none: nothing is written into a thebibliography). */
+export const DiagnosticCodes = { unknown: 'unknown-key', notInBib: 'not-in-bibliography', notInThebibliography: 'not-in-thebibliography', duplicate: 'duplicate-key', missingRoot: 'missing-root' } as const;
 
 /**
  * The commands code actions carry (arguments in brackets). The VS Code extension implements them

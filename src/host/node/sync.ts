@@ -11,6 +11,7 @@ import { URI } from 'vscode-uri';
 import { inWorkspaceReal } from '../../core/bib/resolve.js';
 import { planBibAddition, readBibFile } from '../../core/bib/sync.js';
 import { citedKeys } from '../../core/citations.js';
+import { definedKeys } from '../../core/latex/thebibliography.js';
 import type { Corpus } from '../../core/corpus.js';
 import type { Entry } from '../../core/schema.js';
 import { planDocumentBibliography } from '../../core/service/bibliographyPlan.js';
@@ -64,8 +65,8 @@ export async function syncBibliography(
   const keys = await documentCitedKeys(ws, project, URI.file(resolve(opts.cwd, file)), opts.text, languageId);
   const entries = [...new Set(keys.map((k) => corpus.entry(k)))].filter((e) => !!e);
   const { bib, sync: plan, update } = await planDocumentBibliography(ws, { uri: URI.file(resolve(opts.cwd, file)), languageId, text: opts.text }, entries, { project, allowOutside: opts.allowOutside });
-  const inBib = new Set(bib?.files.flatMap((s) => s.entries.map((e) => e.key.toLowerCase())) ?? []);
-  const unknown = keys.filter((k) => !corpus.entry(k) && !inBib.has(k.toLowerCase()));
+  const defined = definedKeys(bib);
+  const unknown = keys.filter((k) => !corpus.entry(k) && !defined(k));
   if (unknown.length) err.push(`not in the bibliography nor the corpus, left as they are: ${unknown.join(', ')}`);
   for (const r of plan.reused) err.push(`${show(URI.parse(r.path))} has "${r.entry.title}" as ${r.key}; ${r.entry.key} was not added (cite ${r.key})`);
   const verb = opts.dryRun ? 'would add' : 'added';
