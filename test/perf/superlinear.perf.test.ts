@@ -4,7 +4,8 @@
  * must read as is checked in the unit run too, on the smaller input (test/unit/superlinearInputs.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { findBibKeys, normaliseTitle, parseBib, planBibAppend, STRING_COMMAND } from '../../src/core/bib/bibfile.js';
+import { normaliseTitle } from '../../src/core/bib/sameWork.js';
+import { findBibKeys, parseBib, planBibAppend, STRING_COMMAND } from '../../src/core/bib/bibfile.js';
 import { frontMatterOf } from '../../src/core/bib/locate.js';
 import { planBibAddition, readBibFile } from '../../src/core/bib/sync.js';
 import { latexFileFacts } from '../../src/core/latex/project.js';
