@@ -10,6 +10,7 @@ import {
 } from '../../src/core/bib/sameWork.js';
 import { planBibSync, readBibFile } from '../../src/core/bib/sync.js';
 import { Catalog, type CatalogLibrary } from '../../src/core/catalog.js';
+import { crossCheck } from '../../src/core/corpus.js';
 import { entryFromBibtex, entryFromCsl } from '../../src/core/library/entries.js';
 import { loadLibrary } from '../../src/core/library/load.js';
 import { buildCorpus } from '../../src/core/model.js';
@@ -167,5 +168,19 @@ describe('the rule, used', () => {
     expect(found.twinOf('vaswani2017attention')?.key).toBe('mine');
     expect(found.libraryEntry('mine')?.library?.sameAs).toBe('vaswani2017attention');
     expect(new Catalog(side, [lib('@misc{pdf, title = {Transformers}, url = {https://arxiv.org/pdf/1706.03762v7}}\n')]).twinOf('vaswani2017attention')?.key).toBe('pdf');
+  });
+
+  it('the corpus check reports the same work twice by the same rule, named by the field that matched', () => {
+    const at = (e: ReturnType<typeof entry>, line: number) => ({ file: 'e.yaml', line, entry: e });
+    const problems = crossCheck([{ id: 't', label: 'T', zh: 'T', children: [] }], [
+      at(corpusEntry, 1),
+      at(entry({ key: 'namesake', title: 'Attention is all you need', year: 2021 }), 10),
+      at(entry({ key: 'undated', title: 'Attention is all you need' }), 20),
+      at(entry({ key: 'preprint', title: 'Other', arxiv: '1706.03762' }), 30),
+    ]);
+    expect(problems.map((p) => [p.field, p.message])).toEqual([
+      ['undated.title', 'same title as "vaswani2017attention" (e.yaml:1)'],
+      ['preprint.arxiv', 'same arxiv as "vaswani2017attention" (e.yaml:1)'],
+    ]);
   });
 });
