@@ -2,7 +2,7 @@
  * The catalog: the corpus plus the user's libraries as one read model, the one the language
  * server's citation service and the CLI both read. Lookup by key (the corpus first, then the
  * libraries in order), the same work (a library entry that is a corpus entry's work, by
- * `bib/sameWork.ts`'s rule; the API still calls it the corpus entry's "twin"),
+ * `bib/sameWork.ts`'s rule; {@link Catalog.twinOf}, a name the language server's requests keep),
  * one search ranking both sides (`mergeHits`), and the text citing a library entry carries
  * (`library/verbatim.ts`). Loading, caching and watching the files stay with the host (the
  * server's `LibraryStore`, the CLI's `host/node/libraries.ts`); they hand the catalog what they
@@ -143,15 +143,13 @@ export class Catalog {
    */
   toCite(key: string): Entry | undefined {
     const c = this.side.corpus.entry(key);
-    return c ? this.twin(c.key) ?? c : this.libraryEntry(key);
+    return c ? (this.preferCorpusKeys ? undefined : this.twinOf(c.key)) ?? c : this.libraryEntry(key);
   }
 
-  /** What citing a corpus key cites instead: the same work in a named library, unless corpus keys are preferred. */
-  twin(corpusKey: string): Entry | undefined {
-    return this.preferCorpusKeys ? undefined : this.twinOf(corpusKey);
-  }
-
-  /** The named library entry that is a corpus entry's work, whatever the preference (to show "in your library as …"). */
+  /**
+   * The named library entry that is the same work as a corpus entry, whatever the preference (to
+   * show "in your library as …"). "Twin" is the name the server's requests use for it.
+   */
   twinOf(corpusKey: string): Entry | undefined {
     return this.libraryWork.get(corpusKey.toLowerCase());
   }

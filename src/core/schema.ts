@@ -123,7 +123,7 @@ export interface LibraryInfo {
   crossref?: { key: string; bibtex: string };
   /** A CSL library entry's item as written (set at load): what a CSL bibliography gets, and what formats it. */
   csl?: Record<string, unknown>;
-  /** The corpus entry that is the same work (same DOI, arXiv id, or title and year), if any. */
+  /** The corpus entry that is the same work (`bib/sameWork.ts`'s rule), if any. */
   sameAs?: string;
 }
 
