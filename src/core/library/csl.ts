@@ -3,7 +3,8 @@
  * here, CSL-YAML (Pandoc's `references:` list, or a top-level list of items) in `cslYaml.ts`, in
  * slices ({@link CslJsonReader}, `CslYamlReader`) or at once. An item that is not a mapping with a
  * non-empty `id`, that contains itself (a YAML alias inside its own anchor) or that is nested more
- * than {@link MAX_CSL_DEPTH} levels deep is a problem at its line; the other items load. What the
+ * than {@link MAX_CSL_DEPTH} levels deep is a problem at its line; the other items load, each with
+ * its line, its offset and the offset of its `id` value (where go to definition lands). What the
  * readers hand on is plain, acyclic data of bounded depth (`JSON.stringify` and structured clone
  * walk it recursively: the cache, the language server's responses).
  */
