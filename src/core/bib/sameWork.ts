@@ -1,7 +1,7 @@
 /**
- * The same work: when two records (a `.bib` entry, a CSL item, a corpus or library {@link Entry})
+ * The same work: when two records (a `.bib` entry, a CSL item, a corpus or library entry)
  * describe one work, so that citing one of them cites the key the user already has. One rule and
- * one place for what it reads: DOIs, arXiv ids and titles. Used by the planner (`sync.ts`: a work
+ * one place for what it reads: DOIs, arXiv ids, titles and years. Used by the planner (`sync.ts`: a work
  * the bibliography holds under another key is cited by that key), by the catalog (a library entry
  * that is a corpus entry's work, `LibraryInfo.sameAs`) and by the library readers (an entry's arXiv id).
  *
@@ -13,7 +13,7 @@
  *    and its journal version, or two talks that share a title, have such evidence; a `.bib`
  *    entry without a year (or without any identifier) whose title matches has none, and is found.
  */
-import type { Entry } from '../schema.js';
+import type { BibRecord } from '../schema.js';
 import type { BibEntry } from './bibfile.js';
 
 /**
@@ -178,11 +178,11 @@ export function cslYear(item: Readonly<Record<string, unknown>>): number | undef
 }
 
 /**
- * The identity of a corpus or library entry: its `doi`, `arxiv`, year and title (`title_en` when
- * the corpus gives one). A library entry read without a title carries its key as title: that is
- * no title here.
+ * The identity of a corpus or library entry (its bibliographic record): its `doi`, `arxiv`, year
+ * and title (`title_en` when the corpus gives one). A library entry read without a title carries
+ * its key as title: that is no title here.
  */
-export function entryIdentity(e: Entry): WorkIdentity {
+export function entryIdentity(e: BibRecord & { readonly library?: unknown }): WorkIdentity {
   const title = e.title_en ?? e.title;
   return identity(e.doi, arxivId(e.arxiv), e.library && title === e.key ? undefined : title, e.year);
 }
