@@ -1,7 +1,8 @@
 /**
  * The catalog: the corpus plus the user's libraries as one read model, the one the language
  * server's citation service and the CLI both read. Lookup by key (the corpus first, then the
- * libraries in order), twins (a library entry that is a corpus entry's work, `library/twins.ts`),
+ * libraries in order), the same work (a library entry that is a corpus entry's work, by
+ * `bib/sameWork.ts`'s rule; {@link Catalog.twinOf}, a name the language server's requests keep),
  * one search ranking both sides (`mergeHits`), and the text citing a library entry carries
  * (`library/verbatim.ts`). Loading, caching and watching the files stay with the host (the
  * server's `LibraryStore`, the CLI's `host/node/libraries.ts`); they hand the catalog what they
@@ -11,7 +12,7 @@ import type { Corpus } from './model.js';
 import type { Entry } from './schema.js';
 import { mergeHits, parseQuery, type ParsedQuery, type SearchHit, type SearchIndex } from './search.js';
 import type { LoadedLibrary } from './library/load.js';
-import { corpusWorks, twinKey } from './library/twins.js';
+import { entryIdentity, SameWorkIndex } from './bib/sameWork.js';
 import { prepareEntry } from './library/verbatim.js';
 
 /** The corpus side: the corpus and its search index (read when a search needs it, so it may be built lazily). */
@@ -30,8 +31,8 @@ export interface CatalogLibrary {
   /** The text it was loaded from (citing a BibTeX entry copies it from there); undefined: entries as read. */
   readonly text: string | undefined;
   /**
-   * Whether the user named it as a library (`mlsysPapers.libraries`, `--library`): its twins are
-   * what citing a corpus entry cites, and its keys are checked against earlier libraries'. An
+   * Whether the user named it as a library (`mlsysPapers.libraries`, `--library`): its entries
+   * that are corpus entries' works are what citing those corpus entries cites, and its keys are checked against earlier libraries'. An
    * open document's bibliography is searched but is not another document's source.
    */
   readonly named: boolean;
@@ -46,14 +47,15 @@ export interface DuplicateKey {
 
 /** The corpus plus the libraries; see the module comment. */
 export class Catalog {
-  /** Whether citing a corpus entry with a library twin cites the corpus key (`mlsysPapers.preferCorpusKeys`). */
+  /** Whether citing a corpus entry whose work a library holds cites the corpus key (`mlsysPapers.preferCorpusKeys`). */
   preferCorpusKeys = false;
-  private works: Map<string, string>;
+  /** The corpus's works: identity → corpus key. */
+  private works: SameWorkIndex<string>;
   private libraries: readonly CatalogLibrary[] = [];
-  /** Per library: its twins, library entry → corpus key (found once per load or change). */
-  private twins = new WeakMap<LoadedLibrary, Map<Entry, string>>();
-  /** Corpus key (lower case) → its twin in a named library (the first library's). */
-  private twinOfCorpus = new Map<string, Entry>();
+  /** Per library: its entries that are a corpus entry's work, library entry → corpus key (found once per load or change). */
+  private sameWorks = new WeakMap<LoadedLibrary, Map<Entry, string>>();
+  /** Corpus key (lower case) → the named library entry that is its work (the first library's). */
+  private libraryWork = new Map<string, Entry>();
 
   constructor(private side: CatalogCorpus, libraries: readonly CatalogLibrary[] = []) {
     this.works = corpusWorks(side.corpus);
@@ -65,40 +67,41 @@ export class Catalog {
     return this.side.corpus;
   }
 
-  /** The corpus changed: every library's twins are found again. */
+  /** The corpus changed: every library's same works are found again. */
   setCorpus(side: CatalogCorpus): void {
     const changed = side.corpus !== this.side.corpus;
     this.side = side;
     if (!changed) return;
     this.works = corpusWorks(side.corpus);
-    this.twins = new WeakMap();
+    this.sameWorks = new WeakMap();
     this.setLibraries(this.libraries);
   }
 
   /**
-   * Sets the libraries, in lookup order. A library seen before keeps its twins unless
+   * Sets the libraries, in lookup order. A library seen before keeps its same works unless
    * {@link libraryChanged} said its entries changed.
    */
   setLibraries(libraries: readonly CatalogLibrary[]): void {
     this.libraries = libraries;
-    for (const l of libraries) if (!this.twins.has(l.lib)) this.twins.set(l.lib, this.findTwins(l.lib));
-    this.twinOfCorpus = new Map();
+    for (const l of libraries) if (!this.sameWorks.has(l.lib)) this.sameWorks.set(l.lib, this.findSameWorks(l.lib));
+    this.libraryWork = new Map();
     for (const l of libraries) {
       if (!l.named) continue;
-      for (const [e, key] of this.twins.get(l.lib)!) if (!this.twinOfCorpus.has(key.toLowerCase())) this.twinOfCorpus.set(key.toLowerCase(), e);
+      for (const [e, key] of this.sameWorks.get(l.lib)!) if (!this.libraryWork.has(key.toLowerCase())) this.libraryWork.set(key.toLowerCase(), e);
     }
   }
 
-  /** A library's entries changed in place (an incremental edit): its twins are found again at the next {@link setLibraries}. */
+  /** A library's entries changed in place (an incremental edit): its same works are found again at the next {@link setLibraries}. */
   libraryChanged(lib: LoadedLibrary): void {
-    this.twins.delete(lib);
+    this.sameWorks.delete(lib);
   }
 
-  /** Library entry → corpus key; sets each entry's `library.sameAs`. */
-  private findTwins(lib: LoadedLibrary): Map<Entry, string> {
+  /** Library entry → the corpus key of the same work; sets each entry's `library.sameAs`. */
+  private findSameWorks(lib: LoadedLibrary): Map<Entry, string> {
     const out = new Map<Entry, string>();
+    const none = this.works.empty;
     for (const e of lib.entries) {
-      const key = twinKey(e, this.works);
+      const key = none ? undefined : this.works.find(entryIdentity(e));
       if (key) out.set(e, key);
       if (e.library) e.library.sameAs = key;
     }
@@ -135,22 +138,20 @@ export class Catalog {
   }
 
   /**
-   * What citing `key` cites: a corpus entry, or its twin in a named library (the user's key)
+   * What citing `key` cites: a corpus entry, or the same work in a named library (the user's key)
    * unless {@link preferCorpusKeys}; else a library entry.
    */
   toCite(key: string): Entry | undefined {
     const c = this.side.corpus.entry(key);
-    return c ? this.twin(c.key) ?? c : this.libraryEntry(key);
+    return c ? (this.preferCorpusKeys ? undefined : this.twinOf(c.key)) ?? c : this.libraryEntry(key);
   }
 
-  /** What citing a corpus key cites instead: its twin in a named library, unless corpus keys are preferred. */
-  twin(corpusKey: string): Entry | undefined {
-    return this.preferCorpusKeys ? undefined : this.twinOf(corpusKey);
-  }
-
-  /** A corpus entry's twin in a named library, whatever the preference (to show "in your library as …"). */
+  /**
+   * The named library entry that is the same work as a corpus entry, whatever the preference (to
+   * show "in your library as …"). "Twin" is the name the server's requests use for it.
+   */
   twinOf(corpusKey: string): Entry | undefined {
-    return this.twinOfCorpus.get(corpusKey.toLowerCase());
+    return this.libraryWork.get(corpusKey.toLowerCase());
   }
 
   /**
@@ -167,12 +168,12 @@ export class Catalog {
     return mergeHits(fromCorpus, this.searchLibraries(parsed, limit), limit);
   }
 
-  /** Library hits, best first; twins of corpus entries are left out (the corpus row stands for them). */
+  /** Library hits, best first; entries that are a corpus entry's work are left out (the corpus row stands for them). */
   searchLibraries(query: ParsedQuery, limit: number): SearchHit[] {
     const hits: SearchHit[] = [];
     for (const l of this.libraries) {
-      const twins = this.twins.get(l.lib);
-      hits.push(...l.lib.index.search(query, limit, twins?.size ? (e) => twins.has(e) : undefined));
+      const same = this.sameWorks.get(l.lib);
+      hits.push(...l.lib.index.search(query, limit, same?.size ? (e) => same.has(e) : undefined));
     }
     return hits.sort((a, b) => b.score - a.score).slice(0, limit);
   }
@@ -212,4 +213,11 @@ export class Catalog {
     }
     return out;
   }
+}
+
+/** The corpus's works, to find the corpus entry a library entry is the same work as (the first entry's, by DOI, arXiv id, then title). */
+export function corpusWorks(corpus: Corpus): SameWorkIndex<string> {
+  const works = new SameWorkIndex<string>();
+  for (const e of corpus.entries) works.add(entryIdentity(e), e.key);
+  return works;
 }

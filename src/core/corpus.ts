@@ -9,7 +9,7 @@ import { isMap, isSeq, type Document, type LineCounter, type Node as YamlNode } 
 import type * as z from 'zod/mini';
 import type { Problem } from './problems.js';
 import { hasCjk } from './cite/writeBibtex.js';
-import { normaliseTitle } from './bib/bibfile.js';
+import { entryIdentity, SameWorkIndex, type WorkIdentity } from './bib/sameWork.js';
 import { buildCorpus, mergeCorpusData, type Corpus, type CorpusData, type Topic } from './model.js';
 import { EntrySchema, TopicsFileSchema, type CorpusEntry, type TopicInput } from './schema.js';
 import { parseYaml } from './yaml.js';
@@ -189,34 +189,35 @@ function keyLine(loc: Located, item: unknown): number {
 
 /**
  * Checks entries across files: unknown topics, duplicate keys (ignoring case), and the same work
- * twice (same DOI, arXiv id or normalised title).
+ * twice (`bib/sameWork.ts`'s rule: the same DOI, arXiv id, or normalised title with no different
+ * year, DOI or arXiv id), named by the field that matched.
  *
  * @param topics - the taxonomy
  * @param locations - the entries with their file and line
- * @returns problems (errors), one per offending entry
+ * @returns problems (errors), at most one per check per offending entry
  */
 export function crossCheck(topics: readonly TopicInput[], locations: readonly EntryLocation[]): Problem[] {
   const ids = new Set<string>();
   const walk = (ts: readonly TopicInput[]) => ts.forEach((t) => { ids.add(t.id); walk(t.children ?? []); });
   walk(topics);
   const problems: Problem[] = [];
-  const seen = new Map<string, EntryLocation>();
-  const err = (s: EntryLocation, field: string, message: string) =>
-    problems.push({ file: s.file, line: s.line, column: 1, field: `${s.entry.key}.${field}`, message, severity: 'error' });
+  const keys = new Map<string, EntryLocation>();
+  const works = new SameWorkIndex<{ s: EntryLocation; id: WorkIdentity }>();
+  const err = (s: EntryLocation, field: string, prev: EntryLocation) => problems.push({
+    file: s.file, line: s.line, column: 1, field: `${s.entry.key}.${field}`, message: `same ${field} as "${prev.entry.key}" (${prev.file}:${prev.line})`, severity: 'error',
+  });
   for (const s of locations) {
-    for (const t of s.entry.topics) if (!ids.has(t)) err(s, 'topics', `unknown topic "${t}"`);
-    const ident: [string, string | undefined][] = [
-      ['key', s.entry.key.toLowerCase()],
-      ['doi', s.entry.doi?.toLowerCase()],
-      ['arxiv', s.entry.arxiv],
-      ['title', normaliseTitle(s.entry.title)],
-    ];
-    for (const [field, value] of ident) {
-      if (!value) continue;
-      const prev = seen.get(`${field}:${value}`);
-      if (prev) err(s, field, `same ${field} as "${prev.entry.key}" (${prev.file}:${prev.line})`);
-      else seen.set(`${field}:${value}`, s);
+    for (const t of s.entry.topics) {
+      if (!ids.has(t)) problems.push({ file: s.file, line: s.line, column: 1, field: `${s.entry.key}.topics`, message: `unknown topic "${t}"`, severity: 'error' });
     }
+    const key = s.entry.key.toLowerCase();
+    const sameKey = keys.get(key);
+    if (sameKey) err(s, 'key', sameKey);
+    else keys.set(key, s);
+    const id = entryIdentity(s.entry);
+    const same = works.find(id);
+    if (same) err(s, id.doi && id.doi === same.id.doi ? 'doi' : id.arxiv && id.arxiv === same.id.arxiv ? 'arxiv' : 'title', same.s);
+    else works.add(id, { s, id });
   }
   return problems;
 }

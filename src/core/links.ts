@@ -17,14 +17,24 @@ export function isWebLink(url: string | undefined): url is string {
   }
 }
 
+/** An arXiv id's abstract page, or its PDF (arXiv's own URLs: `https://arxiv.org/abs/<id>`, `https://arxiv.org/pdf/<id>`). */
+export function arxivUrl(id: string, page: 'abs' | 'pdf' = 'abs'): string {
+  return `https://arxiv.org/${page}/${id}`;
+}
+
+/** A DOI's link through the DOI resolver (`https://doi.org/<doi>`, as the DOI Handbook recommends displaying one). */
+export function doiUrl(doi: string): string {
+  return `https://doi.org/${doi}`;
+}
+
 /** The paper's landing page ("Open Paper", Markdown links): the URL, else arXiv, else the DOI, else the PDF. */
 export function entryLink(e: Entry): string | undefined {
-  return e.url ?? (e.arxiv ? `https://arxiv.org/abs/${e.arxiv}` : e.doi ? `https://doi.org/${e.doi}` : e.pdf);
+  return e.url ?? (e.arxiv ? arxivUrl(e.arxiv) : e.doi ? doiUrl(e.doi) : e.pdf);
 }
 
 /** The PDF ("Open PDF"): the `pdf` field, else arXiv's PDF. */
 export function pdfLink(e: Entry): string | undefined {
-  return e.pdf ?? (e.arxiv ? `https://arxiv.org/pdf/${e.arxiv}` : undefined);
+  return e.pdf ?? (e.arxiv ? arxivUrl(e.arxiv, 'pdf') : undefined);
 }
 
 /**
@@ -53,7 +63,7 @@ export function entryLinksMarkdown(e: Entry): string[] {
 export function entryLinks(e: Entry): { label: string; url: string }[] {
   const all: [string, string | undefined][] = [
     [l10n.t('Paper'), entryLink(e)], ['PDF', pdfLink(e)], [l10n.t('Code'), e.code],
-    ['DOI', e.doi ? `https://doi.org/${e.doi}` : undefined], ['arXiv', e.arxiv ? `https://arxiv.org/abs/${e.arxiv}` : undefined],
+    ['DOI', e.doi ? doiUrl(e.doi) : undefined], ['arXiv', e.arxiv ? arxivUrl(e.arxiv) : undefined],
   ];
   return all.filter((l): l is [string, string] => isWebLink(l[1])).map(([label, url]) => ({ label, url }));
 }

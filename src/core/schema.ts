@@ -5,6 +5,7 @@
  * the BibTeX manual (Patashnik, "BibTeXing", 1988) and the entry types are the standard BibTeX ones.
  */
 import * as z from 'zod/mini';
+import { ARXIV_ID } from './bib/sameWork.js';
 
 /** Levels of seed 003's legend: ⚡ must-read, 💎 optional, 💡 advanced. */
 export const LEVELS = ['must-read', 'optional', 'advanced'] as const;
@@ -77,7 +78,7 @@ export const EntrySchema = z.strictObject({
   edition: opt(nonEmpty()),
   series: opt(nonEmpty()),
   doi: opt(z.string().check(z.regex(/^10\.\d{4,9}\/\S+$/, 'must be a bare DOI such as 10.1145/3600006.3613165'))),
-  arxiv: opt(z.string().check(z.regex(/^(\d{4}\.\d{4,5}|[a-z-]+(\.[A-Z]{2})?\/\d{7})$/, 'must be an arXiv id such as 2309.06180 (no version)'))),
+  arxiv: opt(z.string().check(z.regex(ARXIV_ID, 'must be an arXiv id such as 2309.06180 (no version)'))),
   url: opt(httpUrl()),
   pdf: opt(httpUrl()),
   code: opt(httpUrl()),
@@ -123,7 +124,7 @@ export interface LibraryInfo {
   crossref?: { key: string; bibtex: string };
   /** A CSL library entry's item as written (set at load): what a CSL bibliography gets, and what formats it. */
   csl?: Record<string, unknown>;
-  /** The corpus entry that is the same work (same DOI, arXiv id, or title and year), if any. */
+  /** The corpus entry that is the same work (`bib/sameWork.ts`'s rule), if any. */
   sameAs?: string;
 }
 

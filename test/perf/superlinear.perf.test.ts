@@ -4,7 +4,8 @@
  * must read as is checked in the unit run too, on the smaller input (test/unit/superlinearInputs.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { findBibKeys, normaliseTitle, parseBib, planBibAppend, STRING_COMMAND } from '../../src/core/bib/bibfile.js';
+import { bibtexArxiv, normaliseTitle } from '../../src/core/bib/sameWork.js';
+import { findBibKeys, parseBib, planBibAppend, STRING_COMMAND } from '../../src/core/bib/bibfile.js';
 import { frontMatterOf } from '../../src/core/bib/locate.js';
 import { planBibAddition, readBibFile } from '../../src/core/bib/sync.js';
 import { latexFileFacts } from '../../src/core/latex/project.js';
@@ -64,6 +65,15 @@ describe('huge titles', () => {
     const a = unit.repeat(Math.ceil(1_000_000 / unit.length));
     const b = unit.repeat(Math.ceil(10_000_000 / unit.length));
     expectLinear('normaliseTitle (1M vs 10M characters)', () => normaliseTitle(a), () => normaliseTitle(b));
+  });
+  it('bibtexArxiv: arXiv-id look-alikes in a note, 100k vs 1M characters', () => {
+    // Prefixes that start a match and runs of letters that never reach the `/` or the digits.
+    for (const unit of ['arxiv.org/abs/hep-th', 'arXiv:arxiv:', 'arxiv.org/pdf/math.gt/123 ', 'arXiv: 2309.']) {
+      const a = unit.repeat(Math.ceil(100_000 / unit.length));
+      const b = unit.repeat(Math.ceil(1_000_000 / unit.length));
+      expect(bibtexArxiv({ note: a })).toBeUndefined();
+      expectLinear(`bibtexArxiv (${unit})`, () => bibtexArxiv({ note: a }), () => bibtexArxiv({ note: b }));
+    }
   });
   it('@string macros that double 20 times: refused at the first over 100,000 characters (a17), within 2 s', () => {
     const lines = ['@string{a0 = "x"}'];

@@ -12,7 +12,9 @@
  *   quoted strings), as Pandoc's `references:` or a top-level list, with other keys, comments,
  *   blank lines, `---` and `...`, LF or CRLF, with or without a BOM; where the document has a
  *   YAML error, reading in slices reports one too and never throws; and what it hands on is
- *   plain data `JSON.stringify` takes.
+ *   plain data `JSON.stringify` takes;
+ * - every item both readers hand on is placed: its `start` and the offset of its `id` value
+ *   (`keyStart`, which go to definition lands on) point at the item and at its id in the text.
  *
  * `FUZZ_RUNS` cases per property (300 by default), seed 42 (`FUZZ_SEED`); see vitest.fuzz.config.mts.
  */
@@ -70,11 +72,25 @@ function cslJsonProperty(text: string): void {
   while (!call('reading in slices', () => r.read(() => true))) check('reading in slices ends', ++calls <= text.length + 10);
   const lines = text.split(/\r\n|\r|\n/).length;
   check('problems are inside the text', r.problems.every((p) => p.line >= 1 && p.line <= lines), () => show(r.problems));
+  for (const { item, start, keyStart } of r.items) {
+    check('an item starts at its {', start !== undefined && text[start] === '{', () => `${show(text)}: ${show(start)}`);
+    check('keyStart is at the id value', keyStart !== undefined && jsonTokenAt(text, keyStart) === item.id, () => `${show(text)}: ${show(item.id)} at ${show(keyStart)}`);
+  }
   if (Array.isArray(value)) {
     check('an item or a problem per element', r.items.length + r.problems.length === value.length, () => `${show(text)}: ${show(r.items)} ${show(r.problems)}`);
   } else if (text.trim()) {
     check('one problem for what is not a JSON array', r.items.length === 0 && r.problems.length === 1, () => `${show(text)}: ${show(r.problems)}`);
   }
+}
+
+/** The JSON string (its opening quote just before `at`) or number at `at`, as `JSON.parse` reads it. */
+function jsonTokenAt(text: string, at: number): unknown {
+  if (text[at - 1] === '"') {
+    let i = at;
+    while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+    return JSON.parse(text.slice(at - 1, i + 1));
+  }
+  return Number(/^-?[0-9.eE+-]+/.exec(text.slice(at))?.[0]);
 }
 
 // CSL-YAML: libraries written by the `yaml` library.
@@ -86,7 +102,7 @@ const scalarText = fc.oneof(
 );
 const person = fc.record({ family: scalarText, given: scalarText }, { requiredKeys: ['family'] });
 const item = fc.record({
-  id: fc.oneof(word, fc.integer(), fc.constantFrom('', '  ', 'a b', 'x:y')),
+  id: fc.oneof(word, fc.integer(), fc.constantFrom('', '  ', 'a b', 'x:y', 'null', '0123', '# hash')),
   type: fc.constantFrom('article-journal', 'book', 'paper-conference'),
   title: scalarText,
   author: fc.array(person, { maxLength: 3 }),
@@ -137,6 +153,11 @@ function yamlProperty(c: YamlCase): void {
     check('a YAML error is reported in slices too', sliced.problems.length > 0, () => `${show(text)}\n${show(whole.problems)}`);
     throw new Skip('the document has a YAML error');
   }
+  for (const { item, start, keyStart } of sliced.items) {
+    check('an item is placed', start !== undefined && start >= 0 && start < text.length, () => `${show(text)}: ${show(start)}`);
+    check('keyStart is at the id value', keyStart !== undefined && text.startsWith(String(item.id), keyStart), () => `${show(text)}: ${show(item.id)} at ${show(keyStart)}`);
+  }
+  // Places included: the split and the whole document agree on where each item and its id are.
   check('in slices = whole: items and lines', isDeepStrictEqual(sliced.items, whole.items),
     () => `${show(text)}\nwhole ${show(whole.items.map((i) => [i.item.id, i.line]))}\nsliced ${show(sliced.items.map((i) => [i.item.id, i.line]))}`);
   check('in slices = whole: problems', isDeepStrictEqual(sliced.problems, whole.problems),

@@ -24,7 +24,7 @@ import { fromBase64, toBase64 } from '../../src/core/library/base64.js';
 import { readEntryAt } from '../../src/core/library/readBibtex.js';
 import { libraryToJson, restoreLibrary, type LibraryTextId } from '../../src/core/library/libraryCacheFormat.js';
 import { loadLibrary, type LibraryFormat, type LoadedLibrary } from '../../src/core/library/load.js';
-import { twinKey } from '../../src/core/library/twins.js';
+import { entryIdentity, SameWorkIndex } from '../../src/core/bib/sameWork.js';
 import { prepareEntry } from '../../src/core/library/verbatim.js';
 import { parseQuery } from '../../src/core/search.js';
 import { openSealed, sealCache, sha256 } from '../../src/host/node/libraryCache.js';
@@ -316,7 +316,9 @@ describe('library cache (property)', () => {
         }
         // What citing and the details page read: each entry's text at its offsets, with its macros and crossref parent.
         for (const e of got.entries) prepareEntry(got, lib.text, e);
-        for (const e of got.entries) twinKey(e, new Map([['doi:10.1/x', 'k']]));
+        const works = new SameWorkIndex<string>();
+        works.add({ doi: '10.1/x', title: 'x' }, 'k');
+        for (const e of got.entries) works.find(entryIdentity(e));
         for (const p of got.problems) void `${p.line}:${p.column}: ${p.message}`;
         libraryToJson(got);
       });

@@ -5,7 +5,8 @@
  * library. No clock here: whether 10× the input takes at most 15× the time is the serial run's.
  */
 import { describe, expect, it } from 'vitest';
-import { findBibKeys, normaliseTitle, parseBib, STRING_COMMAND } from '../../src/core/bib/bibfile.js';
+import { normaliseTitle } from '../../src/core/bib/sameWork.js';
+import { findBibKeys, parseBib, STRING_COMMAND } from '../../src/core/bib/bibfile.js';
 import { frontMatterOf } from '../../src/core/bib/locate.js';
 import { planBibAddition, readBibFile } from '../../src/core/bib/sync.js';
 import { readCslJsonLibrary } from '../../src/core/library/csl.js';

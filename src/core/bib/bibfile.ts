@@ -10,14 +10,24 @@ import { BibtexLibraryReader, type LibraryProblem } from '../library/readBibtex.
 
 export { MAX_BIB_EXPANSION, maxTotalBibExpansion } from '../library/readBibtex.js';
 
-/** One entry of a `.bib` file, with field names lower-cased and values as parsed (macros expanded). */
+/**
+ * One entry of a bibliography file: a `.bib` entry, with field names lower-cased and values as
+ * parsed (macros expanded), or a CSL item (`csl`) with the fields cards and completion show.
+ */
 export interface BibEntry {
   key: string;
   type: string;
   fields: Record<string, string>;
-  /** UTF-16 offset of the entry's `@` and 1-based line, where the reader knows them. */
+  /**
+   * UTF-16 offset where the entry starts (a `.bib` entry's `@`, a CSL item's first character) and
+   * its 1-based line, where the reader knows them.
+   */
   start?: number;
   line?: number;
+  /** A CSL item's key: the offset of its `id` value's first character (inside its quotes), where the reader knows it. */
+  keyStart?: number;
+  /** A CSL item as read (CSL-JSON or CSL-YAML); `fields` is then a BibTeX-like view of it. */
+  csl?: Record<string, unknown>;
 }
 
 /** Where a `.bib` file has an error (an entry that is skipped). `line` and `column` are 1-based. */
@@ -96,6 +106,18 @@ export function bibKeyOffset(text: string, start: number): number {
   const m = /@[ \t\r\n]*[^\s"#%'(),={}]+(?:\s|%[^\n\r]*[\n\r])*[{(]\s*/y;
   m.lastIndex = start;
   return m.test(text) ? m.lastIndex : -1;
+}
+
+/**
+ * Where an entry's key is in its file's text: a CSL item's `id` value as the reader placed it, a
+ * `.bib` entry's key after its `@` ({@link bibKeyOffset}).
+ *
+ * @param text - the text the entry was read from
+ * @returns the key's UTF-16 offset, or -1 when the reader did not place the entry
+ */
+export function entryKeyOffset(text: string, e: BibEntry): number {
+  if (e.keyStart !== undefined) return e.keyStart;
+  return e.start !== undefined && !e.csl ? bibKeyOffset(text, e.start) : -1;
 }
 
 /** Where a key is first defined, or -1 (see {@link findBibKeys}). */
@@ -191,52 +213,6 @@ export function planBibAppend(text: string, bibtex: string): { offset: number; t
   const sep = text.endsWith('\r') ? '\r' : eol;
   const lead = breaks >= 2 && endsWithEol ? '' : endsWithEol ? sep : sep + sep;
   return { offset: text.length, text: lead + body };
-}
-
-/**
- * Titles longer than this are compared on their first this-many characters (no real title comes
- * close). `parseBib` refuses files whose macros expand past {@link MAX_BIB_EXPANSION}, but a title
- * may still be that long (100,000 characters through macros, or a literal as long as the file),
- * and every entry's title is normalised each time a bibliography is compared with the corpus.
- */
-const TITLE_LIMIT = 2000;
-
-/**
- * A title reduced for comparison: lower case, TeX commands and braces dropped, punctuation folded
- * to spaces. Only the first 2,000 characters count, so an overlong title field costs no more than
- * a real title.
- */
-export function normaliseTitle(t: string): string {
-  return t.slice(0, TITLE_LIMIT).toLowerCase().normalize('NFKD').replace(/\\[a-zA-Z]+|[{}]/g, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-}
-
-/** What identifies a work, for finding the same work under another key. */
-export interface WorkIdentity {
-  doi?: string;
-  arxiv?: string;
-  title: string;
-}
-
-/** The identity of a `.bib` entry: DOI, arXiv id (from `eprint` with arXiv, or an arxiv.org URL) and title. */
-export function bibIdentity(e: BibEntry): WorkIdentity {
-  const f = e.fields;
-  const arxivUrl = /arxiv\.org\/(?:abs|pdf)\/([0-9]{4}\.[0-9]{4,5})/i.exec(`${f.url ?? ''} ${f.journal ?? ''} ${f.note ?? ''}`);
-  const eprintIsArxiv = f.eprint && (!f.archiveprefix || /arxiv/i.test(f.archiveprefix) || /arxiv/i.test(f.eprinttype ?? ''));
-  return {
-    doi: f.doi?.replace(/^https?:\/\/(dx\.)?doi\.org\//i, '').toLowerCase(),
-    arxiv: (eprintIsArxiv ? f.eprint!.replace(/^arxiv:/i, '').replace(/v\d+$/, '') : undefined) ?? arxivUrl?.[1],
-    title: normaliseTitle(f.title ?? ''),
-  };
-}
-
-/**
- * Whether two identities name the same work: same DOI, same arXiv id, or the same normalised title.
- */
-export function sameWork(a: WorkIdentity, b: WorkIdentity): boolean {
-  if (a.doi && b.doi && a.doi.toLowerCase() === b.doi.toLowerCase()) return true;
-  if (a.arxiv && b.arxiv && a.arxiv === b.arxiv) return true;
-  const ta = normaliseTitle(a.title);
-  return !!ta && ta === normaliseTitle(b.title);
 }
 
 /** Keys defined more than once in a file (ignoring case, as BibTeX does), each with its occurrences. */

@@ -3,34 +3,40 @@
  * to add, and which works the bibliography already holds under another key. Pure; the VS Code
  * layer reads the files and applies the result as `WorkspaceEdit`s.
  */
-import { isMap, isScalar, isSeq, stringify as stringifyYaml, type Document, type Node as YamlNode } from 'yaml';
+import { isSeq, stringify as stringifyYaml, type Node as YamlNode } from 'yaml';
 import { toBibtexAll } from '../cite/writeBibtex.js';
 import { bibtexForAddition } from '../library/verbatim.js';
 import { toCslJson } from '../cite/format.js';
 import type { Entry } from '../schema.js';
-import { parseJson } from '../json.js';
+import { readCslJsonLibrary } from '../library/csl.js';
+import { readCslYamlLibrary } from '../library/cslYaml.js';
 import { parseYaml } from '../yaml.js';
 import { bibFormatOf, cslYamlReferences, type BibFormat } from './format.js';
-import {
-  bibIdentity, eolOf, lineColumnAt, parseBib, planBibAppend, sameWork, trailingSpaceStart, type BibEntry, type BibProblem, type BibSyntaxError,
-} from './bibfile.js';
+import { eolOf, parseBib, planBibAppend, trailingSpaceStart, type BibEntry, type BibProblem, type BibSyntaxError } from './bibfile.js';
+import { bibEntryIdentity, cslYear, entryIdentity, SameWorkIndex } from './sameWork.js';
 
 /** A bibliography file as read: its entries' keys and identities, or why it could not be read. */
 export interface BibFile {
   path: string;
   format: BibFormat;
   text: string;
+  /** The entries that read, in file order, each with its offset and line. */
   entries: BibEntry[];
-  /** The first error-level problem: for BibTeX, an entry that is skipped (the others are in `entries`); nothing is written to the file. */
+  /**
+   * The first error-level problem: an entry or item that is skipped (the others are in
+   * `entries`), or a file that cannot be read at all; nothing is written to the file.
+   */
   error?: BibSyntaxError;
-  /** BibTeX: every problem the reader found, in file order. */
+  /** Every problem the reader found, in file order. */
   problems?: BibProblem[];
 }
 
 /**
- * Reads a bibliography file's entries in any of the three formats. Never throws: a file that
- * cannot be read carries an `error` with its position.
- * CSL items become `BibEntry`s with `doi`, `title` and, from `URL` or `number`, an arXiv id.
+ * Reads a bibliography file's entries in any of the three formats, with the one reader of each
+ * format: BibTeX with `parseBib`, CSL-JSON and CSL-YAML with the library readers
+ * (`library/csl.ts`, `library/cslYaml.ts`: tolerant, a CSL-YAML list split and parsed a few dozen
+ * items at a time), so a document's bibliography and a library read alike. Never throws: a broken
+ * entry or item is a problem at its line, the others read, and the first error is `error`.
  *
  * @param path - the file's path or name (its extension gives the format, as Pandoc's does)
  * @param text - the file's text
@@ -40,47 +46,41 @@ export function readBibFile(path: string, text: string): BibFile | undefined {
   const format = bibFormatOf(path);
   if (!format) return undefined;
   if (format === 'bibtex') return { path, format, text, ...parseBib(text) };
-  const fail = (offset: number, message: string): BibFile =>
-    ({ path, format, text, entries: [], error: { ...lineColumnAt(text, offset), message } });
-  let items: unknown;
-  if (format === 'csl-json') {
-    if (!text.replace(/^\uFEFF/, '').trim()) items = [];
-    else {
-      // The error's place from a parser (`core/json.ts`), not from the engine's message text.
-      const parsed = parseJson(text);
-      if (parsed.error) return fail(parsed.error.offset, `not JSON: ${parsed.error.message}`);
-      items = parsed.value;
-    }
-  } else {
-    // YAML 1.2 counts a lone CR as a line break, but the `yaml` library reads it as part of the
-    // line, so such a file would be misread (and written into wrongly): it is reported instead.
-    const loneCr = /\r(?!\n)/.exec(text);
-    if (loneCr) return fail(loneCr.index, 'a line ends with a lone CR (classic Mac OS line endings), which we cannot read as YAML; save the file with LF or CRLF line endings');
-    const parsed = parseYaml(text);
-    const bad = parsed.problems.find((p) => p.severity === 'error');
-    if (bad || !parsed.doc) return fail(bad?.offset ?? 0, bad ? `YAML: ${bad.message}` : 'YAML: cannot be read');
-    const refs = cslYamlReferences(parsed.doc);
-    if (refs.error) return fail(0, refs.error);
-    if (isSeq(parsed.doc.contents)) items = parsed.value;
-    else items = refs.list ? (parsed.value as { references: unknown }).references : [];
+  const lib = format === 'csl-json' ? readCslJsonLibrary(text) : readCslYamlLibrary(text);
+  const entries = lib.items.map(({ item, line, start, keyStart }): BibEntry => ({
+    key: String(item.id), type: typeof item.type === 'string' ? item.type : '', fields: cslFields(item), csl: item, line,
+    ...(start !== undefined ? { start } : {}), ...(keyStart !== undefined ? { keyStart } : {}),
+  }));
+  const first = lib.problems.find((p) => p.severity === 'error');
+  return { path, format, text, entries, problems: lib.problems, ...(first ? { error: { line: first.line, column: first.column, message: first.message } } : {}) };
+}
+
+/** A CSL variable as text (strings and numbers). */
+const cslString = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
+
+/**
+ * What cards and completion show of a CSL item, as `.bib` fields: `title`, `author` (CSL names as
+ * a BibTeX name list, `Family, Given and …`), `year` (of `issued`), `journal` (`container-title`),
+ * `doi`, `url`.
+ */
+function cslFields(item: Readonly<Record<string, unknown>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  const put = (name: string, v: string | undefined) => { if (v) out[name] = v; };
+  put('title', cslString(item.title));
+  if (Array.isArray(item.author)) {
+    const names = item.author.map((n: unknown) => {
+      const p = (n && typeof n === 'object' ? n : {}) as Record<string, unknown>;
+      const family = cslString(p.family);
+      return family ? [family, cslString(p.given)].filter(Boolean).join(', ') : cslString(p.literal) ?? '';
+    }).filter(Boolean);
+    put('author', names.join(' and '));
   }
-  if (!Array.isArray(items)) return fail(0, 'expected a list of CSL items');
-  const entries: BibEntry[] = [];
-  for (const it of items as unknown[]) {
-    if (!it || typeof it !== 'object' || Array.isArray(it)) return fail(0, 'expected a list of CSL items (each a mapping with an "id")');
-    const item = it as Record<string, unknown>;
-    entries.push({
-      key: String(item.id ?? ''),
-      type: String(item.type ?? ''),
-      fields: {
-        title: String(item.title ?? ''),
-        ...(item.DOI ? { doi: String(item.DOI) } : {}),
-        ...(item.URL ? { url: String(item.URL) } : {}),
-        ...(typeof item.number === 'string' && /^arXiv:/i.test(item.number) ? { eprint: item.number.slice(6) } : {}),
-      },
-    });
-  }
-  return { path, format, text, entries };
+  const year = cslYear(item);
+  put('year', year === undefined ? undefined : String(year));
+  put('journal', cslString(item['container-title']));
+  put('doi', cslString(item.DOI));
+  put('url', cslString(item.URL));
+  return out;
 }
 
 /** The outcome of {@link planBibSync}. */
@@ -95,7 +95,8 @@ export interface BibSyncPlan {
 
 /**
  * Decides, for each entry, whether the bibliographies already have it (same key, ignoring case),
- * have the same work under another key (same DOI, arXiv id or normalised title), or need it added.
+ * have the same work under another key (`sameWork.ts`'s rule: same DOI, arXiv id, or normalised
+ * title with no different year or identifier; the first file's, in file order), or need it added.
  *
  * @param entries - the entries being cited
  * @param files - the document's bibliography files that could be read
@@ -104,14 +105,20 @@ export function planBibSync(entries: readonly Entry[], files: readonly BibFile[]
   const citeAs = new Map<string, string>();
   const add: Entry[] = [];
   const reused: BibSyncPlan['reused'] = [];
-  const all = files.flatMap((s) => s.entries.map((e) => ({ e, path: s.path })));
+  const keys = new Set<string>();
+  const works = new SameWorkIndex<{ e: BibEntry; path: string }>();
+  for (const s of files) {
+    for (const e of s.entries) {
+      keys.add(e.key.toLowerCase());
+      works.add(bibEntryIdentity(e), { e, path: s.path });
+    }
+  }
   for (const entry of entries) {
-    if (all.some(({ e }) => e.key.toLowerCase() === entry.key.toLowerCase())) {
+    if (keys.has(entry.key.toLowerCase())) {
       citeAs.set(entry.key, entry.key);
       continue;
     }
-    const id = { doi: entry.doi, arxiv: entry.arxiv, title: entry.title };
-    const same = all.find(({ e }) => sameWork(id, bibIdentity(e)));
+    const same = works.find(entryIdentity(entry));
     if (same) {
       citeAs.set(entry.key, same.e.key);
       reused.push({ entry, key: same.e.key, path: same.path });

@@ -5,7 +5,7 @@ import type { Entry, Person } from '../schema.js';
 import { toBibtexAll } from './writeBibtex.js';
 import { allAuthors } from './names.js';
 import type { CiteCommand } from './citationForms.js';
-import { entryLink, markdownUrl } from '../links.js';
+import { arxivUrl, doiUrl, entryLink, markdownUrl } from '../links.js';
 
 /**
  * A title as Markdown link text that shows it as written and carries no markup: raw HTML
@@ -32,7 +32,7 @@ export function markdownLink(e: Entry): string {
  */
 export function plainReference(e: Entry): string {
   const venue = [e.venue, e.year].filter(Boolean).join(' ');
-  const link = e.doi ? `https://doi.org/${e.doi}` : e.url ?? (e.arxiv ? `https://arxiv.org/abs/${e.arxiv}` : '');
+  const link = e.doi ? doiUrl(e.doi) : e.url ?? (e.arxiv ? arxivUrl(e.arxiv) : '');
   return [allAuthors(e.authors), e.title_en && e.title_en !== e.title ? `${e.title} (${e.title_en})` : e.title, venue, link]
     .filter(Boolean)
     .map((s) => s.replace(/\.$/, ''))
@@ -101,7 +101,7 @@ export function toCslJson(e: Entry): Record<string, unknown> {
   if (e.publisher) item.publisher = e.publisher;
   if (e.doi) item.DOI = e.doi;
   if (e.arxiv && !e.journal && !e.booktitle) item.number = `arXiv:${e.arxiv}`;
-  const url = e.url ?? (e.arxiv ? `https://arxiv.org/abs/${e.arxiv}` : undefined);
+  const url = e.url ?? (e.arxiv ? arxivUrl(e.arxiv) : undefined);
   if (url) item.URL = url;
   return item;
 }

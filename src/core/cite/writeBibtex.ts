@@ -7,6 +7,7 @@
  * character, so that pdflatex + bibtex accept it without `inputenc` surprises.
  */
 import type { Entry, Person } from '../schema.js';
+import { arxivUrl } from '../links.js';
 
 /**
  * A literal brace is `\textbraceleft{}` / `\textbraceright{}`, not `\{`: BibTeX counts every
@@ -127,7 +128,7 @@ export function bibtexFields(e: Entry): [string, string][] {
     f.push(['archiveprefix', 'arXiv']);
     f.push(['eprinttype', 'arxiv']);
   }
-  f.push(['url', e.url ?? (e.arxiv ? `https://arxiv.org/abs/${e.arxiv}` : undefined)]);
+  f.push(['url', e.url ?? (e.arxiv ? arxivUrl(e.arxiv) : undefined)]);
   if (e.title_en && hasCjk(e.title)) f.push(['note', 'In Chinese']);
   return f.filter((p): p is [string, string] => p[1] !== undefined && p[1] !== '');
 }

@@ -3,7 +3,8 @@
  * here, CSL-YAML (Pandoc's `references:` list, or a top-level list of items) in `cslYaml.ts`, in
  * slices ({@link CslJsonReader}, `CslYamlReader`) or at once. An item that is not a mapping with a
  * non-empty `id`, that contains itself (a YAML alias inside its own anchor) or that is nested more
- * than {@link MAX_CSL_DEPTH} levels deep is a problem at its line; the other items load. What the
+ * than {@link MAX_CSL_DEPTH} levels deep is a problem at its line; the other items load, each with
+ * its line, its offset and the offset of its `id` value (where go to definition lands). What the
  * readers hand on is plain, acyclic data of bounded depth (`JSON.stringify` and structured clone
  * walk it recursively: the cache, the language server's responses).
  */
@@ -16,6 +17,10 @@ import type { LibraryProblem } from './readBibtex.js';
 export interface CslLibraryItem {
   item: Record<string, unknown>;
   line: number;
+  /** UTF-16 offset of the item's first character (JSON's `{`, the YAML mapping's first key), where the reader knows it. */
+  start?: number;
+  /** UTF-16 offset of the first character of its `id` value (inside quotes), where the reader knows it. */
+  keyStart?: number;
 }
 
 /** A CSL library as read. */
@@ -35,8 +40,12 @@ const TOO_DEEP = `this CSL item is nested more than ${MAX_CSL_DEPTH} levels deep
 /** An error at an offset of a text (its line and column counted as `lineColumnAt` does). */
 export const problemAt = (text: string, offset: number, message: string): LibraryProblem => ({ ...lineColumnAt(text, offset), message, severity: 'error' });
 
-/** Adds an item, checked: a mapping with an `id` that is a number or a string with more than white space. */
-export function collect(v: unknown, line: number, out: CslLibrary): void {
+/**
+ * Adds an item, checked: a mapping with an `id` that is a number or a string with more than white space.
+ *
+ * @param at - where the item and its `id` value start in the text, when the reader knows
+ */
+export function collect(v: unknown, line: number, out: CslLibrary, at: { start?: number; keyStart?: number } = {}): void {
   if (!v || typeof v !== 'object' || Array.isArray(v)) {
     out.problems.push({ line, column: 1, message: 'not a CSL item (expected a mapping with an "id"); skipped', severity: 'error' });
     return;
@@ -50,7 +59,7 @@ export function collect(v: unknown, line: number, out: CslLibrary): void {
     out.problems.push({ line, column: 1, message: 'this CSL item\'s "id" is empty; skipped', severity: 'error' });
     return;
   }
-  out.items.push({ item, line });
+  out.items.push({ item, line, ...(at.start !== undefined ? { start: at.start } : {}), ...(at.keyStart !== undefined ? { keyStart: at.keyStart } : {}) });
 }
 
 /**
@@ -140,6 +149,8 @@ export class CslJsonReader implements CslReader {
   private starts: number[] = [];
   private lines: number[] = [];
   private depths: number[] = [];
+  /** Per element that is an object: where its `"id"` member's value starts (sparse). */
+  private keyStarts: number[] = [];
   private open = -1;
   private close = -1;
   private at = 0;
@@ -170,7 +181,7 @@ export class CslJsonReader implements CslReader {
         const i = this.next++;
         const line = lines[i] ?? 1;
         if ((depths[i] ?? 0) > MAX_CSL_DEPTH) this.problems.push({ line, column: 1, message: TOO_DEEP, severity: 'error' });
-        else collect(values[i], line, this);
+        else collect(values[i], line, this, { start: this.starts[i], keyStart: this.keyStarts[i] });
         if (++since >= DEADLINE_EVERY && this.next < values.length) {
           since = 0;
           if (deadline()) return false;
@@ -213,6 +224,7 @@ export class CslJsonReader implements CslReader {
           else if (d === 34) break;
         }
         if (depth === 1) { starts.push(from); lines.push(line); depths.push(0); }
+        else if (depth === 2 && i === from + 3 && text.charCodeAt(from + 1) === 105 && text.charCodeAt(from + 2) === 100) this.idMember(i);
       } else if (c === 91 || c === 123) { // [ {
         if (depth === 1) { starts.push(i); lines.push(line); depths.push(0); }
         depth++;
@@ -236,6 +248,22 @@ export class CslJsonReader implements CslReader {
     for (let j = this.close + 1; j < n; j++) if (!isJsonSpace(text.charCodeAt(j))) return this.refuse();
     if (!this.rescan) this.phase = 'parse';
     return true;
+  }
+
+  /**
+   * After a string `"id"` inside an element (its closing quote at `close`): when a `:` follows, it
+   * is the element's `id` member, and where its value starts is kept (the last one, as
+   * `JSON.parse` keeps the last of duplicate names). Reads only the white space up to the value.
+   */
+  private idMember(close: number): void {
+    const text = this.text;
+    let j = close + 1;
+    while (j < text.length && isJsonSpace(text.charCodeAt(j))) j++;
+    if (text.charCodeAt(j) !== 58) return;
+    j++;
+    while (j < text.length && isJsonSpace(text.charCodeAt(j))) j++;
+    const el = this.starts.length - 1;
+    if (el >= 0 && text.charCodeAt(this.starts[el]!) === 123) this.keyStarts[el] = text.charCodeAt(j) === 34 ? j + 1 : j;
   }
 
   /** Parses the elements one by one; false when stopped by the deadline. */
@@ -293,6 +321,7 @@ export class CslJsonReader implements CslReader {
     this.starts = [];
     this.lines = [];
     this.depths = [];
+    this.keyStarts = [];
     this.open = this.close = -1;
     this.at = 0;
     this.line = 1;

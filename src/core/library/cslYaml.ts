@@ -258,7 +258,7 @@ export class CslYamlReader implements CslReader {
     if (!error && isSeq(seq) && seq.items.length === e - b && Array.isArray(parsed.value)) {
       for (let i = b; i < e; i++) {
         const node = seq.items[i - b] as YamlNode | null;
-        this.take(parsed.value[i - b], node?.range ? this.lineIn(i, from + node.range[0]).line : this.lines[i]!);
+        this.take(parsed.value[i - b], node?.range ? this.lineIn(i, from + node.range[0]).line : this.lines[i]!, placeOf(text, node, from));
       }
       return;
     }
@@ -284,10 +284,10 @@ export class CslYamlReader implements CslReader {
   }
 
   /** Checks an item's value (plain data, then a CSL item) and adds it. */
-  private take(value: unknown, line: number): void {
+  private take(value: unknown, line: number, at: { start?: number; keyStart?: number }): void {
     const bad = notPlainData(value);
     if (bad) this.problems.push({ line, column: 1, message: bad, severity: 'error' });
-    else collect(value, line, this);
+    else collect(value, line, this, at);
   }
 
   /** Parses the document in one piece (the scan could not split it); the items are converted next. */
@@ -332,7 +332,7 @@ export class CslYamlReader implements CslReader {
       const line = lineAt(this.lineStarts, (node?.range?.[0] ?? 0) + this.bom);
       const r = node ? nodeToJS(doc!, node) : { value: null };
       if (r.error !== undefined) this.problems.push({ line, column: 1, message: `this CSL item cannot be read: ${r.error}; skipped`, severity: 'error' });
-      else this.take(r.value, line);
+      else this.take(r.value, line, placeOf(this.text, node, this.bom));
       if (++since >= DEADLINE_EVERY && this.next < nodes.length) {
         since = 0;
         if (deadline()) return false;
@@ -343,6 +343,24 @@ export class CslYamlReader implements CslReader {
     this.phase = 'done';
     return true;
   }
+}
+
+/**
+ * Where an item's node starts in the file, and its `id` value (the last `id` key's, as the
+ * conversion keeps the last of duplicate keys; inside its quotes when quoted).
+ *
+ * @param base - the offset in the file of the text the node was parsed from
+ */
+function placeOf(text: string, node: YamlNode | null | undefined, base: number): { start?: number; keyStart?: number } {
+  if (!node?.range) return {};
+  const start = base + node.range[0];
+  if (!isMap(node)) return { start };
+  let value: YamlNode | null | undefined;
+  for (const p of node.items) if (isScalar(p.key) && p.key.value === 'id') value = p.value as YamlNode | null;
+  if (!value?.range) return { start };
+  const at = base + value.range[0];
+  const quoted = text.charCodeAt(at) === 34 || text.charCodeAt(at) === 39;
+  return { start, keyStart: quoted ? at + 1 : at };
 }
 
 const LONE_CR = 'a line ends with a lone CR (classic Mac OS line endings), which we cannot read as YAML; save the file with LF or CRLF line endings';

@@ -5,6 +5,7 @@
  * venue, identifiers, keywords); the rest stays in the file, which citing copies as written.
  */
 import type { EntryType, Kind, LibraryEntry, LibraryInfo, Person } from '../schema.js';
+import { bareDoi, bibtexArxiv, cslArxiv, cslYear } from '../bib/sameWork.js';
 import type { RawBibEntry } from './readBibtex.js';
 import { texToText } from './tex.js';
 
@@ -119,13 +120,6 @@ function listField(value: string | undefined): readonly string[] {
   return items.length ? items : NONE;
 }
 
-function bareDoi(value: string | undefined): string | undefined {
-  const d = value?.trim().replace(/^https?:\/\/(dx\.)?doi\.org\//i, '').replace(/^doi:\s*/i, '');
-  return d && /^10\.\d{4,9}\/\S+$/.test(d) ? d : undefined;
-}
-
-const ARXIV_ID = /^(\d{4}\.\d{4,5}|[a-z-]+(\.[A-Z]{2})?\/\d{7})$/;
-
 function httpUrl(value: string | undefined): string | undefined {
   const u = value?.trim();
   return u && /^https?:\/\/[^\s]+$/.test(u) ? u : undefined;
@@ -140,8 +134,8 @@ export interface LibraryRef {
 /**
  * A BibTeX library entry as an {@link Entry}. Names: `author`, else `editor`; year: `year`, else
  * the year of `date`; venue: `journal`/`journaltitle`, `booktitle`, `eventtitle`, `publisher`,
- * `school`, `institution`, `organization`, `howpublished`; arXiv id: `eprint` when `archiveprefix`
- * or `eprinttype` says arXiv (or is absent and the id looks like one).
+ * `school`, `institution`, `organization`, `howpublished`; arXiv id: `sameWork.ts`'s
+ * {@link bibtexArxiv} (`eprint`, an arXiv DOI, an arxiv.org URL or `arXiv:<id>` in the venue or note).
  */
 export function entryFromBibtex(raw: RawBibEntry, lib: LibraryRef): LibraryEntry {
   const f = raw.fields;
@@ -152,10 +146,6 @@ export function entryFromBibtex(raw: RawBibEntry, lib: LibraryRef): LibraryEntry
   const year = yearMatch ? Number(yearMatch[0]) : undefined;
   const venueField = f.journal ?? f.journaltitle ?? f.booktitle ?? f.eventtitle ?? f.publisher ?? f.school ?? f.institution ?? f.organization ?? f.howpublished;
   const venue = venueField ? texToText(venueField, 400) : '';
-  const eprint = f.eprint?.trim().replace(/^arxiv:/i, '').replace(/v\d+$/, '');
-  const arxivByPrefix = /arxiv/i.test(`${f.archiveprefix ?? ''} ${f.eprinttype ?? ''}`);
-  const arxivUrl = /arxiv\.org\/(?:abs|pdf)\/([0-9]{4}\.[0-9]{4,5})/i.exec(f.url ?? '')?.[1];
-  const arxiv = eprint && ARXIV_ID.test(eprint) && (arxivByPrefix || (!f.archiveprefix && !f.eprinttype)) ? eprint : arxivUrl;
   const library: LibraryInfo = {
     uri: lib.uri, name: lib.name, line: raw.line, sourceType: raw.type, format: 'bibtex',
     keywords: listField(f.keywords), groups: listField(f.groups),
@@ -169,7 +159,7 @@ export function entryFromBibtex(raw: RawBibEntry, lib: LibraryRef): LibraryEntry
     year: year && year >= 1000 && year <= 2999 ? year : undefined,
     venue: venue || undefined,
     doi: bareDoi(f.doi),
-    arxiv,
+    arxiv: bibtexArxiv(f),
     url: httpUrl(f.url),
     // What a CSL bibliography and a formatted reference need besides (`toCslJson`).
     ...optional({
@@ -207,7 +197,7 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : ty
 /**
  * A CSL item (CSL-JSON or CSL-YAML; the CSL 1.0.2 specification's variables) as an {@link Entry}:
  * `id` is its key, `author` (else `editor`) its names, the first year of `issued` its year,
- * `container-title` (else `publisher`) its venue. The item itself is kept: citing copies it as written.
+ * `container-title` (else `publisher`) its venue, `sameWork.ts`'s {@link cslArxiv} its arXiv id. The item itself is kept: citing copies it as written.
  *
  * @returns undefined for an item without an `id`
  */
@@ -218,11 +208,7 @@ export function entryFromCsl(item: Record<string, unknown>, line: number, lib: L
   const type = CSL_TYPES[sourceType] ?? 'misc';
   const names = Array.isArray(item.author) ? item.author : Array.isArray(item.editor) ? item.editor : [];
   const authors = names.slice(0, 200).map(cslPerson).filter((p): p is Person => !!p);
-  const issued = item.issued as { 'date-parts'?: unknown[][]; raw?: string; literal?: string } | undefined;
-  const y = Number(issued?.['date-parts']?.[0]?.[0] ?? /\d{4}/.exec(issued?.raw ?? issued?.literal ?? '')?.[0]);
-  const number = text(item.number);
-  const arxivFromNumber = number && /^arXiv:/i.test(number) ? number.slice(6).replace(/v\d+$/, '') : undefined;
-  const arxivFromUrl = /arxiv\.org\/(?:abs|pdf)\/([0-9]{4}\.[0-9]{4,5})/i.exec(text(item.URL) ?? '')?.[1];
+  const y = cslYear(item);
   const venue = text(item['container-title']) ?? text(item.publisher);
   const library: LibraryInfo = {
     uri: lib.uri, name: lib.name, line, sourceType, format, keywords: listField(text(item.keyword)), groups: NONE, csl: item,
@@ -233,10 +219,10 @@ export function entryFromCsl(item: Record<string, unknown>, line: number, lib: L
     kind: kindOf(type, sourceType),
     title: (text(item.title) ?? '').replace(/\s+/g, ' ').trim().slice(0, 1000) || key,
     authors,
-    year: Number.isInteger(y) && y >= 1000 && y <= 2999 ? y : undefined,
+    year: y !== undefined && y >= 1000 && y <= 2999 ? y : undefined,
     venue: venue?.slice(0, 400) || undefined,
     doi: bareDoi(text(item.DOI)),
-    arxiv: arxivFromNumber && ARXIV_ID.test(arxivFromNumber) ? arxivFromNumber : arxivFromUrl,
+    arxiv: cslArxiv(item),
     url: httpUrl(text(item.URL)),
     library,
   };

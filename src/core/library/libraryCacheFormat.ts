@@ -17,8 +17,9 @@ import { LibraryIndex, type LibraryIndexJson } from './search.js';
  * 3: the text's hash, length and format in the cache; one piece of the JSON a line.
  * 4: the BibTeX reader follows BibTeX 0.99d's rules; the CSL readers skip items that contain themselves or nest past 100 levels, and a broken
  *    CSL-YAML item costs only itself (a version-3 cache holds what they read before).
+ * 5: an entry's arXiv id is read by `bib/sameWork.ts` (also from `arXiv:<id>` in a venue or note, an arXiv DOI, old-style ids in URLs).
  */
-export const LIBRARY_CACHE_VERSION = 4;
+export const LIBRARY_CACHE_VERSION = 5;
 
 /**
  * The text a cache was saved for: a hash of it (the host's: SHA-256 in hex on Node; FNV-1a

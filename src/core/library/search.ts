@@ -143,7 +143,7 @@ export class LibraryIndex {
    *
    * @param query - free text and filters
    * @param limit - hits at most
-   * @param skip - entries not to return (the corpus's twins)
+   * @param skip - entries not to return (library entries that are a corpus entry's work: the corpus row stands for them)
    * @returns hits, best first (equal scores in file order); scores are BM25+ like the corpus search's
    */
   search(query: ParsedQuery, limit: number, skip?: (e: Entry) => boolean): SearchHit[] {

@@ -102,7 +102,7 @@ export async function complete(ctx: ServiceContext, doc: TextDocument, position:
   const isOwn = (e: Entry) => !!e.library && declared.has(e.library.uri);
   const ranked = [...hits.filter(isOwn), ...hits.filter((e) => !isOwn(e))];
   const fromCorpus = ranked.map((e) => view.toCite?.(e.key) ?? e).filter((e) => !cite.existing.includes(e.key)).map((e): CompletionItem => ({
-    // A corpus entry with a twin in the user's library is offered under the user's key.
+    // A corpus entry whose work the user's library holds is offered under the user's key.
     label: e.key,
     labelDetails: { description: e.library ? [venueYear(e), e.library.name].filter(Boolean).join(' · ') : venueYear(e) },
     kind: CompletionItemKind.Reference,

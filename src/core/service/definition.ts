@@ -5,7 +5,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { Location, Position, Range } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
-import { bibKeyOffset, findBibKey, lineColumnAt } from '../bib/bibfile.js';
+import { entryKeyOffset, findBibKey, lineColumnAt } from '../bib/bibfile.js';
 import { toBibtex } from '../cite/writeBibtex.js';
 import { citationAt } from '../citations.js';
 import { bibitemOf } from '../latex/thebibliography.js';
@@ -13,8 +13,12 @@ import type { ServiceContext } from './serviceContext.js';
 import { ENTRY_SCHEME, NOT_CANCELLED, type Cancellation } from './types.js';
 
 /**
- * The key's entry in the document's bibliography files; else its `\bibitem` in the document's
- * thebibliography; else its line in the library that holds it; else, for an editor with our UI, the corpus entry's BibTeX at `mlsys-papers:/<key>.bib`.
+ * The key's entry in the document's bibliography files (a `.bib` entry's key in `@type{key,`, a
+ * CSL-JSON or CSL-YAML item's `id` value, as the readers placed them); else its `\bibitem` in the
+ * document's thebibliography; else its line in the library that holds it; else, for an editor with
+ * our UI, the corpus entry's BibTeX at `mlsys-papers:/<key>.bib`. Keys are compared ignoring case,
+ * as BibTeX does; a CSL item whose `id` matches exactly comes before one that matches only ignoring
+ * case (pandoc's ids are case-sensitive).
  *
  * @param position - LSP position (0-based line, UTF-16 character)
  * @returns an empty range at the key; undefined off a citation, for an unknown key, or when cancelled
@@ -25,9 +29,11 @@ export async function definition(ctx: ServiceContext, doc: TextDocument, positio
   const bib = await ctx.bibliographyOf(doc);
   if (token.isCancellationRequested) return undefined;
   for (const s of bib?.files ?? []) {
-    // The entry as the reader found it (BibTeX uses the first of duplicate keys); else a search of the text.
-    const own = s.format === 'bibtex' ? s.entries.find((e) => e.key.toLowerCase() === c.key.toLowerCase()) : undefined;
-    const at = own?.start !== undefined ? bibKeyOffset(s.text, own.start) : findBibKey(s.text, c.key);
+    // The entry as the reader found it (BibTeX uses the first of duplicate keys); else, in a .bib, a search of the text.
+    const exact = s.format === 'bibtex' ? undefined : s.entries.find((e) => e.key === c.key);
+    const own = exact ?? s.entries.find((e) => e.key.toLowerCase() === c.key.toLowerCase());
+    const placed = own ? entryKeyOffset(s.text, own) : -1;
+    const at = placed >= 0 || s.format !== 'bibtex' ? placed : findBibKey(s.text, c.key);
     if (at >= 0) {
       const { line, column } = lineColumnAt(s.text, at);
       const pos = Position.create(line - 1, column - 1);

@@ -84,7 +84,7 @@ export interface ServiceContext {
   formatted(entry: Entry, scope: string): Promise<string | undefined>;
   /** An entry of the corpus or of a library by key. */
   lookup(key: string): Entry | undefined;
-  /** The entries citing `keys` cites (a corpus entry's library twin when there is one), ready to copy. */
+  /** The entries citing `keys` cites (the library entry that is the same work as a corpus entry, when there is one), ready to copy. */
   entriesOf(keys: readonly string[]): Entry[];
 }
 

@@ -37,7 +37,7 @@ export interface CorpusView {
   /** An entry of the corpus or of a library by key, ignoring case (the corpus's first). */
   entry?(key: string): Entry | undefined;
   /**
-   * What citing `key` cites: a corpus entry, or its twin in a library (the same work under the
+   * What citing `key` cites: a corpus entry, or the same work in a library (under the
    * user's key) unless the user prefers corpus keys; or a library entry.
    */
   toCite?(key: string): Entry | undefined;
@@ -47,7 +47,7 @@ export interface CorpusView {
   isLibrary?(uri: string): boolean | Promise<boolean>;
   /** Whether a URI is a library file that has loaded (its entries are in the index). */
   isLibraryReady?(uri: string): boolean;
-  /** A corpus entry's twin in a library, whatever the preference. */
+  /** The library entry that is the same work as a corpus entry (`bib/sameWork.ts`), whatever the preference. */
   twinOf?(corpusKey: string): Entry | undefined;
 }
 
@@ -143,7 +143,7 @@ export type BibChange =
   | { kind: 'declare'; root: string; keys: string[] }
   | { kind: 'refuse'; uri: string; message: string; line?: number; column?: number };
 
-/** A work the bibliography already has under another key, so it is cited by that key. */
+/** The same work (`bib/sameWork.ts`) the bibliography already has under another key, so it is cited by that key. */
 export interface ReusedKey {
   /** The corpus key asked for. */
   key: string;
