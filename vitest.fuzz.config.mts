@@ -21,6 +21,8 @@ export default defineConfig({
       FUZZ_RUNS: runs,
       FUZZ_TIMEOUT_MS: String(timeout),
       FUZZ_SHRINK_MS: process.env.FUZZ_SHRINK_MS ?? String(5 * 60_000),
+      // Only this run judges hangs by the clock (test/unit/fuzz/harness.ts's HANG_MS); the unit run does not.
+      FUZZ_HANG_MS: process.env.FUZZ_HANG_MS ?? '2000',
     },
   },
 });

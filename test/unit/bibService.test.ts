@@ -13,8 +13,9 @@ import { type MarkupContent, type Position } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
 import { createSearchIndex } from '../../src/core/search.js';
 import { createCitationService } from '../../src/core/service/service.js';
-import { DEFAULT_DOCUMENT_SETTINGS, type CorpusView, type ServiceWorkspace } from '../../src/core/service/types.js';
+import { DEFAULT_DOCUMENT_SETTINGS, type CorpusView } from '../../src/core/service/types.js';
 import { realCorpus } from './helpers.js';
+import { MemoryWorkspace } from './memoryWorkspace.js';
 
 /** Calls of the `.bib` helpers, to count the work of a diagnostics pull. */
 const calls = vi.hoisted(() => ({ parseBib: 0, findBibKeys: 0, findBibKey: 0, bibKeyOffset: 0 }));
@@ -29,18 +30,6 @@ vi.mock('../../src/core/bib/bibfile.js', async (actual) => {
   };
 });
 
-/** Files under /ws and open documents with versions. */
-class Workspace implements ServiceWorkspace {
-  readonly folders = [URI.file('/ws')];
-  readonly files = new Map<string, string>();
-  readonly open = new Map<string, { version: number; text: string }>();
-  async readText(uri: URI) { return this.open.get(uri.toString())?.text ?? this.files.get(uri.toString()); }
-  async readDisk(uri: URI) { return this.files.get(uri.toString()); }
-  async stamp(uri: URI) { const o = this.open.get(uri.toString()); return o ? `v${o.version}` : this.files.has(uri.toString()) ? 'disk' : undefined; }
-  async exists(uri: URI) { return this.files.has(uri.toString()) || uri.path === '/ws'; }
-  openDocument(uri: URI) { return this.open.get(uri.toString()); }
-}
-
 let view: CorpusView;
 beforeAll(() => {
   const corpus = realCorpus();
@@ -48,8 +37,7 @@ beforeAll(() => {
 });
 
 function setup(files: Record<string, string>) {
-  const ws = new Workspace();
-  for (const [path, text] of Object.entries(files)) ws.files.set(URI.file(path).toString(), text);
+  const ws = new MemoryWorkspace(files);
   const service = createCitationService({
     workspace: ws, corpus: () => view, config: () => DEFAULT_DOCUMENT_SETTINGS, logger: { info() {}, warn() {}, error() {} }, clientUi: () => true,
   });
@@ -104,8 +92,7 @@ describe('duplicate keys of an open .bib, in one pass (issue 20, finding 8)', ()
   it('2,000 duplicated keys: one read of the file and one key lookup per duplicate entry, no search of the text per key', async () => {
     const text = dups(2000);
     const { ws, service } = setup({});
-    const uri = URI.file('/ws/refs.bib').toString();
-    ws.open.set(uri, { version: 3, text });
+    ws.openDoc('/ws/refs.bib', 3, text);
     Object.assign(calls, { parseBib: 0, findBibKeys: 0, findBibKey: 0, bibKeyOffset: 0 });
     const bib = doc('/ws/refs.bib', 'bibtex', text, 3);
     const out = await service.diagnostics(bib);

@@ -441,7 +441,7 @@ describe('the built CLI in a child process', () => {
     });
     const r = cli('build-corpus', 'corpus', join(dir, 'corpus.json'));
     expect(r.code, r.err).toBe(0);
-  }, 60_000);
+  });
 
   it('--corpus /missing: one line, exit 2', () => {
     expectOneLine(cli('list', '--corpus', '/missing'), 'mlsys-papers: --corpus /missing: no such folder');
@@ -650,7 +650,7 @@ describe('--library FILE: your own libraries beside the corpus', () => {
         // Markdown is a link's text, the title (without a URL, the text alone; its bracket escaped).
         expect(cite.out).toContain(format === 'markdown' ? 'Clear \\x1b\\]0;pwned' : 'evil\\x1b[2J2024');
       }
-    }, 60_000);
+    });
 
     it('JSON output keeps the text (escaped as JSON, DEL and C1 too) and parses back to it', async () => {
       const r = await runAsync('list', '--library', ESCAPES, '--corpus', CORPUS, '--json');

@@ -1,27 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { latexCitations } from '../../src/core/citations.js';
 import { citeContextAt, latexCiteContext, pandocCiteContext } from '../../src/core/context.js';
-import { cursor } from './helpers.js';
+import { CURSOR, cursor } from './helpers.js';
 
 const latex = (marked: string) => { const { text, offset } = cursor(marked); return latexCiteContext(text, offset); };
 const pandoc = (marked: string) => { const { text, offset } = cursor(marked); return pandocCiteContext(text, offset); };
 
 describe('LaTeX citation context', () => {
   it.each([
-    ['\\cite{|}', 'cite', '', []],
-    ['\\cite{kw|}', 'cite', 'kw', []],
-    ['\\cite{a,|}', 'cite', '', ['a']],
-    ['\\cite{a, b|}', 'cite', 'b', ['a']],
-    ['\\citep[see][p.~3]{a,|b}', 'citep', '', ['a', 'b']],
-    ['\\citet*{|}', 'citet', '', []],
-    ['\\parencite{|}', 'parencite', '', []],
-    ['\\textcite{|}', 'textcite', '', []],
-    ['\\autocite[p.~3]{|}', 'autocite', '', []],
-    ['\\footcite{|}', 'footcite', '', []],
-    ['\\nocite{|}', 'nocite', '', []],
-    ['\\Citep{|}', 'Citep', '', []],
-    ['\\cites{a}{|}', 'cites', '', []],
-    ['\\cite{a,\n  b,\n  |}', 'cite', '', ['a', 'b']],
+    [`\\cite{${CURSOR}}`, 'cite', '', []],
+    [`\\cite{kw${CURSOR}}`, 'cite', 'kw', []],
+    [`\\cite{a,${CURSOR}}`, 'cite', '', ['a']],
+    [`\\cite{a, b${CURSOR}}`, 'cite', 'b', ['a']],
+    [`\\citep[see][p.~3]{a,${CURSOR}b}`, 'citep', '', ['a', 'b']],
+    [`\\citet*{${CURSOR}}`, 'citet', '', []],
+    [`\\parencite{${CURSOR}}`, 'parencite', '', []],
+    [`\\textcite{${CURSOR}}`, 'textcite', '', []],
+    [`\\autocite[p.~3]{${CURSOR}}`, 'autocite', '', []],
+    [`\\footcite{${CURSOR}}`, 'footcite', '', []],
+    [`\\nocite{${CURSOR}}`, 'nocite', '', []],
+    [`\\Citep{${CURSOR}}`, 'Citep', '', []],
+    [`\\cites{a}{${CURSOR}}`, 'cites', '', []],
+    [`\\cite{a,\n  b,\n  ${CURSOR}}`, 'cite', '', ['a', 'b']],
   ])('%j → \\%s, prefix %j, existing %j', (marked, command, prefix, existing) => {
     const ctx = latex(marked)!;
     expect(ctx).toBeDefined();
@@ -31,44 +31,44 @@ describe('LaTeX citation context', () => {
   });
 
   it.each([
-    ['\\section{|}'], ['\\cite{a} |'], ['no command {|}'], ['\\cite{a}{b} text {|}'], ['\\textbf{\\cite{a} |}'], ['|'],
+    [`\\section{${CURSOR}}`], [`\\cite{a} ${CURSOR}`], [`no command {${CURSOR}}`], [`\\cite{a}{b} text {${CURSOR}}`], [`\\textbf{\\cite{a} ${CURSOR}}`], [`${CURSOR}`],
   ])('%j is not a citation', (marked) => {
     expect(latex(marked)).toBeUndefined();
   });
 
   it('reports the partial key range for replacement', () => {
-    const ctx = latex('\\cite{a,kw|on}')!;
+    const ctx = latex(`\\cite{a,kw${CURSOR}on}`)!;
     expect([ctx.keyStart, ctx.keyEnd]).toEqual([8, 12]);
   });
 
   it.each([
-    ['% \\cite{|}'],
-    ['50% of \\cite{|}'],
-    ['row \\\\% \\cite{|}'],
-    ['\\verb+\\cite{|}+'],
-    ['\\lstinline!\\cite{|}!'],
-    ['\\mintinline{tex}{\\cite{|}}'],
-    ['\\begin{verbatim}\n\\cite{|}\n\\end{verbatim}'],
-    ['\\begin{lstlisting}[language=TeX]\n\\cite{|}\n\\end{lstlisting}'],
-    ['\\begin{minted}{latex}\n\\cite{|}\n\\end{minted}'],
-    ['\\begin{comment}\n\\cite{|}\n\\end{comment}'],
-    ['\\iffalse \\ifx a b \\fi \\cite{|} \\fi'],
-    ['\\cite{a, % old: b|\n c}'],
-    ['\\\\cite{|}'],
+    [`% \\cite{${CURSOR}}`],
+    [`50% of \\cite{${CURSOR}}`],
+    [`row \\\\% \\cite{${CURSOR}}`],
+    [`\\verb+\\cite{${CURSOR}}+`],
+    [`\\lstinline!\\cite{${CURSOR}}!`],
+    [`\\mintinline{tex}{\\cite{${CURSOR}}}`],
+    [`\\begin{verbatim}\n\\cite{${CURSOR}}\n\\end{verbatim}`],
+    [`\\begin{lstlisting}[language=TeX]\n\\cite{${CURSOR}}\n\\end{lstlisting}`],
+    [`\\begin{minted}{latex}\n\\cite{${CURSOR}}\n\\end{minted}`],
+    [`\\begin{comment}\n\\cite{${CURSOR}}\n\\end{comment}`],
+    [`\\iffalse \\ifx a b \\fi \\cite{${CURSOR}} \\fi`],
+    [`\\cite{a, % old: b${CURSOR}\n c}`],
+    [`\\\\cite{${CURSOR}}`],
   ])('%j: in a comment, verbatim text or dead code, no completion', (marked) => {
     expect(latex(marked)).toBeUndefined();
   });
 
   it.each([
-    ['50\\% of \\cite{|}', []],
-    ['row \\\\\\% \\cite{|}', []],
-    ['\\verb+x+ \\cite{|}', []],
-    ['\\begin{lstlisting}[caption={From \\citet{|}}]\nx\n\\end{lstlisting}', []],
-    ['\\begin{verbatim}\n\\cite{x}\n\\end{verbatim} \\cite{|}', []],
-    ['\\iffalse \\cite{x} \\else \\cite{|} \\fi', []],
-    ['\\cite{a, % old: b\n |}', ['a']],
-    ['\\cite{a, % } no\n b, |}', ['a', 'b']],
-    ['\\cite{a,|} % }', ['a']],
+    [`50\\% of \\cite{${CURSOR}}`, []],
+    [`row \\\\\\% \\cite{${CURSOR}}`, []],
+    [`\\verb+x+ \\cite{${CURSOR}}`, []],
+    [`\\begin{lstlisting}[caption={From \\citet{${CURSOR}}}]\nx\n\\end{lstlisting}`, []],
+    [`\\begin{verbatim}\n\\cite{x}\n\\end{verbatim} \\cite{${CURSOR}}`, []],
+    [`\\iffalse \\cite{x} \\else \\cite{${CURSOR}} \\fi`, []],
+    [`\\cite{a, % old: b\n ${CURSOR}}`, ['a']],
+    [`\\cite{a, % } no\n b, ${CURSOR}}`, ['a', 'b']],
+    [`\\cite{a,${CURSOR}} % }`, ['a']],
   ])('%j: in LaTeX code, existing %j', (marked, existing) => {
     const ctx = latex(marked)!;
     expect(ctx).toBeDefined();
@@ -76,7 +76,7 @@ describe('LaTeX citation context', () => {
   });
 
   it('a comment inside the key list does not end it', () => {
-    const { text, offset } = cursor('\\cite{a,|% note }\n b}');
+    const { text, offset } = cursor(`\\cite{a,${CURSOR}% note }\n b}`);
     const ctx = latexCiteContext(text, offset)!;
     expect(ctx.listEnd).toBe(text.lastIndexOf('}'));
     expect(ctx.existing).toEqual(['a', 'b']);
@@ -85,10 +85,10 @@ describe('LaTeX citation context', () => {
   describe('a long listing', () => {
     const lines = (n: number) => Array.from({ length: n }, (_, k) => `line ${k} of code  # \\cite{k${k}}`).join('\n');
     const doc = (middle: string) =>
-      `Intro \\cite{intro}.\n\\begin{lstlisting}\n${lines(120)}\n${middle}\n${lines(120)}\n\\end{lstlisting}\nAfter \\cite{|}.`;
+      `Intro \\cite{intro}.\n\\begin{lstlisting}\n${lines(120)}\n${middle}\n${lines(120)}\n\\end{lstlisting}\nAfter \\cite{${CURSOR}}.`;
 
     it('a cursor deep inside the listing gets no completion', () => {
-      const text = doc('\\cite{x}').replace('\\cite{|}', '\\cite{}');
+      const text = doc('\\cite{x}').replace(`\\cite{${CURSOR}}`, '\\cite{}');
       const offset = text.indexOf('\\cite{x}') + 6;
       expect(offset - text.indexOf('\\begin{lstlisting}')).toBeGreaterThan(2000);
       expect(latexCiteContext(text, offset)).toBeUndefined();
@@ -112,14 +112,14 @@ describe('LaTeX citation context', () => {
 
 describe('Pandoc citation context', () => {
   it.each([
-    ['[@|]', '', true, []],
-    ['[@kw|]', 'kw', true, []],
-    ['see @kw|', 'kw', false, []],
-    ['@|', '', false, []],
-    ['[-@|]', '', true, []],
-    ['[see @a, p. 3; @|]', '', true, ['a']],
-    ['[@a; @b|]', 'b', true, ['a']],
-    ['[@a; |]', '', true, ['a']],
+    [`[@${CURSOR}]`, '', true, []],
+    [`[@kw${CURSOR}]`, 'kw', true, []],
+    [`see @kw${CURSOR}`, 'kw', false, []],
+    [`@${CURSOR}`, '', false, []],
+    [`[-@${CURSOR}]`, '', true, []],
+    [`[see @a, p. 3; @${CURSOR}]`, '', true, ['a']],
+    [`[@a; @b${CURSOR}]`, 'b', true, ['a']],
+    [`[@a; ${CURSOR}]`, '', true, ['a']],
   ])('%j → prefix %j, bracketed %s, existing %j', (marked, prefix, bracketed, existing) => {
     const ctx = pandoc(marked)!;
     expect(ctx).toBeDefined();
@@ -129,16 +129,16 @@ describe('Pandoc citation context', () => {
   });
 
   it.each([
-    ['mail me@exa|'], ['word|'], ['[link text|](http://x)'], ['[no at sign |]'], ['x@|'],
+    [`mail me@exa${CURSOR}`], [`word${CURSOR}`], [`[link text${CURSOR}](http://x)`], [`[no at sign ${CURSOR}]`], [`x@${CURSOR}`],
   ])('%j is not a citation', (marked) => {
     expect(pandoc(marked)).toBeUndefined();
   });
 
   it('dispatches by language id', () => {
-    const { text, offset } = cursor('\\cite{|}');
+    const { text, offset } = cursor(`\\cite{${CURSOR}}`);
     expect(citeContextAt(text, offset, 'latex')?.syntax).toBe('latex');
     expect(citeContextAt(text, offset, 'plaintext')).toBeUndefined();
-    const md = cursor('[@|]');
+    const md = cursor(`[@${CURSOR}]`);
     expect(citeContextAt(md.text, md.offset, 'markdown')?.syntax).toBe('pandoc');
   });
 });

@@ -1,11 +1,22 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { realCorpus } from './helpers.js';
 
-/** The seed lists live beside the repository (`../shared/seeds`), as in CI. */
-const SEEDS = join(__dirname, '../../../shared/seeds');
+/**
+ * The seed lists live beside the repository (`../shared/seeds`), as in CI; in a git worktree,
+ * beside the repository the worktree belongs to (its common git folder's parent).
+ */
+function seedsDir(): string {
+  const beside = join(__dirname, '../../../shared/seeds');
+  if (existsSync(beside)) return beside;
+  const git = spawnSync('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd: __dirname, encoding: 'utf8' });
+  const common = git.status === 0 ? git.stdout.trim() : '';
+  return common ? join(dirname(common), '../shared/seeds') : beside;
+}
+const SEEDS = seedsDir();
 const decode = (s: string) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
 
 /** Every URL of each seed file, in the shape that file has (see the seeds' README). */

@@ -13,10 +13,21 @@ export function realCorpus(): Corpus {
   return (cached ??= buildCorpus(inject('corpusData') ?? loadValidCorpusData()));
 }
 
-/** Splits fixture text at the `|` cursor marker: `\cite{a,|}` → text without the marker and the offset. */
+/**
+ * The cursor marker of fixture text (as `CURSOR` in VS Code's Markdown language service tests): a
+ * character, U+2038 CARET, that no text under test contains, so `|` and `$` stay ordinary text.
+ */
+export const CURSOR = '\u2038';
+
+/**
+ * Splits fixture text at its cursor marker: `` `\\cite{a,${CURSOR}}` `` → the text without the
+ * marker and the marker's offset (UTF-16 code units).
+ *
+ * @throws when the text holds no marker or more than one (a fixture mistake, not a test result)
+ */
 export function cursor(marked: string): { text: string; offset: number } {
-  const offset = marked.indexOf('|');
-  if (offset < 0) throw new Error(`fixture has no | cursor marker: ${marked}`);
+  const offset = marked.indexOf(CURSOR);
+  if (offset < 0 || marked.indexOf(CURSOR, offset + 1) >= 0) throw new Error(`fixture needs exactly one ${CURSOR} cursor marker: ${marked}`);
   return { text: marked.slice(0, offset) + marked.slice(offset + 1), offset };
 }
 

@@ -126,7 +126,7 @@ describe('the CLI: one line naming the file, at once', () => {
     const r = spawnSync(process.execPath, [cli, 'list', '--library', link, '--corpus', CORPUS], { input: '@misc{fromstdin,}\n', encoding: 'utf8', timeout: 60_000 });
     expect(r.stderr).toBe(`mlsys-papers: --library ${link}: not a regular file\n`);
     expect(r.status).toBe(2);
-  }, 60_000);
+  });
 
   it.skipIf(!canFifo)('sync FILE where FILE is a FIFO', async () => {
     const { ws } = layout();
@@ -235,7 +235,7 @@ describe('the language server (Node host on a real folder)', () => {
     expect(by('good.bib')).toMatchObject({ state: 'ready', entries: 1 });
     const hits = await s.client.sendRequest<SearchResult>(Methods.search, { query: 'good library entry' });
     expect(hits.keys[0]).toBe('smith2024good');
-  }, 30_000);
+  });
 
   it.skipIf(!canFifo)('a document whose bibliography is a FIFO: citing into it is refused at once, nothing created over it', async () => {
     const { ws } = layout();
@@ -245,7 +245,7 @@ describe('the language server (Node host on a real folder)', () => {
     s.open(doc, 'latex', '\\cite{kwon2023efficient}\n\\bibliography{refs}\n');
     const plan = await s.client.sendRequest<CitePlan>(Methods.planCitation, { uri: doc, position: { line: 0, character: 0 }, keys: ['yu2022orca'] });
     expect(plan.bibliography).toMatchObject({ kind: 'refuse', message: expect.stringMatching(/exists but cannot be read as a file/) });
-  }, 30_000);
+  });
 
   it('a bibliography through a symlinked folder that leads out of the workspace is refused, not written', async () => {
     const { ws, outside } = layout();
@@ -258,7 +258,7 @@ describe('the language server (Node host on a real folder)', () => {
     s.open(URI.file(join(ws, 'b.tex')).toString(), 'latex', 'See .\n\\bibliography{linkdir/fresh}\n');
     const create = await s.client.sendRequest<CitePlan>(Methods.planCitation, { uri: URI.file(join(ws, 'b.tex')).toString(), position: { line: 0, character: 4 }, keys: ['yu2022orca'] });
     expect(create.bibliography).toMatchObject({ kind: 'refuse', message: expect.stringMatching(/outside the workspace/) });
-  }, 30_000);
+  });
 
   it('mlsysPapers.allowWritesOutsideWorkspace from the user lets a symlinked bibliography be written; from a workspace it does not', async () => {
     const { ws, outside } = layout();
@@ -272,7 +272,7 @@ describe('the language server (Node host on a real folder)', () => {
     expect(await plan({})).toMatchObject({ kind: 'refuse', message: expect.stringMatching(/outside the workspace/) });
     expect(await plan({ allowWritesOutsideWorkspace: true })).toMatchObject({ kind: 'insert' });
     expect(await plan({ allowWritesOutsideWorkspace: true, __fromWorkspace: ['allowWritesOutsideWorkspace'] })).toMatchObject({ kind: 'refuse' });
-  }, 30_000);
+  });
 
   it('a library the workspace settings name through a symlink that leads out is not read', async () => {
     const { ws, outside } = layout();
@@ -283,7 +283,7 @@ describe('the language server (Node host on a real folder)', () => {
     expect(files.map((f) => f.name)).toEqual(['own.bib']);
     expect(s.messages.map((m) => m.message)).toEqual([expect.stringMatching(/name libraries outside the workspace \(.*link\.bib\)/)]);
     await s.client.sendRequest(Methods.libraryStatus);
-  }, 30_000);
+  });
 
   it('a library named through a symlinked folder is never written', async () => {
     const { ws } = layout();
@@ -298,7 +298,7 @@ describe('the language server (Node host on a real folder)', () => {
     expect(s.messages.map((m) => m.message)).toEqual([expect.stringMatching(/refs\.bib is one of your libraries/)]);
     const plan = await s.client.sendRequest<CitePlan>(Methods.planCitation, { uri: doc, position: { line: 0, character: 4 }, keys: ['yu2022orca'] });
     expect(plan.bibliography).toMatchObject({ kind: 'refuse', message: expect.stringMatching(/one of your libraries/) });
-  }, 30_000);
+  });
 });
 
 describe('the language server: a library spelt another way is still a library (in-memory host)', () => {
@@ -312,7 +312,7 @@ describe('the language server: a library spelt another way is still a library (i
       expect(s.messages.map((m) => m.message)).toEqual([expect.stringMatching(/refs\.bib is one of your libraries/)]);
       // One more round trip: the server has the answer to its warning before the session closes.
       await s.client.sendRequest(Methods.libraryStatus);
-    }, 30_000);
+    });
   }
 });
 
@@ -336,7 +336,7 @@ describe('the language server through the client (the browser build, VS Code: ml
       ['good.bib', 'ready', undefined],
     ]);
     expect(asked.every((p) => p.maxBytes === 1024 * 1024)).toBe(true);
-  }, 30_000);
+  });
 });
 
 describe('mlsys-papers lsp --stdio, a process of its own', () => {
@@ -370,5 +370,5 @@ describe('mlsys-papers lsp --stdio, a process of its own', () => {
       client.dispose();
       child.kill();
     }
-  }, 60_000);
+  });
 });

@@ -31,7 +31,7 @@ describe('l10n: runtime strings', () => {
     const extracted = await getL10nJson(files);
     expect(Object.keys(extracted).length).toBeGreaterThan(100);
     expect(Object.keys(json('l10n/bundle.l10n.json')).sort()).toEqual(Object.keys(extracted).sort());
-  }, 60_000); // tree-sitter parses every source file
+  });
 
   it('every string has a Chinese translation with the same placeholders, and the bundle has no stale ones', () => {
     const en = json('l10n/bundle.l10n.json');

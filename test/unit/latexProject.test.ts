@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { URI } from 'vscode-uri';
-import { resolveBibliography, type BibWorkspace } from '../../src/core/bib/resolve.js';
+import { resolveBibliography } from '../../src/core/bib/resolve.js';
 import { indexLatexFiles, latexFileFacts, LatexProject } from '../../src/core/latex/project.js';
+import { MemoryWorkspace } from './memoryWorkspace.js';
 
 const u = (path: string) => URI.file(path);
 const paths = (us: readonly URI[]) => us.map((x) => x.path);
@@ -18,16 +19,6 @@ async function projectOf(files: Record<string, string>): Promise<{ project: Late
   const tex = Object.keys(files).filter((p) => p.endsWith('.tex')).map(u);
   await indexLatexFiles(project, tex, { read: async (uri) => { reads++; return files[uri.path]; } });
   return { project, reads };
-}
-
-/** A `BibWorkspace` over the same files, for `resolveBibliography`. */
-function workspaceOf(files: Record<string, string>): BibWorkspace {
-  return {
-    folders: [u('/ws')],
-    readText: async (uri) => files[uri.path],
-    stamp: async (uri) => (files[uri.path] === undefined ? undefined : `s${files[uri.path]!.length}`),
-    exists: async (uri) => files[uri.path] !== undefined,
-  };
 }
 
 const MAIN = '\\documentclass{article}\n\\begin{document}\n';
@@ -207,7 +198,7 @@ describe('resolveBibliography with a project', () => {
 
   it('gives a section file without a magic comment its root\'s bibliography', async () => {
     const { project } = await projectOf(files);
-    const bib = await resolveBibliography(workspaceOf(files), doc('/ws/sections/intro.tex'), { project });
+    const bib = await resolveBibliography(new MemoryWorkspace(files), doc('/ws/sections/intro.tex'), { project });
     expect(bib!.root.path).toBe('/ws/main.tex');
     expect(bib!.files.map((f) => f.uri.path)).toEqual(['/ws/refs.bib']);
   });
@@ -215,14 +206,14 @@ describe('resolveBibliography with a project', () => {
   it('falls back to the detected root when the magic comment names a missing file, and says where the comment is', async () => {
     const { project } = await projectOf(files);
     const text = '\n% !TEX root = /Users/someone/paper/main.tex\nSee \\cite{a}.\n';
-    const bib = await resolveBibliography(workspaceOf(files), { uri: u('/ws/sections/intro.tex'), languageId: 'latex', text }, { project });
+    const bib = await resolveBibliography(new MemoryWorkspace(files), { uri: u('/ws/sections/intro.tex'), languageId: 'latex', text }, { project });
     expect(bib!.root.path).toBe('/ws/main.tex');
     expect(bib!.missingRoot).toMatchObject({ path: '/Users/someone/paper/main.tex', line: 1, start: 1 });
     // A magic comment that exists wins over detection; the setting wins over both.
-    const magic = await resolveBibliography(workspaceOf(files), { uri: u('/ws/sections/intro.tex'), languageId: 'latex', text: '% !TEX root = ../other/main.tex\n' }, { project });
+    const magic = await resolveBibliography(new MemoryWorkspace(files), { uri: u('/ws/sections/intro.tex'), languageId: 'latex', text: '% !TEX root = ../other/main.tex\n' }, { project });
     expect(magic!.files.map((f) => f.uri.path)).toEqual(['/ws/other/theirs.bib']);
     expect(magic!.missingRoot).toBeUndefined();
-    const setting = await resolveBibliography(workspaceOf(files), { uri: u('/ws/sections/intro.tex'), languageId: 'latex', text: '% !TEX root = ../other/main.tex\n' },
+    const setting = await resolveBibliography(new MemoryWorkspace(files), { uri: u('/ws/sections/intro.tex'), languageId: 'latex', text: '% !TEX root = ../other/main.tex\n' },
       { project, latexRoot: 'main.tex', latexRootBase: u('/ws') });
     expect(setting!.root.path).toBe('/ws/main.tex');
   });
@@ -236,7 +227,7 @@ describe('resolveBibliography with a project', () => {
       '/ws/b.bib': '@misc{y, title={Y}}\n',
     };
     const { project } = await projectOf(two);
-    const bib = await resolveBibliography(workspaceOf(two), { uri: u('/ws/shared.tex'), languageId: 'latex', text: two['/ws/shared.tex'] }, { project });
+    const bib = await resolveBibliography(new MemoryWorkspace(two), { uri: u('/ws/shared.tex'), languageId: 'latex', text: two['/ws/shared.tex'] }, { project });
     expect(paths(bib!.roots!)).toEqual(['/ws/a.tex', '/ws/b.tex']);
     expect(bib!.files.map((f) => f.entries[0]!.key)).toEqual(['x', 'y']);
   });

@@ -550,7 +550,7 @@ describe('CSL libraries', () => {
       expect(sliced.entries, format).toEqual(once.entries);
       expect(sliced.problems, format).toEqual(once.problems);
     }
-  }, 60_000);
+  });
 
   it('lineStarts and lineAt', () => {
     const text = 'a\nbc\r\n\nd';

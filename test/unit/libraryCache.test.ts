@@ -33,9 +33,15 @@ const folder = async () => {
 };
 
 
-/** A cache in memory, as the store writes it (a string, or pieces in slices joined here). */
-function memoryCache(): { saved: Map<string, string>; cache: LibraryCache } {
+/**
+ * A cache in memory, as the store writes it (a string, or pieces in slices joined here), and
+ * `saves(n)`: settles once `n` values have been written whole (the store saves after a load, in
+ * slices of its own: waited for, not polled).
+ */
+function memoryCache(): { saved: Map<string, string>; cache: LibraryCache; saves: (n: number) => Promise<void> } {
   const saved = new Map<string, string>();
+  let written = 0;
+  const waiting: { n: number; resolve: () => void }[] = [];
   return {
     saved,
     cache: {
@@ -44,8 +50,11 @@ function memoryCache(): { saved: Map<string, string>; cache: LibraryCache } {
         let all = '';
         if (typeof v === 'string') all = v; else for await (const piece of v) all += piece;
         saved.set(k, all);
+        written++;
+        for (const w of waiting.filter((x) => x.n <= written)) { waiting.splice(waiting.indexOf(w), 1); w.resolve(); }
       },
     },
+    saves: (n) => (written >= n ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ n, resolve }))),
   };
 }
 describe('nodeLibraryCache', () => {
@@ -125,10 +134,11 @@ describe('finding 1: a damaged cache is a miss, reported once, then written agai
 
   it('the language server: the store reads the file, logs once, and writes the cache again', async () => {
     const text = readFileSync(join(FIX, 'title-key-renamed.bib'), 'utf8');
-    const { saved, cache } = memoryCache();
+    const { saved, cache, saves } = memoryCache();
     const first = await storeLoad(text, cache);
     expect(first.cached).toBe(false);
-    await until(() => saved.size === 1);
+    await saves(1);
+    expect(saved.size).toBe(1);
     const [key] = [...saved.keys()];
     saved.set(key!, saved.get(key!)!.replace('"title":', '"titlf":'));
     const second = await storeLoad(text, cache);
@@ -137,7 +147,8 @@ describe('finding 1: a damaged cache is a miss, reported once, then written agai
     expect(second.log.filter((l) => l.includes('cached copy'))).toEqual([
       "info: library refs.bib: the cached copy is not used (damaged (an entry's titlf)); reading the file",
     ]);
-    await until(() => !saved.get(key!)!.includes('"titlf":'));
+    await saves(2);
+    expect(saved.get(key!)!.includes('"titlf":')).toBe(false);
     const third = await storeLoad(text, cache);
     expect(third.cached).toBe(true);
     expect(third.log.filter((l) => l.includes('cached copy'))).toEqual([]);
@@ -315,9 +326,10 @@ describe('restore in slices (issue 22)', () => {
 describe('the language server restores a cache in slices', () => {
   it('with every slice over its time, it yields after each line and each piece of the index, and ends cached', async () => {
     const text = Array.from({ length: 1234 }, (_, i) => `@misc{k${i}, title = {Title number ${i}}, year = 2001}\n`).join('');
-    const { saved, cache } = memoryCache();
+    const { saved, cache, saves } = memoryCache();
     await storeLoad(text, cache);
-    await until(() => saved.size === 1);
+    await saves(1);
+    expect(saved.size).toBe(1);
     const counted = { yields: 0 };
     const r = await storeLoad(text, cache, counted);
     expect(r.cached).toBe(true);
@@ -327,25 +339,25 @@ describe('the language server restores a cache in slices', () => {
   });
 });
 
-/** Waits (a macrotask at a time) until `ok()`, at most 2,000 turns. */
-async function until(ok: () => boolean): Promise<void> {
-  for (let i = 0; i < 2000 && !ok(); i++) await new Promise((r) => setImmediate(r));
-  expect(ok()).toBe(true);
-}
-
-/** Loads `text` as `refs.bib` in a fresh language-server store over `cache`, and what it logged. */
+/**
+ * Loads `text` as `refs.bib` in a fresh language-server store over `cache`, and what it logged.
+ * The store's clock is counted, not read: 1 ms a call (13 ms with `counted`, so that every slice
+ * does one step), so its slices are the same on any machine.
+ */
 async function storeLoad(text: string, cache: LibraryCache, counted?: { yields: number }) {
   const log: string[] = [];
   const logger: Logger = { info: (m) => log.push(`info: ${m}`), warn: (m) => log.push(`warn: ${m}`), error: (m) => log.push(`error: ${String(m)}`) };
   const uri = URI.file('/ws/refs.bib');
   let clock = 0;
-  const store = new LibraryStore(logger, {
+  let ended!: () => void;
+  const loaded = new Promise<void>((resolve) => { ended = resolve; });
+  const store: LibraryStore = new LibraryStore(logger, {
     read: async () => ({ text }), hash: sha256, cache,
     yield: () => { if (counted) counted.yields++; return new Promise((r) => setImmediate(r)); },
-    now: counted ? () => (clock += 13) : () => performance.now(),
-  }, () => undefined, () => undefined);
+    now: () => (clock += counted ? 13 : 1),
+  }, (files) => { if (files.length && files.every((f) => f.state !== 'loading')) ended(); }, () => undefined);
   store.setFiles(new Map([[uri.toString(), { uri, fromDocument: false }]]));
-  await until(() => store.status()[0]!.state !== 'loading');
+  await loaded;
   const status = store.status()[0]!;
   return { cached: !!status.cached, state: status.state, title: store.entry('smith2024mystery')?.title, log };
 }

@@ -191,6 +191,8 @@ describe('libraries in the language server', () => {
 
   it('loads a library from the cache the second time', async () => {
     const saved = new Map<string, string>();
+    let savedOne!: () => void;
+    const firstSave = new Promise<void>((resolve) => { savedOne = resolve; });
     const cache: LibraryCache = {
       get: async (k) => saved.get(k),
       set: async (k, v) => {
@@ -198,10 +200,12 @@ describe('libraries in the language server', () => {
         let text = '';
         if (typeof v === 'string') text = v; else for await (const piece of v) text += piece;
         saved.set(k, text);
+        savedOne();
       },
     };
     const first = await withLibrary({}, {}, { libraryCache: () => cache });
-    await expect.poll(() => saved.size).toBe(1);
+    await firstSave;
+    expect(saved.size).toBe(1);
     first.dispose();
     const second = await withLibrary({}, {}, { libraryCache: () => cache });
     const status = await second.client.sendRequest<LibraryStatusParams>(Methods.libraryStatus);
@@ -258,7 +262,8 @@ describe('libraries in the language server', () => {
       const settings: Record<string, unknown> = { citationStyle: 'apa', libraries: [OUTSIDE] };
       const s = await start({ [OUTSIDE]: LIBRARY }, settings, {}, undefined, WATCH);
       await ready(s, 3);
-      await expect.poll(() => watched(s)).toEqual(['**/*.{bib,json,yaml,yml,tex}', { baseUri: URI.file('/home/u/Zotero').toString(), pattern: 'My Library [[]2024].bib' }]);
+      await s.registered(() => watched(s).length === 2);
+      expect(watched(s)).toEqual(['**/*.{bib,json,yaml,yml,tex}', { baseUri: URI.file('/home/u/Zotero').toString(), pattern: 'My Library [[]2024].bib' }]);
 
       // Zotero rewrites the export: the library follows, with no reload and no settings change.
       s.write(OUTSIDE, `${LIBRARY}\n@article{late2025entry,\n  title = {Quokka Tallies for Wombat Clusters},\n  year = {2025},\n}\n`);
@@ -269,7 +274,8 @@ describe('libraries in the language server', () => {
       // Named no more: its watcher goes.
       settings.libraries = [];
       await s.client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
-      await expect.poll(() => watched(s)).toEqual(['**/*.{bib,json,yaml,yml,tex}']);
+      await s.registered(() => watched(s).length === 1);
+      expect(watched(s)).toEqual(['**/*.{bib,json,yaml,yml,tex}']);
       // A request after the client's answer: the server has read that answer before the session ends.
       await s.client.sendRequest(Methods.libraryStatus);
     });
@@ -279,7 +285,8 @@ describe('libraries in the language server', () => {
         { libraries: [OUTSIDE, 'lib/zotero.bib'] }, {}, undefined, WATCH);
       await s.notified<LibraryStatusParams>(Methods.libraryStatusChanged, (p) => p.files.length === 2 && p.files.every((f) => f.state !== 'loading'));
       // The library inside the workspace is seen by the workspace's watcher; only the other gets one of its own.
-      await expect.poll(() => watched(s)).toHaveLength(2);
+      await s.registered(() => watched(s).length === 2);
+      expect(watched(s)).toHaveLength(2);
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
       try {
         // Messages are handled in order both ways: once a request is answered, the server has read

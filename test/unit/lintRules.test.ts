@@ -30,7 +30,7 @@ new RuleTester({ languageOptions: { ecmaVersion: 2022, sourceType: 'module' } })
   ],
 });
 
-describe('eslint.config.mjs holds the architecture (a rule that cannot fail is a defect)', { timeout: 60_000 }, () => {
+describe('eslint.config.mjs holds the architecture (a rule that cannot fail is a defect)', () => {
   const { ESLint } = require('eslint') as typeof import('eslint');
   const eslint = new ESLint({ cwd: join(__dirname, '../..') });
   const rulesHit = async (code: string, file: string) =>

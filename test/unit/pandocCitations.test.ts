@@ -83,7 +83,7 @@ describe('Pandoc citation fixtures', () => {
     for (const doc of fc.sample(markdownDocArb, { numRuns: 25, seed: 21 })) {
       expect(sorted(keysOf(scanPandoc(doc.text).keys)), doc.text).toEqual(sorted(pandocCiteIds(doc.text)));
     }
-  }, 60_000);
+  });
 });
 
 describe('Pandoc citation grammar (issue 21, causes 7–10)', () => {

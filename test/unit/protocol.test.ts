@@ -23,7 +23,7 @@ describe('the custom protocol (src/server/protocol.ts)', () => {
   });
 });
 
-describe('the features reach the server only through ctx.server (features/client/serverApi.ts; eslint.config.mjs holds it)', { timeout: 60_000 }, () => {
+describe('the features reach the server only through ctx.server (features/client/serverApi.ts; eslint.config.mjs holds it)', () => {
   const { ESLint } = require('eslint') as typeof import('eslint');
   const root = join(__dirname, '../..');
   const eslint = new ESLint({ cwd: root });

@@ -1,30 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { URI, Utils } from 'vscode-uri';
 import {
-  BibCache, isInside, planBibliographyUpdate, planCitationSync, resolveBibliography, type BibWorkspace,
+  BibCache, isInside, planBibliographyUpdate, planCitationSync, resolveBibliography,
 } from '../../src/core/bib/resolve.js';
 import { entry } from './helpers.js';
-
-/** An in-memory workspace: `files` maps absolute paths to texts; folders exist when a file is below them. */
-class MemoryWorkspace implements BibWorkspace {
-  reads = 0;
-  readonly folders: URI[];
-  constructor(readonly files: Record<string, string>, folders = ['/ws']) {
-    this.folders = folders.map((f) => URI.file(f));
-  }
-  async readText(uri: URI) {
-    this.reads++;
-    return this.files[uri.path];
-  }
-  async stamp(uri: URI) {
-    const t = this.files[uri.path];
-    return t === undefined ? undefined : `len${t.length}:${t}`;
-  }
-  async exists(uri: URI) {
-    const p = uri.path.replace(/\/$/, '');
-    return p in this.files || Object.keys(this.files).some((f) => f.startsWith(`${p}/`));
-  }
-}
+import { MemoryWorkspace } from './memoryWorkspace.js';
 
 const doc = (path: string, text: string, languageId = path.endsWith('.tex') ? 'latex' : 'markdown') => ({ uri: URI.file(path), languageId, text });
 const paths = (us: readonly URI[]) => us.map((u) => u.path);
@@ -96,14 +76,14 @@ describe('resolveBibliography', () => {
     const d = doc('/ws/p.tex', '\\bibliography{refs}\n');
     await resolveBibliography(ws, d, { cache });
     await resolveBibliography(ws, d, { cache });
-    expect(ws.reads).toBe(1);
-    ws.files['/ws/refs.bib'] += '@misc{b, title={B}}\n';
+    expect(ws.reads).toHaveLength(1);
+    ws.write('/ws/refs.bib', `${ws.text('/ws/refs.bib')}@misc{b, title={B}}\n`);
     expect((await resolveBibliography(ws, d, { cache }))!.files[0]!.entries).toHaveLength(2);
-    expect(ws.reads).toBe(2);
-    ws.files['/ws/other.bib'] = '';
+    expect(ws.reads).toHaveLength(2);
+    ws.write('/ws/other.bib', '');
     await resolveBibliography(ws, doc('/ws/q.tex', '\\bibliography{other}\n'), { cache });
     await resolveBibliography(ws, d, { cache });
-    expect(ws.reads).toBe(4);
+    expect(ws.reads).toHaveLength(4);
   });
 
   it('caches the LaTeX root\'s declarations, not only its text, for requests from its children', async () => {
@@ -114,7 +94,7 @@ describe('resolveBibliography', () => {
     const cached = await cache.get(ws, URI.file('/ws/main.tex'), 'latex', () => { throw new Error('scanned again'); });
     expect(cached).toEqual([{ path: 'refs.bib', via: 'bibtex' }]);
     expect(paths((await resolveBibliography(ws, child, { cache }))!.files.map((f) => f.uri))).toEqual(['/ws/refs.bib']);
-    expect(ws.reads).toBe(2);
+    expect(ws.reads).toHaveLength(2);
   });
 
   it('says nothing for other languages', async () => {
@@ -149,6 +129,19 @@ describe('planBibliographyUpdate', () => {
       .toMatchObject({ kind: 'refuse', reason: 'unreadable', line: 1 });
     expect(await plan({ '/ws/refs.yaml': 'authors: [a, b]\n' }, doc('/ws/p.md', '---\nbibliography: refs.yaml\n---\n')))
       .toMatchObject({ kind: 'refuse', reason: 'unreadable' });
+  });
+
+  it('refuses a file whose folder is a symlink out of the workspace, and appends through one that stays inside', async () => {
+    const d = doc('/ws/p.tex', '\\bibliography{bib/refs}\n');
+    const planned = async (target: string) => {
+      // The file as the document reaches it, through the link; realPath says where it lies.
+      const ws = new MemoryWorkspace({ '/ws/bib/refs.bib': '@misc{a, title={A}}\n' });
+      ws.link('/ws/bib', target);
+      const bib = await resolveBibliography(ws, d);
+      return planBibliographyUpdate(ws, bib, planCitationSync(bib, [smith]));
+    };
+    expect(await planned('/elsewhere')).toMatchObject({ kind: 'refuse', reason: 'outside-workspace' });
+    expect(await planned('/ws/shared')).toMatchObject({ kind: 'append', uri: { path: '/ws/bib/refs.bib' } });
   });
 
   it('asks the host to offer a bibliography when the document declares none, and does nothing when nothing is missing', async () => {

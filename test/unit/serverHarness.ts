@@ -47,6 +47,8 @@ export interface Session {
   refreshes: () => number;
   /** Resolves with the params of the first notification (past or future) of `method` that satisfies `pred`. */
   notified<T>(method: string, pred?: (p: T) => boolean): Promise<T>;
+  /** Resolves once {@link registrations} satisfy `pred`: now, or after the server registers or unregisters a capability. */
+  registered(pred: (registrations: readonly Registration[]) => boolean): Promise<void>;
   /** Opens a document. */
   open(uri: string, languageId: string, text: string, version?: number): void;
   dispose(): void;
@@ -130,12 +132,22 @@ export async function start(files: Record<string, string>, settings: Record<stri
   client.onRequest(ShowMessageRequest.type, (p) => { messages.push(p); return null; });
   client.onRequest(ApplyWorkspaceEditRequest.type, (p) => { edits.push(p); return { applied: true }; });
   const registrations: Registration[] = [];
-  client.onRequest(RegistrationRequest.type, (p) => { registrations.push(...p.registrations); });
+  const registrationWaiters: { pred: (r: readonly Registration[]) => boolean; resolve: () => void }[] = [];
+  const registrationsChanged = () => {
+    for (const w of [...registrationWaiters]) {
+      if (w.pred(registrations)) {
+        registrationWaiters.splice(registrationWaiters.indexOf(w), 1);
+        w.resolve();
+      }
+    }
+  };
+  client.onRequest(RegistrationRequest.type, (p) => { registrations.push(...p.registrations); registrationsChanged(); });
   client.onRequest(UnregistrationRequest.type, (p) => {
     for (const u of p.unregisterations) {
       const i = registrations.findIndex((r) => r.id === u.id);
       if (i >= 0) registrations.splice(i, 1);
     }
+    registrationsChanged();
   });
   let refreshes = 0;
   client.onRequest(DiagnosticRefreshRequest.type, () => { refreshes++; });
@@ -156,6 +168,9 @@ export async function start(files: Record<string, string>, settings: Record<stri
       const past = notifications.find((n) => n.method === method && pred(n.params as T));
       if (past) return Promise.resolve(past.params as T);
       return new Promise<T>((resolve) => waiters.push({ method, pred: pred as (p: unknown) => boolean, resolve: resolve as (p: unknown) => void }));
+    },
+    registered(pred) {
+      return pred(registrations) ? Promise.resolve() : new Promise<void>((resolve) => registrationWaiters.push({ pred, resolve }));
     },
     open(uri, languageId, text, version = 1) {
       void client.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version, text } });

@@ -18,90 +18,10 @@ import { LatexProject } from '../../src/core/latex/project.js';
 import { createCitationService, type CitationService } from '../../src/core/service/service.js';
 import {
   DEFAULT_DOCUMENT_SETTINGS, DiagnosticCodes, DIAGNOSTIC_SOURCE, ServiceCommands, textHash, type BibChange, type CorpusView,
-  type DocumentSettings, type ServiceWorkspace,
+  type DocumentSettings,
 } from '../../src/core/service/types.js';
-import { realCorpus } from './helpers.js';
-
-/** The cursor marker of fixtures: a character no real text here contains. */
-const CURSOR = '\u2038';
-
-/**
- * An in-memory workspace under `/ws`: files on disk (a path → text map; a BOM is kept on disk and
- * dropped by `readText`, as the hosts do), open documents with versions, and a stamp per write.
- */
-class MemoryWorkspace implements ServiceWorkspace {
-  readonly folders: URI[];
-  private readonly disk = new Map<string, string>();
-  private readonly notUtf8 = new Set<string>();
-  private readonly open = new Map<string, { version: number; text: string }>();
-  private readonly stamps = new Map<string, number>();
-  private writes = 0;
-  /** URIs read through `readText`/`readDisk`, in order (to check what was and was not read). */
-  readonly reads: string[] = [];
-
-  constructor(files: Record<string, string> = {}, folders = ['/ws']) {
-    this.folders = folders.map((f) => URI.file(f));
-    for (const [path, text] of Object.entries(files)) this.write(path, text);
-  }
-
-  /** Writes a file on disk: a new stamp. */
-  write(path: string, text: string): void {
-    const id = URI.file(path).toString();
-    this.disk.set(id, text);
-    this.notUtf8.delete(id);
-    this.stamps.set(id, ++this.writes);
-  }
-
-  /** A file whose bytes are not UTF-8. */
-  writeNotUtf8(path: string): void {
-    const id = URI.file(path).toString();
-    this.disk.delete(id);
-    this.notUtf8.add(id);
-    this.stamps.set(id, ++this.writes);
-  }
-
-  /** Opens (or changes) a document in the "editor", with unsaved text. */
-  openDoc(path: string, version: number, text: string): void {
-    this.open.set(URI.file(path).toString(), { version, text });
-  }
-
-  async readText(uri: URI): Promise<string | undefined> {
-    const id = uri.toString();
-    this.reads.push(id);
-    return this.open.get(id)?.text ?? this.disk.get(id)?.replace(/^\uFEFF/, '');
-  }
-
-  async readDisk(uri: URI): Promise<string | { notUtf8: true } | undefined> {
-    const id = uri.toString();
-    this.reads.push(id);
-    return this.notUtf8.has(id) ? { notUtf8: true } : this.disk.get(id);
-  }
-
-  async stamp(uri: URI): Promise<string | undefined> {
-    const id = uri.toString();
-    const open = this.open.get(id);
-    if (open) return `v${open.version}`;
-    const s = this.stamps.get(id);
-    return s === undefined || (!this.disk.has(id) && !this.notUtf8.has(id)) ? undefined : `w${s}`;
-  }
-
-  async exists(uri: URI): Promise<boolean> {
-    const id = uri.toString();
-    if (this.disk.has(id) || this.open.has(id) || this.notUtf8.has(id)) return true;
-    const dir = uri.path.replace(/\/$/, '');
-    if (this.folders.some((f) => f.path === dir || f.path.startsWith(`${dir}/`))) return true;
-    return [...this.disk.keys(), ...this.open.keys()].some((k) => URI.parse(k).path.startsWith(`${dir}/`));
-  }
-
-  /** Closes a document: its text on disk counts again. */
-  closeDoc(path: string): void {
-    this.open.delete(URI.file(path).toString());
-  }
-
-  openDocument(uri: URI): { version: number; text: string } | undefined {
-    return this.open.get(uri.toString());
-  }
-}
+import { CURSOR, cursor, realCorpus } from './helpers.js';
+import { MemoryWorkspace } from './memoryWorkspace.js';
 
 /** A logger that keeps what it is told. */
 function memoryLogger(): Logger & { warnings: string[] } {
@@ -111,9 +31,8 @@ function memoryLogger(): Logger & { warnings: string[] } {
 
 /** A document from fixture text with one cursor marker: the document (marker removed) and the cursor. */
 function docAt(path: string, languageId: string, marked: string, version = 1): { doc: TextDocument; position: Position; offset: number } {
-  const offset = marked.indexOf(CURSOR);
-  if (offset < 0 || marked.indexOf(CURSOR, offset + 1) >= 0) throw new Error(`fixture needs exactly one ${CURSOR}: ${marked}`);
-  const doc = TextDocument.create(URI.file(path).toString(), languageId, version, marked.slice(0, offset) + marked.slice(offset + 1));
+  const { text, offset } = cursor(marked);
+  const doc = TextDocument.create(URI.file(path).toString(), languageId, version, text);
   return { doc, position: doc.positionAt(offset), offset };
 }
 

@@ -10,19 +10,9 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { createSearchIndex } from '../../src/core/search.js';
 import { createCitationService, type CitationService } from '../../src/core/service/service.js';
-import { DEFAULT_DOCUMENT_SETTINGS, type CorpusView, type ServiceWorkspace } from '../../src/core/service/types.js';
+import { DEFAULT_DOCUMENT_SETTINGS, type CorpusView } from '../../src/core/service/types.js';
 import { realCorpus } from './helpers.js';
-
-/** Files under `/ws`, read-only. */
-function workspace(files: Record<string, string>): ServiceWorkspace {
-  const byUri = new Map(Object.entries(files).map(([p, t]) => [URI.file(p).toString(), t]));
-  return {
-    folders: [URI.file('/ws')],
-    readText: async (uri) => byUri.get(uri.toString()),
-    stamp: async (uri) => (byUri.has(uri.toString()) ? 'v1' : undefined),
-    exists: async (uri) => byUri.has(uri.toString()) || [...byUri.keys()].some((k) => URI.parse(k).path.startsWith(`${uri.path}/`)),
-  };
-}
+import { MemoryWorkspace } from './memoryWorkspace.js';
 
 let view: CorpusView;
 beforeAll(() => {
@@ -32,7 +22,7 @@ beforeAll(() => {
 
 function service(files: Record<string, string>): CitationService {
   return createCitationService({
-    workspace: workspace(files),
+    workspace: new MemoryWorkspace(files),
     corpus: () => view,
     config: () => DEFAULT_DOCUMENT_SETTINGS,
     logger: { info() {}, warn() {}, error() {} },

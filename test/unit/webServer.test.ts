@@ -40,7 +40,7 @@ beforeAll(async () => {
   const out = join(dir, 'server.js');
   await build({ ...webServerOptions(out), absWorkingDir: ROOT, sourcemap: false, logLevel: 'silent' });
   script = readFileSync(out, 'utf8');
-}, 60_000);
+});
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -180,7 +180,7 @@ describe('the language server as a Web Worker (browser build)', () => {
     } finally {
       w.stop();
     }
-  }, 60_000);
+  });
 
   it('reads a bibliography through the client once, then only stats it while it is unchanged', async () => {
     const text = '\\bibliography{refs}\n\\cite{pag}\n';
@@ -203,5 +203,5 @@ describe('the language server as a Web Worker (browser build)', () => {
     } finally {
       w.stop();
     }
-  }, 60_000);
+  });
 });

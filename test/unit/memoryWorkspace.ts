@@ -1,0 +1,130 @@
+/**
+ * The one in-memory workspace of the service tests (the citation service, `resolveBibliography`,
+ * the planner, the LaTeX project's bibliographies), after VS Code's Markdown language service's
+ * `InMemoryWorkspace` (`microsoft/vscode-markdown-languageservice`, `src/test/inMemoryWorkspace.ts`):
+ * the host interfaces `ServiceWorkspace` and `BibWorkspace` (`src/core/service/types.ts`,
+ * `src/core/bib/resolve.ts`) over maps, so a test says what is on disk and what is open, and
+ * checks what was read. No disk, no clock.
+ */
+import { URI } from 'vscode-uri';
+import { normalizeUri } from '../../src/core/bib/resolve.js';
+import type { ServiceWorkspace } from '../../src/core/service/types.js';
+
+/** A file by absolute path (`/ws/refs.bib`) or by URI. */
+export type FileRef = string | URI;
+
+const idOf = (f: FileRef): string => (typeof f === 'string' ? URI.file(f) : f).toString();
+
+/**
+ * Files on disk, documents open in the "editor" and the workspace folders, as the hosts show them:
+ *
+ * - `readText` gives an open document's text, else the file's with its byte-order mark dropped;
+ *   `readDisk` the file's own text (BOM kept) or `{ notUtf8: true }`, ignoring open documents.
+ * - `stamp` is `v<version>` for an open document and `w<n>` for a file, `n` counting writes: every
+ *   write is a new stamp, so caches keyed by it see every change.
+ * - `exists` holds for files, open documents, the folders and their parents, and every folder that
+ *   holds a file.
+ * - `realPath` follows the links made with {@link link} (a folder or a file), else gives the URI
+ *   normalised (`normalizeUri`), as a host that sees no symlink does.
+ * - Every `readText` and `readDisk` is recorded in {@link reads}, to check what was, and was not, read.
+ */
+export class MemoryWorkspace implements ServiceWorkspace {
+  readonly folders: URI[];
+  /** URIs (as strings) read through `readText` and `readDisk`, in order. */
+  readonly reads: string[] = [];
+  private readonly disk = new Map<string, string>();
+  private readonly notUtf8 = new Set<string>();
+  private readonly open = new Map<string, { version: number; text: string }>();
+  private readonly stamps = new Map<string, number>();
+  private readonly links = new Map<string, string>();
+  private writes = 0;
+
+  /**
+   * @param files - absolute path → text on disk
+   * @param folders - the workspace folders' absolute paths
+   */
+  constructor(files: Record<string, string> = {}, folders: readonly string[] = ['/ws']) {
+    this.folders = folders.map((f) => URI.file(f));
+    for (const [path, text] of Object.entries(files)) this.write(path, text);
+  }
+
+  /** Writes a file on disk (a new stamp). */
+  write(file: FileRef, text: string): void {
+    const id = idOf(file);
+    this.disk.set(id, text);
+    this.notUtf8.delete(id);
+    this.stamps.set(id, ++this.writes);
+  }
+
+  /** Writes a file whose bytes are not UTF-8 (a new stamp). */
+  writeNotUtf8(file: FileRef): void {
+    const id = idOf(file);
+    this.disk.delete(id);
+    this.notUtf8.add(id);
+    this.stamps.set(id, ++this.writes);
+  }
+
+  /** The text of a file on disk, as last written; undefined when there is none. */
+  text(file: FileRef): string | undefined {
+    return this.disk.get(idOf(file));
+  }
+
+  /** Opens a document, or changes an open one, with unsaved `text` at `version`. */
+  openDoc(file: FileRef, version: number, text: string): void {
+    this.open.set(idOf(file), { version, text });
+  }
+
+  /** Closes a document: its file on disk counts again. */
+  closeDoc(file: FileRef): void {
+    this.open.delete(idOf(file));
+  }
+
+  /** Makes `path` a symbolic link to `target` (absolute paths), for {@link realPath}. */
+  link(path: string, target: string): void {
+    this.links.set(path.replace(/\/$/, ''), target.replace(/\/$/, ''));
+  }
+
+  async readText(uri: URI): Promise<string | undefined> {
+    const id = uri.toString();
+    this.reads.push(id);
+    return this.open.get(id)?.text ?? this.disk.get(id)?.replace(/^\uFEFF/, '');
+  }
+
+  async readDisk(uri: URI): Promise<string | { notUtf8: true } | undefined> {
+    const id = uri.toString();
+    this.reads.push(id);
+    return this.notUtf8.has(id) ? { notUtf8: true } : this.disk.get(id);
+  }
+
+  async stamp(uri: URI): Promise<string | undefined> {
+    const id = uri.toString();
+    const open = this.open.get(id);
+    if (open) return `v${open.version}`;
+    const s = this.stamps.get(id);
+    return s === undefined || (!this.disk.has(id) && !this.notUtf8.has(id)) ? undefined : `w${s}`;
+  }
+
+  async exists(uri: URI): Promise<boolean> {
+    const id = uri.toString();
+    if (this.disk.has(id) || this.open.has(id) || this.notUtf8.has(id)) return true;
+    const dir = uri.path.replace(/\/$/, '');
+    if (this.folders.some((f) => f.path === dir || f.path.startsWith(`${dir}/`))) return true;
+    return [...this.disk.keys(), ...this.open.keys()].some((k) => URI.parse(k).path.startsWith(`${dir}/`));
+  }
+
+  async realPath(uri: URI): Promise<URI | undefined> {
+    let at = normalizeUri(uri);
+    // Each turn follows the longest linked prefix; a loop ends as "cannot be resolved", as ELOOP does.
+    for (let turn = 0; turn <= this.links.size; turn++) {
+      const parts = at.path.split('/');
+      const prefix = parts.map((_, i) => parts.slice(0, parts.length - i).join('/')).find((p) => this.links.has(p));
+      if (prefix === undefined) return at;
+      at = normalizeUri(at.with({ path: this.links.get(prefix)! + at.path.slice(prefix.length) }));
+    }
+    return undefined;
+  }
+
+  openDocument(uri: URI): { version: number; text: string } | undefined {
+    return this.open.get(uri.toString());
+  }
+}
