@@ -17,9 +17,10 @@ import { latexBibitems } from '../../src/core/latex/bibitems.js';
 import { LatexProject } from '../../src/core/latex/project.js';
 import { createSearchIndex } from '../../src/core/search.js';
 import { createCitationService } from '../../src/core/service/service.js';
-import { DEFAULT_DOCUMENT_SETTINGS, type CorpusView, type ServiceWorkspace } from '../../src/core/service/types.js';
+import { DEFAULT_DOCUMENT_SETTINGS, type CorpusView } from '../../src/core/service/types.js';
 import { syncBibliography } from '../../src/host/node/sync.js';
 import { realCorpus } from './helpers.js';
+import { MemoryWorkspace } from './memoryWorkspace.js';
 
 const FIXTURES = join(__dirname, 'fixtures/bibitem');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
@@ -99,15 +100,6 @@ describe('a root\'s \\bibitems across its files and the .bbl files it inputs', (
   });
 });
 
-/** Files under /ws (no open documents). */
-class Workspace implements ServiceWorkspace {
-  readonly folders = [URI.file('/ws')];
-  readonly files = new Map<string, string>();
-  reads: string[] = [];
-  async readText(uri: URI) { this.reads.push(uri.path); return this.files.get(uri.toString()); }
-  async exists(uri: URI) { return this.files.has(uri.toString()) || uri.path === '/ws'; }
-}
-
 let view: CorpusView;
 beforeAll(() => {
   const corpus = realCorpus();
@@ -116,12 +108,9 @@ beforeAll(() => {
 
 /** A service over files under /ws, with their LaTeX project (every .tex file) unless `noProject`. */
 function setup(files: Record<string, string>, noProject = false) {
-  const ws = new Workspace();
+  const ws = new MemoryWorkspace(files);
   const project = new LatexProject();
-  for (const [path, text] of Object.entries(files)) {
-    ws.files.set(URI.file(path).toString(), text);
-    if (path.endsWith('.tex')) project.set(URI.file(path), text);
-  }
+  for (const [path, text] of Object.entries(files)) if (path.endsWith('.tex')) project.set(URI.file(path), text);
   const service = createCitationService({
     workspace: ws, corpus: () => view, config: () => DEFAULT_DOCUMENT_SETTINGS, logger: { info() {}, warn() {}, error() {} },
     ...(noProject ? {} : { project }),
@@ -158,7 +147,7 @@ describe('the service on a document whose bibliography is a thebibliography', ()
       '0:unknown-key: Unknown citation key "inroot": no \\bibitem of the thebibliography in main.bbl defines it, and the MLSys Papers corpus does not know it.',
     ]);
     // TeX tries main.bbl.tex first: the project, which holds every .tex file, does not have it; the disk is not asked.
-    expect(ws.reads.filter((p) => p.endsWith('.bbl') || p.endsWith('.bbl.tex'))).toEqual(['/ws/main.bbl']);
+    expect(ws.reads.map((r) => URI.parse(r).path).filter((p) => p.endsWith('.bbl') || p.endsWith('.bbl.tex'))).toEqual(['/ws/main.bbl']);
   });
 
   it('\\input{main} does not read main.bbl (TeX tries main.tex, then main): its keys stay unknown', async () => {
@@ -232,7 +221,7 @@ describe('the service on a document whose bibliography is a thebibliography', ()
 
   it('a document without any bibliography is still offered a declaration', async () => {
     const text = '\\documentclass{article}\n\\begin{document}\n\\cite{x}\n\\end{document}\n';
-    const bib = await resolveBibliography(new Workspace(), { uri: URI.file('/ws/main.tex'), languageId: 'latex', text });
+    const bib = await resolveBibliography(new MemoryWorkspace(), { uri: URI.file('/ws/main.tex'), languageId: 'latex', text });
     expect(bib!.thebibliography).toBeUndefined();
   });
 });

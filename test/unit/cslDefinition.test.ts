@@ -10,20 +10,9 @@ import { URI } from 'vscode-uri';
 import { readBibFile } from '../../src/core/bib/sync.js';
 import { createSearchIndex } from '../../src/core/search.js';
 import { createCitationService, type CitationService } from '../../src/core/service/service.js';
-import { DEFAULT_DOCUMENT_SETTINGS, type CorpusView, type ServiceWorkspace } from '../../src/core/service/types.js';
+import { DEFAULT_DOCUMENT_SETTINGS, type CorpusView } from '../../src/core/service/types.js';
 import { realCorpus } from './helpers.js';
-
-/** Files under `/ws`, read as the hosts read them (a BOM dropped). */
-class Files implements ServiceWorkspace {
-  readonly folders = [URI.file('/ws')];
-  constructor(private readonly files: Record<string, string>) {}
-  async readText(uri: URI): Promise<string | undefined> {
-    return this.files[uri.path]?.replace(/^\uFEFF/, '');
-  }
-  async exists(uri: URI): Promise<boolean> {
-    return uri.path in this.files || uri.path === '/ws';
-  }
-}
+import { MemoryWorkspace } from './memoryWorkspace.js';
 
 let view: CorpusView;
 beforeAll(() => {
@@ -33,7 +22,7 @@ beforeAll(() => {
 
 function service(files: Record<string, string>): CitationService {
   return createCitationService({
-    workspace: new Files(files), corpus: () => view, config: () => DEFAULT_DOCUMENT_SETTINGS,
+    workspace: new MemoryWorkspace(files), corpus: () => view, config: () => DEFAULT_DOCUMENT_SETTINGS,
     logger: { info() {}, warn() {}, error() {} }, clientUi: () => true,
   });
 }
