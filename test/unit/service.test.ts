@@ -565,6 +565,21 @@ describe('bibliography resolution', () => {
     expect(after[1]!.DOI).toBe('10.1145/3600006.3613165');
     expect(apply(json, disk).startsWith(json.slice(0, disk.offset))).toBe(true);
   });
+
+  it.each([
+    ['refs.json', '[\n  {"type": "book", "title": "No id"},\n  {"id": "smith2021paging", "type": "article-journal", "title": "Paging"}\n]\n', 2],
+    ['refs.yaml', '---\nreferences:\n- type: book\n  title: No id\n- id: smith2021paging\n  type: article-journal\n  title: Paging\n', 3],
+  ])('a CSL bibliography with a broken item (%s): its other items count, the item is named once, nothing is written to it', async (name, text, line) => {
+    const { service } = setup({ files: { [`/ws/${name}`]: text } });
+    const doc = docOf('/ws/a.md', 'markdown', `---\nbibliography: ${name}\n---\n\nSee [@smith2021paging; @nosuch1999].\n`);
+    const out = await messages(service, doc);
+    // smith2021paging, which only the bibliography defines, is not flagged.
+    expect(out.some((m) => m.includes('smith2021paging'))).toBe(false);
+    expect(out).toContain(unknownIn(name));
+    expect(out.filter((m) => m.startsWith(`${name}, line ${line}:`))).toHaveLength(1);
+    const { bibliography } = await service.planBibliography(doc, ['kwon2023efficient']);
+    expect(bibliography.kind).not.toBe('insert');
+  });
 });
 
 describe('codeActions', () => {

@@ -81,8 +81,9 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
   const bib = await ctx.bibliographyOf(doc);
   if (token.isCancellationRequested) return [];
   const defined = definedKeys(bib);
-  // A BibTeX file with a broken entry is read as BibTeX reads it: the other entries count.
-  const readable = bib?.files.filter((s) => !s.error || s.format === 'bibtex') ?? [];
+  // A file with a broken entry or item is read as BibTeX reads a .bib: the other entries count.
+  // A CSL file that reads nothing (not JSON, not YAML) is unreadable.
+  const readable = bib?.files.filter((s) => !s.error || s.format === 'bibtex' || s.entries.length > 0) ?? [];
   // A thebibliography (written by hand, or a .bbl the document inputs) is where keys were looked for too.
   const thebib = bib?.thebibliography?.map((s) => displayPath(s.uri)).join(', ');
   const bibName = [...readable.map((s) => displayPath(s.uri)), ...(readable.length && thebib ? [thebib] : [])].join(', ');
