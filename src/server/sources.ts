@@ -230,7 +230,8 @@ export class Sources {
       if (this.libraries.has(c.uri)) this.libraries.fileChanged(c.uri);
       else if (c.type === FileChangeType.Created && this.libraryGlobs && /\.(bib|json|ya?ml)$/i.test(c.uri)) libraryCreated = true;
       if (this.corpus.isUserFile(c.uri)) corpus = true;
-      else if (bibFormatOf(URI.parse(c.uri).path)) bib = true;
+      // A .bbl is a document's thebibliography (`\input{main.bbl}`, an arXiv source's references).
+      else if (bibFormatOf(URI.parse(c.uri).path) || /\.bbl$/i.test(c.uri)) bib = true;
       if (c.type === FileChangeType.Created && this.corpusGlobs && /\.ya?ml$/i.test(c.uri)) corpus = true;
     }
     if (corpus) this.reloadSoon();

@@ -1,6 +1,6 @@
 /**
  * What the client watches for the server (`workspace/didChangeWatchedFiles`, registered
- * dynamically): the workspace folders' bibliographies, corpus files and LaTeX sources with one
+ * dynamically): the workspace folders' bibliographies (`.bbl` files too), corpus files and LaTeX sources with one
  * glob, and each library or corpus file outside them (a Better BibTeX auto-export in ~/Zotero, a
  * bibliography a document names by its absolute path) with a relative pattern on its folder (LSP
  * 3.17 `relativePatternSupport`), registered again whenever the set of such files changes.
@@ -12,7 +12,7 @@ import type { ServiceWorkspace } from '../core/service/types.js';
 import type { ServerContext } from './context.js';
 
 /** The workspace watcher's glob: every file whose change may change an answer. */
-export const WORKSPACE_GLOB = '**/*.{bib,json,yaml,yml,tex}';
+export const WORKSPACE_GLOB = '**/*.{bib,bbl,json,yaml,yml,tex}';
 
 /** The files outside the workspace folders the server reads, and the client's watchers on them. */
 export class Watching {

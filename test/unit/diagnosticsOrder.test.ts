@@ -11,7 +11,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  DidChangeTextDocumentNotification, DidCloseTextDocumentNotification, DocumentDiagnosticRequest, PublishDiagnosticsNotification,
+  DidChangeTextDocumentNotification, DidChangeWatchedFilesNotification, DidCloseTextDocumentNotification, FileChangeType, DocumentDiagnosticRequest, PublishDiagnosticsNotification,
   type Diagnostic, type DocumentDiagnosticReport, type PublishDiagnosticsParams,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
@@ -233,5 +233,22 @@ describe('what the catalog knows does not depend on when each thing happened', (
     c.openGate();
     await c.settle();
     expect(c.published(A)).toEqual([]);
+  });
+});
+
+describe('a .bbl file changed on disk', () => {
+  it.each(['pull', 'push'] as const)('the documents that read it are checked again (%s)', async (kind) => {
+    // An arXiv-style paper: its references are the .bbl it inputs, which BibTeX rewrites on disk.
+    const M = uri('/ws/main.tex');
+    const bbl = (key: string) => `\\begin{thebibliography}{1}\n\\bibitem{${key}}\nA. Doe. Something. 2024.\n\\end{thebibliography}\n`;
+    const c = await client(kind, { '/ws/main.bbl': bbl('old') });
+    c.openGate();
+    c.open(M, '\\documentclass{article}\n\\begin{document}\n\\cite{fresh}\n\\input{main.bbl}\n\\end{document}\n');
+    await c.settle();
+    expect(c.held()[M]).toHaveLength(1);
+    c.s.write('/ws/main.bbl', bbl('fresh'));
+    await c.s.client.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uri('/ws/main.bbl'), type: FileChangeType.Changed }] });
+    await c.settle();
+    expect(c.held()[M]).toEqual([]);
   });
 });

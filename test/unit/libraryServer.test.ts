@@ -263,7 +263,7 @@ describe('libraries in the language server', () => {
       const s = await start({ [OUTSIDE]: LIBRARY }, settings, {}, undefined, WATCH);
       await ready(s, 3);
       await s.registered(() => watched(s).length === 2);
-      expect(watched(s)).toEqual(['**/*.{bib,json,yaml,yml,tex}', { baseUri: URI.file('/home/u/Zotero').toString(), pattern: 'My Library [[]2024].bib' }]);
+      expect(watched(s)).toEqual(['**/*.{bib,bbl,json,yaml,yml,tex}', { baseUri: URI.file('/home/u/Zotero').toString(), pattern: 'My Library [[]2024].bib' }]);
 
       // Zotero rewrites the export: the library follows, with no reload and no settings change.
       s.write(OUTSIDE, `${LIBRARY}\n@article{late2025entry,\n  title = {Quokka Tallies for Wombat Clusters},\n  year = {2025},\n}\n`);
@@ -275,7 +275,7 @@ describe('libraries in the language server', () => {
       settings.libraries = [];
       await s.client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
       await s.registered(() => watched(s).length === 1);
-      expect(watched(s)).toEqual(['**/*.{bib,json,yaml,yml,tex}']);
+      expect(watched(s)).toEqual(['**/*.{bib,bbl,json,yaml,yml,tex}']);
       // A request after the client's answer: the server has read that answer before the session ends.
       await s.client.sendRequest(Methods.libraryStatus);
     });
@@ -309,7 +309,7 @@ describe('libraries in the language server', () => {
       await ready(old, 3);
       const warning = await old.notified<LogMessageParams>(LogMessageNotification.method, (p) => p.message.includes('cannot watch files outside the workspace'));
       expect(warning.message).toContain(URI.file(OUTSIDE).toString(true));
-      expect(watched(old)).toEqual(['**/*.{bib,json,yaml,yml,tex}']);
+      expect(watched(old)).toEqual(['**/*.{bib,bbl,json,yaml,yml,tex}']);
     });
   });
 
