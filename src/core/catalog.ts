@@ -2,7 +2,7 @@
  * The catalog: the corpus plus the user's libraries as one read model, the one the language
  * server's citation service and the CLI both read. Lookup by key (the corpus first, then the
  * libraries in order), the same work (a library entry that is a corpus entry's work, by
- * `bib/sameWork.ts`'s rule; {@link Catalog.twinOf}, a name the language server's requests keep),
+ * `bib/sameWork.ts`'s rule; {@link Catalog.sameWorkInLibrary}, a name the language server's requests keep),
  * one search ranking both sides (`mergeHits`), and the text citing a library entry carries
  * (`library/verbatim.ts`). Loading, caching and watching the files stay with the host (the
  * server's `LibraryStore`, the CLI's `host/node/libraries.ts`); they hand the catalog what they
@@ -96,14 +96,14 @@ export class Catalog {
     this.sameWorks.delete(lib);
   }
 
-  /** Library entry → the corpus key of the same work; sets each entry's `library.sameAs`. */
+  /** Library entry → the corpus key of the same work; sets each entry's `library.sameWorkAs`. */
   private findSameWorks(lib: LoadedLibrary): Map<Entry, string> {
     const out = new Map<Entry, string>();
     const none = this.works.empty;
     for (const e of lib.entries) {
       const key = none ? undefined : this.works.find(entryIdentity(e));
       if (key) out.set(e, key);
-      if (e.library) e.library.sameAs = key;
+      if (e.library) e.library.sameWorkAs = key;
     }
     return out;
   }
@@ -143,14 +143,14 @@ export class Catalog {
    */
   toCite(key: string): Entry | undefined {
     const c = this.side.corpus.entry(key);
-    return c ? (this.preferCorpusKeys ? undefined : this.twinOf(c.key)) ?? c : this.libraryEntry(key);
+    return c ? (this.preferCorpusKeys ? undefined : this.sameWorkInLibrary(c.key)) ?? c : this.libraryEntry(key);
   }
 
   /**
    * The named library entry that is the same work as a corpus entry, whatever the preference (to
    * show "in your library as …"). "Twin" is the name the server's requests use for it.
    */
-  twinOf(corpusKey: string): Entry | undefined {
+  sameWorkInLibrary(corpusKey: string): Entry | undefined {
     return this.libraryWork.get(corpusKey.toLowerCase());
   }
 

@@ -53,7 +53,7 @@ function libraryHtml(e: Entry, fields: Record<string, string> | undefined): { wh
   // The message's placeholders stand for markup: escape the message, then put the markup in.
   const fill = (message: string, ...markup: string[]) => h(message).replace(/\{(\d+)\}/g, (m, i: string) => markup[Number(i)] ?? m);
   const place = fill(l10n.t('In your library {0}, line {1}'), `<strong>${h(lib.name)}</strong>`, String(lib.line));
-  const same = lib.sameAs ? ` · ${fill(l10n.t('the same work as the corpus entry {0}'), `<code>${h(lib.sameAs)}</code>`)}` : '';
+  const same = lib.sameWorkAs ? ` · ${fill(l10n.t('the same work as the corpus entry {0}'), `<code>${h(lib.sameWorkAs)}</code>`)}` : '';
   const where = `<p class="sub" id="library">${place}${same}</p>
 ${words ? `<p class="sub" id="keywords">${h(words)}</p>` : ''}<button id="openLibrary">${h(l10n.t('Open in {0}', lib.name))}</button>`;
   const rows = Object.entries(fields ?? {}).map(([k, v]) => `<tr><th>${h(k)}</th><td>${h(v.length > 2000 ? `${v.slice(0, 2000)}…` : v)}</td></tr>`);

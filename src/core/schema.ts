@@ -125,7 +125,7 @@ export interface LibraryInfo {
   /** A CSL library entry's item as written (set at load): what a CSL bibliography gets, and what formats it. */
   csl?: Record<string, unknown>;
   /** The corpus entry that is the same work (`bib/sameWork.ts`'s rule), if any. */
-  sameAs?: string;
+  sameWorkAs?: string;
 }
 
 /** A corpus entry as validated: its bibliographic record and the corpus's curation of it. */

@@ -15,7 +15,7 @@
  * Before writing, the file's text is checked against the one the plan was made on (length and hash).
  */
 import * as vscode from 'vscode';
-import { textHash, type BibChange, type CitePlan, type ReusedKey } from '../core/service/types.js';
+import { textHash, type BibChange, type CitePlan, type SameWorkInBibliography } from '../core/service/types.js';
 import type { Logger } from '../core/log.js';
 import { decodeUtf8 } from '../core/utf8.js';
 import type { ServerApi } from './client/serverApi.js';
@@ -51,7 +51,7 @@ export class Bibliographies {
    * bibliography's change: adds the entries, creates a declared file that does not exist yet, or
    * offers to create and declare `references.bib` when the document declares none.
    */
-  async complete(reused: readonly ReusedKey[], change: BibChange): Promise<void> {
+  async complete(reused: readonly SameWorkInBibliography[], change: BibChange): Promise<void> {
     for (const r of reused) {
       void vscode.window.showInformationMessage(vscode.l10n.t('MLSys Papers: {0} already has "{1}" as {2}; cited that key.', displayPath(vscode.Uri.parse(r.file, true)), r.title, r.citeAs));
     }

@@ -24,7 +24,7 @@ export interface SearchAnswer {
   /** Filters of the query that were not understood (`year:soon`). */
   invalid: string[];
   /** Corpus entries among them that a library has too: the key citing uses, and the library's name. */
-  twins: Record<string, { key: string; library: string }>;
+  sameWorkInLibraries: Record<string, { key: string; library: string }>;
 }
 
 /**
@@ -128,7 +128,7 @@ export class CorpusClient extends Disposable {
 
   /**
    * An entry from the server, with what the client does not keep: a library entry's fields as
-   * written and its BibTeX text as citing copies it, a corpus entry's twin in a library.
+   * written and its BibTeX text as citing copies it, the library entry that is a corpus entry's work.
    */
   async fetchEntry(key: string, token?: vscode.CancellationToken): Promise<EntryResult> {
     const r = await this.server.entry({ key }, token);
@@ -174,7 +174,7 @@ export class CorpusClient extends Disposable {
     const fromLibraries = new Map((r.entries ?? []).map((e) => [e.key.toLowerCase(), e]));
     this.remember(r.entries ?? []);
     const entries = r.keys.map((k) => fromLibraries.get(k.toLowerCase()) ?? this.model.entry(k)).filter((e): e is Entry => !!e);
-    return { entries, invalid: r.invalid, twins: r.twins ?? {} };
+    return { entries, invalid: r.invalid, sameWorkInLibraries: r.sameWorkInLibraries ?? {} };
   }
 
   /** The keys a LaTeX or Markdown document cites, in order, each once (read by the server). */

@@ -48,14 +48,14 @@ export class EntryPicker {
     qp.value = initial;
 
     const itemCache = new Map<string, EntryItem>();
-    const itemOf = (entry: Entry, twin?: { key: string; library: string }): EntryItem => {
-      const id = `${entry.library?.uri ?? ''}#${entry.key}#${twin?.key ?? ''}`;
+    const itemOf = (entry: Entry, sameWork?: { key: string; library: string }): EntryItem => {
+      const id = `${entry.library?.uri ?? ''}#${entry.key}#${sameWork?.key ?? ''}`;
       let item = itemCache.get(id);
       if (!item) {
         // Titles are long: authors, venue and year go on the detail line, where they stay visible;
         // then where the entry is: its topics, or the user's library (with the library icon).
         const where = entry.library ? `$(library) ${entry.library.name}` : topicPathOf(this.corpus.corpus, entry);
-        const also = twin ? ` · ${vscode.l10n.t('in {0} as {1}', twin.library, twin.key)}` : '';
+        const also = sameWork ? ` · ${vscode.l10n.t('in {0} as {1}', sameWork.library, sameWork.key)}` : '';
         item = {
           entry,
           label: entry.title,
@@ -94,7 +94,7 @@ export class EntryPicker {
       }
       if (mine !== asked) return;
       const { invalid } = answer;
-      const hits = answer.entries.map((e) => itemOf(e, e.library ? undefined : answer.twins[e.key]));
+      const hits = answer.entries.map((e) => itemOf(e, e.library ? undefined : answer.sameWorkInLibraries[e.key]));
       // Checked entries stay at the top while the user searches for more.
       const items = [...checked.values(), ...hits.filter((i) => !checked.has(i.entry.key))];
       updating = true;

@@ -39,17 +39,17 @@ export function registerCustomRequests(ctx: ServerContext, { workspace, sources,
     const { invalid } = parseQuery(p.query);
     const v = sources.view();
     const hits = p.query.trim() ? v.index.search(p.query, p.limit ?? 60).map((h) => h.entry) : v.corpus.entries.slice(0, p.limit ?? 60);
-    const twins: SearchResult['twins'] = {};
+    const sameWorkInLibraries: SearchResult['sameWorkInLibraries'] = {};
     for (const e of hits) {
-      const t = !e.library ? sources.catalog.twinOf(e.key) : undefined;
-      if (t) twins[e.key] = { key: t.key, library: t.library!.name };
+      const t = !e.library ? sources.catalog.sameWorkInLibrary(e.key) : undefined;
+      if (t) sameWorkInLibraries[e.key] = { key: t.key, library: t.library!.name };
     }
-    return { keys: hits.map((e) => e.key), invalid, entries: hits.filter((e) => e.library), twins };
+    return { keys: hits.map((e) => e.key), invalid, entries: hits.filter((e) => e.library), sameWorkInLibraries };
   }));
   connection.onRequest(Methods.entry, gate.answer(Methods.entry, Params.entry, (p: EntryParams): EntryResult => {
     const e = sources.view().entry(p.key);
     if (!e) return {};
-    return { entry: e, fields: e.library ? libraries.fields(e) : undefined, twin: e.library ? undefined : sources.catalog.twinOf(e.key) };
+    return { entry: e, fields: e.library ? libraries.fields(e) : undefined, sameWorkInLibrary: e.library ? undefined : sources.catalog.sameWorkInLibrary(e.key) };
   }));
   connection.onRequest(Methods.libraryStatus, gate.answer(Methods.libraryStatus, undefined, () => ({ files: libraries.status() })));
   connection.onRequest(Methods.libraryGroups, gate.answer(Methods.libraryGroups, Params.libraryGroups, (p: LibraryGroupsParams): LibraryGroupsResult => ({ groups: libraries.groups(p.uri) ?? [] })));

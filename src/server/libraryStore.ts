@@ -9,7 +9,7 @@
  *   a changed file reloads that file, not the others. Edits to an open `.bib` re-read only the
  *   entries they touch.
  * - **One catalog.** The loaded libraries are handed to the core's `Catalog` (`core/catalog.ts`),
- *   which the citation service and the CLI read: lookup, twins (one work, one row), search, the
+ *   which the citation service and the CLI read: lookup, the same work (one work, one row), search, the
  *   text citing copies.
  * - **Problems** (broken entries, keys defined in an earlier library too) are diagnostics on the
  *   file, with line and column.

@@ -11,7 +11,7 @@ import type { Position } from 'vscode-languageserver-types';
 import type { CorpusData } from '../core/corpus.js';
 import type { TopicLabels } from '../core/l10n.js';
 import type { Entry } from '../core/schema.js';
-import type { BibChange, CitePlan, ReusedKey } from '../core/service/types.js';
+import type { BibChange, CitePlan, SameWorkInBibliography } from '../core/service/types.js';
 
 /** How one library file stands (`mlsysPapers/libraryStatus`, `mlsysPapers/libraryStatusChanged`). */
 export interface LibraryFileStatus {
@@ -148,18 +148,18 @@ export interface SearchResult {
   /** The hits that are library entries (the client's corpus model does not have them). */
   entries?: Entry[];
   /** Corpus hits that are also in a library: citing them cites the library's key. */
-  twins?: Record<string, { key: string; library: string }>;
+  sameWorkInLibraries?: Record<string, { key: string; library: string }>;
 }
 
 export interface EntryParams {
   key: string;
 }
 
-/** `mlsysPapers/entry` result: the entry, a library entry's fields as written, a corpus entry's library twin. */
+/** `mlsysPapers/entry` result: the entry, a library entry's fields as written, the library entry that is a corpus entry's work. */
 export interface EntryResult {
   entry?: Entry;
   fields?: Record<string, string>;
-  twin?: Entry;
+  sameWorkInLibrary?: Entry;
 }
 
 /** `mlsysPapers/libraryStatusChanged` parameters: every library file's status. */
@@ -218,7 +218,7 @@ export interface PlanBibliographyParams {
 }
 
 export interface PlanBibliographyResult {
-  reused: ReusedKey[];
+  reused: SameWorkInBibliography[];
   bibliography: BibChange;
 }
 

@@ -151,7 +151,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     void latex.index();
     // The corpus, then its search index, are ready before the first keystroke asks for them.
     void sources.reloadCorpus().then(() => sources.corpus.view.index, ctx.fail);
-    // The libraries load after (their twins are found against the corpus); corpus answers do not wait for them.
+    // The libraries load after (each library entry that is a corpus entry's work is found); corpus answers do not wait for them.
     sources.reloadLibrariesSoon();
   }));
 

@@ -39,7 +39,7 @@ export interface SourcesEvents {
 export class Sources {
   readonly corpus: CorpusStore;
   readonly libraries: LibraryStore;
-  /** The corpus plus the libraries: lookup, twins, search, the text citing copies. */
+  /** The corpus plus the libraries: lookup, the same work in a library, search, the text citing copies. */
   readonly catalog: Catalog;
   /**
    * The one cache of bibliography files the citation service reads: the library store publishes
@@ -95,7 +95,7 @@ export class Sources {
       prepare: (entries) => catalog.prepare(entries),
       isLibrary: (uri) => this.isLibraryFile(URI.parse(uri)),
       isLibraryReady: (uri) => this.libraries.isReady(uri),
-      twinOf: (key) => catalog.twinOf(key),
+      sameWorkInLibrary: (key) => catalog.sameWorkInLibrary(key),
     };
   }
 

@@ -33,9 +33,9 @@ describe('Catalog', () => {
     expect(new Catalog(side, [first, { ...second, named: false }]).duplicateKeys()).toEqual([]);
   });
 
-  it('finds twins: citing the corpus key cites the user\'s unless corpus keys are preferred, and the search shows the corpus row once', () => {
+  it('finds sameWorkInLibraries: citing the corpus key cites the user\'s unless corpus keys are preferred, and the search shows the corpus row once', () => {
     const c = new Catalog(side, [first, second]);
-    expect(c.twinOf('kwon2023vllm')?.key).toBe('mine');
+    expect(c.sameWorkInLibrary('kwon2023vllm')?.key).toBe('mine');
     expect(c.toCite('kwon2023vllm')?.key).toBe('mine');
     c.preferCorpusKeys = true;
     expect(c.toCite('kwon2023vllm')?.key).toBe('kwon2023vllm');
@@ -46,14 +46,14 @@ describe('Catalog', () => {
   it('finds a library\'s twins again after it changed in place, and after the corpus changed', () => {
     const lib = library('c.bib', '@article{later, title = {Nothing Yet}, year = 2023}\n');
     const c = new Catalog(side, [lib]);
-    expect(c.twinOf('kwon2023vllm')).toBeUndefined();
+    expect(c.sameWorkInLibrary('kwon2023vllm')).toBeUndefined();
     lib.lib.entries[0]!.title = 'Efficient Memory Management for Large Language Model Serving with PagedAttention';
     c.libraryChanged(lib.lib);
     c.setLibraries([lib]);
-    expect(c.twinOf('kwon2023vllm')?.key).toBe('later');
+    expect(c.sameWorkInLibrary('kwon2023vllm')?.key).toBe('later');
     const empty = buildCorpus({ topics: [], entries: [] });
     c.setCorpus({ corpus: empty, index: createSearchIndex(empty) });
-    expect(c.twinOf('kwon2023vllm')).toBeUndefined();
+    expect(c.sameWorkInLibrary('kwon2023vllm')).toBeUndefined();
   });
 
   it('prepares a BibTeX library entry with its own text and the macros it uses', () => {

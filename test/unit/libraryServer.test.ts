@@ -28,7 +28,7 @@ vi.mock('../../src/core/bib/bibfile.js', async (actual) => {
 const LIB = '/ws/lib/zotero.bib';
 const LIB_URI = URI.file(LIB).toString();
 
-/** The user's library: a twin of a corpus entry under the user's key, macros, a crossref, a broken entry, keywords. */
+/** The user's library: the same work as a corpus entry under the user's key, macros, a crossref, a broken entry, keywords. */
 const LIBRARY = [
   '% Exported by Better BibTeX',
   '@string{sosp = {Proceedings of the 29th Symposium on Operating Systems Principles}}',
@@ -95,7 +95,7 @@ describe('libraries in the language server', () => {
     const paged = await s.client.sendRequest<SearchResult>(Methods.search, { query: 'paged attention memory management' });
     expect(paged.keys[0]).toBe('kwon2023efficient');
     expect(paged.keys).not.toContain('kwon2023vllm');
-    expect(paged.twins?.kwon2023efficient).toEqual({ key: 'kwon2023vllm', library: 'zotero.bib' });
+    expect(paged.sameWorkInLibraries?.kwon2023efficient).toEqual({ key: 'kwon2023vllm', library: 'zotero.bib' });
   });
 
   it('completes, hovers and goes to the definition of library keys', async () => {

@@ -163,11 +163,11 @@ describe('the rule, used', () => {
     const corpus = buildCorpus({ topics: [{ id: 't', label: 'T', zh: 'T', children: [] }], entries: [corpusEntry] });
     const lib = (text: string): CatalogLibrary => ({ id: LIB.uri, name: LIB.name, lib: loadLibrary(text, 'bibtex', LIB), text, named: true });
     const side = { corpus, index: createSearchIndex(corpus) };
-    expect(new Catalog(side, [lib('@misc{other, title = {Attention Is All You Need}, year = 2021}\n')]).twinOf('vaswani2017attention')).toBeUndefined();
+    expect(new Catalog(side, [lib('@misc{other, title = {Attention Is All You Need}, year = 2021}\n')]).sameWorkInLibrary('vaswani2017attention')).toBeUndefined();
     const found = new Catalog(side, [lib('@misc{mine, title = {Attention Is All You Need}}\n')]);
-    expect(found.twinOf('vaswani2017attention')?.key).toBe('mine');
-    expect(found.libraryEntry('mine')?.library?.sameAs).toBe('vaswani2017attention');
-    expect(new Catalog(side, [lib('@misc{pdf, title = {Transformers}, url = {https://arxiv.org/pdf/1706.03762v7}}\n')]).twinOf('vaswani2017attention')?.key).toBe('pdf');
+    expect(found.sameWorkInLibrary('vaswani2017attention')?.key).toBe('mine');
+    expect(found.libraryEntry('mine')?.library?.sameWorkAs).toBe('vaswani2017attention');
+    expect(new Catalog(side, [lib('@misc{pdf, title = {Transformers}, url = {https://arxiv.org/pdf/1706.03762v7}}\n')]).sameWorkInLibrary('vaswani2017attention')?.key).toBe('pdf');
   });
 
   it('the corpus check reports the same work twice by the same rule, named by the field that matched', () => {

@@ -3,7 +3,7 @@
  * describe one work, so that citing one of them cites the key the user already has. One rule and
  * one place for what it reads: DOIs, arXiv ids, titles and years. Used by the planner (`sync.ts`: a work
  * the bibliography holds under another key is cited by that key), by the catalog (a library entry
- * that is a corpus entry's work, `LibraryInfo.sameAs`) and by the library readers (an entry's arXiv id).
+ * that is a corpus entry's work, `LibraryInfo.sameWorkAs`) and by the library readers (an entry's arXiv id).
  *
  * The rule ({@link sameWork}): two records are the same work when they have
  * 1. the same DOI (compared without case, after `https://doi.org/`, `doi:` are taken off), or

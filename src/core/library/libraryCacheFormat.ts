@@ -43,7 +43,7 @@ export function libraryCacheKey(id: LibraryTextId): string {
  * The head of the cache's JSON: everything but the entries and the index, which follow it (see
  * {@link libraryJsonPieces}). Entries leave out what they all have alike (their library's `uri`
  * and `name`, empty `keywords` and `groups`) and what is worked out
- * again (`sameAs`); spans are base64 (see `base64.ts`).
+ * again (`sameWorkAs`); spans are base64 (see `base64.ts`).
  */
 interface CacheHead {
   version: number;
@@ -65,7 +65,7 @@ const ENTRIES_PER_PIECE = 500;
 function compactEntry(e: LibraryEntry): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k in e) if (k !== 'library') out[k] = e[k as keyof LibraryEntry];
-  const { uri: _uri, name: _name, sameAs: _sameAs, keywords, groups, ...library } = e.library;
+  const { uri: _uri, name: _name, sameWorkAs: _sameAs, keywords, groups, ...library } = e.library;
   out.library = { ...library, ...(keywords.length ? { keywords } : {}), ...(groups.length ? { groups } : {}) };
   return out;
 }

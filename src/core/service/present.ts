@@ -35,7 +35,7 @@ export function libraryPlace(e: Entry): string {
   const lib = e.library;
   if (!lib) return '';
   const words = lib.groups.length ? l10n.t('groups: {0}', lib.groups.join(', ')) : lib.keywords.length ? l10n.t('keywords: {0}', lib.keywords.join(', ')) : '';
-  return [l10n.t('In {0}, line {1}', lib.name, lib.line), words, lib.sameAs ? l10n.t('the same work as corpus entry {0}', lib.sameAs) : ''].filter(Boolean).join(' · ');
+  return [l10n.t('In {0}, line {1}', lib.name, lib.line), words, lib.sameWorkAs ? l10n.t('the same work as corpus entry {0}', lib.sameWorkAs) : ''].filter(Boolean).join(' · ');
 }
 
 /** Escapes text so that Markdown shows it as is (every CommonMark punctuation that can start markup). */

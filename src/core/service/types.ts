@@ -48,7 +48,7 @@ export interface CorpusView {
   /** Whether a URI is a library file that has loaded (its entries are in the index). */
   isLibraryReady?(uri: string): boolean;
   /** The library entry that is the same work as a corpus entry (`bib/sameWork.ts`), whatever the preference. */
-  twinOf?(corpusKey: string): Entry | undefined;
+  sameWorkInLibrary?(corpusKey: string): Entry | undefined;
 }
 
 /** The settings that matter for one document, read in that document's scope. */
@@ -144,7 +144,7 @@ export type BibChange =
   | { kind: 'refuse'; uri: string; message: string; line?: number; column?: number };
 
 /** The same work (`bib/sameWork.ts`) the bibliography already has under another key, so it is cited by that key. */
-export interface ReusedKey {
+export interface SameWorkInBibliography {
   /** The corpus key asked for. */
   key: string;
   /** The key it is cited as. */
@@ -162,7 +162,7 @@ export interface CitePlan {
   edit?: { offset: number; length: number; text: string };
   /** The keys the edit adds. */
   added: string[];
-  reused: ReusedKey[];
+  reused: SameWorkInBibliography[];
   bibliography: BibChange;
 }
 
