@@ -9,8 +9,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildCorpus, type CorpusData } from '../src/core/model.js';
-import { createSearchIndex, parseQuery } from '../src/core/search.js';
+import { buildCorpus, type CorpusData } from '../src/core/corpus/model.js';
+import { createSearchIndex, parseQuery } from '../src/core/search/corpusSearch.js';
 
 const query = process.argv[2] ?? 'paged attention';
 const limit = Number(process.argv[3] ?? 60);

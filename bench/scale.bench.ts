@@ -34,8 +34,8 @@ import { pathToFileURL } from 'node:url';
 import { parse as bbtParse } from '@retorquere/bibtex-parser';
 import { bibtexParser } from 'latex-utensils';
 import { libraryFromJson, libraryJsonPieces } from '../src/core/library/libraryCacheFormat.js';
-import { LibraryLoader, loadLibrary, type LoadedLibrary } from '../src/core/library/load.js';
-import { parseQuery } from '../src/core/search.js';
+import { LibraryLoader, loadLibrary, type LoadedLibrary } from '../src/core/library/loadLibrary.js';
+import { parseQuery } from '../src/core/search/corpusSearch.js';
 import { percentile } from './common.js';
 import { generateCslJson, generateLibrary, libraryMix } from './library/generate.js';
 

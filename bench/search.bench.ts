@@ -23,12 +23,12 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { buildCorpus, type CorpusData } from '../src/core/corpus.js';
-import { loadCorpusDir } from '../src/host/node/load.js';
+import { buildCorpus, type CorpusData } from '../src/core/corpus/readCorpus.js';
+import { loadCorpusDir } from '../src/host/node/readCorpusFiles.js';
 import MiniSearch from 'minisearch';
-import { createSearchIndex, indexTerms, SEARCH_FIELDS, searchDocuments, tokenize } from '../src/core/search.js';
+import { createSearchIndex, indexTerms, SEARCH_FIELDS, searchDocuments, tokenize } from '../src/core/search/corpusSearch.js';
 import { displayName } from '../src/core/cite/names.js';
-import type { CorpusEntry, Entry } from '../src/core/schema.js';
+import type { CorpusEntry, Entry } from '../src/core/corpus/schema.js';
 import { percentile, QUERIES } from './common.js';
 import { serverBench } from './server.bench.js';
 

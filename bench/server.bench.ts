@@ -40,8 +40,8 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { percentile, QUERIES } from './common.js';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
-import { buildCorpus, type CorpusData } from '../src/core/model.js';
-import { createSearchIndex, parseQuery, type SearchIndex } from '../src/core/search.js';
+import { buildCorpus, type CorpusData } from '../src/core/corpus/model.js';
+import { createSearchIndex, parseQuery, type SearchIndex } from '../src/core/search/corpusSearch.js';
 import { FROM_WORKSPACE, Methods, type InitializationOptions, type SearchParams, type SearchResult } from '../src/server/protocol.js';
 
 const ROOT = join(__dirname, '..');

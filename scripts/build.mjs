@@ -9,10 +9,10 @@ const common = { bundle: true, platform: 'node', target: 'node18', format: 'cjs'
 await Promise.all([
   build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], minify: true }),
   // citeproc-js, loaded by the Node language server on the first formatted reference.
-  build({ ...common, entryPoints: ['src/core/cite/csl.ts'], outfile: 'dist/csl.js', minify: true }),
+  build({ ...common, entryPoints: ['src/core/cite/citeproc.ts'], outfile: 'dist/csl.js', minify: true }),
   build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
   // The language server (core/service over LSP), started by the extension's client over IPC.
-  build({ ...common, entryPoints: ['src/host/node/serverMain.ts'], outfile: 'dist/server.js', minify: true }),
+  build({ ...common, entryPoints: ['src/host/node/nodeServerMain.ts'], outfile: 'dist/server.js', minify: true }),
   build({ ...common, entryPoints: ['bench/search.bench.ts'], outfile: 'dist-test/bench.js' }),
   build({ ...common, entryPoints: ['bench/coldSearch.ts'], outfile: 'dist-test/bench-cold.js', minify: true }),
 ]);

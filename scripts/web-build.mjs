@@ -10,10 +10,10 @@ export const webExtensionOptions = {
 
 /**
  * The language server as a Web Worker script. It embeds no data: the client gives it the compiled
- * corpus and the CSL files from the package (`src/host/browser/server.ts`).
+ * corpus and the CSL files from the package (`src/host/browser/browserServerHost.ts`).
  *
  * @param {string} [outfile]
  */
 export function webServerOptions(outfile = 'dist/web/server.js') {
-  return { ...web, format: 'iife', entryPoints: ['src/host/browser/serverMain.ts'], outfile };
+  return { ...web, format: 'iife', entryPoints: ['src/host/browser/browserServerMain.ts'], outfile };
 }

@@ -11,13 +11,13 @@ import type * as vscode from 'vscode';
 import { createCtx } from './features/client/ctx.js';
 import type { ClientFactory } from './features/client/languageClient.js';
 import { registerCitationFixes } from './features/citationFixes.js';
-import { registerDetails } from './features/details.js';
+import { registerDetails } from './features/detailsPanel.js';
 import { registerEntryCommands } from './features/entryActions.js';
 import { registerExport } from './features/exportEntries.js';
 import { registerFormattedReferences } from './features/formattedReferences.js';
 import { registerInsertCitation } from './features/insertCitation.js';
 import { registerLibraryStatus } from './features/libraryStatus.js';
-import { registerShowLog } from './features/log.js';
+import { registerShowLog } from './features/client/outputLog.js';
 import { registerSearch } from './features/searchCommand.js';
 import { registerTopicTree } from './features/topicTree.js';
 

@@ -9,7 +9,7 @@
  * `cli/`: `main.ts` (the command table, help and dispatch), `options.ts`, `output.ts`, `files.ts`,
  * `corpus.ts` (build-corpus, lint), `library.ts` (list, search, cite, export), `sync.ts` (sync, lsp).
  */
-import { terminalSafe } from './core/terminal.js';
+import { terminalSafe } from './core/text/terminal.js';
 import { main } from './cli/main.js';
 import { firstLine } from './cli/output.js';
 

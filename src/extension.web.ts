@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { BaseLanguageClient, BrowserMessageReader, BrowserMessageWriter, type LanguageClientOptions, type MessageTransports } from 'vscode-languageclient/browser';
 import { activateWith } from './activate.js';
 import { CLIENT_ID, CLIENT_NAME } from './features/client/languageClient.js';
-import { decodeUtf8 } from './core/utf8.js';
+import { decodeUtf8 } from './core/text/utf8.js';
 import { BUNDLED_PATH, ServerRequests, type InitializationOptions, type ReadBundledResult } from './server/protocol.js';
 
 /** A dedicated worker as `BrowserMessageReader`/`Writer` use it (this project's TypeScript settings have no DOM types). */

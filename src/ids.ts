@@ -3,7 +3,7 @@
  * A unit test checks these against `package.json`. The commands the language service names in
  * its answers are defined in the core (which imports nothing outside it) and taken from there.
  */
-import { SHOW_DETAILS_COMMAND } from './core/service/present.js';
+import { SHOW_DETAILS_COMMAND } from './core/service/entryCards.js';
 import { ServiceCommands } from './core/service/types.js';
 
 export const EXTENSION_ID = 'mlsys-papers.mlsys-papers';

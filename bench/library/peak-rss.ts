@@ -13,8 +13,8 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { libraryFromJson } from '../../src/core/library/libraryCacheFormat.js';
-import { loadLibrary } from '../../src/core/library/load.js';
-import { parseQuery } from '../../src/core/search.js';
+import { loadLibrary } from '../../src/core/library/loadLibrary.js';
+import { parseQuery } from '../../src/core/search/corpusSearch.js';
 
 const [file, cache] = process.argv.slice(2);
 if (!file) {

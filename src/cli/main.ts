@@ -1,16 +1,16 @@
 /**
  * The CLI's command table, its help texts and the dispatch: which command runs, with which of its
  * options checked (two passes of `node:util`'s `parseArgs`), and every line it prints made
- * terminal-safe (`core/terminal.ts`).
+ * terminal-safe (`core/text/terminal.ts`).
  */
 import { parseArgs } from 'node:util';
-import { terminalJson, terminalSafe } from '../core/terminal.js';
-import { runBuildCorpus, runLint } from './corpus.js';
-import { loadCorpus } from './files.js';
-import { runCite, runExport, runList, runSearch } from './library.js';
+import { terminalJson, terminalSafe } from '../core/text/terminal.js';
+import { runBuildCorpus, runLint } from './corpusCommands.js';
+import { loadCorpus } from './cliFiles.js';
+import { runCite, runExport, runList, runSearch } from './libraryCommands.js';
 import { CORPUS_OPTION, JSON_OPTION, LIBRARY_OPTION, noArgs, OPTIONS, UsageError, type Command, type OptionName, type Values } from './options.js';
 import { didYouMean, suggest } from './output.js';
-import { runLsp, runSync } from './sync.js';
+import { runLsp, runSync } from './documentCommands.js';
 
 const COMMANDS: Record<string, Command> = {
   topics: {
@@ -170,7 +170,7 @@ function commandHelp(name: string): string {
  *
  * @param argv - arguments after the program name
  * @param rawOut - where results go (stdout), one call per line or block; control characters
- *   other than the block's own line breaks and tabs arrive escaped (`core/terminal.ts`)
+ *   other than the block's own line breaks and tabs arrive escaped (`core/text/terminal.ts`)
  * @param rawErr - where problems go (stderr), one call per line; every control character arrives
  *   escaped (the usage text excepted)
  * @returns the exit code: 0 ok; 1 nothing found or problems found (no search result, unknown key,
@@ -181,7 +181,7 @@ function commandHelp(name: string): string {
  */
 export function main(argv: string[], rawOut: (s: string) => void, rawErr: (s: string) => void): number | Promise<number> {
   // Every print path goes through these two, so no control character from a library, a file name
-  // or an argument reaches the terminal (`core/terminal.ts`); a result block keeps its own line
+  // or an argument reaches the terminal (`core/text/terminal.ts`); a result block keeps its own line
   // breaks and tabs (its fields were escaped whole), a problem is one line whatever it names.
   const out = (s: string) => rawOut(terminalSafe(s, '\n\t'));
   const err = (s: string) => rawErr(s === USAGE ? s : terminalSafe(s));

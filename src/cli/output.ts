@@ -1,6 +1,6 @@
 /**
  * What the CLI prints besides results: a failure's first line, and "did you mean" suggestions.
- * Everything printed goes through `main`'s terminal-safe writers (`core/terminal.ts`).
+ * Everything printed goes through `main`'s terminal-safe writers (`core/text/terminal.ts`).
  */
 import { distance } from 'fastest-levenshtein';
 

@@ -16,8 +16,8 @@
  */
 import * as vscode from 'vscode';
 import { textHash, type BibChange, type CitePlan, type SameWorkInBibliography } from '../core/service/types.js';
-import type { Logger } from '../core/log.js';
-import { decodeUtf8 } from '../core/utf8.js';
+import type { Logger } from '../core/config/logger.js';
+import { decodeUtf8 } from '../core/text/utf8.js';
 import type { ServerApi } from './client/serverApi.js';
 
 function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {

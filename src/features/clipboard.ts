@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { toBibtexAll } from '../core/cite/writeBibtex.js';
-import type { Entry } from '../core/schema.js';
+import type { Entry } from '../core/corpus/schema.js';
 import type { CorpusClient } from './corpusClient.js';
 
 /**

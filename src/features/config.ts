@@ -5,14 +5,14 @@
  * multi-root workspace can set its own; the rest are the window's.
  */
 import * as vscode from 'vscode';
-import type { TopicLabels } from '../core/l10n.js';
-import { readSettings, SETTINGS, type SettingName, type Settings as SettingValues } from '../core/settings.js';
+import type { TopicLabels } from '../core/text/l10n.js';
+import { readSettings, SETTINGS, type SettingName, type Settings as SettingValues } from '../core/config/settings.js';
 import { Settings } from '../ids.js';
 import { Disposable } from './dispose.js';
 
 /**
  * A snapshot of the `mlsysPapers.*` settings the client reads, validated by the one schema
- * (`core/settings.ts`: unknown values fall back to defaults). Resource scope (per document):
+ * (`core/config/settings.ts`: unknown values fall back to defaults). Resource scope (per document):
  * `latexCommand`, `markdownStyle`, `syncBibliography`, `latexRoot` ('' when unset),
  * `citationStyle`; the rest are the window's.
  */

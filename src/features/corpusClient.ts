@@ -8,9 +8,9 @@
  * asks for a library's groups and entries when the tree opens them.
  */
 import * as vscode from 'vscode';
-import { buildCorpus, type Corpus } from '../core/model.js';
-import type { Entry } from '../core/schema.js';
-import { isCitingLanguage } from '../core/context.js';
+import { buildCorpus, type Corpus } from '../core/corpus/model.js';
+import type { Entry } from '../core/corpus/schema.js';
+import { isCitingLanguage } from '../core/cite/citationContext.js';
 import { Disposable } from './dispose.js';
 import type { ServerApi } from './client/serverApi.js';
 import type { EntryResult, LibraryEntriesResult, LibraryFileStatus, LibraryGroup } from '../server/protocol.js';
@@ -162,7 +162,7 @@ export class CorpusClient extends Disposable {
   }
 
   /**
-   * Searches the corpus (ranking: `core/search.ts`, in the server).
+   * Searches the corpus (ranking: `core/search/corpusSearch.ts`, in the server).
    *
    * @param query - free text and filters (`author:`, `year:`, `venue:`, `topic:`)
    * @param token - cancels the request (the server stops and the promise rejects)

@@ -5,12 +5,12 @@
  */
 import * as vscode from 'vscode';
 import { copyBibtex } from './clipboard.js';
-import type { Entry } from '../core/schema.js';
+import type { Entry } from '../core/corpus/schema.js';
 import { Commands } from '../ids.js';
 import { commandOnEntries } from './entryArgs.js';
 import type { Ctx } from './client/ctx.js';
 import { citeEntries, targetEditor } from './insertCitation.js';
-import { entryLink, pdfLink } from '../core/links.js';
+import { entryLink, pdfLink } from '../core/corpus/links.js';
 import { openLink } from './openLink.js';
 
 interface ActionItem extends vscode.QuickPickItem {

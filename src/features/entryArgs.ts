@@ -2,7 +2,7 @@
  * Commands are reached from the tree (a node), the search (an entry), keybindings (nothing) and
  * other extensions (a key): this turns any of those into entries.
  */
-import type { Entry } from '../core/schema.js';
+import type { Entry } from '../core/corpus/schema.js';
 import type { Ctx } from './client/ctx.js';
 
 /** A tree node that carries an entry. */

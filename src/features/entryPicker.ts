@@ -3,10 +3,10 @@
  * VS Code's own filtering and sorting are switched off, every item is `alwaysShow`.
  */
 import * as vscode from 'vscode';
-import type { Entry } from '../core/schema.js';
+import type { Entry } from '../core/corpus/schema.js';
 import type { CorpusClient } from './corpusClient.js';
-import { entryLink } from '../core/links.js';
-import { bylineOf, topicPathOf } from '../core/service/present.js';
+import { entryLink } from '../core/corpus/links.js';
+import { bylineOf, topicPathOf } from '../core/service/entryCards.js';
 
 interface EntryItem extends vscode.QuickPickItem {
   entry: Entry;

@@ -4,8 +4,8 @@
  */
 import * as vscode from 'vscode';
 import { toBibtexAll } from '../core/cite/writeBibtex.js';
-import { toCslJson } from '../core/cite/format.js';
-import type { Entry } from '../core/schema.js';
+import { toCslJson } from '../core/cite/formatCitation.js';
+import type { Entry } from '../core/corpus/schema.js';
 import { Commands } from '../ids.js';
 import { citedInActiveEditor } from './corpusClient.js';
 import type { Ctx } from './client/ctx.js';

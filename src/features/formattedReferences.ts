@@ -4,7 +4,7 @@
  * Insert Bibliography (every corpus entry a document cites, in citation order).
  */
 import * as vscode from 'vscode';
-import type { Entry } from '../core/schema.js';
+import type { Entry } from '../core/corpus/schema.js';
 import { Commands } from '../ids.js';
 import { citedInActiveEditor } from './corpusClient.js';
 import type { Ctx } from './client/ctx.js';

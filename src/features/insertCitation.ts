@@ -4,8 +4,8 @@
  */
 import * as vscode from 'vscode';
 import { planCitation } from '../core/cite/insert.js';
-import { isCitingLanguage } from '../core/context.js';
-import type { Entry } from '../core/schema.js';
+import { isCitingLanguage } from '../core/cite/citationContext.js';
+import type { Entry } from '../core/corpus/schema.js';
 import type { Config } from './config.js';
 import type { Bibliographies } from './bibliography.js';
 import { copyBibtex } from './clipboard.js';

@@ -3,8 +3,8 @@
  * search's item buttons.
  */
 import * as vscode from 'vscode';
-import type { Entry } from '../core/schema.js';
-import { isWebLink } from '../core/links.js';
+import type { Entry } from '../core/corpus/schema.js';
+import { isWebLink } from '../core/corpus/links.js';
 
 /** Opens an http(s) link in the browser; refuses anything else. */
 export async function openLink(url: string | undefined, what: 'paper' | 'PDF' | 'code', e: Entry): Promise<void> {

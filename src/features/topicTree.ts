@@ -4,13 +4,13 @@
  * entries newest first, each asked from the language server when opened.
  */
 import * as vscode from 'vscode';
-import { LEVELS, type Entry, type Level } from '../core/schema.js';
-import { levelBadge, levelName, topicLabel } from '../core/l10n.js';
+import { LEVELS, type Entry, type Level } from '../core/corpus/schema.js';
+import { levelBadge, levelName, topicLabel } from '../core/text/l10n.js';
 import { Commands, ContextKeys, ContextValues, Views } from '../ids.js';
 import type { ConfigStore } from './config.js';
 import type { CorpusClient } from './corpusClient.js';
-import { escapeMarkdown, venueYear } from '../core/service/present.js';
-import { entryTooltip, KIND_ICONS } from './present.js';
+import { escapeMarkdown, venueYear } from '../core/service/entryCards.js';
+import { entryTooltip, KIND_ICONS } from './widgetPresentation.js';
 import { Disposable } from './dispose.js';
 import type { Ctx } from './client/ctx.js';
 import type { ReadState } from './readState.js';

@@ -5,10 +5,10 @@
  */
 import { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-types';
 import type { URI } from 'vscode-uri';
-import { buildCorpus, crossCheck, entryLocations, mergeCorpusData, type Corpus, type CorpusData, type EntryLocation } from '../core/corpus.js';
-import type { Problem } from '../core/problems.js';
-import type { Logger } from '../core/log.js';
-import { createSearchIndex, type SearchIndex } from '../core/search.js';
+import { buildCorpus, crossCheck, entryLocations, mergeCorpusData, type Corpus, type CorpusData, type EntryLocation } from '../core/corpus/readCorpus.js';
+import type { Problem } from '../core/text/problems.js';
+import type { Logger } from '../core/config/logger.js';
+import { createSearchIndex, type SearchIndex } from '../core/search/corpusSearch.js';
 import { DIAGNOSTIC_SOURCE, textHash, type CorpusView } from '../core/service/types.js';
 
 /** Reads a corpus file: its text, or why it cannot be read (`is not UTF-8 text`). */

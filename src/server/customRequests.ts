@@ -5,10 +5,10 @@
  * (`requests.ts`).
  */
 import { URI } from 'vscode-uri';
-import type { Entry } from '../core/schema.js';
-import { parseQuery } from '../core/search.js';
+import type { Entry } from '../core/corpus/schema.js';
+import { parseQuery } from '../core/search/corpusSearch.js';
 import type { CitationService } from '../core/service/service.js';
-import type { ServerContext } from './context.js';
+import type { ServerContext } from './serverContext.js';
 import { GROUP_LIMIT } from './libraryStore.js';
 import {
   Methods, type CitedKeysParams, type CorpusResult, type EntryDocumentParams, type EntryParams, type EntryResult, type FormatParams, type FormatResult,
@@ -18,7 +18,7 @@ import {
 import type { References } from './references.js';
 import { Params } from './requests.js';
 import type { Sources } from './sources.js';
-import type { ServerWorkspace } from './workspace.js';
+import type { ServerWorkspace } from './serverWorkspace.js';
 
 /** What the custom requests answer from. */
 export interface CustomRequestsDeps {

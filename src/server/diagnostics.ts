@@ -10,9 +10,9 @@
  */
 import { DiagnosticRefreshRequest, DocumentDiagnosticReportKind, type DocumentDiagnosticParams, type DocumentDiagnosticReport, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { isCitingLanguage } from '../core/context.js';
+import { isCitingLanguage } from '../core/cite/citationContext.js';
 import type { CitationService } from '../core/service/service.js';
-import type { ServerContext } from './context.js';
+import type { ServerContext } from './serverContext.js';
 import { Params } from './requests.js';
 
 /** The pause after a change before every document is computed again (a refresh, or a push of each), in ms; changes within it are one. */

@@ -13,9 +13,9 @@ import { URI } from 'vscode-uri';
 import * as l10n from '@vscode/l10n';
 import type { CitationService } from '../core/service/service.js';
 import { ServiceCommands, type BibChange } from '../core/service/types.js';
-import type { ServerContext } from './context.js';
+import type { ServerContext } from './serverContext.js';
 import { Params } from './requests.js';
-import type { ServerWorkspace } from './workspace.js';
+import type { ServerWorkspace } from './serverWorkspace.js';
 
 /** Registers the standard requests on the connection. */
 export function registerLanguageFeatures(ctx: ServerContext, workspace: ServerWorkspace, service: CitationService): void {

@@ -1,10 +1,10 @@
 /**
  * What the language server needs from where it runs (`ServerHost`: file access, the bundled data,
- * the library cache) and the clock its debounces run on. Hosts: `host/node/server.ts`,
- * `host/browser/server.ts`; tests give their own.
+ * the library cache) and the clock its debounces run on. Hosts: `host/node/nodeServerHost.ts`,
+ * `host/browser/browserServerHost.ts`; tests give their own.
  */
 import type { URI } from 'vscode-uri';
-import type { CorpusData } from '../core/corpus.js';
+import type { CorpusData } from '../core/corpus/readCorpus.js';
 import type { LibraryCache } from './libraryStore.js';
 
 /**
@@ -79,8 +79,8 @@ export interface ServerHost {
   bundledCorpus(client: BundledFiles): CorpusData | Promise<CorpusData>;
   /** A bundled CSL file by path under `csl/` (`styles/apa.csl`, `locales/locales-en-US.xml`); `client` as for {@link bundledCorpus}. */
   bundledCsl(path: string, client: BundledFiles): string | undefined | Promise<string | undefined>;
-  /** citeproc-js and our formatter (`core/cite/csl.ts`), loaded on the first formatted reference. */
-  loadCsl(): Promise<typeof import('../core/cite/csl.js')>;
+  /** citeproc-js and our formatter (`core/cite/citeproc.ts`), loaded on the first formatted reference. */
+  loadCsl(): Promise<typeof import('../core/cite/citeproc.js')>;
   /** The user's home folder, for `~` in settings; absent where there is none (the web). */
   home?: string;
   /**

@@ -4,11 +4,11 @@
  * entry), and the library's entries, spans, problems and index are updated in place. A change that
  * touches an `@string`, or a file with lone CR line breaks, is read in full instead.
  */
-import { STRING_COMMAND } from '../core/bib/bibfile.js';
-import { BibtexLibraryReader } from '../core/library/readBibtex.js';
+import { STRING_COMMAND } from '../core/bibliography/bibtexFile.js';
+import { BibtexLibraryReader } from '../core/bibliography/readBibtex.js';
 import { entryFromBibtex, type LibraryRef } from '../core/library/entries.js';
-import type { LoadedLibrary } from '../core/library/load.js';
-import type { Entry } from '../core/schema.js';
+import type { LoadedLibrary } from '../core/library/loadLibrary.js';
+import type { Entry } from '../core/corpus/schema.js';
 
 /**
  * Brings a loaded BibTeX library from `old` to `text` in place.

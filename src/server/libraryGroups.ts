@@ -3,9 +3,9 @@
  * else keywords), a group's entries, and an entry's fields as written.
  */
 import * as l10n from '@vscode/l10n';
-import { readEntryAt } from '../core/library/readBibtex.js';
-import type { LoadedLibrary } from '../core/library/load.js';
-import type { Entry } from '../core/schema.js';
+import { readEntryAt } from '../core/bibliography/readBibtex.js';
+import type { LoadedLibrary } from '../core/library/loadLibrary.js';
+import type { Entry } from '../core/corpus/schema.js';
 import { UNGROUPED, type LibraryGroup } from './protocol.js';
 
 /** Entries one group of the tree lists at most. */

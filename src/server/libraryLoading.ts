@@ -6,12 +6,12 @@
  * CLI's `--library` loader (`host/node/libraries.ts`) restores and saves through these two
  * functions too.
  */
-import type { ParsedBib } from '../core/bib/bibfile.js';
+import type { ParsedBib } from '../core/bibliography/bibtexFile.js';
 import type { LibraryRef } from '../core/library/entries.js';
 import { libraryJsonPieces, LibraryRestorer, type LibraryTextId, type RestoreResult } from '../core/library/libraryCacheFormat.js';
-import type { LoadedLibrary } from '../core/library/load.js';
+import type { LoadedLibrary } from '../core/library/loadLibrary.js';
 import type { URI } from 'vscode-uri';
-import type { Logger } from '../core/log.js';
+import type { Logger } from '../core/config/logger.js';
 
 /**
  * A cache of loaded libraries, by key (`libraryCacheKey`; the host decides where: the extension's

@@ -4,10 +4,10 @@
  * its miss (`LibraryStore.readingOf`), so that a file that is both a library and a document's
  * bibliography is parsed once.
  */
-import type { BibEntry, ParsedBib } from '../core/bib/bibfile.js';
-import { readEntryAt } from '../core/library/readBibtex.js';
-import type { LoadedLibrary } from '../core/library/load.js';
-import type { Entry } from '../core/schema.js';
+import type { BibEntry, ParsedBib } from '../core/bibliography/bibtexFile.js';
+import { readEntryAt } from '../core/bibliography/readBibtex.js';
+import type { LoadedLibrary } from '../core/library/loadLibrary.js';
+import type { Entry } from '../core/corpus/schema.js';
 
 /**
  * A library entry as `parseBib` gives it: key, entry type and fields (names in lower case, macros

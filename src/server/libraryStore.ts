@@ -8,7 +8,7 @@
  * - **Per file.** A file that changes while it loads cancels and restarts that file's load only;
  *   a changed file reloads that file, not the others. Edits to an open `.bib` re-read only the
  *   entries they touch.
- * - **One catalog.** The loaded libraries are handed to the core's `Catalog` (`core/catalog.ts`),
+ * - **One catalog.** The loaded libraries are handed to the core's `Catalog` (`core/library/catalog.ts`),
  *   which the citation service and the CLI read: lookup, the same work (one work, one row), search, the
  *   text citing copies.
  * - **Problems** (broken entries, keys defined in an earlier library too) are diagnostics on the
@@ -16,24 +16,24 @@
  *
  * Its concerns beside the file set and status: loading and the cache in slices
  * (`libraryLoading.ts`), the incremental edit of an open `.bib` (`libraryEdit.ts`), its BibTeX
- * libraries' readings in the citation service's one bibliography cache (`core/bib/resolve.ts`'s
+ * libraries' readings in the citation service's one bibliography cache (`core/bibliography/resolve.ts`'s
  * `BibCache`: published after each load and edit, and asked for on the cache's miss,
  * `libraryParsedBib.ts`), and what the tree reads, groups and fields (`libraryGroups.ts`).
  */
 import * as l10n from '@vscode/l10n';
 import { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-types';
 import { URI, Utils } from 'vscode-uri';
-import type { ParsedBib } from '../core/bib/bibfile.js';
-import type { BibtexReadings } from '../core/bib/resolve.js';
-import { bibFormatOf } from '../core/bib/format.js';
-import type { Logger } from '../core/log.js';
-import { buildCorpus } from '../core/model.js';
-import type { Entry } from '../core/schema.js';
-import { createSearchIndex } from '../core/search.js';
-import { Catalog, type CatalogLibrary } from '../core/catalog.js';
-import type { LibraryProblem } from '../core/library/readBibtex.js';
+import type { ParsedBib } from '../core/bibliography/bibtexFile.js';
+import type { BibtexReadings } from '../core/bibliography/resolve.js';
+import { bibFormatOf } from '../core/bibliography/bibFormat.js';
+import type { Logger } from '../core/config/logger.js';
+import { buildCorpus } from '../core/corpus/model.js';
+import type { Entry } from '../core/corpus/schema.js';
+import { createSearchIndex } from '../core/search/corpusSearch.js';
+import { Catalog, type CatalogLibrary } from '../core/library/catalog.js';
+import type { LibraryProblem } from '../core/bibliography/readBibtex.js';
 import { libraryCacheKey, type LibraryTextId } from '../core/library/libraryCacheFormat.js';
-import { LibraryLoader, type LoadedLibrary } from '../core/library/load.js';
+import { LibraryLoader, type LoadedLibrary } from '../core/library/loadLibrary.js';
 import { DIAGNOSTIC_SOURCE, textHash } from '../core/service/types.js';
 import type { LibraryFileStatus, LibraryGroup } from './protocol.js';
 import { updateBibtexLibrary } from './libraryEdit.js';

@@ -8,9 +8,9 @@
  */
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
 import type { Position } from 'vscode-languageserver-types';
-import type { CorpusData } from '../core/corpus.js';
-import type { TopicLabels } from '../core/l10n.js';
-import type { Entry } from '../core/schema.js';
+import type { CorpusData } from '../core/corpus/readCorpus.js';
+import type { TopicLabels } from '../core/text/l10n.js';
+import type { Entry } from '../core/corpus/schema.js';
 import type { BibChange, CitePlan, SameWorkInBibliography } from '../core/service/types.js';
 
 /** How one library file stands (`mlsysPapers/libraryStatus`, `mlsysPapers/libraryStatusChanged`). */
@@ -338,7 +338,7 @@ export interface InitializationOptions {
   clientCommands?: boolean;
   /**
    * The display language: a loaded `vscode.l10n` bundle for the server's messages (absent: English)
-   * and which topic labels hovers show (`core/l10n.ts`).
+   * and which topic labels hovers show (`core/text/l10n.ts`).
    */
   l10n?: { bundle?: Record<string, string>; topicLabels?: TopicLabels };
 }

@@ -5,12 +5,12 @@
  */
 import { URI } from 'vscode-uri';
 import * as l10n from '@vscode/l10n';
-import { inWorkspaceReal } from '../core/bib/resolve.js';
+import { inWorkspaceReal } from '../core/bibliography/resolve.js';
 import { BUNDLED_STYLES, type BundledStyle } from '../core/cite/styles.js';
-import type { Entry } from '../core/schema.js';
-import type { ServerContext } from './context.js';
-import type { ServerSettings } from './settings.js';
-import type { ServerWorkspace } from './workspace.js';
+import type { Entry } from '../core/corpus/schema.js';
+import type { ServerContext } from './serverContext.js';
+import type { ServerSettings } from './serverSettings.js';
+import type { ServerWorkspace } from './serverWorkspace.js';
 
 /** How many formatted references are kept (for hovers and completion documentation). */
 export const FORMATTED_LIMIT = 500;

@@ -18,7 +18,7 @@
 import { CancellationToken, ErrorCodes, LSPErrorCodes, ResponseError, type Connection, type WillSaveTextDocumentParams } from 'vscode-languageserver';
 import { URI } from 'vscode-uri';
 import * as z from 'zod/mini';
-import type { Logger } from '../core/log.js';
+import type { Logger } from '../core/config/logger.js';
 
 /** Where the server is in LSP's lifecycle. */
 export type Lifecycle = 'starting' | 'initializing' | 'running' | 'shutdown';

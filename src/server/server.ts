@@ -17,26 +17,26 @@ import {
   type WorkspaceFoldersChangeEvent,
 } from 'vscode-languageserver';
 import { URI } from 'vscode-uri';
-import { inWorkspace } from '../core/bib/resolve.js';
-import { bibFormatOf } from '../core/bib/format.js';
-import { LATEX_LANGUAGES } from '../core/context.js';
-import { configureL10n, TOPIC_LABELS, type TopicLabels } from '../core/l10n.js';
+import { inWorkspace } from '../core/bibliography/resolve.js';
+import { bibFormatOf } from '../core/bibliography/bibFormat.js';
+import { LATEX_LANGUAGES } from '../core/cite/citationContext.js';
+import { configureL10n, TOPIC_LABELS, type TopicLabels } from '../core/text/l10n.js';
 import { LATEX_FILE_LIMIT } from '../core/latex/project.js';
 import { createCitationService } from '../core/service/service.js';
 import { ServiceCommands } from '../core/service/types.js';
-import { ServerContext } from './context.js';
+import { ServerContext } from './serverContext.js';
 import { registerCustomRequests } from './customRequests.js';
 import { Diagnostics } from './diagnostics.js';
 import { registerLanguageFeatures } from './handlers.js';
 import type { ServerHost } from './host.js';
-import { isLatexFile, LatexProjectIndexer } from './latexProject.js';
+import { isLatexFile, LatexProjectIndexer } from './latexIndexer.js';
 import { Methods } from './protocol.js';
 import { References } from './references.js';
 import { Params } from './requests.js';
-import { ServerSettings } from './settings.js';
+import { ServerSettings } from './serverSettings.js';
 import { Sources } from './sources.js';
 import { Watching } from './watching.js';
-import { ServerWorkspace } from './workspace.js';
+import { ServerWorkspace } from './serverWorkspace.js';
 
 export { fileStampOf, REAL_CLOCK, type BundledFiles, type Clock, type HostFile, type ServerHost } from './host.js';
 

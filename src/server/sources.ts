@@ -8,17 +8,17 @@ import { FileChangeType, type FileEvent } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import * as l10n from '@vscode/l10n';
-import { BibCache, inWorkspaceReal, sameFile } from '../core/bib/resolve.js';
-import { bibFormatOf } from '../core/bib/format.js';
-import { Catalog } from '../core/catalog.js';
+import { BibCache, inWorkspaceReal, sameFile } from '../core/bibliography/resolve.js';
+import { bibFormatOf } from '../core/bibliography/bibFormat.js';
+import { Catalog } from '../core/library/catalog.js';
 import type { CorpusView } from '../core/service/types.js';
-import type { ServerContext } from './context.js';
+import type { ServerContext } from './serverContext.js';
 import { CorpusStore } from './corpusStore.js';
 import { LibraryStore, type LibraryCache } from './libraryStore.js';
 import { Methods, type LibraryFileStatus } from './protocol.js';
-import { isGlob, type ServerSettings } from './settings.js';
+import { isGlob, type ServerSettings } from './serverSettings.js';
 import type { Watching } from './watching.js';
-import type { ServerWorkspace } from './workspace.js';
+import type { ServerWorkspace } from './serverWorkspace.js';
 
 /** The pause before the libraries are reloaded after something that may change them, in ms. */
 export const RELOAD_DELAY_MS = 200;

@@ -7,9 +7,9 @@
  */
 import { DidChangeWatchedFilesNotification, type Disposable, type FileSystemWatcher } from 'vscode-languageserver';
 import { URI, Utils } from 'vscode-uri';
-import { inWorkspace } from '../core/bib/resolve.js';
+import { inWorkspace } from '../core/bibliography/resolve.js';
 import type { ServiceWorkspace } from '../core/service/types.js';
-import type { ServerContext } from './context.js';
+import type { ServerContext } from './serverContext.js';
 
 /** The workspace watcher's glob: every file whose change may change an answer. */
 export const WORKSPACE_GLOB = '**/*.{bib,bbl,json,yaml,yml,tex}';

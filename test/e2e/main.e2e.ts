@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, onTestFinished, test } from 'vitest';
-import { loadCompiledCorpus } from '../../src/host/node/load';
+import { loadCompiledCorpus } from '../../src/host/node/readCorpusFiles';
 import {
   changedPixels, extensionUnderTest, launchBrowser, openFile, openWorkbench, quickInput, repoRoot, resetWorkbench, runCommand, save, screenshot, startCodeServer,
   typeInEditor, waitForEditorText, type CodeServer,

@@ -6,9 +6,9 @@
  * median-of-15 timing this replaces.
  */
 import { describe, expect, it } from 'vitest';
-import { latexBibliographies, planLatexBibDeclaration, texRootOf } from '../../src/core/bib/locate.js';
-import { latexCitations } from '../../src/core/citations.js';
-import { latexCiteContext } from '../../src/core/context.js';
+import { latexBibliographies, planLatexBibDeclaration, texRootOf } from '../../src/core/bibliography/locate.js';
+import { latexCitations } from '../../src/core/cite/citations.js';
+import { latexCiteContext } from '../../src/core/cite/citationContext.js';
 import { expectLinear } from './linear.js';
 
 /** A paper-like document of about `size` characters: everything the scanner looks at, repeated. */

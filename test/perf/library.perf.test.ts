@@ -4,9 +4,9 @@
  * macros. test/unit/library.test.ts checks what the smaller inputs read as.
  */
 import { describe, expect, it } from 'vitest';
-import { BibtexLibraryReader } from '../../src/core/library/readBibtex.js';
-import { loadLibrary } from '../../src/core/library/load.js';
-import { texToText } from '../../src/core/library/tex.js';
+import { BibtexLibraryReader } from '../../src/core/bibliography/readBibtex.js';
+import { loadLibrary } from '../../src/core/library/loadLibrary.js';
+import { texToText } from '../../src/core/bibliography/texToText.js';
 import { expectLinear } from './linear.js';
 import { expectOneLongLineRead, oneLongLine } from '../unit/generatedLibraries.js';
 

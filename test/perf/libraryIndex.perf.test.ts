@@ -5,8 +5,8 @@
  * clock's view of it.
  */
 import { expect, it } from 'vitest';
-import type { LoadedLibrary } from '../../src/core/library/load.js';
-import { parseQuery } from '../../src/core/search.js';
+import type { LoadedLibrary } from '../../src/core/library/loadLibrary.js';
+import { parseQuery } from '../../src/core/search/corpusSearch.js';
 import { wordsLibrary as library } from '../unit/generatedLibraries.js';
 import { expectLinear } from './linear.js';
 

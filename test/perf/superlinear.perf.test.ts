@@ -4,13 +4,13 @@
  * must read as is checked in the unit run too, on the smaller input (test/unit/superlinearInputs.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { bibtexArxiv, normaliseTitle } from '../../src/core/bib/sameWork.js';
-import { findBibKeys, parseBib, planBibAppend, STRING_COMMAND } from '../../src/core/bib/bibfile.js';
-import { frontMatterOf } from '../../src/core/bib/locate.js';
-import { planBibAddition, readBibFile } from '../../src/core/bib/sync.js';
+import { bibtexArxiv, normaliseTitle } from '../../src/core/bibliography/sameWork.js';
+import { findBibKeys, parseBib, planBibAppend, STRING_COMMAND } from '../../src/core/bibliography/bibtexFile.js';
+import { frontMatterOf } from '../../src/core/bibliography/locate.js';
+import { planBibAddition, readBibFile } from '../../src/core/bibliography/planAdditions.js';
 import { latexFileFacts } from '../../src/core/latex/project.js';
-import { readCslJsonLibrary } from '../../src/core/library/csl.js';
-import { parseYaml } from '../../src/core/yaml.js';
+import { readCslJsonLibrary } from '../../src/core/bibliography/readCslJson.js';
+import { parseYaml } from '../../src/core/text/yaml.js';
 import { entry } from '../unit/helpers.js';
 import { expectLinear } from './linear.js';
 

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   duplicateKeys, findBibKey, findBibKeys, MAX_BIB_EXPANSION, parseBib, planBibAppend,
-} from '../../src/core/bib/bibfile.js';
+} from '../../src/core/bibliography/bibtexFile.js';
 import {
   bibliographyDeclarations, latexBibliographies, markdownBibliographies, planLatexBibDeclaration, planMarkdownBibDeclaration, texRootOf,
-} from '../../src/core/bib/locate.js';
-import { planBibAddition, planBibSync, readBibFile } from '../../src/core/bib/sync.js';
+} from '../../src/core/bibliography/locate.js';
+import { planBibAddition, planBibSync, readBibFile } from '../../src/core/bibliography/planAdditions.js';
 import { entry, realCorpus } from './helpers.js';
 
 const FIX = join(__dirname, 'fixtures/bib');

@@ -7,15 +7,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { DocumentDiagnosticRequest, type Diagnostic } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
-import { parseBib, type ParsedBib } from '../../src/core/bib/bibfile.js';
-import { BibCache, bibFileOf, type BibWorkspace } from '../../src/core/bib/resolve.js';
+import { parseBib, type ParsedBib } from '../../src/core/bibliography/bibtexFile.js';
+import { BibCache, bibFileOf, type BibWorkspace } from '../../src/core/bibliography/resolve.js';
 import { Methods, type LibraryStatusParams } from '../../src/server/protocol.js';
 import { start } from './serverHarness.js';
 
 /** The texts `parseBib` was given. */
 const parsed = vi.hoisted(() => [] as string[]);
-vi.mock('../../src/core/bib/bibfile.js', async (actual) => {
-  const m = await actual<typeof import('../../src/core/bib/bibfile.js')>();
+vi.mock('../../src/core/bibliography/bibtexFile.js', async (actual) => {
+  const m = await actual<typeof import('../../src/core/bibliography/bibtexFile.js')>();
   return { ...m, parseBib: (text: string) => { parsed.push(text); return m.parseBib(text); } };
 });
 

@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseBib } from '../../src/core/bib/bibfile.js';
-import { BibtexLibraryReader } from '../../src/core/library/readBibtex.js';
+import { parseBib } from '../../src/core/bibliography/bibtexFile.js';
+import { BibtexLibraryReader } from '../../src/core/bibliography/readBibtex.js';
 
 const read = (name: string) => readFileSync(join(__dirname, 'fixtures/defects', name), 'utf8');
 const keys = (text: string) => parseBib(text).entries.map((e) => e.key);

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { type MarkupContent, type Position } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
-import { createSearchIndex } from '../../src/core/search.js';
+import { createSearchIndex } from '../../src/core/search/corpusSearch.js';
 import { createCitationService } from '../../src/core/service/service.js';
 import { DEFAULT_DOCUMENT_SETTINGS, type CorpusView } from '../../src/core/service/types.js';
 import { realCorpus } from './helpers.js';
@@ -19,8 +19,8 @@ import { MemoryWorkspace } from './memoryWorkspace.js';
 
 /** Calls of the `.bib` helpers, to count the work of a diagnostics pull. */
 const calls = vi.hoisted(() => ({ parseBib: 0, findBibKeys: 0, findBibKey: 0, bibKeyOffset: 0 }));
-vi.mock('../../src/core/bib/bibfile.js', async (actual) => {
-  const m = await actual<typeof import('../../src/core/bib/bibfile.js')>();
+vi.mock('../../src/core/bibliography/bibtexFile.js', async (actual) => {
+  const m = await actual<typeof import('../../src/core/bibliography/bibtexFile.js')>();
   return {
     ...m,
     parseBib: (text: string) => { calls.parseBib++; return m.parseBib(text); },

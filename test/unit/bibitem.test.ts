@@ -12,13 +12,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { MarkupContent, Position } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
-import { resolveBibliography } from '../../src/core/bib/resolve.js';
+import { resolveBibliography } from '../../src/core/bibliography/resolve.js';
 import { latexBibitems } from '../../src/core/latex/bibitems.js';
 import { LatexProject } from '../../src/core/latex/project.js';
-import { createSearchIndex } from '../../src/core/search.js';
+import { createSearchIndex } from '../../src/core/search/corpusSearch.js';
 import { createCitationService } from '../../src/core/service/service.js';
 import { DEFAULT_DOCUMENT_SETTINGS, type CorpusView } from '../../src/core/service/types.js';
-import { syncBibliography } from '../../src/host/node/sync.js';
+import { syncBibliography } from '../../src/host/node/addCitedEntries.js';
 import { realCorpus } from './helpers.js';
 import { MemoryWorkspace } from './memoryWorkspace.js';
 

@@ -16,9 +16,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { URI } from 'vscode-uri';
-import { resolveBibliography } from '../../src/core/bib/resolve.js';
-import { nodeLatexProject } from '../../src/host/node/latexProject.js';
-import { NodeBibWorkspace } from '../../src/host/node/workspace.js';
+import { resolveBibliography } from '../../src/core/bibliography/resolve.js';
+import { nodeLatexProject } from '../../src/host/node/nodeLatexProject.js';
+import { NodeBibWorkspace } from '../../src/host/node/nodeBibWorkspace.js';
 
 const CI = !!process.env.CI;
 const HAVE_PDFLATEX = spawnSync('pdflatex', ['--version'], { encoding: 'utf8' }).status === 0;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bibtexName, protectCapitals, texEscape, toBibtex } from '../../src/core/cite/writeBibtex.js';
-import { toCslJson } from '../../src/core/cite/format.js';
+import { toCslJson } from '../../src/core/cite/formatCitation.js';
 import { entry, realCorpus } from './helpers.js';
 
 describe('BibTeX output', () => {

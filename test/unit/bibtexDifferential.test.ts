@@ -1,5 +1,5 @@
 /**
- * Differential test of the one BibTeX reader (`core/library/readBibtex.ts`, through `parseBib`) against
+ * Differential test of the one BibTeX reader (`core/bibliography/readBibtex.ts`, through `parseBib`) against
  * the reference tools, over every `.bib` file TeX Live installs on the test machine
  * (`kpsewhich -var-value TEXMFDIST`, then every `*.bib` under it):
  *
@@ -22,7 +22,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseBib, type BibEntry } from '../../src/core/bib/bibfile.js';
+import { parseBib, type BibEntry } from '../../src/core/bibliography/bibtexFile.js';
 
 /** Files biber reads (it takes about 20 s for a megabyte on a busy machine). */
 const BIBER_MAX_BYTES = 16 * 1024;

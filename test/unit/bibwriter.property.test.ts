@@ -21,10 +21,10 @@ import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { editorText, eolOf, parseBib, type BibEntry } from '../../src/core/bib/bibfile.js';
-import { planBibAddition, readBibFile, type BibFile } from '../../src/core/bib/sync.js';
+import { editorText, eolOf, parseBib, type BibEntry } from '../../src/core/bibliography/bibtexFile.js';
+import { planBibAddition, readBibFile, type BibFile } from '../../src/core/bibliography/planAdditions.js';
 import { toBibtex } from '../../src/core/cite/writeBibtex.js';
-import { toCslJson } from '../../src/core/cite/format.js';
+import { toCslJson } from '../../src/core/cite/formatCitation.js';
 import {
   bibFileArb, cslJsonFileArb, cslYamlFileArb, entryOf, entrySpecArb, freshKey, type EntrySpec,
 } from './fuzz/arbitraries.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Catalog, type CatalogLibrary } from '../../src/core/catalog.js';
-import { loadLibrary } from '../../src/core/library/load.js';
-import { buildCorpus } from '../../src/core/model.js';
-import { createSearchIndex } from '../../src/core/search.js';
+import { Catalog, type CatalogLibrary } from '../../src/core/library/catalog.js';
+import { loadLibrary } from '../../src/core/library/loadLibrary.js';
+import { buildCorpus } from '../../src/core/corpus/model.js';
+import { createSearchIndex } from '../../src/core/search/corpusSearch.js';
 import { entry } from './helpers.js';
 
 const corpus = buildCorpus({

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { citationAt, citedKeys, latexCitations, latexDocumentCitations, pandocCitations } from '../../src/core/citations.js';
+import { citationAt, citedKeys, latexCitations, latexDocumentCitations, pandocCitations } from '../../src/core/cite/citations.js';
 
 /** `fixtures/citations/*.tex`: LaTeX whose citations are not what the commands' text says (issue 21, cause 3). */
 const CITATION_FIXTURES = join(__dirname, 'fixtures/citations');

@@ -360,7 +360,7 @@ describe('lint reports what the build rejects', () => {
   });
 
   it('a duplicate key within one file names the first occurrence\'s line', () => {
-    // Needs per-item key lines in src/core/corpus.ts (entryLocations): a map from key to line gave both entries the last line.
+    // Needs per-item key lines in src/core/corpus/readCorpus.ts (entryLocations): a map from key to line gave both entries the last line.
     const file = join(FIX, 'dup-in-file.yaml');
     const r = run('lint', file);
     expect(r.code).toBe(1);

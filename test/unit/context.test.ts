@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { latexCitations } from '../../src/core/citations.js';
-import { citeContextAt, latexCiteContext, pandocCiteContext } from '../../src/core/context.js';
+import { latexCitations } from '../../src/core/cite/citations.js';
+import { citeContextAt, latexCiteContext, pandocCiteContext } from '../../src/core/cite/citationContext.js';
 import { CURSOR, cursor } from './helpers.js';
 
 const latex = (marked: string) => { const { text, offset } = cursor(marked); return latexCiteContext(text, offset); };

@@ -1,9 +1,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildCorpus, crossCheck, entryLocations, parseEntriesFile, parseTopicsFile } from '../../src/core/corpus.js';
-import { formatProblem } from '../../src/core/problems.js';
-import { loadCorpusDir } from '../../src/host/node/load.js';
+import { buildCorpus, crossCheck, entryLocations, parseEntriesFile, parseTopicsFile } from '../../src/core/corpus/readCorpus.js';
+import { formatProblem } from '../../src/core/text/problems.js';
+import { loadCorpusDir } from '../../src/host/node/readCorpusFiles.js';
 
 const FIX = join(__dirname, 'fixtures');
 const bad = (name: string) => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUNDLED_STYLES, formatBibliography } from '../../src/core/cite/csl.js';
+import { BUNDLED_STYLES, formatBibliography } from '../../src/core/cite/citeproc.js';
 import { realCorpus } from './helpers.js';
 
 const CSL_DIR = join(__dirname, '../../csl');

@@ -1,6 +1,6 @@
 /**
- * Property tests of the CSL library readers (`core/library/csl.ts`, `cslYaml.ts`) and the JSON error finder
- * (`core/json.ts`):
+ * Property tests of the CSL library readers (`core/bibliography/readCslJson.ts`, `cslYaml.ts`) and the JSON error finder
+ * (`core/text/json.ts`):
  *
  * - `jsonSyntaxError` finds an error exactly when `JSON.parse` refuses the text (valid JSON, and
  *   JSON with random characters inserted, deleted or replaced), at an offset inside the text;
@@ -22,9 +22,9 @@ import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { stringify } from 'yaml';
 import { afterAll, describe, it } from 'vitest';
-import { jsonSyntaxError } from '../../src/core/json.js';
-import { CslJsonReader } from '../../src/core/library/csl.js';
-import { CslYamlReader } from '../../src/core/library/cslYaml.js';
+import { jsonSyntaxError } from '../../src/core/text/json.js';
+import { CslJsonReader } from '../../src/core/bibliography/readCslJson.js';
+import { CslYamlReader } from '../../src/core/bibliography/readCslYaml.js';
 import { call, check, runFuzz, Skip, tallies, TEST_TIMEOUT_MS } from './fuzz/harness.js';
 
 const show = (v: unknown) => JSON.stringify(v);

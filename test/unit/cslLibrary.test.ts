@@ -7,13 +7,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CslJsonReader, notPlainData, readCslJsonLibrary, type CslReader } from '../../src/core/library/csl.js';
-import { CslYamlReader, readCslYamlLibrary, YAML_BATCH_CHARS } from '../../src/core/library/cslYaml.js';
+import { CslJsonReader, notPlainData, readCslJsonLibrary, type CslReader } from '../../src/core/bibliography/readCslJson.js';
+import { CslYamlReader, readCslYamlLibrary, YAML_BATCH_CHARS } from '../../src/core/bibliography/readCslYaml.js';
 import { libraryToJson } from '../../src/core/library/libraryCacheFormat.js';
-import { LibraryLoader, loadLibrary } from '../../src/core/library/load.js';
-import { readBibFile } from '../../src/core/bib/sync.js';
-import { jsonSyntaxError } from '../../src/core/json.js';
-import { parseYaml } from '../../src/core/yaml.js';
+import { LibraryLoader, loadLibrary } from '../../src/core/library/loadLibrary.js';
+import { readBibFile } from '../../src/core/bibliography/planAdditions.js';
+import { jsonSyntaxError } from '../../src/core/text/json.js';
+import { parseYaml } from '../../src/core/text/yaml.js';
 
 const FIX = join(__dirname, 'fixtures/csl');
 const read = (name: string) => readFileSync(join(FIX, name), 'utf8');

@@ -9,11 +9,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { editorText, eolOf } from '../../src/core/bib/bibfile.js';
-import { planBibAddition, readBibFile } from '../../src/core/bib/sync.js';
-import { toCslJson } from '../../src/core/cite/format.js';
-import { parseEntriesFile, parseTopicsFile } from '../../src/core/corpus.js';
-import { parseYaml } from '../../src/core/yaml.js';
+import { editorText, eolOf } from '../../src/core/bibliography/bibtexFile.js';
+import { planBibAddition, readBibFile } from '../../src/core/bibliography/planAdditions.js';
+import { toCslJson } from '../../src/core/cite/formatCitation.js';
+import { parseEntriesFile, parseTopicsFile } from '../../src/core/corpus/readCorpus.js';
+import { parseYaml } from '../../src/core/text/yaml.js';
 import { entry } from './helpers.js';
 
 const FIX = join(__dirname, 'fixtures/defects');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { detailsHtml, escapeHtml } from '../../src/core/details.js';
-import { isWebLink } from '../../src/core/links.js';
+import { detailsHtml, escapeHtml } from '../../src/core/corpus/detailsHtml.js';
+import { isWebLink } from '../../src/core/corpus/links.js';
 import { entry, realCorpus } from './helpers.js';
 
 const ctx = { nonce: 'abc123', cspSource: 'vscode-resource:', read: false, formatted: 'Ref <b>', styleName: 'apa' };

@@ -3,7 +3,7 @@
  * run (test/perf: the same inputs, timed) read, so that the two speak of the same input.
  */
 import { expect } from 'vitest';
-import { loadLibrary, type LoadedLibrary } from '../../src/core/library/load.js';
+import { loadLibrary, type LoadedLibrary } from '../../src/core/library/loadLibrary.js';
 
 /** The library reference the generated libraries are loaded under. */
 export const GENERATED_REF = { uri: 'file:///lib/refs.bib', name: 'refs.bib' };

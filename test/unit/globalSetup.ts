@@ -6,9 +6,9 @@
  */
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import type { CorpusData } from '../../src/core/corpus.js';
-import { CorpusError } from '../../src/core/problems.js';
-import { loadCorpusDir } from '../../src/host/node/load.js';
+import type { CorpusData } from '../../src/core/corpus/readCorpus.js';
+import { CorpusError } from '../../src/core/text/problems.js';
+import { loadCorpusDir } from '../../src/host/node/readCorpusFiles.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

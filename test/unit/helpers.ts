@@ -1,6 +1,6 @@
 import { inject } from 'vitest';
-import { buildCorpus, type Corpus } from '../../src/core/corpus.js';
-import type { CorpusEntry } from '../../src/core/schema.js';
+import { buildCorpus, type Corpus } from '../../src/core/corpus/readCorpus.js';
+import type { CorpusEntry } from '../../src/core/corpus/schema.js';
 import { loadValidCorpusData } from './globalSetup.js';
 
 let cached: Corpus | undefined;

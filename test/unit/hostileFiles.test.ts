@@ -19,10 +19,10 @@ import {
 import { URI } from 'vscode-uri';
 import { main } from '../../src/cli.js';
 import type { CitePlan } from '../../src/core/service/types.js';
-import { readRegularFile, readRegularFileSync, realPathOf } from '../../src/host/node/files.js';
+import { readRegularFile, readRegularFileSync, realPathOf } from '../../src/host/node/regularFiles.js';
 import { loadLibraryFiles } from '../../src/host/node/libraries.js';
-import { realNodePath, readNodeFile, statNodeFile } from '../../src/host/node/server.js';
-import { syncBibliography } from '../../src/host/node/sync.js';
+import { realNodePath, readNodeFile, statNodeFile } from '../../src/host/node/nodeServerHost.js';
+import { syncBibliography } from '../../src/host/node/addCitedEntries.js';
 import { Methods, type LibraryFileStatus, type LibraryStatusParams, type ReadFileParams, type ReadFileResult, type SearchResult } from '../../src/server/protocol.js';
 import { snapshot } from './fileSnapshot.js';
 import { realCorpus } from './helpers.js';
@@ -212,7 +212,7 @@ describe('sync: declared bibliographies that are not files, and symlinks that le
 describe('the language server (Node host on a real folder)', () => {
   /** A server over the disk, with `ws` as its workspace folder. */
   async function diskServer(ws: string, settings: Record<string, unknown>): Promise<Session> {
-    const { nodeServerHost } = await import('../../src/host/node/server.js');
+    const { nodeServerHost } = await import('../../src/host/node/nodeServerHost.js');
     const host = nodeServerHost(join(__dirname, '../../dist'));
     return start({}, { citationStyle: 'apa', ...settings }, { readFile: host.readFile, stamp: host.stamp, realPath: host.realPath, foldsCase: host.foldsCase }, undefined, {}, ws);
   }

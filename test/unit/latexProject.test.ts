@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { URI } from 'vscode-uri';
-import { resolveBibliography } from '../../src/core/bib/resolve.js';
+import { resolveBibliography } from '../../src/core/bibliography/resolve.js';
 import { indexLatexFiles, latexFileFacts, LatexProject } from '../../src/core/latex/project.js';
 import { MemoryWorkspace } from './memoryWorkspace.js';
 

@@ -1,5 +1,5 @@
 /**
- * The language server's LaTeX project (`src/server/latexProject.ts`) over LSP: the workspace's
+ * The language server's LaTeX project (`src/server/latexIndexer.ts`) over LSP: the workspace's
  * `.tex` files indexed at start (each read once, with progress), a section file given its root's
  * bibliography, and watched-file events and edits updating the graph without reading the workspace
  * again. Also the Node host's side: its listing of `.tex` files, the CLI's `sync` on a section file,
@@ -15,14 +15,14 @@ import {
   type CompletionList, type FullDocumentDiagnosticReport, type LogMessageParams,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
-import { createSearchIndex } from '../../src/core/search.js';
+import { createSearchIndex } from '../../src/core/search/corpusSearch.js';
 import { createCitationService } from '../../src/core/service/service.js';
 import { DEFAULT_DOCUMENT_SETTINGS } from '../../src/core/service/types.js';
-import { nodeLatexProject } from '../../src/host/node/latexProject.js';
-import { listNodeFiles } from '../../src/host/node/server.js';
-import { syncBibliography } from '../../src/host/node/sync.js';
-import { NodeBibWorkspace } from '../../src/host/node/workspace.js';
-import { LatexProjectIndexer } from '../../src/server/latexProject.js';
+import { nodeLatexProject } from '../../src/host/node/nodeLatexProject.js';
+import { listNodeFiles } from '../../src/host/node/nodeServerHost.js';
+import { syncBibliography } from '../../src/host/node/addCitedEntries.js';
+import { NodeBibWorkspace } from '../../src/host/node/nodeBibWorkspace.js';
+import { LatexProjectIndexer } from '../../src/server/latexIndexer.js';
 import { REAL_CLOCK } from '../../src/server/host.js';
 import { realCorpus } from './helpers.js';
 import { start, type Session } from './serverHarness.js';

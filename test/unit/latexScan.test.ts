@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { latexBibliographies, planLatexBibDeclaration, texRootOf } from '../../src/core/bib/locate.js';
-import { latexCitations } from '../../src/core/citations.js';
-import { latexCiteContext } from '../../src/core/context.js';
+import { latexBibliographies, planLatexBibDeclaration, texRootOf } from '../../src/core/bibliography/locate.js';
+import { latexCitations } from '../../src/core/cite/citations.js';
+import { latexCiteContext } from '../../src/core/cite/citationContext.js';
 import { latexCiteCommands, latexCommands } from '../../src/core/latex/commands.js';
 import { latexRegionAt, latexRegions, maskLatex, type LatexRegion } from '../../src/core/latex/scan.js';
 

@@ -18,7 +18,7 @@ import {
   InitializeRequest, ShutdownRequest, StreamMessageReader, StreamMessageWriter, type MessageConnection,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
-import { loadCorpusDir } from '../../src/host/node/load.js';
+import { loadCorpusDir } from '../../src/host/node/readCorpusFiles.js';
 import { Methods, type FormatResult, type SearchResult } from '../../src/server/protocol.js';
 
 const ROOT = join(__dirname, '../..');
@@ -40,8 +40,8 @@ beforeAll(async () => {
   // The options of scripts/build.mjs for these two outputs (no source maps: nothing reads them here).
   const common = { bundle: true, platform: 'node', target: 'node18', format: 'cjs', minify: true, logLevel: 'silent', absWorkingDir: ROOT } as const;
   await Promise.all([
-    build({ ...common, entryPoints: ['src/host/node/serverMain.ts'], outfile: join(dist, 'server.js') }),
-    build({ ...common, entryPoints: ['src/core/cite/csl.ts'], outfile: join(dist, 'csl.js') }),
+    build({ ...common, entryPoints: ['src/host/node/nodeServerMain.ts'], outfile: join(dist, 'server.js') }),
+    build({ ...common, entryPoints: ['src/core/cite/citeproc.ts'], outfile: join(dist, 'csl.js') }),
   ]);
   writeFileSync(join(dist, 'corpus.json'), JSON.stringify(loadCorpusDir(join(ROOT, 'corpus')).data));
   // The server reads the bundled styles and locales from `../csl/` beside its folder.

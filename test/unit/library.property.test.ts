@@ -24,7 +24,7 @@ import { defaultStrings } from '@citation-js/plugin-bibtex/lib/input/constants.j
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, it } from 'vitest';
-import { BibtexLibraryReader, readEntryAt, type RawBibEntry } from '../../src/core/library/readBibtex.js';
+import { BibtexLibraryReader, readEntryAt, type RawBibEntry } from '../../src/core/bibliography/readBibtex.js';
 import { call, check, runFuzz, tallies, TEST_TIMEOUT_MS } from './fuzz/harness.js';
 
 const show = (v: unknown) => JSON.stringify(v);

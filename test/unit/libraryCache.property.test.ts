@@ -21,12 +21,12 @@ import YAML from 'yaml';
 import { afterAll, describe, it } from 'vitest';
 import { displayName } from '../../src/core/cite/names.js';
 import { fromBase64, toBase64 } from '../../src/core/library/base64.js';
-import { readEntryAt } from '../../src/core/library/readBibtex.js';
+import { readEntryAt } from '../../src/core/bibliography/readBibtex.js';
 import { libraryToJson, restoreLibrary, type LibraryTextId } from '../../src/core/library/libraryCacheFormat.js';
-import { loadLibrary, type LibraryFormat, type LoadedLibrary } from '../../src/core/library/load.js';
-import { entryIdentity, SameWorkIndex } from '../../src/core/bib/sameWork.js';
+import { loadLibrary, type LibraryFormat, type LoadedLibrary } from '../../src/core/library/loadLibrary.js';
+import { entryIdentity, SameWorkIndex } from '../../src/core/bibliography/sameWork.js';
 import { prepareEntry } from '../../src/core/library/verbatim.js';
-import { parseQuery } from '../../src/core/search.js';
+import { parseQuery } from '../../src/core/search/corpusSearch.js';
 import { openSealed, sealCache, sha256 } from '../../src/host/node/libraryCache.js';
 import { call, check, runFuzz, tallies, TEST_TIMEOUT_MS } from './fuzz/harness.js';
 

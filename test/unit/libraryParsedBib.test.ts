@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
-import { parseBib, type ParsedBib } from '../../src/core/bib/bibfile.js';
+import { parseBib, type ParsedBib } from '../../src/core/bibliography/bibtexFile.js';
 import { LibraryStore } from '../../src/server/libraryStore.js';
 
 const URI_OF = URI.file('/ws/lib.bib');

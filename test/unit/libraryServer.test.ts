@@ -20,8 +20,8 @@ import { start, type Session } from './serverHarness.js';
 
 /** The texts `parseBib` (the citation service's own `.bib` reader) was given. */
 const parsed = vi.hoisted(() => [] as string[]);
-vi.mock('../../src/core/bib/bibfile.js', async (actual) => {
-  const m = await actual<typeof import('../../src/core/bib/bibfile.js')>();
+vi.mock('../../src/core/bibliography/bibtexFile.js', async (actual) => {
+  const m = await actual<typeof import('../../src/core/bibliography/bibtexFile.js')>();
   return { ...m, parseBib: (text: string) => { parsed.push(text); return m.parseBib(text); } };
 });
 

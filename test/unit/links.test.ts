@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { markdownLink } from '../../src/core/cite/format.js';
-import { entryLink, entryLinks, entryLinksMarkdown, markdownUrl, pdfLink } from '../../src/core/links.js';
+import { markdownLink } from '../../src/core/cite/formatCitation.js';
+import { entryLink, entryLinks, entryLinksMarkdown, markdownUrl, pdfLink } from '../../src/core/corpus/links.js';
 import { entry } from './helpers.js';
 
 describe('entry links (Open Paper, Open PDF, the views\' link rows)', () => {

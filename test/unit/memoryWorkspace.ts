@@ -3,11 +3,11 @@
  * the planner, the LaTeX project's bibliographies), after VS Code's Markdown language service's
  * `InMemoryWorkspace` (`microsoft/vscode-markdown-languageservice`, `src/test/inMemoryWorkspace.ts`):
  * the host interfaces `ServiceWorkspace` and `BibWorkspace` (`src/core/service/types.ts`,
- * `src/core/bib/resolve.ts`) over maps, so a test says what is on disk and what is open, and
+ * `src/core/bibliography/resolve.ts`) over maps, so a test says what is on disk and what is open, and
  * checks what was read. No disk, no clock.
  */
 import { URI } from 'vscode-uri';
-import { normalizeUri } from '../../src/core/bib/resolve.js';
+import { normalizeUri } from '../../src/core/bibliography/resolve.js';
 import type { ServiceWorkspace } from '../../src/core/service/types.js';
 
 /** A file by absolute path (`/ws/refs.bib`) or by URI. */

@@ -1,16 +1,16 @@
 /**
  * Text that leaves for a terminal, the user's Markdown or stderr: control characters escaped
- * (`core/terminal.ts`, finding 12), titles as Markdown link text without markup
- * (`core/cite/format.ts`, finding 13), no `yaml` process warning (finding 14).
+ * (`core/text/terminal.ts`, finding 12), titles as Markdown link text without markup
+ * (`core/cite/formatCitation.ts`, finding 13), no `yaml` process warning (finding 14).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { formatCitation, markdownLink, markdownLinkText } from '../../src/core/cite/format.js';
+import { formatCitation, markdownLink, markdownLinkText } from '../../src/core/cite/formatCitation.js';
 import { planCitation } from '../../src/core/cite/insert.js';
-import type { CorpusEntry } from '../../src/core/schema.js';
-import { terminalJson, terminalSafe } from '../../src/core/terminal.js';
-import { parseYaml } from '../../src/core/yaml.js';
+import type { CorpusEntry } from '../../src/core/corpus/schema.js';
+import { terminalJson, terminalSafe } from '../../src/core/text/terminal.js';
+import { parseYaml } from '../../src/core/text/yaml.js';
 
 const FIX = join(__dirname, 'fixtures/output');
 

@@ -10,8 +10,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, describe, it } from 'vitest';
-import { pandocCitations } from '../../src/core/citations.js';
-import { pandocCiteContext } from '../../src/core/context.js';
+import { pandocCitations } from '../../src/core/cite/citations.js';
+import { pandocCiteContext } from '../../src/core/cite/citationContext.js';
 import { scanPandoc } from '../../src/core/markdown/pandoc.js';
 import { markdownDocArb } from './fuzz/markdownArb.js';
 import { call, check, runFuzz, tallies, TEST_TIMEOUT_MS } from './fuzz/harness.js';

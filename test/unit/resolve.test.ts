@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { URI, Utils } from 'vscode-uri';
 import {
   BibCache, isInside, planBibliographyUpdate, planCitationSync, resolveBibliography,
-} from '../../src/core/bib/resolve.js';
+} from '../../src/core/bibliography/resolve.js';
 import { entry } from './helpers.js';
 import { MemoryWorkspace } from './memoryWorkspace.js';
 

@@ -1,5 +1,5 @@
 /**
- * The one "same work" rule (`src/core/bib/sameWork.ts`) and everyone who uses it: the planner
+ * The one "same work" rule (`src/core/bibliography/sameWork.ts`) and everyone who uses it: the planner
  * (`planBibSync`), the catalog (a library entry that is a corpus entry's work) and the library
  * readers (an entry's arXiv id).
  */
@@ -7,14 +7,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   arxivId, arxivIdIn, bareDoi, bibtexArxiv, bibtexIdentity, cslArxiv, cslIdentity, entryIdentity, sameWork, SameWorkIndex, type WorkIdentity,
-} from '../../src/core/bib/sameWork.js';
-import { planBibSync, readBibFile } from '../../src/core/bib/sync.js';
-import { Catalog, type CatalogLibrary } from '../../src/core/catalog.js';
-import { crossCheck } from '../../src/core/corpus.js';
+} from '../../src/core/bibliography/sameWork.js';
+import { planBibSync, readBibFile } from '../../src/core/bibliography/planAdditions.js';
+import { Catalog, type CatalogLibrary } from '../../src/core/library/catalog.js';
+import { crossCheck } from '../../src/core/corpus/readCorpus.js';
 import { entryFromBibtex, entryFromCsl } from '../../src/core/library/entries.js';
-import { loadLibrary } from '../../src/core/library/load.js';
-import { buildCorpus } from '../../src/core/model.js';
-import { createSearchIndex } from '../../src/core/search.js';
+import { loadLibrary } from '../../src/core/library/loadLibrary.js';
+import { buildCorpus } from '../../src/core/corpus/model.js';
+import { createSearchIndex } from '../../src/core/search/corpusSearch.js';
 import { entry } from './helpers.js';
 
 const LIB = { uri: 'file:///ws/lib.bib', name: 'lib.bib' };

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   createSearchIndex, indexTerms, parseQuery, SEARCH_FIELDS, searchDocuments, tokenize, topicsMatching, withAbbreviations,
   type SearchDocument,
-} from '../../src/core/search.js';
+} from '../../src/core/search/corpusSearch.js';
 import { realCorpus } from './helpers.js';
 
 const index = createSearchIndex(realCorpus());

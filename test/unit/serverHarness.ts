@@ -13,8 +13,8 @@ import {
   type ApplyWorkspaceEditParams, type ClientCapabilities, type Registration, type InitializeResult, type MessageConnection, type ShowMessageRequestParams,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
-import type { CorpusData } from '../../src/core/corpus.js';
-import { loadCorpusDir } from '../../src/host/node/load.js';
+import type { CorpusData } from '../../src/core/corpus/readCorpus.js';
+import { loadCorpusDir } from '../../src/host/node/readCorpusFiles.js';
 import { startServer, type HostFile, type ServerHost } from '../../src/server/server.js';
 
 export const ROOT = join(__dirname, '../..');
@@ -69,7 +69,7 @@ export function connectOnly(files: Record<string, string> = {}): { client: Messa
     readFile: (uri): HostFile => { const text = disk.get(uri.toString()); return text === undefined ? undefined : { text, stamp: `len${text.length}` }; },
     bundledCorpus: () => bundled,
     bundledCsl: (path) => readFileSync(join(ROOT, 'csl', path), 'utf8'),
-    loadCsl: async () => import('../../src/core/cite/csl.js'),
+    loadCsl: async () => import('../../src/core/cite/citeproc.js'),
   };
   const toServer = new PassThrough();
   const toClient = new PassThrough();
@@ -106,7 +106,7 @@ export async function start(files: Record<string, string>, settings: Record<stri
     },
     bundledCorpus: () => bundled,
     bundledCsl: (path) => readFileSync(join(ROOT, 'csl', path), 'utf8'),
-    loadCsl: async () => { cslLoads++; return import('../../src/core/cite/csl.js'); },
+    loadCsl: async () => { cslLoads++; return import('../../src/core/cite/citeproc.js'); },
     ...extra,
   };
   const toServer = new PassThrough();

@@ -12,7 +12,7 @@ import {
   type CompletionItem, type Hover, type MarkupContent,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
-import { codeSpan } from '../../src/core/service/present.js';
+import { codeSpan } from '../../src/core/service/entryCards.js';
 import { Methods, type LibraryStatusParams, type SearchResult } from '../../src/server/protocol.js';
 import { assertSendable } from '../../src/server/requests.js';
 import { connectOnly, start } from './serverHarness.js';

@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
-import { createSearchIndex } from '../../src/core/search.js';
+import { createSearchIndex } from '../../src/core/search/corpusSearch.js';
 import { createCitationService, type CitationService } from '../../src/core/service/service.js';
 import { DEFAULT_DOCUMENT_SETTINGS, type CorpusView } from '../../src/core/service/types.js';
 import { realCorpus } from './helpers.js';

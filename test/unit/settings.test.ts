@@ -1,5 +1,5 @@
 /**
- * The one settings schema (`src/core/settings.ts`) against `package.json`'s
+ * The one settings schema (`src/core/config/settings.ts`) against `package.json`'s
  * `contributes.configuration`: every key, its type, enum, items, default and scope; and how a
  * hand-edited value that does not fit is read.
  */
@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { readSettings, SETTINGS, SETTINGS_SECTION, type SettingName } from '../../src/core/settings.js';
+import { readSettings, SETTINGS, SETTINGS_SECTION, type SettingName } from '../../src/core/config/settings.js';
 import { documentSettingsFrom } from '../../src/core/service/types.js';
 
 interface Declared { type?: unknown; enum?: unknown; items?: unknown; default?: unknown; scope?: unknown }

@@ -5,12 +5,12 @@
  * library. No clock here: whether 10× the input takes at most 15× the time is the serial run's.
  */
 import { describe, expect, it } from 'vitest';
-import { normaliseTitle } from '../../src/core/bib/sameWork.js';
-import { findBibKeys, parseBib, STRING_COMMAND } from '../../src/core/bib/bibfile.js';
-import { frontMatterOf } from '../../src/core/bib/locate.js';
-import { planBibAddition, readBibFile } from '../../src/core/bib/sync.js';
-import { readCslJsonLibrary } from '../../src/core/library/csl.js';
-import { parseYaml } from '../../src/core/yaml.js';
+import { normaliseTitle } from '../../src/core/bibliography/sameWork.js';
+import { findBibKeys, parseBib, STRING_COMMAND } from '../../src/core/bibliography/bibtexFile.js';
+import { frontMatterOf } from '../../src/core/bibliography/locate.js';
+import { planBibAddition, readBibFile } from '../../src/core/bibliography/planAdditions.js';
+import { readCslJsonLibrary } from '../../src/core/bibliography/readCslJson.js';
+import { parseYaml } from '../../src/core/text/yaml.js';
 import { entry } from './helpers.js';
 
 const ws = (unit: string, n: number) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);

@@ -2,8 +2,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseBib } from '../../src/core/bib/bibfile.js';
-import { syncBibliography } from '../../src/host/node/sync.js';
+import { parseBib } from '../../src/core/bibliography/bibtexFile.js';
+import { syncBibliography } from '../../src/host/node/addCitedEntries.js';
 import { realCorpus } from './helpers.js';
 
 let root: string;

@@ -20,7 +20,7 @@ import {
   type DocumentDiagnosticReport, type Hover, type MarkupContent, type MessageConnection,
 } from 'vscode-languageserver-protocol/browser';
 import { BUNDLED_STYLES } from '../../src/core/cite/styles.js';
-import { loadCorpusDir } from '../../src/host/node/load.js';
+import { loadCorpusDir } from '../../src/host/node/readCorpusFiles.js';
 import type { CitePlan } from '../../src/core/service/types.js';
 import {
   BUNDLED_PATH, Methods, type ReadBundledParams, type ReadBundledResult, type ReadFileParams, type ReadFileResult, type SearchResult, type StatParams, type StatResult,

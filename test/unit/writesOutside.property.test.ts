@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { syncBibliography } from '../../src/host/node/sync.js';
+import { syncBibliography } from '../../src/host/node/addCitedEntries.js';
 import { NUM_RUNS, SEED, TEST_TIMEOUT_MS } from './fuzz/harness.js';
 import { snapshot } from './fileSnapshot.js';
 import { realCorpus } from './helpers.js';

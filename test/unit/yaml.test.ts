@@ -1,8 +1,8 @@
 import { Composer } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { readBibFile } from '../../src/core/bib/sync.js';
-import { parseEntriesFile } from '../../src/core/corpus.js';
-import { MAX_YAML_PROBLEMS, parseYaml, tooDeepAt } from '../../src/core/yaml.js';
+import { readBibFile } from '../../src/core/bibliography/planAdditions.js';
+import { parseEntriesFile } from '../../src/core/corpus/readCorpus.js';
+import { MAX_YAML_PROBLEMS, parseYaml, tooDeepAt } from '../../src/core/text/yaml.js';
 
 describe('parseYaml', () => {
   it('reports a duplicate key at the repeated key, in nested mappings too, and reads nothing', () => {

@@ -10,11 +10,11 @@
  */
 import fc from 'fast-check';
 import { afterAll, describe, it } from 'vitest';
-import { frontMatterOf } from '../../src/core/bib/locate.js';
-import { readBibFile } from '../../src/core/bib/sync.js';
-import { entryLocations, parseEntriesFile, parseTopicsFile } from '../../src/core/corpus.js';
-import type { Problem } from '../../src/core/problems.js';
-import { parseYaml } from '../../src/core/yaml.js';
+import { frontMatterOf } from '../../src/core/bibliography/locate.js';
+import { readBibFile } from '../../src/core/bibliography/planAdditions.js';
+import { entryLocations, parseEntriesFile, parseTopicsFile } from '../../src/core/corpus/readCorpus.js';
+import type { Problem } from '../../src/core/text/problems.js';
+import { parseYaml } from '../../src/core/text/yaml.js';
 import { cslYamlLogicalArb, frontMatterDocArb } from './fuzz/arbitraries.js';
 import { call, check, HANG_MS, runFuzz, tallies, TEST_TIMEOUT_MS } from './fuzz/harness.js';
 import { corpusWindowArb, mutatedArb } from './fuzz/yamlMutations.js';

@@ -2,10 +2,10 @@
  * What text to insert for a citation, given the document, the cursor and the keys.
  * Pure: the VS Code layer turns the result into a `WorkspaceEdit`.
  */
-import { citeContextAt, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../context.js';
-import type { Entry } from '../schema.js';
+import { citeContextAt, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from './citationContext.js';
+import type { Entry } from '../corpus/schema.js';
 import type { CiteCommand, MarkdownStyle } from './citationForms.js';
-import { markdownLink, plainReference } from './format.js';
+import { markdownLink, plainReference } from './formatCitation.js';
 
 
 

@@ -2,7 +2,7 @@
  * Citation keys in the Google-Scholar style that `corpus/README.md` documents:
  * first author's family name + year + first significant title word, e.g. `kwon2023efficient`.
  */
-import type { Person } from '../schema.js';
+import type { Person } from '../corpus/schema.js';
 
 /** Title words skipped when choosing the key's word (`A Survey on …` → `survey`). */
 export const KEY_STOP_WORDS: ReadonlySet<string> = new Set([

@@ -1,7 +1,7 @@
 /**
  * Author names for display and for citation text.
  */
-import type { Person } from '../schema.js';
+import type { Person } from '../corpus/schema.js';
 
 /** `Given Family`, or the organisation's name. */
 export function displayName(p: Person): string {

@@ -6,8 +6,8 @@
  * is biblatex's (biblatex manual §3.14.7). Output is plain ASCII where a TeX command exists for a
  * character, so that pdflatex + bibtex accept it without `inputenc` surprises.
  */
-import type { Entry, Person } from '../schema.js';
-import { arxivUrl } from '../links.js';
+import type { Entry, Person } from '../corpus/schema.js';
+import { arxivUrl } from '../corpus/links.js';
 
 /**
  * A literal brace is `\textbraceleft{}` / `\textbraceright{}`, not `\{`: BibTeX counts every

@@ -32,7 +32,7 @@
  * Pure: no `node:`, no `vscode`; files come in as URIs and texts from the host.
  */
 import { URI, Utils } from 'vscode-uri';
-import { latexBibliographies, type BibDeclaration } from '../bib/locate.js';
+import { latexBibliographies, type BibDeclaration } from '../bibliography/locate.js';
 import { latexBibitems, type LatexThebibliography } from './bibitems.js';
 import { latexCommands } from './commands.js';
 import { BACKSLASH, isLetter, LBRACE, maskLatex } from './scan.js';

@@ -7,8 +7,8 @@
  * Pure: files come through the resolver's {@link BibWorkspace}, parsed once per change ({@link BibCache}).
  */
 import type { URI } from 'vscode-uri';
-import type { BibCache, BibWorkspace } from '../bib/resolve.js';
-import { texToText } from '../library/tex.js';
+import type { BibCache, BibWorkspace } from '../bibliography/resolve.js';
+import { texToText } from '../bibliography/texToText.js';
 import { latexBibitems, type LatexBibitem } from './bibitems.js';
 import { bblCandidates, latexFileFacts, type LatexProject, type ThebibliographyFiles } from './project.js';
 
@@ -107,7 +107,7 @@ export function definedKeys(bib: { files: readonly { entries: readonly { key: st
 /**
  * A `\bibitem` as plain text for a completion's detail or a hover: its label (natbib's
  * `{Smith et~al.(2020)}` as `Smith et al.(2020)`) when `part` is `label` and it has one, else its
- * text, converted by `texToText` (`library/tex.ts`: accents, dashes, formatting commands dropped).
+ * text, converted by `texToText` (`bibliography/texToText.ts`: accents, dashes, formatting commands dropped).
  *
  * @param max - at most this many characters; a longer text is cut and ends with `…`
  * @returns the text, or '' when there is none

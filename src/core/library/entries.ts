@@ -4,10 +4,10 @@
  * they come from. Only what is shown and searched is converted at load (title, names, year,
  * venue, identifiers, keywords); the rest stays in the file, which citing copies as written.
  */
-import type { EntryType, Kind, LibraryEntry, LibraryInfo, Person } from '../schema.js';
-import { bareDoi, bibtexArxiv, cslArxiv, cslYear } from '../bib/sameWork.js';
-import type { RawBibEntry } from './readBibtex.js';
-import { texToText } from './tex.js';
+import type { EntryType, Kind, LibraryEntry, LibraryInfo, Person } from '../corpus/schema.js';
+import { bareDoi, bibtexArxiv, cslArxiv, cslYear } from '../bibliography/sameWork.js';
+import type { RawBibEntry } from '../bibliography/readBibtex.js';
+import { texToText } from '../bibliography/texToText.js';
 
 /** The empty list library entries share. */
 export const NONE: readonly never[] = Object.freeze([]);

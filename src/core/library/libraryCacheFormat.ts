@@ -5,19 +5,19 @@
  * field by field on the way in. Keyed by the text it was saved for ({@link libraryCacheKey}); the
  * host stores it (`host/node/libraryCache.ts` on disk).
  */
-import { ENTRY_TYPES, KINDS, type LibraryEntry } from '../schema.js';
+import { ENTRY_TYPES, KINDS, type LibraryEntry } from '../corpus/schema.js';
 import { int32FromBase64, toBase64 } from './base64.js';
-import type { LibraryProblem } from './readBibtex.js';
+import type { LibraryProblem } from '../bibliography/readBibtex.js';
 import { NONE, type LibraryRef } from './entries.js';
-import type { LibraryFormat, LoadedLibrary } from './load.js';
-import { LibraryIndex, type LibraryIndexJson } from './search.js';
+import type { LibraryFormat, LoadedLibrary } from './loadLibrary.js';
+import { LibraryIndex, type LibraryIndexJson } from './index/libraryIndex.js';
 
 /**
  * Bumped when the saved form changes, so that an older cache is read again from the file.
  * 3: the text's hash, length and format in the cache; one piece of the JSON a line.
  * 4: the BibTeX reader follows BibTeX 0.99d's rules; the CSL readers skip items that contain themselves or nest past 100 levels, and a broken
  *    CSL-YAML item costs only itself (a version-3 cache holds what they read before).
- * 5: an entry's arXiv id is read by `bib/sameWork.ts` (also from `arXiv:<id>` in a venue or note, an arXiv DOI, old-style ids in URLs).
+ * 5: an entry's arXiv id is read by `bibliography/sameWork.ts` (also from `arXiv:<id>` in a venue or note, an arXiv DOI, old-style ids in URLs).
  */
 export const LIBRARY_CACHE_VERSION = 5;
 

@@ -5,10 +5,10 @@
  * Nothing is regenerated, so no field, brace or accent of the user's entry changes.
  */
 import { defaultStrings } from '@citation-js/plugin-bibtex/lib/input/constants.js';
-import { findBibKey } from '../bib/bibfile.js';
+import { findBibKey } from '../bibliography/bibtexFile.js';
 import { toBibtexAll } from '../cite/writeBibtex.js';
-import type { Entry, LibraryInfo } from '../schema.js';
-import type { LoadedLibrary } from './load.js';
+import type { Entry, LibraryInfo } from '../corpus/schema.js';
+import type { LoadedLibrary } from './loadLibrary.js';
 
 /**
  * The names of the macros a BibTeX text uses: identifiers that start a value or follow `#`,

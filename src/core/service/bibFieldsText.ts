@@ -6,8 +6,8 @@
  */
 import { allAuthors } from '../cite/names.js';
 import { bibtexPerson, splitNames } from '../library/entries.js';
-import { texToText } from '../library/tex.js';
-import type { BibFields } from './present.js';
+import { texToText } from '../bibliography/texToText.js';
+import type { BibFields } from './entryCards.js';
 
 /**
  * The fields of a `.bib` entry as {@link BibFields} for `bibEntryMarkdown`, read as text.

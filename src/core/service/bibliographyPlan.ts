@@ -6,10 +6,10 @@
  * change to the files chosen (`planBibliographyUpdate`: append, create, declare, or refuse). The
  * byte-level insertion is `planBibAddition`'s, which each caller runs on the exact text it writes.
  */
-import { planBibliographyUpdate, planCitationSync, resolveBibliography, type BibDocument, type BibUpdate, type BibWorkspace, type DocumentBibliography, type ResolveOptions } from '../bib/resolve.js';
-import type { BibSyncPlan } from '../bib/sync.js';
+import { planBibliographyUpdate, planCitationSync, resolveBibliography, type BibDocument, type BibUpdate, type BibWorkspace, type DocumentBibliography, type ResolveOptions } from '../bibliography/resolve.js';
+import type { BibSyncPlan } from '../bibliography/planAdditions.js';
 import { bibitemKeys } from '../latex/thebibliography.js';
-import type { Entry } from '../schema.js';
+import type { Entry } from '../corpus/schema.js';
 
 /** What {@link planDocumentBibliography} decided. */
 export interface DocumentBibliographyPlan {

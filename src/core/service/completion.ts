@@ -5,14 +5,14 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CompletionItem, CompletionItemKind, CompletionList, MarkupKind, Position, Range } from 'vscode-languageserver-types';
-import type { BibEntry } from '../bib/bibfile.js';
+import type { BibEntry } from '../bibliography/bibtexFile.js';
 import { foldAscii } from '../cite/key.js';
-import { citeContextAt } from '../context.js';
+import { citeContextAt } from '../cite/citationContext.js';
 import type { LatexBibitem } from '../latex/bibitems.js';
 import { bibitemPlainText } from '../latex/thebibliography.js';
-import type { Entry } from '../schema.js';
+import type { Entry } from '../corpus/schema.js';
 import { bibFieldsText } from './bibFieldsText.js';
-import { bibEntryMarkdown, entryMarkdown, escapeMarkdown, venueYear } from './present.js';
+import { bibEntryMarkdown, entryMarkdown, escapeMarkdown, venueYear } from './entryCards.js';
 import { bibEntries, type ServiceContext } from './serviceContext.js';
 import { NOT_CANCELLED, type Cancellation } from './types.js';
 

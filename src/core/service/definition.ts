@@ -5,9 +5,9 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { Location, Position, Range } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
-import { entryKeyOffset, findBibKey, lineColumnAt } from '../bib/bibfile.js';
+import { entryKeyOffset, findBibKey, lineColumnAt } from '../bibliography/bibtexFile.js';
 import { toBibtex } from '../cite/writeBibtex.js';
-import { citationAt } from '../citations.js';
+import { citationAt } from '../cite/citations.js';
 import { bibitemOf } from '../latex/thebibliography.js';
 import type { ServiceContext } from './serviceContext.js';
 import { ENTRY_SCHEME, NOT_CANCELLED, type Cancellation } from './types.js';

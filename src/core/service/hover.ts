@@ -6,10 +6,10 @@
 import * as l10n from '@vscode/l10n';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { Hover, MarkupKind, Position } from 'vscode-languageserver-types';
-import { citationAt } from '../citations.js';
+import { citationAt } from '../cite/citations.js';
 import { bibitemOf, bibitemPlainText } from '../latex/thebibliography.js';
 import { bibFieldsText } from './bibFieldsText.js';
-import { bibEntryMarkdown, codeSpan, entryMarkdown, escapeMarkdown } from './present.js';
+import { bibEntryMarkdown, codeSpan, entryMarkdown, escapeMarkdown } from './entryCards.js';
 import { bibEntries, rangeOf, type ServiceContext } from './serviceContext.js';
 import { NOT_CANCELLED, type Cancellation } from './types.js';
 

@@ -14,8 +14,8 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, CompletionItem, CompletionList, Diagnostic, Hover, Location, Position, Range } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
-import { citedKeys } from '../citations.js';
-import { isCitingLanguage, MARKDOWN_LANGUAGES } from '../context.js';
+import { citedKeys } from '../cite/citations.js';
+import { isCitingLanguage, MARKDOWN_LANGUAGES } from '../cite/citationContext.js';
 import { codeActions } from './codeActions.js';
 import { diagnostics } from './citationDiagnostics.js';
 import { complete, resolveCompletion } from './completion.js';

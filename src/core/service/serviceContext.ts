@@ -9,14 +9,14 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { Range } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
-import type { BibEntry } from '../bib/bibfile.js';
-import { BibCache, isInside, quartoProject, resolveBibliography, type DocumentBibliography, type ResolveOptions } from '../bib/resolve.js';
-import { crossrefSyntaxOf } from '../citations.js';
-import { MARKDOWN_LANGUAGES } from '../context.js';
+import type { BibEntry } from '../bibliography/bibtexFile.js';
+import { BibCache, isInside, quartoProject, resolveBibliography, type DocumentBibliography, type ResolveOptions } from '../bibliography/resolve.js';
+import { crossrefSyntaxOf } from '../cite/citations.js';
+import { MARKDOWN_LANGUAGES } from '../cite/citationContext.js';
 import type { LatexProject } from '../latex/project.js';
 import type { CrossrefSyntax } from '../markdown/crossref.js';
-import type { Logger } from '../log.js';
-import type { Entry } from '../schema.js';
+import type { Logger } from '../config/logger.js';
+import type { Entry } from '../corpus/schema.js';
 import type { CorpusView, DocumentSettings, ServiceWorkspace } from './types.js';
 
 /** What `createCitationService` needs. */

@@ -3,12 +3,12 @@
  * Everything here is JSON-serialisable: plans travel from the language server to the client.
  */
 import type { URI } from 'vscode-uri';
-import type { BibWorkspace } from '../bib/resolve.js';
+import type { BibWorkspace } from '../bibliography/resolve.js';
 import type { CiteCommand, MarkdownStyle } from '../cite/citationForms.js';
-import type { Corpus } from '../corpus.js';
-import type { Entry } from '../schema.js';
-import type { SearchIndex } from '../search.js';
-import { readSettings, SETTINGS, type Settings } from '../settings.js';
+import type { Corpus } from '../corpus/readCorpus.js';
+import type { Entry } from '../corpus/schema.js';
+import type { SearchIndex } from '../search/corpusSearch.js';
+import { readSettings, SETTINGS, type Settings } from '../config/settings.js';
 
 /**
  * The files the service reads: {@link BibWorkspace} (open documents first, then disk), plus the
@@ -47,7 +47,7 @@ export interface CorpusView {
   isLibrary?(uri: string): boolean | Promise<boolean>;
   /** Whether a URI is a library file that has loaded (its entries are in the index). */
   isLibraryReady?(uri: string): boolean;
-  /** The library entry that is the same work as a corpus entry (`bib/sameWork.ts`), whatever the preference. */
+  /** The library entry that is the same work as a corpus entry (`bibliography/sameWork.ts`), whatever the preference. */
   sameWorkInLibrary?(corpusKey: string): Entry | undefined;
 }
 
@@ -68,7 +68,7 @@ export interface DocumentSettings {
   allowWritesOutside?: boolean;
 }
 
-/** The defaults of {@link DocumentSettings} (the `package.json` defaults, `core/settings.ts`). */
+/** The defaults of {@link DocumentSettings} (the `package.json` defaults, `core/config/settings.ts`). */
 export const DEFAULT_DOCUMENT_SETTINGS: DocumentSettings = {
   latexCommand: SETTINGS.latexCommand.default, markdownStyle: SETTINGS.markdownStyle.default, syncBibliography: SETTINGS.syncBibliography.default,
 };
@@ -143,7 +143,7 @@ export type BibChange =
   | { kind: 'declare'; root: string; keys: string[] }
   | { kind: 'refuse'; uri: string; message: string; line?: number; column?: number };
 
-/** The same work (`bib/sameWork.ts`) the bibliography already has under another key, so it is cited by that key. */
+/** The same work (`bibliography/sameWork.ts`) the bibliography already has under another key, so it is cited by that key. */
 export interface SameWorkInBibliography {
   /** The corpus key asked for. */
   key: string;

@@ -6,8 +6,8 @@
  * `register…` returns.
  */
 import * as vscode from 'vscode';
-import { configureL10n } from '../../core/l10n.js';
-import { entryLink } from '../../core/links.js';
+import { configureL10n } from '../../core/text/l10n.js';
+import { entryLink } from '../../core/corpus/links.js';
 import { Bibliographies } from '../bibliography.js';
 import { copyBibtex } from '../clipboard.js';
 import { ConfigStore } from '../config.js';

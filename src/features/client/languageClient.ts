@@ -8,9 +8,9 @@
  */
 import * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
-import { isCitingLanguage, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../../core/context.js';
-import { maxFileBytes } from '../../core/fileLimits.js';
-import { decodeForReading } from '../../core/utf8.js';
+import { isCitingLanguage, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../../core/cite/citationContext.js';
+import { maxFileBytes } from '../../core/config/fileLimits.js';
+import { decodeForReading } from '../../core/text/utf8.js';
 import { Commands, Settings } from '../../ids.js';
 import { FILE_SETTINGS, fromWorkspaceSettings, type ConfigStore } from '../config.js';
 import { FROM_WORKSPACE, ServerRequests, TOPIC_LABELS_SETTING, type InitializationOptions, type ReadFileParams, type ReadFileResult, type StatParams, type StatResult } from '../../server/protocol.js';

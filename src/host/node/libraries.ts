@@ -1,17 +1,17 @@
 /**
  * Libraries for the CLI (`--library FILE`): each file read, loaded through the same loader as the
- * language server's (`core/library/load.ts`), and cached the same way (`libraryCache.ts`, restored
+ * language server's (`core/library/loadLibrary.ts`), and cached the same way (`libraryCache.ts`, restored
  * and saved through the store's own `restoreSliced`/`saveSliced`), so a second run does not parse again.
  */
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { libraryCacheKey, type LibraryTextId } from '../../core/library/libraryCacheFormat.js';
-import { loadLibrary, type LoadedLibrary } from '../../core/library/load.js';
+import { loadLibrary, type LoadedLibrary } from '../../core/library/loadLibrary.js';
 import { restoreSliced, saveSliced } from '../../server/libraryLoading.js';
-import { bibFormatOf } from '../../core/bib/format.js';
-import { decodeForReading } from '../../core/utf8.js';
-import { DEFAULT_MAX_FILE_MB, maxFileBytes } from '../../core/fileLimits.js';
-import { readProblem, readRegularFileSync } from './files.js';
+import { bibFormatOf } from '../../core/bibliography/bibFormat.js';
+import { decodeForReading } from '../../core/text/utf8.js';
+import { DEFAULT_MAX_FILE_MB, maxFileBytes } from '../../core/config/fileLimits.js';
+import { readProblem, readRegularFileSync } from './regularFiles.js';
 import { defaultCacheDir, nodeLibraryCache, sha256 } from './libraryCache.js';
 
 /** A library file as the CLI loaded it. */

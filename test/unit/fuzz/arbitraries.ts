@@ -10,7 +10,7 @@
  * exact, JSON-escaped input.
  */
 import fc from 'fast-check';
-import type { Entry } from '../../../src/core/schema.js';
+import type { Entry } from '../../../src/core/corpus/schema.js';
 import { entry } from '../helpers.js';
 
 // ---------------------------------------------------------------------------------------------

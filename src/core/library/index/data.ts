@@ -4,8 +4,8 @@
  * parameters are the corpus search's (`core/search/scoring.ts`).
  */
 import { displayName } from '../../cite/names.js';
-import type { Entry } from '../../schema.js';
-import { FIELD_BOOSTS, withAbbreviations } from '../../search.js';
+import type { Entry } from '../../corpus/schema.js';
+import { FIELD_BOOSTS, withAbbreviations } from '../../search/corpusSearch.js';
 import { BM25, idf } from '../../search/scoring.js';
 import { Haystack } from './haystack.js';
 
@@ -15,7 +15,7 @@ export const PREFIX_LIST = 200;
 /** Words of the index a prefix expands to at most (those in most entries). */
 export const MAX_EXPANSIONS = 50;
 
-/** Entries kept per word for one-word queries (those where it scores highest); see `library/search.ts`. */
+/** Entries kept per word for one-word queries (those where it scores highest); see `library/index/libraryIndex.ts`. */
 export const TOP_LIST = 256;
 
 /** The fields indexed, in posting order. */
@@ -43,7 +43,7 @@ export const docOf = (p: number) => (p >>> DOC_SHIFT) & DOC_MASK;
 export const LIBRARY_INDEX_VERSION = 3;
 
 /**
- * A field's text as the corpus search indexes it (`searchDocuments` in `core/search.ts`): the
+ * A field's text as the corpus search indexes it (`searchDocuments` in `core/search/corpusSearch.ts`): the
  * title with its abbreviations' other forms, authors' display names, the venue, the year.
  */
 export function fieldOf(e: Entry, field: Field): string {
@@ -90,7 +90,7 @@ export interface Prepared {
 
 /**
  * The state of a library index, open to the modules of `library/index/`; `LibraryIndex`
- * (`library/search.ts`) holds one and is the API the rest of the code sees.
+ * (`library/index/libraryIndex.ts`) holds one and is the API the rest of the code sees.
  */
 export class IndexData {
   /** Entries by id (their position when built; updates add ids and leave holes). */

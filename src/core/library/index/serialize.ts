@@ -2,7 +2,7 @@
  * The library index as JSON for the cache, written and restored in pieces of a few milliseconds'
  * work each; a restored index is checked id by id and bound by bound, as a search reads it unchecked.
  */
-import type { Entry } from '../../schema.js';
+import type { Entry } from '../../corpus/schema.js';
 import { int32FromBase64, toBase64, uint16FromBase64 } from '../base64.js';
 import { F, FIELD_SHIFT, LIBRARY_INDEX_VERSION, TF_MASK, docOf, type IndexData } from './data.js';
 import { CHUNK, Haystack } from './haystack.js';

@@ -1,0 +1,113 @@
+/**
+ * The one cache of what bibliography files (and the other files a document's bibliography is
+ * worked out from) gave, by URI and stamp: the citation service reads it, and in the language
+ * server the library store fills it too (issue 22).
+ */
+import type { URI } from 'vscode-uri';
+import type { ParsedBib } from './bibtexFile.js';
+import { bibFormatOf } from './bibFormat.js';
+import type { BibWorkspace } from './resolve.js';
+import type { BibFile } from './planAdditions.js';
+
+/** The {@link BibCache} kind of bibliography files (`resolve.ts`'s `bibFileOf`); a host's BibTeX readings fill it too. */
+const BIB = 'bib';
+
+/**
+ * Where a host has already read BibTeX files (the language server's library store, which reads an
+ * open `.bib` again only where it changed), so that {@link BibCache} does not parse them again.
+ */
+export interface BibtexReadings {
+  /**
+   * A BibTeX file's reading of exactly `text`, as `parseBib` gives it (the same one reader): the
+   * entries that read, in file order, the problems and the first error. The host may bring its
+   * reading to `text` first (an edit read where it changed), or wait for a load under way.
+   *
+   * @returns undefined when the host holds no reading of this file (it is then parsed here)
+   */
+  readingOf(uri: URI, text: string): Promise<ParsedBib | undefined>;
+}
+
+/** A BibTeX file as a host's reading of `text` gives it. */
+function bibtexFile(path: string, text: string, parsed: ParsedBib): BibFile {
+  return { path, format: 'bibtex', text, entries: parsed.entries, ...(parsed.problems ? { problems: parsed.problems } : {}), ...(parsed.error ? { error: parsed.error } : {}) };
+}
+
+/**
+ * What files' texts gave, keyed by URI and by what would change them ({@link BibWorkspace.stamp}):
+ * the one cache of bibliography files. Completion and diagnostics ask on every change of a
+ * document; a large `.bib` is read and parsed once per change of that file. In the language server
+ * the library store shares it: it publishes each BibTeX library's reading ({@link publish}), and a
+ * `.bib` the cache does not hold is asked of it ({@link BibtexReadings}) before it is parsed, so a
+ * file that is both a library and a document's bibliography is parsed once, and an edit of it is
+ * read again only where it changed (issue 22). Bounded: the least recently used file goes first.
+ */
+export class BibCache {
+  private readonly entries = new Map<string, { stamp: string; value: unknown; later?: () => unknown }>();
+
+  /**
+   * @param limit - how many files it keeps at most
+   * @param readings - a host's own readings of BibTeX files, asked before one is parsed
+   */
+  constructor(private readonly limit = 64, private readonly readings?: BibtexReadings) {}
+
+  /**
+   * What `make` gives for a file's current text, made once per stamp. For `kind` `'bib'` (a
+   * bibliography file, `make` being {@link bibFileOf}), a BibTeX file a host has read
+   * ({@link BibtexReadings}) is taken from it instead of made.
+   *
+   * @returns `make(text)` for the file's current text, or null when the file does not exist
+   */
+  async get<T>(ws: BibWorkspace, uri: URI, kind: string, make: (text: string) => T | Promise<T>): Promise<T | null> {
+    const stamp = ws.stamp ? await ws.stamp(uri) : undefined;
+    const id = `${kind}:${uri.toString()}`;
+    const hit = stamp !== undefined ? this.entries.get(id) : undefined;
+    if (hit && hit.stamp === stamp && this.settled(hit)) {
+      this.entries.delete(id);
+      this.entries.set(id, hit);
+      return hit.value as T;
+    }
+    const text = await ws.readText(uri);
+    if (text === undefined) return null;
+    const value = (kind === BIB ? await this.reading(uri, text) : undefined) as T | undefined ?? await make(text);
+    if (stamp !== undefined) this.set(id, { stamp, value });
+    return value;
+  }
+
+  /**
+   * Publishes a host's reading of a BibTeX file (the library store's, when it has loaded the file
+   * or read an edit of it), under the stamp of the text it read, so that the next {@link get} of
+   * that file finds it without reading the file.
+   *
+   * @param stamp - the {@link BibWorkspace.stamp} of `text`, taken before the text was read
+   * @param reading - called on the first hit; undefined when the host's reading has moved on
+   *   since (the entry is then a miss)
+   */
+  publish(uri: URI, stamp: string, text: string, reading: () => ParsedBib | undefined): void {
+    this.set(`${BIB}:${uri.toString()}`, { stamp, value: undefined, later: () => { const r = reading(); return r && bibtexFile(uri.path, text, r); } });
+  }
+
+  /** Forgets every file. */
+  clear(): void {
+    this.entries.clear();
+  }
+
+  /** Whether an entry has its value, asking a published reading for it on first use. */
+  private settled(hit: { value: unknown; later?: () => unknown }): boolean {
+    if (!hit.later) return true;
+    hit.value = hit.later();
+    hit.later = undefined;
+    return hit.value !== undefined;
+  }
+
+  private async reading(uri: URI, text: string): Promise<BibFile | undefined> {
+    if (!this.readings || bibFormatOf(uri.path) !== 'bibtex') return undefined;
+    const parsed = await this.readings.readingOf(uri, text);
+    return parsed && bibtexFile(uri.path, text, parsed);
+  }
+
+  private set(id: string, entry: { stamp: string; value: unknown; later?: () => unknown }): void {
+    this.entries.delete(id);
+    this.entries.set(id, entry);
+    if (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value!);
+  }
+}

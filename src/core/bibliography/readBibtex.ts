@@ -1,0 +1,336 @@
+/**
+ * The one reader of BibTeX files: a document's bibliography (`parseBib` in `core/bibliography/bibtexFile.ts`
+ * is a view over it) and a library of any size (a JabRef file, a Better BibTeX export, a lab's
+ * shared `.bib`): every good entry, where it is, and a problem for each broken one.
+ *
+ * It reads as BibTeX 0.99d reads a database (`bibtex.web`, "Reading the database files", §§ 223–
+ * 270: `get_bib_command_or_entry_and_process`, `scan_identifier`, `scan_balanced_braces`,
+ * `scan_a_field_token_and_eat_white`; the syntax in btxdoc, "The database file"):
+ * - everything outside a command is ignored: the reader looks for the next `@`, wherever it is;
+ * - after `@` comes an identifier (the entry type), compared without case: `comment` (exactly that
+ *   word, not `commentary` nor jurabib's `commented`) makes BibTeX go on looking for the next `@`;
+ *   `preamble` and `string` are commands; any other is an entry type;
+ * - an identifier is a run of characters other than white space, control characters and
+ *   `"#%'(),={}` (`id_class`), that does not start with a digit: so `max.best.papers`,
+ *   `url/doi`, `title+an` and `@article` are field names;
+ * - the command's body is in `{…}` or `(…)`, and must close with the same kind;
+ * - an entry's key runs to the first `,` or white space (or `}` in a `{`-entry);
+ * - a value is a `#`-concatenation of `{…}` (balanced braces, no escapes), `"…"` (ending at a
+ *   `"` outside braces), a run of digits, or a macro name (`@string`, compared without case);
+ * - an error costs the command it is in: BibTeX goes on looking for the next `@` from where the
+ *   error was found ("I'm skipping whatever remains of this entry"), so an entry that is not
+ *   closed takes the entry after it too (its `@type` is read as a field name).
+ *
+ * Where we read more than BibTeX: `%` to the end of the line is a comment between the tokens of a
+ * command (btparse's lexer, which biber uses, does the same); a braced or quoted value that does
+ * not close before its fourth line that starts with `@` (or before the end) is reported as not
+ * closed and reading goes on at the first of those lines (BibTeX would read to the end of the
+ * file and lose it all); a lone `@` before an entry is stray (BibTeX would take `@misc` for the
+ * type, `@` being a legal identifier character); an entry with an empty key is an error (biber's "no key"); lines end with
+ * CRLF, LF or a lone CR (as in VS Code's text model and in web2c's `input_line`).
+ *
+ * Reading can stop at a deadline and resume (the language server answers between slices), and
+ * each entry keeps its offsets and line, for going to its definition and copying its text. The
+ * whole read is linear in the text (a value that does not close is scanned at most four times).
+ *
+ * The lexical rules, value reading, macros and line counting are `bibtexScanner.ts`'s; this module
+ * reads the commands (entries, `@string`, `@preamble`, `@comment`) and keeps entries and problems.
+ */
+import {
+  BibError, BibtexScanner, isWhite, MAX_BIB_EXPANSION, maxTotalBibExpansion,
+  type BibReadRange, type LibraryProblem,
+} from './bibtexScanner.js';
+
+export { MAX_BIB_EXPANSION, maxTotalBibExpansion, type BibReadRange, type LibraryProblem } from './bibtexScanner.js';
+
+/** One entry of a library as read: fields lower-cased, values with macros expanded and inner braces kept. */
+export interface RawBibEntry {
+  key: string;
+  /** The entry type, lower case (`article`, `online`). */
+  type: string;
+  fields: Record<string, string>;
+  /** UTF-16 offsets of the entry's text: from its `@` to its closing brace, inclusive. */
+  start: number;
+  end: number;
+  /** 1-based line of its `@`. */
+  line: number;
+}
+
+/** Commands read between two looks at the deadline. */
+const DEADLINE_EVERY = 16;
+
+/** Characters scanned for the progress count between two looks at the deadline. */
+const SCAN_EVERY = 1 << 16;
+
+/**
+ * A line that starts a block which is no entry: `@string`, `@preamble`, `@comment` (each a whole
+ * identifier), for the progress count.
+ */
+const NOT_ENTRY = /@[ \t]*(?:string|preamble|comment)(?![^\s"#%'(),={}])/iy;
+
+/** A line break: CRLF, LF or a lone CR. */
+const LINE_BREAK = /\r\n?|\n/g;
+
+/**
+ * Reads a `.bib` file, in slices if asked; see the module comment.
+ *
+ * @example
+ * const r = new BibtexLibraryReader(text);
+ * while (!r.read(() => performance.now() > t + 20)) await yieldToOthers();
+ * r.entries; r.problems;
+ */
+export class BibtexLibraryReader extends BibtexScanner {
+  /** Entries in file order (with duplicate keys, as written). */
+  readonly entries: RawBibEntry[] = [];
+  readonly problems: LibraryProblem[] = [];
+  /** `@string` definitions: lower-case name → offsets of the block that defines it (the last one). */
+  readonly strings = new Map<string, { start: number; end: number }>();
+  /** Characters all fields may expand to together ({@link maxTotalBibExpansion}). */
+  private readonly budget: number;
+  /** Where reading goes on. */
+  private pos: number;
+  private expanded = 0;
+  private stopped = false;
+  /** The progress count ({@link total}): where its scan goes on, -1 when done. */
+  private scanAt: number;
+  private total_ = 0;
+  private done_ = 0;
+  /** The line of the last stray "@" warned about: one warning a line (a line of junk may hold thousands). */
+  private strayLine = 0;
+
+  /**
+   * @param text - the file's text (a leading BOM is allowed)
+   * @param range - read only this part (default: all of it)
+   */
+  constructor(text: string, range?: BibReadRange) {
+    super(text, range);
+    this.pos = this.scanAt = this.lineAt;
+    this.budget = maxTotalBibExpansion(text.length);
+  }
+
+  /**
+   * Roughly how many entries the file has, for progress: lines that start with `@`, but not
+   * `@string`, `@preamble` or `@comment` (counted by the first calls of {@link read}).
+   */
+  get total(): number {
+    return this.total_;
+  }
+
+  /** How many of the {@link total} entries have been read. */
+  get done(): number {
+    return Math.min(this.done_, this.total_);
+  }
+
+  /** The macros as defined at the end of what was read (a null-prototype object), for reading one entry again ({@link readEntryAt}). */
+  get macros(): Readonly<Record<string, string>> {
+    const out = Object.create(null) as Record<string, string>;
+    for (const [k, v] of this.macroTable) out[k] = v;
+    return out;
+  }
+
+  /** Counts the lines that start entries ({@link total}); false when stopped by the deadline. */
+  private scan(deadline: () => boolean): boolean {
+    const { text, end } = this;
+    let i = this.scanAt;
+    let check = i + SCAN_EVERY;
+    let first = true;
+    while (i < end) {
+      let j = i;
+      while (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9) j++;
+      if (text.charCodeAt(j) === 64 && j < end) {
+        NOT_ENTRY.lastIndex = j;
+        if (!NOT_ENTRY.test(text)) this.total_++;
+      } else if (first && i === this.pos) {
+        // An entry after other text on the first line (BibTeX reads from any `@`).
+        const at = text.indexOf('@', i);
+        const nl = text.indexOf('\n', i);
+        if (at >= 0 && at < end && (nl < 0 || at < nl)) this.total_++;
+      }
+      first = false;
+      // The next line: after LF, CRLF or a lone CR.
+      LINE_BREAK.lastIndex = i;
+      const nl = LINE_BREAK.exec(text);
+      if (!nl) break;
+      i = nl.index + nl[0].length;
+      if (i >= check && i < end) {
+        check = i + SCAN_EVERY;
+        if (deadline()) { this.scanAt = i; return false; }
+      }
+    }
+    this.scanAt = -1;
+    return true;
+  }
+
+  /**
+   * Reads on until the file ends or `deadline()` says to stop (it is asked every few entries).
+   *
+   * @returns true when the whole file has been read
+   */
+  read(deadline: () => boolean = () => false): boolean {
+    if (this.scanAt >= 0 && !this.scan(deadline)) return false;
+    const { text } = this;
+    let sinceCheck = 0;
+    while (!this.stopped) {
+      const at = text.indexOf('@', this.pos);
+      if (at < 0 || at >= this.end) break;
+      this.command(at);
+      if (++sinceCheck >= DEADLINE_EVERY) {
+        sinceCheck = 0;
+        if (deadline()) {
+          const next = text.indexOf('@', this.pos);
+          if (!this.stopped && next >= 0 && next < this.end) return false;
+        }
+      }
+    }
+    this.pos = this.end;
+    this.done_ = this.total_;
+    return true;
+  }
+
+  /** Reads the command at `at` (its `@`); sets {@link pos} to where looking for the next `@` goes on. */
+  private command(at: number): void {
+    const text = this.text;
+    const start = this.where(at);
+    const lineAtStart = { lineAt: this.lineAt, line: this.line, lineStart: this.lineStart };
+    // Only white space between "@" and the type (bibtex.web's eat_bib_white_space; "%" is no comment there).
+    let i = at + 1;
+    while (i < this.end && isWhite(text.charCodeAt(i))) i++;
+    const type = this.identifier(i);
+    // "@" is a legal identifier character, so BibTeX would read a lone "@" before "@misc{…" as an
+    // entry of type "@misc"; we read that "@" as stray and the entry as written.
+    if (!type || type.charCodeAt(0) === 64) {
+      this.pos = type ? i : at + 1;
+      if (start.line === this.strayLine) return;
+      this.strayLine = start.line;
+      this.problems.push({ ...start, severity: 'warning', message: `"@" not followed by an entry type; ignored up to the next "@" (BibTeX reads nothing outside entries)` });
+      return;
+    }
+    const kind = type.toLowerCase();
+    i += type.length;
+    if (kind === 'comment') {
+      // BibTeX's @comment: nothing more is read; the search for the next "@" goes on after the word.
+      this.pos = i;
+      return;
+    }
+    const isEntry = kind !== 'string' && kind !== 'preamble';
+    // A "%" comment before the "{" is read as one (Citation.js and btparse do); when no "{" follows
+    // it, the search for the next "@" goes on after the white space only, as BibTeX's does.
+    let white = i;
+    while (white < this.end && isWhite(text.charCodeAt(white))) white++;
+    i = this.skipBlanks(i);
+    const open = text.charCodeAt(i);
+    if (open !== 123 && open !== 40) {
+      this.pos = white;
+      if (start.line === this.strayLine) return;
+      this.strayLine = start.line;
+      this.problems.push({ ...start, severity: 'warning', message: `"@${type}" is not followed by "{" or "(", so it starts no entry; ignored up to the next "@"` });
+      return;
+    }
+    if (isEntry) this.done_++;
+    const close = open === 123 ? '}' : ')';
+    this.pending = [];
+    let key: string | undefined;
+    try {
+      i = this.skipBlanks(i + 1);
+      if (kind === 'preamble') {
+        const v = this.value(i);
+        i = v.end;
+        if (v.value.macro && v.value.length > MAX_BIB_EXPANSION) throw new BibError(at, `@preamble expands to more than ${MAX_BIB_EXPANSION.toLocaleString('en-US')} characters through @string macros`, v.end);
+      } else if (kind === 'string') {
+        const v = this.assignment(i, `a macro name after "@string${text[at + 1 + type.length] ?? ''}"`, 'the macro name');
+        const name = v.name;
+        i = v.end;
+        if (text[i] !== close) throw new BibError(i, `expected "${close}" after the value of @string ${name}, found ${this.found(i)}`);
+        const lower = name.toLowerCase();
+        if (v.value.macro && v.value.length > MAX_BIB_EXPANSION) {
+          this.macroTable.set(lower, '');
+          this.problems.push({ ...start, severity: 'error', message: `@string ${name} expands to more than ${MAX_BIB_EXPANSION.toLocaleString('en-US')} characters; it is read as empty` });
+        } else this.macroTable.set(lower, v.value.text);
+        this.strings.set(lower, { start: at, end: i + 1 });
+      } else {
+        // The key: to the first "," or white space (or the closing "}" of a "{" entry), bibtex.web § 267.
+        let j = i;
+        while (j < this.end) {
+          const c = text.charCodeAt(j);
+          if (c === 44 || isWhite(c) || (close === '}' && c === 125)) break;
+          j++;
+        }
+        key = text.slice(i, j);
+        i = this.skipBlanks(j);
+        if (!key) throw new BibError(i, 'no citation key (expected "@type{key,")', i);
+        if (text[i] === ',') {
+          i = this.skipBlanks(i + 1);
+          const fields: Record<string, string> = Object.create(null) as Record<string, string>;
+          let size = 0;
+          while (text[i] !== close) {
+            const fieldAt = i;
+            const v = this.assignment(i, `a field name or "${close}"`, 'the field name');
+            const name = v.name;
+            i = v.end;
+            const field = name.toLowerCase();
+            if (v.value.length > MAX_BIB_EXPANSION) {
+              this.pending.push({ ...this.where(fieldAt), severity: 'warning', message: `field ${field} of entry ${key} is longer than ${MAX_BIB_EXPANSION.toLocaleString('en-US')} characters; the field is left out` });
+            } else if (Object.hasOwn(fields, field)) {
+              this.pending.push({ ...this.where(fieldAt), severity: 'warning', message: `field ${field} of entry ${key} is repeated; the first one is read (as BibTeX does)` });
+            } else {
+              fields[field] = v.value.text;
+              size += v.value.length;
+            }
+            if (text[i] === ',') i = this.skipBlanks(i + 1);
+            else if (text[i] !== close) throw new BibError(i, `expected "," or "${close}" after the value of ${field}, found ${this.found(i)}`);
+          }
+          this.finish(at, i, start, kind, key, fields, size);
+        } else if (text[i] === close) {
+          this.finish(at, i, start, kind, key, Object.create(null) as Record<string, string>, 0);
+        } else throw new BibError(i, `expected "," after the key ${key}, found ${this.found(i)}`);
+      }
+      if (kind !== 'string' && text[i] !== close) throw new BibError(i, `expected "${close}", found ${this.found(i)}`);
+      this.problems.push(...this.pending);
+      this.pos = i + 1;
+    } catch (e) {
+      if (!(e instanceof BibError)) throw e;
+      // The problem is at the command's start (where the user must look), naming the line of the error.
+      this.lineAt = lineAtStart.lineAt;
+      this.line = lineAtStart.line;
+      this.lineStart = lineAtStart.lineStart;
+      const errorAt = this.where(e.at);
+      const what = key ? `entry ${key}` : isEntry ? `this @${type} entry` : `@${kind}`;
+      const line = errorAt.line !== start.line ? ` (line ${errorAt.line})` : '';
+      // Run into the end: a brace opened inside it took the closing one (BibTeX: "unbalanced braces").
+      const message = e.at >= this.end && this.end === text.length ? `not closed: the file ends inside it (a "{" in it may lack its "}")` : `${e.message}${line}`;
+      this.problems.push({ ...start, severity: 'error', message: `${message}; ${what} is skipped` });
+      this.pos = Math.max(e.resume, at + 1);
+    }
+  }
+
+  /** An entry was read: keep it (unless the file's macros have expanded too far). */
+  private finish(at: number, closeAt: number, start: { line: number; column: number }, type: string, key: string, fields: Record<string, string>, size: number): void {
+    this.expanded += size;
+    if (this.expanded > this.budget) {
+      this.stopped = true;
+      this.pending = [{ ...start, severity: 'error', message: `the fields of this file expand to more than ${this.budget.toLocaleString('en-US')} characters through @string macros; reading stopped here` }];
+      return;
+    }
+    this.entries.push({ key, type, fields: { ...fields }, start: at, end: closeAt + 1, line: start.line });
+  }
+}
+
+
+/**
+ * Reads the one entry at `start` again (after the library was read): its fields with the file's
+ * macros, for converting it in full (Citation.js's BibTeX to CSL) when it is cited or shown.
+ *
+ * @param text - the library's text, as read
+ * @param start - the entry's `@` offset ({@link RawBibEntry.start})
+ * @param end - the entry's end offset
+ * @param macros - the file's macros ({@link BibtexLibraryReader.macros})
+ * @returns the entry as Citation.js's raw shape, or undefined when no entry reads from `start` to `end`
+ */
+export function readEntryAt(text: string, start: number, end: number, macros: Readonly<Record<string, string>>): { type: string; label: string; properties: Record<string, string> } | undefined {
+  if (text.charCodeAt(start) !== 64) return undefined;
+  const r = new BibtexLibraryReader(text, { start, end, line: 1, macros });
+  r.read();
+  const e = r.entries[0];
+  if (!e || e.start !== start || e.end !== end) return undefined;
+  return { type: e.type, label: e.key, properties: e.fields };
+}

@@ -1,0 +1,430 @@
+/**
+ * A document's bibliography, worked out the same way in the editor and on the command line: which
+ * files it declares (`\bibliography`, `\addbibresource`, `% !TEX root`, the `latexRoot` setting,
+ * Markdown front matter, a Quarto project's `_quarto.yml`), what they hold, and what citing
+ * entries must change in them ({@link planBibliographyUpdate}).
+ *
+ * Pure: every file is read through a {@link BibWorkspace} that the host provides (VS Code's
+ * workspace with its open documents, or the file system for the CLI), with URIs from `vscode-uri`.
+ */
+import { URI, Utils } from 'vscode-uri';
+import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../cite/citationContext.js';
+import type { Entry } from '../corpus/schema.js';
+import { quartoCustomKeys } from '../markdown/crossref.js';
+import { parseYaml } from '../text/yaml.js';
+import type { LatexProject } from '../latex/project.js';
+import { readThebibliography, type ThebibliographySource } from '../latex/thebibliography.js';
+import { bibliographyDeclarations, latexBibliographies, markdownBibliographies, texRootCommentOf, type BibDeclaration } from './locate.js';
+import { BibCache } from './bibCache.js';
+import { bibFormatOf } from './bibFormat.js';
+import { planBibAddition, planBibSync, readBibFile, type BibInsertion, type BibFile, type BibSyncPlan } from './planAdditions.js';
+
+export { BibCache, type BibtexReadings } from './bibCache.js';
+
+/** What resolving a bibliography needs from its host. */
+export interface BibWorkspace {
+  /** The workspace folders; files are written only inside them. */
+  readonly folders: readonly URI[];
+  /**
+   * The text of a file: its open document's (unsaved changes included) when there is one, else
+   * the file's on disk.
+   *
+   * @returns undefined when the file does not exist or cannot be read
+   */
+  readText(uri: URI): Promise<string | undefined>;
+  /**
+   * What changes when the file's text changes (an open document's version, else modification time
+   * and size), for caching; undefined when the file does not exist. Hosts without it read every time.
+   */
+  stamp?(uri: URI): Promise<string | undefined>;
+  /** Whether a file or folder exists. */
+  exists(uri: URI): Promise<boolean>;
+  /**
+   * Where a file really is: symlinks resolved, `.` and `..` and doubled separators gone, in the
+   * case the file system stores its names (Node: `fs.promises.realpath`). For a file that does not
+   * exist yet: the real path of its nearest existing folder, plus the rest of the path (a dangling
+   * symlink followed to where a write would land). Absent, or for URIs the host cannot resolve:
+   * {@link normalizeUri} of the URI (no symlink is seen).
+   *
+   * @returns undefined when the path cannot be resolved (a symlink loop, no permission to look):
+   *   {@link inWorkspaceReal} then counts it as outside, so nothing is written there
+   */
+  realPath?(uri: URI): Promise<URI | undefined>;
+  /**
+   * Whether the file system ignores the case of names (Windows, macOS by default): real paths are
+   * then compared case-folded ({@link pathKey}).
+   */
+  readonly foldsCase?: boolean;
+}
+
+/** A document as the resolver sees it. */
+export interface BibDocument {
+  uri: URI;
+  /** VS Code language id: `latex`, `markdown`, `quarto`, … */
+  languageId: string;
+  text: string;
+}
+
+/** A bibliography file a document declares, as read. */
+export type ResolvedBibFile = BibFile & { uri: URI };
+
+/** The bibliography a document declares: where it lives and what it holds. */
+export interface DocumentBibliography {
+  /** The document whose declarations count: the LaTeX root file, the Markdown document, or `_quarto.yml`. */
+  root: URI;
+  /** Declared files that exist (each with its entries, or the `error` that stopped its parse). */
+  files: ResolvedBibFile[];
+  /** Declared files that do not exist yet. */
+  missing: URI[];
+  /**
+   * LaTeX: every root file whose declarations count, `root` first (a file included by two roots
+   * has both bibliographies).
+   */
+  roots?: URI[];
+  /** LaTeX: the files of its roots that define `\bibitem` keys or hold a `thebibliography` environment (absent when none do). */
+  thebibliography?: ThebibliographySource[];
+  /** LaTeX: a `% !TEX root` magic comment that names a file that does not exist (then the root was detected). */
+  missingRoot?: { path: string; uri: URI; line: number; start: number; end: number };
+}
+
+/** Whether `uri` is `folder` or inside it (same scheme and authority; path segments compared whole). */
+export function isInside(folder: URI, uri: URI): boolean {
+  if (folder.scheme !== uri.scheme || folder.authority !== uri.authority) return false;
+  const base = folder.path.endsWith('/') ? folder.path : `${folder.path}/`;
+  const path = Utils.resolvePath(uri).path;
+  return path === folder.path || path.startsWith(base);
+}
+
+/**
+ * Whether `uri` is inside one of the workspace folders, comparing its path as text (after
+ * {@link normalizeUri}). For what is shown and watched only: every decision to read or write a
+ * file because it lies in the workspace takes {@link inWorkspaceReal}, which sees symlinks.
+ */
+export function inWorkspace(ws: Pick<BibWorkspace, 'folders'>, uri: URI): boolean {
+  const n = normalizeUri(uri);
+  return ws.folders.some((f) => isInside(normalizeUri(f), n));
+}
+
+/**
+ * A URI with `.` and `..` segments resolved, doubled and trailing separators dropped (vscode-uri's
+ * `Utils.resolvePath`, POSIX semantics on the path). `..` after a symlinked folder then names the
+ * symlink's parent, not the target's: only a host's {@link BibWorkspace.realPath} knows better.
+ */
+export function normalizeUri(uri: URI): URI {
+  return uri.path === '' ? uri : Utils.resolvePath(uri);
+}
+
+/**
+ * A file's real location ({@link BibWorkspace.realPath}, else {@link normalizeUri}).
+ *
+ * @returns undefined when the host cannot resolve it (then nothing may be written there)
+ */
+export async function realUri(ws: Pick<BibWorkspace, 'realPath'>, uri: URI): Promise<URI | undefined> {
+  const n = normalizeUri(uri);
+  if (!ws.realPath) return n;
+  let real: URI | undefined;
+  try {
+    real = await ws.realPath(n);
+  } catch {
+    // ignored: a host's realPath does not throw by contract; one that does has not resolved the
+    // path, and an unresolved path is answered as "cannot tell", which refuses the write.
+    return undefined;
+  }
+  return real && normalizeUri(real);
+}
+
+/** A URI as a key that two names of one file share: case-folded where the file system folds case. */
+export function pathKey(ws: Pick<BibWorkspace, 'foldsCase'>, uri: URI): string {
+  return (ws.foldsCase ? uri.with({ path: uri.path.toLowerCase() }) : uri).toString();
+}
+
+/**
+ * Whether two URIs name the same file: their real paths ({@link realUri}) compared as
+ * {@link pathKey}s. A URI that cannot be resolved is the same as nothing.
+ */
+export async function sameFile(ws: Pick<BibWorkspace, 'realPath' | 'foldsCase'>, a: URI, b: URI): Promise<boolean> {
+  const [ra, rb] = await Promise.all([realUri(ws, a), realUri(ws, b)]);
+  return !!ra && !!rb && pathKey(ws, ra) === pathKey(ws, rb);
+}
+
+/**
+ * Whether a file really lies inside one of the workspace folders: its real path ({@link realUri}:
+ * symlinks resolved, `..` normalised) inside a folder's real path, case-folded where the file
+ * system folds case. Every decision to write a file, or to read one a workspace's settings name,
+ * takes this, so that `\bibliography{linkdir/refs}` with `linkdir` a symlink to `/etc` is outside.
+ *
+ * @returns false when the file's real path cannot be resolved
+ */
+export async function inWorkspaceReal(ws: Pick<BibWorkspace, 'folders' | 'realPath' | 'foldsCase'>, uri: URI): Promise<boolean> {
+  const real = await realUri(ws, uri);
+  if (!real) return false;
+  const fold = (u: URI) => (ws.foldsCase ? u.with({ path: u.path.toLowerCase() }) : u);
+  for (const f of ws.folders) {
+    const rf = await realUri(ws, f);
+    if (rf && isInside(fold(rf), fold(real))) return true;
+  }
+  return false;
+}
+
+/**
+ * A file named by a document, relative to the document's folder (absolute paths as they are, with
+ * doubled leading separators as one: `//refs` is no URI path without an authority, and threw).
+ */
+function relativeTo(doc: URI, path: string): URI {
+  return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) ? doc.with({ path: path.replace(/\\/g, '/').replace(/^\/{2,}/, '/') }) : Utils.joinPath(Utils.dirname(doc), path);
+}
+
+/**
+ * A bibliography file read from its text: the cache's ({@link BibCache.get}) way of making one
+ * when no host has read it. `ws` and `uri` are unused since the host's readings moved into the
+ * cache (issue 22); the callers still pass them.
+ *
+ * @param path - the file's path as declared (its extension decides the format)
+ * @returns undefined when the extension is not a bibliography format's
+ */
+export async function bibFileOf(ws: BibWorkspace, uri: URI, path: string, text: string): Promise<BibFile | undefined> {
+  return readBibFile(path, text);
+}
+
+/** Options of {@link resolveBibliography}. */
+export interface ResolveOptions {
+  /**
+   * The LaTeX root file for documents without a `% !TEX root` magic comment, relative to
+   * `latexRootBase` (the setting `mlsysPapers.latexRoot`).
+   */
+  latexRoot?: string;
+  /** The folder `latexRoot` is relative to (the document's workspace folder). */
+  latexRootBase?: URI;
+  /**
+   * Whether `latexRoot` came from a workspace's settings: then it must name a file inside the
+   * workspace folders, or it is ignored.
+   */
+  latexRootFromWorkspace?: boolean;
+  cache?: BibCache;
+  /**
+   * The workspace's LaTeX project ({@link LatexProject}): the roots of a file without a root
+   * named by the setting or a magic comment, and each root's declarations across its included
+   * files. Absent: a LaTeX document without either is its own root.
+   */
+  project?: Pick<LatexProject, 'rootsOf' | 'declarationsOf'> & Partial<Pick<LatexProject, 'thebibliographyOf'>>;
+}
+
+/** The names of the Quarto project file, in the order Quarto looks for them. */
+const QUARTO_PROJECT = ['_quarto.yml', '_quarto.yaml'];
+
+/** A Quarto project: its `_quarto.yml`, the bibliography it declares, and its custom cross-reference types' keys. */
+export interface QuartoProject {
+  uri: URI;
+  decls: BibDeclaration[];
+  /** `crossref: custom: [{ key }]` (Quarto's "Cross Reference Options"), for `markdown/crossref.ts`. */
+  crossrefCustom: string[];
+}
+
+/**
+ * The Quarto project a document belongs to: the nearest `_quarto.yml` in its folder or a parent
+ * folder, up to its workspace folder (Quarto's "Project Basics": a project is a directory with
+ * `_quarto.yml`, and its metadata applies to every document in it).
+ */
+export async function quartoProject(ws: BibWorkspace, doc: URI, cache: BibCache): Promise<QuartoProject | undefined> {
+  const top = ws.folders.find((f) => isInside(f, doc));
+  if (!top) return undefined;
+  for (let dir = Utils.dirname(doc); isInside(top, dir); dir = Utils.dirname(dir)) {
+    for (const name of QUARTO_PROJECT) {
+      const uri = Utils.joinPath(dir, name);
+      const read = await cache.get(ws, uri, 'quarto', (text) => {
+        const value = parseYaml(text).value as { bibliography?: unknown; crossref?: unknown } | undefined;
+        const object = value && typeof value === 'object' ? value : undefined;
+        return { decls: bibliographyDeclarations(object?.bibliography), crossrefCustom: quartoCustomKeys(object?.crossref) };
+      });
+      if (read) return { uri, ...read };
+    }
+    if (dir.path === top.path || dir.path === '/') break;
+  }
+  return undefined;
+}
+
+/**
+ * The bookdown book a document is a chapter of: the nearest `_bookdown.yml` in its folder or a
+ * parent folder, up to its workspace folder, whose folder holds `index.Rmd`. bookdown merges the
+ * chapters into one document that starts with `index.Rmd`, whose front matter is the book's
+ * metadata ("bookdown: Authoring Books and Technical Documents with R Markdown", 1.3 and 4.4).
+ *
+ * @returns `index.Rmd` and its front matter's `bibliography:`, undefined when the document is in
+ *   no book or the book's `index.Rmd` declares none
+ */
+async function bookdownBook(ws: BibWorkspace, doc: URI, cache: BibCache): Promise<{ uri: URI; decls: BibDeclaration[] } | undefined> {
+  const top = ws.folders.find((f) => isInside(f, doc));
+  if (!top) return undefined;
+  for (let dir = Utils.dirname(doc); isInside(top, dir); dir = Utils.dirname(dir)) {
+    if (await cache.get(ws, Utils.joinPath(dir, '_bookdown.yml'), 'bookdown', () => true)) {
+      const index = Utils.joinPath(dir, 'index.Rmd');
+      if (index.toString() === doc.toString()) return undefined;
+      const decls = await cache.get(ws, index, 'markdown', (text) => markdownBibliographies(text));
+      return decls?.length ? { uri: index, decls } : undefined;
+    }
+    if (dir.path === top.path || dir.path === '/') break;
+  }
+  return undefined;
+}
+
+/**
+ * Finds the bibliography of a LaTeX or Markdown document.
+ *
+ * LaTeX: the root file is, in this order, the one the `latexRoot` setting names (when it exists),
+ * the one a `% !TEX root =` magic comment names (when it exists; else `missingRoot` says so), the
+ * roots the project finds by following `\input`, `\include`, `\subfile` and `\import` up to a
+ * file with `\documentclass` (every one of them: a file included by two roots gets both
+ * bibliographies), else the document itself. A root's `\bibliography`/`\addbibresource`
+ * declarations count, and, with a project, those of every file it includes. Markdown: the front
+ * matter's `bibliography:`; without one, that of the document's Quarto project (`_quarto.yml`), or
+ * of the bookdown book it is a chapter of (`index.Rmd` beside `_bookdown.yml`).
+ * Declared paths are relative to the file that declares them (for LaTeX, the root: where BibTeX
+ * and biber run).
+ *
+ * @returns undefined for documents of other languages
+ */
+export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, opts: ResolveOptions = {}): Promise<DocumentBibliography | undefined> {
+  const cache = opts.cache ?? new BibCache();
+  let roots: { uri: URI; decls: readonly BibDeclaration[] }[] = [];
+  let missingRoot: DocumentBibliography['missingRoot'];
+  if (LATEX_LANGUAGES.has(doc.languageId)) {
+    const project = opts.project;
+    const self = doc.uri.toString();
+    /** A root's declarations: the project's (its included files' too), else its own, scanned once per change; null when it does not exist. */
+    const declsOf = async (root: URI): Promise<readonly BibDeclaration[] | null> => {
+      const known = project?.declarationsOf(root);
+      if (known) return known;
+      return root.toString() === self ? latexBibliographies(doc.text) : cache.get(ws, root, 'latex', latexBibliographies);
+    };
+    const named: URI[] = [];
+    if (opts.latexRoot && opts.latexRootBase) {
+      const setting = Utils.joinPath(opts.latexRootBase, opts.latexRoot);
+      if (!opts.latexRootFromWorkspace || (await inWorkspaceReal(ws, setting))) named.push(setting);
+    }
+    const magic = texRootCommentOf(doc.text);
+    const magicUri = magic && relativeTo(doc.uri, magic.path);
+    if (magicUri) named.push(magicUri);
+    for (const uri of named) {
+      const decls = await declsOf(uri);
+      if (decls) { roots = [{ uri, decls }]; break; }
+      if (uri === magicUri) missingRoot = { path: magic!.path, uri, line: magic!.line, start: magic!.start, end: magic!.end };
+    }
+    if (!roots.length && project) {
+      for (const uri of project.rootsOf(doc.uri)) {
+        const decls = await declsOf(uri);
+        if (decls) roots.push({ uri, decls });
+      }
+    }
+    if (!roots.length) roots = [{ uri: doc.uri, decls: (await declsOf(doc.uri)) ?? [] }];
+  } else if (MARKDOWN_LANGUAGES.has(doc.languageId)) {
+    let decls = markdownBibliographies(doc.text);
+    let root = doc.uri;
+    if (!decls.length) {
+      const project = await quartoProject(ws, doc.uri, cache);
+      if (project?.decls.length) { root = project.uri; decls = project.decls; }
+    }
+    if (!decls.length) {
+      const book = await bookdownBook(ws, doc.uri, cache);
+      if (book) { root = book.uri; decls = book.decls; }
+    }
+    roots = [{ uri: root, decls }];
+  } else return undefined;
+  const files: ResolvedBibFile[] = [];
+  const missing: URI[] = [];
+  const seen = new Set<string>();
+  for (const r of roots) {
+    for (const d of r.decls) {
+      const uri = relativeTo(r.uri, d.path);
+      if (seen.has(uri.toString())) continue;
+      seen.add(uri.toString());
+      const file = await cache.get(ws, uri, 'bib', (text) => bibFileOf(ws, uri, d.path, text));
+      if (file === null) missing.push(uri);
+      else if (file) files.push({ ...file, uri });
+    }
+  }
+  const out: DocumentBibliography = { root: roots[0]!.uri, files, missing };
+  if (LATEX_LANGUAGES.has(doc.languageId)) {
+    out.roots = roots.map((r) => r.uri);
+    // With every declared .bib missing (an arXiv submission), the .bbl BibTeX wrote from them is what LaTeX reads.
+    const jobBbl = !files.length && roots.some((r) => r.decls.some((d) => d.via === 'bibtex'));
+    const thebibliography = await readThebibliography(ws, cache, out.roots, doc, opts.project, jobBbl);
+    if (thebibliography.length) out.thebibliography = thebibliography;
+  }
+  if (missingRoot) out.missingRoot = missingRoot;
+  return out;
+}
+
+/**
+ * What citing entries does to a document's bibliography, decided once for every host:
+ *
+ * - `none`: nothing to add (every entry is there, or is there under another key);
+ * - `append`: add `entries` to the existing file `uri` with `insertion`, planned on `source.text`;
+ * - `create`: create the declared file `uri`, which does not exist yet, with `text`;
+ * - `declare`: the document declares no bibliography; the host may offer to create one;
+ * - `refuse`: nothing is written, for `reason` (the file cannot be read, lies outside the
+ *   workspace, is in a folder that does not exist, or cannot be appended to safely; or the
+ *   document's only bibliography is a `thebibliography` written in LaTeX, `uri` its file).
+ */
+export type BibUpdate =
+  | { kind: 'none' }
+  | { kind: 'append'; uri: URI; source: ResolvedBibFile; insertion: BibInsertion; entries: readonly Entry[] }
+  | { kind: 'create'; uri: URI; text: string; entries: readonly Entry[] }
+  | { kind: 'declare'; entries: readonly Entry[] }
+  | { kind: 'refuse'; uri: URI; reason: 'unreadable' | 'outside-workspace' | 'no-folder' | 'unsafe' | 'thebibliography'; line?: number; column?: number; message: string; entries: readonly Entry[] };
+
+/**
+ * Plans the change to a document's bibliography that citing `plan.add` needs: the first declared
+ * file that exists gets the entries (the first declared one is created when none exists).
+ * Files whose real path ({@link inWorkspaceReal}) lies outside the workspace folders are never
+ * written (unless `opts.allowOutside`), nor created in folders that do not exist.
+ *
+ * @param ws - for the workspace folders, real paths, and to check that a new file's folder exists
+ * @param bib - the document's bibliography ({@link resolveBibliography})
+ * @param plan - what to add ({@link planBibSync})
+ * @param opts.allowOutside - the user asked to write outside the workspace (the CLI's `--allow-outside`)
+ */
+export async function planBibliographyUpdate(ws: BibWorkspace, bib: DocumentBibliography | undefined, plan: BibSyncPlan, opts: { allowOutside?: boolean } = {}): Promise<BibUpdate> {
+  const entries = plan.add;
+  if (!bib || !entries.length) return { kind: 'none' };
+  const keys = entries.map((e) => e.key).join(', ');
+  const target = bib.files[0];
+  const broken = bib.files.find((s) => s.error);
+  if (target?.error || (!target && broken)) {
+    const b = (target ?? broken)!;
+    return {
+      kind: 'refuse', uri: b.uri, reason: 'unreadable', line: b.error!.line, column: b.error!.column, entries,
+      message: `has an error at line ${b.error!.line}, column ${b.error!.column} (${b.error!.message}); it was not changed; add ${keys} once it is fixed`,
+    };
+  }
+  const uri = target?.uri ?? bib.missing[0];
+  // A thebibliography is LaTeX the user (or BibTeX, long ago) wrote: nothing is appended to it; declaring a .bib
+  // beside it would print a second list, and creating a missing declared one would have BibTeX overwrite its .bbl.
+  const thebib = bib.thebibliography?.find((s) => s.environments) ?? bib.thebibliography?.[0];
+  if (!target && thebib) return { kind: 'refuse', uri: thebib.uri, reason: 'thebibliography', entries, message: `holds the document's thebibliography, which MLSys Papers does not write; it was not changed; add a \\bibitem for ${keys} there by hand` };
+  if (!uri) return { kind: 'declare', entries };
+  if (!opts.allowOutside && !(await inWorkspaceReal(ws, uri))) {
+    return { kind: 'refuse', uri, reason: 'outside-workspace', entries, message: `is outside the workspace; it was not changed; add ${keys} by hand` };
+  }
+  if (target) {
+    const insertion = planBibAddition(target, entries);
+    if (!insertion) return { kind: 'refuse', uri, reason: 'unsafe', entries, message: `has a shape we cannot add to without rewriting it; it was not changed; add ${keys} by hand` };
+    return { kind: 'append', uri, source: target, insertion, entries };
+  }
+  const folder = Utils.dirname(uri);
+  if (!(await ws.exists(folder))) {
+    return { kind: 'refuse', uri, reason: 'no-folder', entries, message: `cannot be created: its folder does not exist; add ${keys} once it does` };
+  }
+  const fresh = readBibFile(uri.path, '');
+  const insertion = fresh && planBibAddition(fresh, entries);
+  if (!insertion) return { kind: 'refuse', uri, reason: 'unsafe', entries, message: 'is not a bibliography format we can write (.bib, .json or .yaml)' };
+  return { kind: 'create', uri, text: insertion.text, entries };
+}
+
+/**
+ * Decides what to cite and what to add for `entries` in a document ({@link planBibSync} over its
+ * readable files: a BibTeX file with a broken entry is read for the entries that read; writing to
+ * it is refused by {@link planBibliographyUpdate}).
+ */
+export function planCitationSync(bib: DocumentBibliography | undefined, entries: readonly Entry[]): BibSyncPlan {
+  return planBibSync(entries, bib?.files.filter((s) => !s.error || s.format === 'bibtex') ?? []);
+}

@@ -1,0 +1,216 @@
+/**
+ * Every citation key a document cites, with its position: for diagnostics, hover and go to definition.
+ * LaTeX: the key lists of citation commands (`\cite`, natbib, biblatex, `\nocite`, multicite
+ * `\cites{a}{b}`), outside comments, verbatim text and `\iffalse`/`\if0` blocks (`latex/scan.ts`).
+ * Markdown: Pandoc citations as pandoc reads them (`markdown/pandoc.ts`), less cross-references
+ * (`markdown/crossref.ts`), and the front matter's `nocite:` (Pandoc's User's Guide, "Citation syntax").
+ */
+import { frontMatterOf } from '../bibliography/locate.js';
+import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from './citationContext.js';
+import { latexCiteCommands } from '../latex/commands.js';
+import { latexRegions, maskLatex, type LatexRegion } from '../latex/scan.js';
+import { isCrossReference, quartoCustomKeys, type CrossrefSyntax } from '../markdown/crossref.js';
+import { pandocKeyAt, scanPandoc } from '../markdown/pandoc.js';
+
+/** One cited key: `offset` and `length` in UTF-16 code units. */
+export interface CitedKey {
+  key: string;
+  offset: number;
+  length: number;
+}
+
+/** The comment that silences the citation keys on its line (see {@link latexCitations}). */
+const IGNORE_COMMENT = /^%+[ \t]*mlsys-papers:[ \t]*ignore(?![\w-])/;
+
+/**
+ * What a LaTeX or Markdown document cites: its keys, and whether it also cites every entry of its
+ * bibliography (`\nocite{*}` in LaTeX, `nocite: '@*'` in Pandoc's metadata).
+ */
+export interface DocumentCitations {
+  cited: CitedKey[];
+  all: boolean;
+}
+
+/**
+ * The citations of a LaTeX document: the keys of every closed key list of a citation command
+ * (`latexCiteCommands`), outside comments, verbatim text and `\iffalse`/`\if0` blocks
+ * (`maskLatex`).
+ *
+ * Not keys:
+ * - `*` in `\nocite{*}`: it cites every entry of the bibliography (BibTeX's and biblatex's manuals),
+ *   which `all` says;
+ * - a key holding `#` and a digit (`#1`, `##1`): a macro's parameter, as in
+ *   `\newcommand{\inlinecite}[1]{\cite{#1}}` or `\def\x##1{\cite{##1}}` (outside a definition TeX
+ *   refuses `#` there, so no real key has it);
+ * - a key with a blank, `{` or `\` in it (a list left open while typing, a macro).
+ * - every key on a line that carries the comment `% mlsys-papers: ignore`: the way to silence a
+ *   citation TeX never sees, which a static reader cannot tell (a user macro that drops or prints
+ *   its argument: `\newcommand{\todo}[1]{}`, then `\todo{\cite{later}} % mlsys-papers: ignore`).
+ *   The comment applies to its own line only, wherever on the line it stands.
+ *
+ * @param text - the whole document
+ * @returns the keys in document order, with their offsets in `text` (UTF-16 code units)
+ */
+export function latexDocumentCitations(text: string): DocumentCitations {
+  const regions = latexRegions(text);
+  const code = maskLatex(text, regions);
+  const ignored = ignoredLines(text, regions);
+  const cited: CitedKey[] = [];
+  let all = false;
+  for (const cmd of latexCiteCommands(code)) {
+    for (const list of cmd.groups) {
+      if (list.close < 0) continue;
+      let pos = list.open + 1;
+      for (const part of code.slice(list.open + 1, list.close).split(',')) {
+        const lead = part.length - part.trimStart().length;
+        const key = part.trim();
+        const offset = pos + lead;
+        pos += part.length + 1;
+        if (!key || /[\s{\\]|#\d/.test(key) || ignored(offset)) continue;
+        if (key === '*') {
+          if (cmd.command === 'nocite') all = true;
+          continue;
+        }
+        cited.push({ key, offset, length: key.length });
+      }
+    }
+  }
+  return { cited, all };
+}
+
+/**
+ * Whether an offset lies on a line that a `% mlsys-papers: ignore` comment silences: a function
+ * over ascending offsets of `text`, given its regions from `latexRegions`.
+ */
+function ignoredLines(text: string, regions: readonly LatexRegion[]): (offset: number) => boolean {
+  const lines: [number, number][] = [];
+  for (const r of regions) {
+    if (r.kind !== 'comment' || !IGNORE_COMMENT.test(text.slice(r.start, Math.min(r.end, r.start + 64)))) continue;
+    const from = Math.max(text.lastIndexOf('\n', r.start - 1), text.lastIndexOf('\r', r.start - 1)) + 1;
+    lines.push([from, r.end]);
+  }
+  let at = 0;
+  return (offset) => {
+    while (at < lines.length && lines[at]![1] < offset) at++;
+    return at < lines.length && offset >= lines[at]![0];
+  };
+}
+
+/**
+ * Keys cited in a LaTeX document ({@link latexDocumentCitations}, without whether it cites all).
+ *
+ * @param text - the whole document
+ * @returns the keys in document order, with their offsets in `text`
+ */
+export function latexCitations(text: string): CitedKey[] {
+  return latexDocumentCitations(text).cited;
+}
+
+/**
+ * The cross-reference syntaxes of a Markdown document: what the host knows (a `.qmd` file, a
+ * Quarto project and its custom types), plus what the document's front matter says: custom Quarto
+ * types in `crossref: custom:`, and pandoc-crossref when the front matter names it anywhere
+ * (`filters: [pandoc-crossref]`, R Markdown's `pandoc_args: ["--filter", "pandoc-crossref"]`) or,
+ * outside Quarto, has `crossref` metadata.
+ *
+ * @param text - the document
+ * @param base - what the host knows ({@link NO_CROSSREFS} when nothing)
+ */
+export function crossrefSyntaxOf(text: string, base: Partial<CrossrefSyntax> = {}): CrossrefSyntax {
+  const fm = frontMatterOf(text);
+  const quarto = !!base.quarto;
+  let pandocCrossref = !!base.pandocCrossref;
+  const custom = [...(base.quartoCustom ?? [])];
+  if (fm) {
+    if (/pandoc-crossref/.test(text.slice(fm.start, fm.end))) pandocCrossref = true;
+    const crossref = fm.data?.crossref;
+    if (crossref !== undefined && !quarto) pandocCrossref = true;
+    custom.push(...quartoCustomKeys(crossref));
+  }
+  return { quarto, quartoCustom: custom, pandocCrossref };
+}
+
+/**
+ * The citations of a Pandoc Markdown document (R Markdown and Quarto too): every `@key` pandoc
+ * reads as a citation (`markdown/pandoc.ts`: not in code, raw blocks, comments, math or metadata,
+ * not an e-mail address or an example-list reference; `[@a,@b]`, `@{…}`, `-@a`), and the keys the
+ * front matter's `nocite:` names (`@*` there cites every entry: `all`). Cross-references written
+ * as citations (`@fig-plot` in Quarto, `@fig:plot` with pandoc-crossref) are left out
+ * (`markdown/crossref.ts`).
+ *
+ * @param text - the whole document
+ * @param crossrefs - what the host knows of the document's cross-reference syntax (a `.qmd` file,
+ *   a Quarto project); the front matter adds to it ({@link crossrefSyntaxOf})
+ * @returns the keys in document order, with their offsets in `text` (UTF-16 code units)
+ */
+export function pandocDocumentCitations(text: string, crossrefs: Partial<CrossrefSyntax> = {}): DocumentCitations {
+  const syntax = crossrefSyntaxOf(text, crossrefs);
+  const cited: CitedKey[] = [];
+  let all = false;
+  const scan = scanPandoc(text);
+  // Pandoc reads every YAML metadata block, not only the front matter; in them only `nocite:`
+  // cites (the rest, e-mail addresses in `author:` for one, does not).
+  for (const block of scan.metadata) {
+    const head = text.slice(block.start, block.end);
+    const nocite = /^nocite:(.*(?:\r?\n[ \t]+.*)*)/m.exec(head);
+    if (nocite) {
+      const base = block.start + nocite.index + 'nocite:'.length;
+      const value = nocite[1]!;
+      for (let k = value.indexOf('@'); k >= 0; k = value.indexOf('@', k + 1)) {
+        if (k > 0 && /[\p{L}\p{N}]/u.test(value[k - 1]!)) continue;
+        if (value[k + 1] === '*') { all = true; continue; }
+        const found = pandocKeyAt(value, k + 1);
+        if (!found || found.keyEnd === found.keyStart) continue;
+        cited.push({ key: value.slice(found.keyStart, found.keyEnd), offset: base + found.keyStart, length: found.keyEnd - found.keyStart });
+      }
+    }
+  }
+  for (const k of scan.keys) {
+    if (!isCrossReference(k.key, syntax)) cited.push({ key: k.key, offset: k.offset, length: k.length });
+  }
+  return { cited: cited.sort((a, b) => a.offset - b.offset), all };
+}
+
+/** Keys cited in a Markdown document ({@link pandocDocumentCitations}, without whether it cites all). */
+export function pandocCitations(text: string, crossrefs: Partial<CrossrefSyntax> = {}): CitedKey[] {
+  return pandocDocumentCitations(text, crossrefs).cited;
+}
+
+/**
+ * What a document of the given VS Code language id cites; nothing for other languages.
+ *
+ * @param crossrefs - for Markdown: what the host knows of its cross-reference syntax; by default
+ *   only the language (`quarto` reads Quarto's cross-references)
+ */
+export function documentCitations(text: string, languageId: string, crossrefs?: Partial<CrossrefSyntax>): DocumentCitations {
+  if (LATEX_LANGUAGES.has(languageId)) return latexDocumentCitations(text);
+  if (MARKDOWN_LANGUAGES.has(languageId)) return pandocDocumentCitations(text, crossrefs ?? { quarto: languageId === 'quarto' });
+  return { cited: [], all: false };
+}
+
+/** Keys cited in a document of the given VS Code language id; [] for other languages ({@link documentCitations}). */
+export function citationsIn(text: string, languageId: string, crossrefs?: Partial<CrossrefSyntax>): CitedKey[] {
+  return documentCitations(text, languageId, crossrefs).cited;
+}
+
+/**
+ * The distinct keys a document cites, in order of first citation (what a numeric style numbers
+ * by), as a list that also says whether the document cites every entry of its bibliography
+ * (`\nocite{*}`, `nocite: '@*'`): then an export of the cited entries takes the whole bibliography.
+ * `all` is a non-enumerable property, so the list compares, spreads and serialises as a plain
+ * `string[]` (the `mlsysPapers/citedKeys` request sends only the keys).
+ */
+export type CitedKeys = string[] & { readonly all: boolean };
+
+/** The distinct keys a document cites ({@link CitedKeys}). */
+export function citedKeys(text: string, languageId: string, crossrefs?: Partial<CrossrefSyntax>): CitedKeys {
+  const { cited, all } = documentCitations(text, languageId, crossrefs);
+  const keys = [...new Set(cited.map((c) => c.key))];
+  // Not enumerable: the list stays a plain list to compare, copy and send as JSON.
+  return Object.defineProperty(keys, 'all', { value: all, enumerable: false }) as CitedKeys;
+}
+
+/** The cited key at an offset, if any. */
+export function citationAt(text: string, offset: number, languageId: string, crossrefs?: Partial<CrossrefSyntax>): CitedKey | undefined {
+  return citationsIn(text, languageId, crossrefs).find((c) => offset >= c.offset && offset <= c.offset + c.length);
+}

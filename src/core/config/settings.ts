@@ -1,0 +1,106 @@
+/**
+ * The one schema of the `mlsysPapers.*` settings (zod), from which the VS Code client's `Config`
+ * (`features/config.ts`) and the language server's settings (`server/serverSettings.ts`,
+ * `documentSettingsFrom` in `service/types.ts`) both come. Each setting's schema, default and
+ * scope are the ones `package.json`'s `contributes.configuration` declares (a unit test holds them
+ * together; VS Code's "Contribution Points: configuration" documents the fields).
+ *
+ * Reading is lenient per setting, as VS Code is with a hand-edited `settings.json`: a value that
+ * does not fit its schema gives the default, and one bad setting never costs the others.
+ */
+import * as z from 'zod/mini';
+import { LATEX_COMMANDS, MARKDOWN_STYLES } from '../cite/citationForms.js';
+import { DEFAULT_MAX_FILE_MB } from './fileLimits.js';
+import { LEVELS } from '../corpus/schema.js';
+
+/** The settings' section: every key is `mlsysPapers.<name>`. */
+export const SETTINGS_SECTION = 'mlsysPapers';
+
+/** Where a setting may be set (package.json `scope`): the user's only, per window, or per folder. */
+export type SettingScope = 'application' | 'window' | 'resource';
+
+/** One setting: the schema of its value as package.json declares it, its default, and its scope. */
+export interface SettingSpec<T> {
+  readonly schema: z.ZodMiniType<T>;
+  readonly default: T;
+  readonly scope: SettingScope;
+}
+
+const setting = <T>(schema: z.ZodMiniType<T>, dflt: T, scope: SettingScope): SettingSpec<T> => ({ schema, default: dflt, scope });
+
+/** The values of `mlsysPapers.topicLabels`. */
+export const TOPIC_LABEL_SETTINGS = ['auto', 'english', 'chinese', 'both'] as const;
+
+/** Every `mlsysPapers.*` setting (see the file comment). */
+export const SETTINGS = {
+  /** The command Insert Citation writes in LaTeX. */
+  latexCommand: setting(z.enum(LATEX_COMMANDS), 'cite', 'resource'),
+  /** How a citation is written in Markdown. */
+  markdownStyle: setting(z.enum(MARKDOWN_STYLES), 'pandoc', 'resource'),
+  /** Workspace-relative or absolute paths (globs allowed) of user corpus YAML files. */
+  corpusFiles: setting(z.array(z.string()), [], 'window'),
+  /** The user's libraries (`.bib`, CSL-JSON, CSL-YAML): paths, globs, `~/…`. */
+  libraries: setting(z.array(z.string()), [], 'window'),
+  /** A bibliography whose real path leaves the workspace folders may be written (user settings only). */
+  allowWritesOutsideWorkspace: setting(z.boolean(), false, 'application'),
+  /** The largest file read, in MB (`fileLimits.ts` clamps it to its range). */
+  maxFileSizeMB: setting(z.number(), DEFAULT_MAX_FILE_MB, 'window'),
+  /** Open documents' bibliographies join the libraries. */
+  includeDocumentBibliography: setting(z.boolean(), true, 'window'),
+  /** Cite a corpus entry by its corpus key even when a library has the same work. */
+  preferCorpusKeys: setting(z.boolean(), false, 'window'),
+  /** Levels shown in the tree; entries with no level always show. */
+  levels: setting(z.array(z.enum(LEVELS)), [...LEVELS], 'window'),
+  /** Which topic labels the views show (`auto` follows the display language). */
+  topicLabels: setting(z.enum(TOPIC_LABEL_SETTINGS), 'auto', 'window'),
+  /** The older switch for both labels (`topicLabels` wins when set). */
+  showChineseLabels: setting(z.boolean(), false, 'window'),
+  /** Add cited entries to the document's bibliography. */
+  syncBibliography: setting(z.boolean(), true, 'resource'),
+  /** The LaTeX root file for documents without `% !TEX root`, relative to the workspace folder ('' when unset). */
+  latexRoot: setting(z.string(), '', 'resource'),
+  /** A bundled CSL style name or the path of a `.csl` file. */
+  citationStyle: setting(z.string(), 'apa', 'resource'),
+} as const;
+
+/** The name of a setting (without the section). */
+export type SettingName = keyof typeof SETTINGS;
+
+/** Every setting's value, read and validated. */
+export type Settings = { -readonly [K in SettingName]: (typeof SETTINGS)[K] extends SettingSpec<infer T> ? T : never };
+
+/**
+ * One setting's value: an array keeps its items that fit (of strings, the non-blank ones) and is
+ * the default when none does; a string is trimmed and is the default when blank; any other
+ * value that does not fit is the default.
+ */
+function valueOf<T>(spec: SettingSpec<T>, raw: unknown): T {
+  let v = raw;
+  if (Array.isArray(v)) {
+    const def = spec.schema._zod.def as { type: string; element?: z.ZodMiniType };
+    if (def.type === 'array' && def.element) {
+      const element = def.element;
+      v = v.filter((item) => element.safeParse(item).success && (typeof item !== 'string' || !!item.trim()));
+      if (!(v as unknown[]).length) return spec.default;
+    }
+  } else if (typeof v === 'string') {
+    v = v.trim();
+    if (!v) return spec.default;
+  }
+  const r = spec.schema.safeParse(v);
+  return r.success ? r.data : spec.default;
+}
+
+/**
+ * Reads the `mlsysPapers` section as an editor sends it (`workspace/configuration`, VS Code's
+ * `WorkspaceConfiguration.get` per key).
+ *
+ * @param raw - the section's object (names without the section); anything else counts as empty
+ * @returns every setting, each its value or, when absent or not fitting, its default (never throws)
+ */
+export function readSettings(raw: unknown): Settings {
+  const s = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(SETTINGS) as [SettingName, SettingSpec<unknown>][]) out[name] = valueOf(spec, s[name]);
+  return out as Settings;
+}

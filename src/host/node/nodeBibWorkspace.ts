@@ -1,0 +1,81 @@
+/**
+ * The file system as the core's {@link BibWorkspace}, for the command line: files are read from
+ * disk (regular files only, within the size cap), and the one workspace folder is the directory
+ * the command runs in, compared by real paths.
+ */
+import { writeFile } from 'node:fs/promises';
+import { URI } from 'vscode-uri';
+import type { BibWorkspace } from '../../core/bibliography/resolve.js';
+import { DEFAULT_MAX_FILE_MB, maxFileBytes } from '../../core/config/fileLimits.js';
+import { decodeForReading, decodeUtf8 } from '../../core/text/utf8.js';
+import { FOLDS_CASE, readProblem, readRegularFile, realPathOf, statIfAny } from './regularFiles.js';
+
+/** A {@link BibWorkspace} over `node:fs`, whose only workspace folder is `root`. */
+export class NodeBibWorkspace implements BibWorkspace {
+  readonly folders: readonly URI[];
+  readonly foldsCase = FOLDS_CASE;
+  /**
+   * Files that exist but gave no text, by path, with why (`not a regular file`, `larger than
+   * 200 MB`): the resolver sees them as missing, and `sync` names the reason instead of creating one.
+   */
+  readonly problems = new Map<string, string>();
+
+  /**
+   * @param root - absolute path of the folder that bounds every write
+   * @param maxBytes - the largest file read, in bytes (default: `DEFAULT_MAX_FILE_MB`)
+   */
+  constructor(root: string, readonly maxBytes = maxFileBytes(DEFAULT_MAX_FILE_MB)) {
+    this.folders = [URI.file(root)];
+  }
+
+  async readText(uri: URI): Promise<string | undefined> {
+    const r = await readRegularFile(uri.fsPath, this.maxBytes);
+    // UTF-8, or Windows-1252 for an older 8-bit .bib (its keys count): `sync` plans again on the
+    // exact bytes before writing, and refuses what is not UTF-8.
+    if (r.kind === 'file') return decodeForReading(r.bytes).text;
+    // Missing: the resolver reports a declared file that cannot be read as missing; why a file
+    // that exists gave nothing is kept for the one line that names it.
+    if (r.kind !== 'missing') this.problems.set(uri.fsPath, readProblem(r, this.maxBytes)!);
+    return undefined;
+  }
+
+  async stamp(uri: URI): Promise<string | undefined> {
+    const st = await statIfAny(uri.fsPath);
+    return st && `m${st.mtimeMs}:${st.size}`;
+  }
+
+  async exists(uri: URI): Promise<boolean> {
+    return (await statIfAny(uri.fsPath)) !== undefined;
+  }
+
+  async realPath(uri: URI): Promise<URI | undefined> {
+    if (uri.scheme !== 'file') return uri;
+    const real = await realPathOf(uri.fsPath);
+    return real === undefined ? undefined : URI.file(real);
+  }
+}
+
+/**
+ * Reads a file's bytes as UTF-8 text for rewriting it: the byte-order mark is kept as U+FEFF, and
+ * a file that is not valid UTF-8 is refused (decoding it would replace bytes when written back).
+ *
+ * @param maxBytes - the largest file read, in bytes
+ * @throws Error naming the file when it is not a regular file, larger than the cap, not valid UTF-8, or cannot be read
+ */
+export async function readTextForRewrite(path: string, maxBytes = maxFileBytes(DEFAULT_MAX_FILE_MB)): Promise<string> {
+  const r = await readRegularFile(path, maxBytes);
+  if (r.kind !== 'file') throw new Error(`${path}: ${readProblem(r, maxBytes)}; nothing was written`);
+  const text = decodeUtf8(r.bytes);
+  if (text === undefined) throw new Error(`${path} is not UTF-8 text; rewriting it would change its other characters`);
+  return text;
+}
+
+/**
+ * Writes text as UTF-8 (U+FEFF becomes the byte-order mark again).
+ *
+ * @param opts.create - the file must not exist yet (`wx`: a file, or a dangling symlink, that
+ *   appeared since the plan is not written through)
+ */
+export async function writeText(path: string, text: string, opts: { create?: boolean } = {}): Promise<void> {
+  await writeFile(path, text, { encoding: 'utf8', flag: opts.create ? 'wx' : 'w' });
+}

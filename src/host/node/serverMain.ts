@@ -1,4 +1,0 @@
-/** `dist/server.js`: the language server's Node entry point (see `server.ts`). */
-import { runNodeServer } from './server.js';
-
-runNodeServer();

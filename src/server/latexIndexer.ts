@@ -1,0 +1,149 @@
+/**
+ * The server's LaTeX project ({@link LatexProject}): the workspace's `.tex` files indexed in the
+ * server's process, in slices with progress (LSP `window/workDoneProgress`), then kept up to date
+ * from open documents (their text, scanned when asked about), watched-file events (created,
+ * changed, deleted: only that file is read again) and workspace folder changes (listed again).
+ * Imports no `node:`: the host lists and reads.
+ */
+import { FileChangeType, type FileEvent } from 'vscode-languageserver';
+import { URI } from 'vscode-uri';
+import { indexLatexFiles, LATEX_FILE_LIMIT, LatexProject } from '../core/latex/project.js';
+import type { Logger } from '../core/config/logger.js';
+import type { Clock } from './host.js';
+
+/** How long one slice of indexing may run before the server answers other requests, in ms. */
+const SLICE_MS = 12;
+/** How long after the last keystroke an open document's new links are looked at, in ms. */
+const EDIT_PAUSE_MS = 300;
+
+/** A progress report the client shows (LSP `window/workDoneProgress`). */
+export interface ProgressReporter {
+  report(percentage: number, message: string): void;
+  done(): void;
+}
+
+/** What the indexer needs from the server. */
+export interface LatexProjectHost {
+  /** The workspace's `.tex` files (the host's own listing or the client's `mlsysPapers/findFiles`). */
+  list(): Promise<URI[]>;
+  /** A file's text: its open document's, else the file's on disk; undefined when unreadable. */
+  read(uri: URI): Promise<string | undefined>;
+  yield(): Promise<void>;
+  now(): number;
+  /** The server's clock, for the pause after an edit (tests drive it). */
+  clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>;
+  /** Starts a progress report, when the client shows them. */
+  progress?(title: string): Promise<ProgressReporter | undefined>;
+  /** The project's answers may have changed (a root, an include or a declaration): refresh what depends on them. */
+  changed(): void;
+  log: Logger;
+}
+
+/** Whether a URI names a file the project indexes (`.tex`). */
+export const isLatexFile = (uri: string): boolean => /\.tex$/i.test(uri);
+
+/** Keeps the server's {@link LatexProject} in step with the workspace. */
+export class LatexProjectIndexer {
+  readonly project = new LatexProject();
+  private readonly open = new Set<string>();
+  private generation = 0;
+  private editTimer: unknown;
+  private seenRevision = 0;
+  /** Settles when the latest indexing ends. */
+  indexed: Promise<void> = Promise.resolve();
+
+  constructor(private readonly host: LatexProjectHost) {}
+
+  /** Lists and reads the workspace's `.tex` files again (at start, and when the folders change); a newer call cancels an older one. */
+  index(): Promise<void> {
+    const generation = ++this.generation;
+    this.indexed = this.run(generation).catch((e: unknown) => this.host.log.error(`indexing the LaTeX files: ${e instanceof Error ? e.message : String(e)}`));
+    return this.indexed;
+  }
+
+  private async run(generation: number): Promise<void> {
+    const started = this.host.now();
+    let uris = await this.host.list();
+    if (generation !== this.generation) return;
+    if (uris.length > LATEX_FILE_LIMIT) {
+      this.host.log.warn(`the workspace has ${uris.length} .tex files; only the first ${LATEX_FILE_LIMIT} are read for \\input and \\include`);
+      uris = uris.slice(0, LATEX_FILE_LIMIT);
+    }
+    const listed = new Set(uris.map((u) => u.toString()));
+    const hadFiles = this.project.size > 0;
+    // Files of an earlier listing (folders removed) go; open documents keep their text.
+    this.project.clear((id) => this.open.has(id));
+    const progress = uris.length ? await this.host.progress?.('MLSys Papers: reading LaTeX files') : undefined;
+    let sliceEnd = this.host.now() + SLICE_MS;
+    try {
+      const done = await indexLatexFiles(this.project, uris, {
+        read: async (uri) => (this.open.has(uri.toString()) ? undefined : this.host.read(uri)),
+        shouldYield: () => this.host.now() > sliceEnd,
+        yield: async () => {
+          await this.host.yield();
+          sliceEnd = this.host.now() + SLICE_MS;
+        },
+        progress: (n, total) => progress?.report(Math.floor((100 * n) / Math.max(1, total)), `${n}/${total}`),
+        cancelled: () => generation !== this.generation,
+      });
+      if (done < 0) return;
+    } finally {
+      progress?.done();
+    }
+    // Open documents keep their unsaved text; one the listing does not have stays too.
+    for (const id of this.open) if (!listed.has(id)) this.host.log.info(`LaTeX project: ${id} is open but not in the workspace listing`);
+    this.host.log.info(`LaTeX project: ${uris.length} .tex file(s) read in ${Math.round(this.host.now() - started)} ms`);
+    this.seenRevision = this.project.revision;
+    // Nothing to tell when there was and is no file (a workspace without LaTeX).
+    if (uris.length || hadFiles) this.host.changed();
+  }
+
+  /** An open document's text (on open and on every change): scanned when the project is next asked, and its new links looked at after a pause. */
+  documentChanged(uri: string, text: string): void {
+    this.open.add(uri);
+    this.project.set(URI.parse(uri), text, false);
+    this.host.clock.clearTimeout(this.editTimer);
+    this.editTimer = this.host.clock.setTimeout(() => this.checkChanged(), EDIT_PAUSE_MS);
+  }
+
+  /** A document closed: the file on disk counts again (read once), or, when there is none, the file goes. */
+  async documentClosed(uri: string): Promise<void> {
+    this.open.delete(uri);
+    const u = URI.parse(uri);
+    const text = isLatexFile(uri) ? await this.host.read(u) : undefined;
+    if (this.open.has(uri)) return;
+    if (text === undefined) this.project.delete(u);
+    else this.project.set(u, text);
+    this.checkChanged();
+  }
+
+  /** Watched-file events: each `.tex` file created or changed is read again, each deleted one forgotten. */
+  async filesChanged(changes: readonly FileEvent[]): Promise<void> {
+    let any = false;
+    for (const c of changes) {
+      if (!isLatexFile(c.uri) || this.open.has(c.uri)) continue;
+      const u = URI.parse(c.uri);
+      any = true;
+      if (c.type === FileChangeType.Deleted) { this.project.delete(u); continue; }
+      const text = await this.host.read(u);
+      if (this.open.has(c.uri)) continue;
+      if (text === undefined) this.project.delete(u);
+      else this.project.set(u, text);
+    }
+    if (any) this.checkChanged();
+  }
+
+  /** Tells the server when the project's answers may have changed since it was last told. */
+  private checkChanged(): void {
+    this.project.flush();
+    if (this.project.revision === this.seenRevision) return;
+    this.seenRevision = this.project.revision;
+    this.host.changed();
+  }
+
+  /** Stops the timers (the connection closed). */
+  dispose(): void {
+    this.host.clock.clearTimeout(this.editTimer);
+    this.generation++;
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * The files the server reads: open documents first (`TextDocuments`), else the host's own file
+ * access, else the client's (`mlsysPapers/readFile`, `mlsysPapers/stat`). Also the extension's own
+ * files from the client, the paths settings name, and the wait for a document a request names
+ * before its `didOpen` arrives.
+ */
+import { TextDocuments } from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { URI, Utils } from 'vscode-uri';
+import * as l10n from '@vscode/l10n';
+import { bibFormatOf } from '../core/bibliography/bibFormat.js';
+import { normalizeUri } from '../core/bibliography/resolve.js';
+import { megabytes } from '../core/config/fileLimits.js';
+import type { ServiceWorkspace } from '../core/service/types.js';
+import type { ServerContext } from './serverContext.js';
+import { fileStampOf, type BundledFiles, type HostFile } from './host.js';
+import { Methods, type ReadBundledParams, type ReadBundledResult, type ReadFileResult, type StatResult } from './protocol.js';
+import type { ServerSettings } from './serverSettings.js';
+
+/** How long a request naming a document waits for the document's `didOpen` (see {@link ServerWorkspace.openDocument}), in ms. */
+export const OPEN_WAIT_MS = 5000;
+
+/**
+ * A file's text, or why there is none (a sentence for a problem naming it). `stamp`: what
+ * {@link ServiceWorkspace.stamp} gives for that text (an open document's version, else the file's
+ * modification time and size as read), when known.
+ */
+export type TextOrProblem = { text: string; stamp?: string } | { problem: string };
+
+/** The workspace as the server's modules and the citation service read it. */
+export class ServerWorkspace {
+  readonly documents = new TextDocuments(TextDocument);
+
+  /** The extension's own files, from the client (`mlsysPapers/readBundled`), when it offers them. */
+  readonly bundledFiles: BundledFiles;
+  /** The same files for the citation service ({@link ServiceWorkspace}). */
+  readonly service: ServiceWorkspace;
+
+  constructor(private readonly ctx: ServerContext, private readonly settings: ServerSettings) {
+    const { host } = ctx;
+    this.bundledFiles = {
+      get corpus() {
+        return typeof ctx.init.bundledCorpus === 'string' ? ctx.init.bundledCorpus : undefined;
+      },
+      async read(path) {
+        if (!ctx.init.bundledFiles) return undefined;
+        const r = await ctx.connection.sendRequest<ReadBundledResult>(Methods.readBundled, { path } satisfies ReadBundledParams);
+        return 'text' in r ? r.text : undefined;
+      },
+    };
+    const documents = this.documents;
+    const self = this;
+    this.service = {
+      get folders() { return ctx.folders; },
+      foldsCase: host.foldsCase,
+      realPath: async (uri) => (host.realPath ? host.realPath(uri) : normalizeUri(uri)),
+      async readText(uri) {
+        const open = documents.get(uri.toString());
+        if (open) return open.getText();
+        const f = await self.readFile(uri);
+        // A .bib that is not UTF-8 is read as Windows-1252 (BibTeX reads bytes): its keys count; the
+        // planner writes only through readDisk, which refuses it. JSON and YAML must be UTF-8.
+        if (f && 'notUtf8' in f) return legacyBib(uri, f);
+        return f && 'text' in f ? f.text.replace(/^\uFEFF/, '') : undefined;
+      },
+      async readDisk(uri) {
+        const f = await self.readFile(uri);
+        return f && ('text' in f ? f.text : 'notUtf8' in f ? { notUtf8: true } : undefined);
+      },
+      async stamp(uri) {
+        const open = documents.get(uri.toString());
+        if (open) return `v${open.version}`;
+        const st = await self.fileStamp(uri);
+        return st?.startsWith('d') || st?.startsWith('s') ? undefined : st;
+      },
+      async exists(uri) {
+        return !!documents.get(uri.toString()) || (await self.fileStamp(uri)) !== undefined;
+      },
+      openDocument(uri) {
+        const open = documents.get(uri.toString());
+        return open && { version: open.version, text: open.getText() };
+      },
+    };
+  }
+
+  /**
+   * Reads a file: the host's own access first, else the client's (`mlsysPapers/readFile`). Either
+   * reads only a regular file within the size cap; anything else comes back as what it is.
+   */
+  async readFile(uri: URI): Promise<HostFile> {
+    const { host, init, connection, log } = this.ctx;
+    const max = await this.settings.maxBytes();
+    const own = host.readFile ? await host.readFile(uri, max) : null;
+    if (own !== null || !init.fileSystem) return own ?? undefined;
+    try {
+      const r = await connection.sendRequest<ReadFileResult>(Methods.readFile, { uri: uri.toString(), maxBytes: max });
+      if ('missing' in r) return undefined;
+      const stamp = fileStampOf(r.mtime, r.size, 'directory' in r || ('notFile' in r ? 'special' : false));
+      if ('directory' in r) return { directory: true, stamp };
+      if ('notFile' in r) return { notFile: true, stamp };
+      if ('tooLarge' in r) return { tooLarge: true, size: r.size, stamp };
+      // A client that does not know the cap (an older one) sent the text: it is held to it here.
+      if ('text' in r && (r.size > max || r.text.length > max)) return { tooLarge: true, size: r.size, stamp };
+      return 'notUtf8' in r ? { notUtf8: true, stamp, ...(r.legacyText !== undefined ? { legacyText: r.legacyText } : {}) } : { text: r.text, stamp };
+    } catch (e) {
+      log.warn(`cannot read ${uri.toString(true)} through the client: ${String(e)}`);
+      return undefined;
+    }
+  }
+
+  /**
+   * A file's stamp on disk ({@link fileStampOf}), undefined when missing. Asked on every keystroke
+   * for every declared file, so it never transfers the file: the host's stat, else the client's
+   * (`mlsysPapers/stat`); only a host with a reader and no stat reads the file for it.
+   */
+  async fileStamp(uri: URI): Promise<string | undefined> {
+    const { host, init, connection, log } = this.ctx;
+    if (host.stamp) {
+      const own = await host.stamp(uri);
+      if (own !== null) return own;
+    } else if (host.readFile) {
+      const own = await host.readFile(uri, await this.settings.maxBytes());
+      if (own !== null) return own?.stamp;
+    }
+    if (!init.fileSystem) return undefined;
+    try {
+      const r = await connection.sendRequest<StatResult>(Methods.stat, { uri: uri.toString() });
+      return 'missing' in r ? undefined : fileStampOf(r.mtime, r.size, 'directory' in r || ('notFile' in r ? 'special' : false));
+    } catch (e) {
+      log.warn(`cannot stat ${uri.toString(true)} through the client: ${String(e)}`);
+      return undefined;
+    }
+  }
+
+  /** Why a file gave no text, for a problem naming it ("not a regular file", "larger than 200 MB"). */
+  async unreadable(f: HostFile): Promise<string> {
+    if (!f) return l10n.t('no such file');
+    if ('notUtf8' in f) return l10n.t('not UTF-8 text');
+    if ('notFile' in f) return l10n.t('not a regular file');
+    if ('tooLarge' in f) return l10n.t('larger than {0} MB', megabytes(await this.settings.maxBytes()));
+    return l10n.t('a folder, not a file');
+  }
+
+  /** A file's text for a store (corpus files: without a byte-order mark), or why there is none. */
+  async readForStore(uri: URI, { openFirst, stripBom }: { openFirst: boolean; stripBom: boolean }): Promise<TextOrProblem> {
+    if (openFirst) {
+      const open = this.documents.get(uri.toString());
+      if (open) return { text: open.getText(), stamp: `v${open.version}` };
+    }
+    const f = await this.readFile(uri);
+    if (f && 'text' in f) return { text: stripBom ? f.text.replace(/^\uFEFF/, '') : f.text, stamp: f.stamp };
+    // A library is only read (never written): an 8-bit .bib is read as Windows-1252.
+    const legacy = f && 'notUtf8' in f ? legacyBib(uri, f) : undefined;
+    if (legacy !== undefined) return { text: legacy, stamp: f!.stamp };
+    return { problem: await this.unreadable(f) };
+  }
+
+  /**
+   * The files a setting's path names: an absolute path or `~/…` as it is, else that path in each
+   * workspace folder.
+   */
+  settingUris(path: string): URI[] {
+    // Normalised (`ws/./refs.bib`, `ws//refs.bib`, `ws/sub/../refs.bib` are `ws/refs.bib`), so that
+    // a library is one file whichever way the settings spell it.
+    if (path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path)) return [normalizeUri(URI.file(path))];
+    if (path.startsWith('~/') && this.ctx.host.home) return [normalizeUri(URI.file(`${this.ctx.host.home}${path.slice(1)}`))];
+    return this.ctx.folders.map((f) => normalizeUri(Utils.joinPath(f, path)));
+  }
+
+  /**
+   * An open document that a client's own request names, undefined when it has not opened within
+   * {@link OPEN_WAIT_MS}. The request may arrive before the document's `didOpen`: VS Code's client
+   * (`vscode-languageclient` 9) sends a request made while it starts ahead of the `didOpen`s of the
+   * documents already open (both wait for the start, the request first), so a command that starts
+   * the extension would find no document. So it waits for the `didOpen` a while.
+   */
+  async openDocument(uri: string): Promise<TextDocument | undefined> {
+    const open = this.documents.get(uri);
+    if (open) return open;
+    const { clock } = this.ctx;
+    const doc = await new Promise<TextDocument | undefined>((resolve) => {
+      const timer = clock.setTimeout(() => { listener.dispose(); resolve(undefined); }, OPEN_WAIT_MS);
+      const listener = this.documents.onDidOpen(({ document }) => {
+        if (document.uri !== uri) return;
+        clock.clearTimeout(timer);
+        listener.dispose();
+        resolve(document);
+      });
+    });
+    if (!doc) this.ctx.log.warn(`${uri} was named by a request but did not open within ${OPEN_WAIT_MS} ms`);
+    return doc;
+  }
+
+  /** {@link openDocument}, for a request that cannot be answered without it. @throws Error naming the URI */
+  async mustBeOpen(uri: string): Promise<TextDocument> {
+    const doc = await this.openDocument(uri);
+    if (!doc) throw new Error(`${uri} is not open`);
+    return doc;
+  }
+}
+
+/** The Windows-1252 reading of a `.bib` whose bytes are not UTF-8 (BibTeX reads bytes); none for other formats, which must be UTF-8. */
+function legacyBib(uri: URI, f: { legacyText?: string }): string | undefined {
+  return bibFormatOf(uri.path) === 'bibtex' ? f.legacyText : undefined;
+}
