@@ -39,7 +39,7 @@ import type { LibraryFileStatus, LibraryGroup } from './protocol.js';
 import { updateBibtexLibrary } from './libraryEdit.js';
 import { GROUP_LIMIT, libraryFields, libraryGroupEntries, libraryGroups } from './libraryGroups.js';
 import { restoreSliced, saveSliced, SLICE_MS, type LibraryStoreHost } from './libraryLoading.js';
-import { parsedBibOf } from './libraryParsedBib.js';
+import { parsedBibOf } from './libraryReadings.js';
 
 export type { LibraryCache, LibraryStoreHost } from './libraryLoading.js';
 export { GROUP_LIMIT } from './libraryGroups.js';
