@@ -6,8 +6,8 @@
  * is one line on stderr and exit 2; nothing prints a stack trace.
  *
  * This is the entry (`scripts/build.mjs` bundles it to `dist/cli.js`); the commands live in
- * `cli/`: `main.ts` (the command table, help and dispatch), `options.ts`, `output.ts`, `files.ts`,
- * `corpus.ts` (build-corpus, lint), `library.ts` (list, search, cite, export), `sync.ts` (sync, lsp).
+ * `cli/`: `main.ts` (the command table, help and dispatch), `options.ts`, `output.ts`, `cliFiles.ts`,
+ * `corpusCommands.ts` (build-corpus, lint), `libraryCommands.ts` (list, search, cite, export), `documentCommands.ts` (sync, lsp).
  */
 import { terminalSafe } from './core/text/terminal.js';
 import { main } from './cli/main.js';

@@ -18,7 +18,7 @@
  * (`libraryLoading.ts`), the incremental edit of an open `.bib` (`libraryEdit.ts`), its BibTeX
  * libraries' readings in the citation service's one bibliography cache (`core/bibliography/resolve.ts`'s
  * `BibCache`: published after each load and edit, and asked for on the cache's miss,
- * `libraryParsedBib.ts`), and what the tree reads, groups and fields (`libraryGroups.ts`).
+ * `libraryReadings.ts`), and what the tree reads, groups and fields (`libraryGroups.ts`).
  */
 import * as l10n from '@vscode/l10n';
 import { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-types';

@@ -3,9 +3,9 @@
  * whatever the transport (a Node process over IPC or stdio, or a Web Worker) and whatever the
  * editor. The host supplies file access and the bundled data (`host.ts`); this file imports no
  * `node:` and only wires the modules together:
- * - `context.ts`: the connection, log, request gate, clock, client capabilities, folders;
- * - `settings.ts`: the `mlsysPapers.*` settings, pulled or pushed;
- * - `workspace.ts`: open documents, files through the host or the client, the open-document wait;
+ * - `serverContext.ts`: the connection, log, request gate, clock, client capabilities, folders;
+ * - `serverSettings.ts`: the `mlsysPapers.*` settings, pulled or pushed;
+ * - `serverWorkspace.ts`: open documents, files through the host or the client, the open-document wait;
  * - `sources.ts`: the corpus and the libraries (`corpusStore.ts`, `libraryStore.ts`) as one view;
  * - `references.ts`: formatted references (CSL);
  * - `diagnostics.ts`: pull, push and refresh;

@@ -1,5 +1,5 @@
 /**
- * Property tests of the CSL library readers (`core/bibliography/readCslJson.ts`, `cslYaml.ts`) and the JSON error finder
+ * Property tests of the CSL library readers (`core/bibliography/readCslJson.ts`, `readCslYaml.ts`) and the JSON error finder
  * (`core/text/json.ts`):
  *
  * - `jsonSyntaxError` finds an error exactly when `JSON.parse` refuses the text (valid JSON, and

@@ -1,7 +1,7 @@
 /**
  * What a bibliography file is: its format by file name, and where a CSL-YAML document keeps its
  * items. A leaf every reader, planner and store imports, so that none of them needs the planner
- * (`sync.ts`) to know what a file is.
+ * (`planAdditions.ts`) to know what a file is.
  */
 import { isMap, isScalar, isSeq, type Document, type Node as YamlNode } from 'yaml';
 

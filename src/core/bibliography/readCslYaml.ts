@@ -1,6 +1,6 @@
 /**
  * Reading a CSL-YAML library (Pandoc's `references:` list, or a top-level list of CSL items) in
- * slices, with the checks every CSL reader makes (`csl.ts`): an item that is not a mapping with a
+ * slices, with the checks every CSL reader makes (`readCslJson.ts`): an item that is not a mapping with a
  * non-empty `id`, that contains itself or is nested too deeply is a problem at its line.
  */
 import { isMap, isScalar, isSeq, type Document, type Node as YamlNode } from 'yaml';

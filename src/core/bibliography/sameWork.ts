@@ -1,7 +1,7 @@
 /**
  * The same work: when two records (a `.bib` entry, a CSL item, a corpus or library entry)
  * describe one work, so that citing one of them cites the key the user already has. One rule and
- * one place for what it reads: DOIs, arXiv ids, titles and years. Used by the planner (`sync.ts`: a work
+ * one place for what it reads: DOIs, arXiv ids, titles and years. Used by the planner (`planAdditions.ts`: a work
  * the bibliography holds under another key is cited by that key), by the catalog (a library entry
  * that is a corpus entry's work, `LibraryInfo.sameWorkAs`) and by the library readers (an entry's arXiv id).
  *

@@ -1,6 +1,6 @@
 /**
  * The forms a citation is written in, as the settings name them: a leaf that the planner
- * (`insert.ts`), the formatter (`format.ts`) and the settings schema all read.
+ * (`insert.ts`), the formatter (`formatCitation.ts`) and the settings schema all read.
  */
 
 /** The LaTeX citation commands Insert Citation may write (setting `mlsysPapers.latexCommand`): LaTeX's `\cite`, natbib's `\citep`/`\citet`, biblatex's `\parencite`/`\autocite`/`\textcite`. */

@@ -1,6 +1,6 @@
 /**
  * The read-only corpus model every feature works on, built from validated data (`dist/corpus.json`,
- * or entries `corpus.ts` has read and checked). Light on purpose: the VS Code client builds it
+ * or entries `readCorpus.ts` has read and checked). Light on purpose: the VS Code client builds it
  * from what the language server sends, without the YAML reader or the schema's parsers.
  */
 import { LEVELS, type CorpusEntry, type TopicInput } from './schema.js';

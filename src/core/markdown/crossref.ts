@@ -10,7 +10,7 @@
  * a `key`), and pandoc-crossref's manual (`@fig:`, `@tbl:`, `@sec:`, `@eq:`, `@lst:`, capitalised
  * forms too).
  *
- * Imports nothing: the VS Code client's bundle reaches it through `context.ts`, without YAML.
+ * Imports nothing: the VS Code client's bundle reaches it through `cite/citationContext.ts`, without YAML.
  */
 
 /** Quarto's reserved cross-reference prefixes (Quarto's "Cross References" guide). */

@@ -43,7 +43,7 @@
  *
  * Offsets are UTF-16 code units. Blocks are read in `pandocBlocks.ts`, inline text in
  * `pandocInline.ts`, and what both share is in `pandocScanBase.ts`; none imports anything else: the
- * VS Code client reaches them through `context.ts`.
+ * VS Code client reaches them through `cite/citationContext.ts`.
  */
 
 import { parseBlocks } from './pandocBlocks.js';

@@ -335,7 +335,7 @@ function fenceClose(r: Reading, lines: readonly View[], from: number, open: stri
  * The line ending a YAML metadata block (`---` or `...`) whose content starts at `from`; -1 if
  * there is none or the content does not start as a YAML mapping (`key:`), which pandoc requires.
  * Judged from the first line, not parsed: this module stays free of the YAML reader, which the VS
- * Code client must not bundle (it reaches this module through `context.ts`).
+ * Code client must not bundle (it reaches this module through `cite/citationContext.ts`).
  */
 function metadataEnd(t: string, lines: readonly View[], from: number): number {
   if (!/^[\p{L}\p{N}_"'-][^:]*:(?:[ \t]|$)/u.test(lineOf(t, lines[from]!))) return -1;

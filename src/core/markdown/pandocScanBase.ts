@@ -3,7 +3,7 @@
  * they read, the citation key they find, the count of their work ({@link lastPandocScanWork} in
  * `pandoc.ts` reports it) and searches that remember their answers so that a whole read stays linear.
  *
- * Imports nothing: the VS Code client reaches it through `context.ts`.
+ * Imports nothing: the VS Code client reaches it through `cite/citationContext.ts`.
  */
 
 /** A citation key found in the text: `offset` and `length` of the key (without `@` or braces), in UTF-16 code units. */

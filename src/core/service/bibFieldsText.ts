@@ -1,7 +1,7 @@
 /**
  * A `.bib` entry's fields as a card shows them: names as people read them ("Jane Doe and R. Roe",
- * by BibTeX's name rules), LaTeX as text. Apart from `present.ts` because it needs the library's
- * BibTeX name and LaTeX readers, which the VS Code client (which imports `present.ts`) must not
+ * by BibTeX's name rules), LaTeX as text. Apart from `entryCards.ts` because it needs the library's
+ * BibTeX name and LaTeX readers, which the VS Code client (which imports `entryCards.ts`) must not
  * bundle.
  */
 import { allAuthors } from '../cite/names.js';
