@@ -3,29 +3,15 @@
  * on the item's `id` value, as it lands on the key in `@type{key,` for BibTeX. The bibliography is
  * read by the library readers (`readBibFile`), which place every item and its `id`.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { Range } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
 import { readBibFile } from '../../src/core/bibliography/planAdditions.js';
-import { createSearchIndex } from '../../src/core/search/corpusSearch.js';
-import { createCitationService, type CitationService } from '../../src/core/service/service.js';
-import { DEFAULT_DOCUMENT_SETTINGS, type CorpusView } from '../../src/core/service/types.js';
-import { realCorpus } from './helpers.js';
-import { MemoryWorkspace } from './memoryWorkspace.js';
+import type { CitationService } from '../../src/core/service/service.js';
+import { serviceOver } from './memoryWorkspace.js';
 
-let view: CorpusView;
-beforeAll(() => {
-  const corpus = realCorpus();
-  view = { corpus, index: createSearchIndex(corpus) };
-});
-
-function service(files: Record<string, string>): CitationService {
-  return createCitationService({
-    workspace: new MemoryWorkspace(files), corpus: () => view, config: () => DEFAULT_DOCUMENT_SETTINGS,
-    logger: { info() {}, warn() {}, error() {} }, clientUi: () => true,
-  });
-}
+const service = (files: Record<string, string>) => serviceOver(files, { clientUi: () => true });
 
 /** Where go to definition on `[@key]` in a Markdown paper whose bibliography is `bib` lands. */
 async function definitionOf(bib: string, text: string, key: string) {

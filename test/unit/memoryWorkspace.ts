@@ -8,7 +8,11 @@
  */
 import { URI } from 'vscode-uri';
 import { normalizeUri } from '../../src/core/bibliography/resolve.js';
-import type { ServiceWorkspace } from '../../src/core/service/types.js';
+import { createSearchIndex } from '../../src/core/search/corpusSearch.js';
+import { createCitationService, type CitationService } from '../../src/core/service/service.js';
+import type { CitationServiceOptions } from '../../src/core/service/serviceContext.js';
+import { DEFAULT_DOCUMENT_SETTINGS, type CorpusView, type ServiceWorkspace } from '../../src/core/service/types.js';
+import { realCorpus } from './helpers.js';
 
 /** A file by absolute path (`/ws/refs.bib`) or by URI. */
 export type FileRef = string | URI;
@@ -127,4 +131,23 @@ export class MemoryWorkspace implements ServiceWorkspace {
   openDocument(uri: URI): { version: number; text: string } | undefined {
     return this.open.get(uri.toString());
   }
+}
+
+let view: CorpusView | undefined;
+
+/**
+ * A citation service over a {@link MemoryWorkspace} of `files` (absolute path → text) and the real
+ * bundled corpus with its search index (built once per worker), with the default document settings
+ * and a silent logger; `extra` overrides any option.
+ */
+export function serviceOver(files: Record<string, string>, extra: Partial<CitationServiceOptions> = {}): CitationService {
+  view ??= (() => {
+    const corpus = realCorpus();
+    return { corpus, index: createSearchIndex(corpus) };
+  })();
+  const corpus = view;
+  return createCitationService({
+    workspace: new MemoryWorkspace(files), corpus: () => corpus, config: () => DEFAULT_DOCUMENT_SETTINGS,
+    logger: { info() {}, warn() {}, error() {} }, ...extra,
+  });
 }

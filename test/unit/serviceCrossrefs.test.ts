@@ -5,29 +5,13 @@
  * "Unknown citation key", have no hover, and complete no citation key; LaTeX's `\nocite{*}` and a
  * macro's `#1` raise nothing either (cause 3).
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
-import { createSearchIndex } from '../../src/core/search/corpusSearch.js';
-import { createCitationService, type CitationService } from '../../src/core/service/service.js';
-import { DEFAULT_DOCUMENT_SETTINGS, type CorpusView } from '../../src/core/service/types.js';
-import { realCorpus } from './helpers.js';
-import { MemoryWorkspace } from './memoryWorkspace.js';
+import type { CitationService } from '../../src/core/service/service.js';
+import { serviceOver } from './memoryWorkspace.js';
 
-let view: CorpusView;
-beforeAll(() => {
-  const corpus = realCorpus();
-  view = { corpus, index: createSearchIndex(corpus) };
-});
-
-function service(files: Record<string, string>): CitationService {
-  return createCitationService({
-    workspace: new MemoryWorkspace(files),
-    corpus: () => view,
-    config: () => DEFAULT_DOCUMENT_SETTINGS,
-    logger: { info() {}, warn() {}, error() {} },
-  });
-}
+const service = (files: Record<string, string>) => serviceOver(files);
 
 const doc = (path: string, languageId: string, text: string) => TextDocument.create(URI.file(path).toString(), languageId, 1, text);
 const REFS = '@article{doe99,\n  title = {Frogs},\n  year = {1999}\n}\n';
