@@ -637,6 +637,29 @@ suite('Citation checks', () => {
     assert.match(virtual.getText(), /@inproceedings\{kwon2023efficient,/);
   });
 
+  test('a paper whose references are a thebibliography in its .bbl: its \\bibitem keys are not flagged, definition goes to the \\bibitem', async () => {
+    const dir = mkdtempSync(join(tmp, 'bbl-'));
+    writeFileSync(join(dir, 'main.bbl'), '\\begin{thebibliography}{1}\n\\bibitem[{Smith et~al.(2020)}]{smith2020}\nA. Smith. Paging tricks. 2020.\n\\end{thebibliography}\n');
+    const doc = await openWith(dir, 'main.tex', '\\documentclass{article}\n\\begin{document}\nSee \\citep{smith2020} and \\cite{nosuchkey}.\n\\input{main.bbl}\n\\end{document}\n');
+    const diags = await diagnosticsOf(doc.uri, 1);
+    assert.deepStrictEqual(diags.map((d) => doc.getText(d.range)), ['nosuchkey']);
+    assert.match(diags[0]!.message, /thebibliography/);
+    const defs = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', doc.uri, doc.positionAt(doc.getText().indexOf('smith2020') + 2));
+    const def = defs[0] as vscode.Location;
+    assert.strictEqual(def.uri.fsPath, join(dir, 'main.bbl'));
+    assert.strictEqual(def.range.start.line, 1);
+  });
+
+  test('definition goes to the id of an item in a CSL-YAML bibliography', async () => {
+    const dir = mkdtempSync(join(tmp, 'cslyaml-'));
+    writeFileSync(join(dir, 'refs.yaml'), '---\nreferences:\n- id: other2019\n  title: Other\n- type: book\n  id: mine2020\n  title: Mine\n');
+    const doc = await openWith(dir, 'notes.md', '---\nbibliography: refs.yaml\n---\nSee [@mine2020].\n');
+    const defs = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', doc.uri, doc.positionAt(doc.getText().indexOf('mine2020') + 2));
+    const def = defs[0] as vscode.Location;
+    assert.strictEqual(def.uri.fsPath, join(dir, 'refs.yaml'));
+    assert.deepStrictEqual([def.range.start.line, def.range.start.character], [5, 6]);
+  });
+
   test('completion offers the document bibliography\'s own entries too', async () => {
     const dir = mkdtempSync(join(tmp, 'compl-'));
     writeFileSync(join(dir, 'refs.bib'), '@misc{mine2020,\n  title = {A Study of Mine},\n  author = {Me, Ann},\n  year = {2020}\n}\n');
