@@ -8,7 +8,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { DocumentDiagnosticRequest, type Diagnostic } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
 import { parseBib, type ParsedBib } from '../../src/core/bibliography/bibtexFile.js';
-import { BibCache, bibFileOf, type BibWorkspace } from '../../src/core/bibliography/resolve.js';
+import { readBibFile } from '../../src/core/bibliography/planAdditions.js';
+import { BibCache, type BibWorkspace } from '../../src/core/bibliography/resolve.js';
 import { Methods, type LibraryStatusParams } from '../../src/server/protocol.js';
 import { start } from './serverHarness.js';
 
@@ -31,7 +32,7 @@ function workspace(): BibWorkspace & { text: string; stampOf: string; reads: num
     async exists() { return true; },
   };
 }
-const bibOf = (cache: BibCache, ws: BibWorkspace) => cache.get(ws, REFS, 'bib', (t) => bibFileOf(ws, REFS, REFS.path, t));
+const bibOf = (cache: BibCache, ws: BibWorkspace) => cache.get(ws, REFS, 'bib', (t) => readBibFile(REFS.path, t));
 
 describe('BibCache with a host that reads BibTeX files', () => {
   it('takes a published reading without reading the file, and not once the host says it moved on', async () => {
@@ -71,7 +72,7 @@ describe('BibCache with a host that reads BibTeX files', () => {
     expect(await cache.get(ws, REFS, 'latex', (t) => t.length)).toBe(TEXT.length);
     const json = URI.file('/ws/refs.json');
     ws.text = '[]';
-    expect(await cache.get(ws, json, 'bib', (t) => bibFileOf(ws, json, json.path, t))).toMatchObject({ format: 'csl-json', entries: [] });
+    expect(await cache.get(ws, json, 'bib', (t) => readBibFile(json.path, t))).toMatchObject({ format: 'csl-json', entries: [] });
     expect(readings.readingOf).toHaveBeenCalledTimes(1);
     expect(parseBib(TEXT).entries.map((e) => e.key)).toEqual(['k']);
   });

@@ -9,7 +9,7 @@ import { bibFormatOf } from './bibFormat.js';
 import type { BibWorkspace } from './resolve.js';
 import type { BibFile } from './planAdditions.js';
 
-/** The {@link BibCache} kind of bibliography files (`resolve.ts`'s `bibFileOf`); a host's BibTeX readings fill it too. */
+/** The {@link BibCache} kind of bibliography files (made by `readBibFile`); a host's BibTeX readings fill it too. */
 const BIB = 'bib';
 
 /**
@@ -52,7 +52,7 @@ export class BibCache {
 
   /**
    * What `make` gives for a file's current text, made once per stamp. For `kind` `'bib'` (a
-   * bibliography file, `make` being {@link bibFileOf}), a BibTeX file a host has read
+   * bibliography file, `make` being `readBibFile`), a BibTeX file a host has read
    * ({@link BibtexReadings}) is taken from it instead of made.
    *
    * @returns `make(text)` for the file's current text, or null when the file does not exist

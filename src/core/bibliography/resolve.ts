@@ -174,18 +174,6 @@ function relativeTo(doc: URI, path: string): URI {
   return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) ? doc.with({ path: path.replace(/\\/g, '/').replace(/^\/{2,}/, '/') }) : Utils.joinPath(Utils.dirname(doc), path);
 }
 
-/**
- * A bibliography file read from its text: the cache's ({@link BibCache.get}) way of making one
- * when no host has read it. `ws` and `uri` are unused since the host's readings moved into the
- * cache (issue 22); the callers still pass them.
- *
- * @param path - the file's path as declared (its extension decides the format)
- * @returns undefined when the extension is not a bibliography format's
- */
-export async function bibFileOf(ws: BibWorkspace, uri: URI, path: string, text: string): Promise<BibFile | undefined> {
-  return readBibFile(path, text);
-}
-
 /** Options of {@link resolveBibliography}. */
 export interface ResolveOptions {
   /**
@@ -337,7 +325,7 @@ export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, op
       const uri = relativeTo(r.uri, d.path);
       if (seen.has(uri.toString())) continue;
       seen.add(uri.toString());
-      const file = await cache.get(ws, uri, 'bib', (text) => bibFileOf(ws, uri, d.path, text));
+      const file = await cache.get(ws, uri, 'bib', (text) => readBibFile(d.path, text));
       if (file === null) missing.push(uri);
       else if (file) files.push({ ...file, uri });
     }

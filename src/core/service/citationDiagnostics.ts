@@ -9,7 +9,7 @@ import { Diagnostic, DiagnosticSeverity, Position, Range } from 'vscode-language
 import { URI } from 'vscode-uri';
 import { bibKeyOffset, duplicateKeys, parseBib } from '../bibliography/bibtexFile.js';
 import { bibFormatOf } from '../bibliography/bibFormat.js';
-import { bibFileOf } from '../bibliography/resolve.js';
+import { readBibFile } from '../bibliography/planAdditions.js';
 import { citationsIn, type CitedKey } from '../cite/citations.js';
 import { isCitingLanguage } from '../cite/citationContext.js';
 import { definedKeys } from '../latex/thebibliography.js';
@@ -37,7 +37,7 @@ export async function bibDiagnostics(ctx: ServiceContext, doc: TextDocument): Pr
   const text = doc.getText();
   // The workspace's view of this very document: read once for it and for the documents that cite from it.
   const shared = bibtex && ws.openDocument?.(uri)?.version === doc.version
-    ? await cache.get(ws, uri, 'bib', (t) => bibFileOf(ws, uri, uri.path, t))
+    ? await cache.get(ws, uri, 'bib', (t) => readBibFile(uri.path, t))
     : undefined;
   const read = shared?.text === text ? shared : parseBib(text);
   const out: Diagnostic[] = [];
