@@ -65,7 +65,19 @@ const ORDINAL = `(?:\\d{1,9}|#|[a-zA-Z]|${ROMAN}|${EXAMPLE_LABEL})`;
 const ORDERED = new RegExp(`^ {0,3}(?:\\((${ORDINAL})\\)|(${ORDINAL})[.)])(?=[ \\t]|$)`, 'u');
 const DEF_MARKER = /^ {0,3}[:~](?=[ \t])/;
 const NOTE_DEF = /^ {0,3}\[\^[^\]\s]+\]:/;
-const REFERENCE_DEF = /^ {0,3}\[[^\]^][^\]]*\]:[ \t]/;
+const REFERENCE_DEF = /^ {0,3}\[([^\]^][^\]]*)\]:[ \t]/;
+/**
+ * A label that reads as a bracketed citation (`[@tag:x]`, `[see @a]`, `[-@a]`): pandoc's reference
+ * key parser refuses it (checked with pandoc 2.17: `[@tag:x]: doi:…` is a citation then text, as
+ * Manubot's tag definitions are read), so such a line is a paragraph. An `@` after a letter
+ * (`[mail me@x.org]: …`) is no citation, and the line stays a link reference definition.
+ */
+const CITATION_LABEL = /(?:^|[\s;\[-])@[\p{L}\p{N}_{]/u;
+/** Whether a line is a link reference definition (`[label]: url`), not a footnote's or a citation. */
+const isReferenceDef = (line: string): boolean => {
+  const m = REFERENCE_DEF.exec(line);
+  return !!m && !CITATION_LABEL.test(m[1]!);
+};
 const RAW_HTML_BLOCK = /^ {0,3}<(pre|script|style|textarea)(?=[\s>])/i;
 const RAW_TEX_BLOCK = /^ {0,3}\\begin\{([A-Za-z*]+)\}/;
 const DIV_FENCE = /^ {0,3}:{3,}/;
@@ -197,7 +209,7 @@ export function parseBlocks(r: Reading, input: readonly View[], depth: number, i
         const close = texEnvironmentEnd(r, v.s, m[1]!);
         if (close >= 0) { i = lineIndexAt(lines, i, close) + 1; continue; }
       }
-      if (HRULE.test(line) || DIV_FENCE.test(line) || REFERENCE_DEF.test(line)) { i++; continue; }
+      if (HRULE.test(line) || DIV_FENCE.test(line) || isReferenceDef(line)) { i++; continue; }
       if (/^\|(?: |$)/.test(line) && !(i + 1 < n && PIPE_TABLE_RULE.test(lineOf(t, lines[i + 1]!)))) {
         // A line block: `| ` lines and their continuation lines (which start with a blank); its
         // lines are text, and it ends without a blank line.

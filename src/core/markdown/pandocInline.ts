@@ -155,7 +155,7 @@ export function scanInlines(t: string, views: readonly View[], keys: PandocKey[]
           // Pandoc's TeX reader takes `@` as a letter of command names (`\make@title`).
           while (k < n && /[A-Za-z@]/.test(p[k]!)) k++;
           matches ??= bracketMatches(p);
-          const e = texArgumentsEnd(p, k, matches);
+          const e = texArgumentsEnd(p, k, matches, p.slice(i + 1, k));
           if (e > k) cut(i, e);
           i = e;
         } else i += d && d !== '\n' ? 2 : 1;
@@ -331,15 +331,35 @@ function bracketMatches(p: string): Int32Array {
   return out;
 }
 
-/** The end of the braced and bracketed arguments right after a TeX command's name at `k` (`k` when it has none). */
-function texArgumentsEnd(p: string, k: number, matches: Int32Array): number {
+/**
+ * Commands that pandoc's LaTeX reader knows to take no argument: a bracket right after one is text
+ * (`\LaTeX[@key]` cites `key`). Each was checked with pandoc 2.17 (`\X[@a] x` cites `a`); other
+ * known commands of that kind (`\today`, `\dag`) are read by pandoc as taking options, and so by us.
+ */
+const NO_OPTIONS = new Set(['LaTeX', 'TeX', 'ldots', 'dots', 'textbackslash', 'S', 'P', 'copyright', 'pounds', 'ss', 'aa', 'o', 'l', 'i', 'j', 'ae', 'oe', 'AA', 'AE', 'OE', 'O', 'L']);
+
+/**
+ * The end of a raw TeX command's arguments after its name (`name` ends at `k`), as pandoc's Markdown
+ * reader takes them into the raw inline (checked against pandoc 2.17): white space, then options
+ * `[…]`, then braced arguments `{…}`, each after optional white space; once a braced argument is
+ * taken, a bracket is text again (`\emph{b}[@a]` cites `a`), and the commands of {@link NO_OPTIONS}
+ * take no options at all.
+ *
+ * @returns `k` when the command has no argument
+ */
+function texArgumentsEnd(p: string, k: number, matches: Int32Array, name: string): number {
   let e = k;
-  while (p[e] === '{' || p[e] === '[') {
-    const close = matches[e]!;
+  let options = !NO_OPTIONS.has(name);
+  for (;;) {
+    let j = e;
+    while (j < p.length && (p[j] === ' ' || p[j] === '\t' || p[j] === '\n')) j++;
+    const c = p[j];
+    if (c !== '{' && !(c === '[' && options)) return e;
+    const close = matches[j]!;
     if (close < 0) return e;
+    if (c === '{') options = false;
     e = close + 1;
   }
-  return e;
 }
 
 const AUTOLINK = /<(?:[A-Za-z][A-Za-z0-9.+-]{1,31}:[^<>\s]*|[A-Za-z0-9][A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]*@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>/y;
