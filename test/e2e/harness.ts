@@ -401,6 +401,11 @@ export async function typeInEditor(page: Page, text: string, opts: { literal?: b
   else await page.keyboard.type(text);
 }
 
+/** The visible lines of the active editor as text (non-breaking spaces as spaces), or undefined when no editor is active. */
+export function editorVisibleText(page: Page): Promise<string | undefined> {
+  return page.evaluate((sel) => document.querySelector<HTMLElement>(sel + ' .view-lines')?.innerText.replace(/\u00a0/g, ' '), ACTIVE_EDITOR);
+}
+
 /**
  * Waits until the visible lines of the active editor contain `text` (polling; for short files, since
  * the editor only renders the lines in view). Runs of white space, line breaks among them, compare
@@ -408,7 +413,7 @@ export async function typeInEditor(page: Page, text: string, opts: { literal?: b
  * @throws an Error after `timeout` ms whose message has the visible lines as they were then.
  */
 export async function waitForEditorText(page: Page, text: string, timeout = 30_000): Promise<void> {
-  const visible = () => page.evaluate((sel) => document.querySelector<HTMLElement>(sel + ' .view-lines')?.innerText.replace(/\u00a0/g, ' '), ACTIVE_EDITOR);
+  const visible = () => editorVisibleText(page);
   try {
     await page.waitForFunction(([sel, t]) => {
       const lines = document.querySelector<HTMLElement>(sel + ' .view-lines');

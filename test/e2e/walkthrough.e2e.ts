@@ -23,7 +23,7 @@ import type { Browser, Frame, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, onTestFinished, test } from 'vitest';
 import {
   extensionUnderTest, launchBrowser, openFile, openWorkbench, quickInput, repoRoot, resetWorkbench, runCommand, save, screenshot, startCodeServer,
-  typeInEditor, waitForEditorText, type CodeServer,
+  editorVisibleText, typeInEditor, waitForEditorText, type CodeServer,
   expandTreeRows, topicsTree as harnessTopicsTree, treeRow as harnessTreeRow,
 } from './harness';
 
@@ -358,8 +358,11 @@ describe('the getting-started walkthrough', () => {
     await typeInEditor(page, '# Reading notes\n\nContinuous batching keeps accelerators busy [@orc');
     const widget = await boxOf(await waitForCompletion('yu2022orca'));
     await stepPicture('citeMarkdown', await aroundCompletion(widget, 2));
+    // VS Code closes the bracket as it was typed, or not (its auto-closing is not ours to test):
+    // accepting the key replaces what was typed of it and nothing else.
+    const closed = /\[@orc\]/.test((await editorVisibleText(page)) ?? '');
     await page.keyboard.press('Enter');
-    await waitForEditorText(page, 'keeps accelerators busy [@yu2022orca]');
+    await waitForEditorText(page, `keeps accelerators busy [@yu2022orca${closed ? ']' : ''}`);
   });
 
   test('"The bibliography follows": the button opens the setting; citing adds the entry to references.bib', async () => {
