@@ -49,7 +49,7 @@ describe('details page', () => {
     expect(html.indexOf('id="bibtex"')).toBeLessThan(html.indexOf('<details id="sources">'));
     expect(html.indexOf('</details>')).toBeLessThan(html.indexOf('<script'));
     // The reader's text is still in the body.
-    expect(outside).toContain(`<p id="summary">${escapeHtml(e.summary)}</p>`);
+    expect(outside).toContain(`<p id="summary">${escapeHtml(e.summary!)}</p>`);
   });
   it('escapes the Sources section, links only http(s) verified URLs, and names what is not verified', () => {
     const e = entry({

@@ -35,7 +35,7 @@ export function cursor(marked: string): { text: string; offset: number } {
 export function entry(over: Partial<CorpusEntry> & Pick<CorpusEntry, 'key'>): CorpusEntry {
   return {
     type: 'misc', kind: 'paper', title: 'A Title', authors: [{ given: 'Ann', family: 'Smith' }], topics: ['t'],
-    aliases: [], summary: 's', sources: ['curated'], seed_urls: [], verified: ['https://example.org'], unverified: [],
+    aliases: [], summary: 's', sources: ['curated'], seed_urls: [], verified: ['https://example.org'], records: [], unverified: [],
     ...over,
   };
 }

@@ -29,7 +29,7 @@ import { realCorpus } from './helpers.js';
 
 /** A corpus entry as a library file holds it: title, authors, venue, year, key; none of the corpus's curation. */
 function asLibraryEntry(e: CorpusEntry, line: number): LibraryEntry {
-  const { title_en: _titleEn, venue_full: _venueFull, topics: _t, level: _l, aliases: _a, summary: _s, sources: _so, seed_urls: _su, verified: _v, unverified: _u, note: _n, ...rest } = e;
+  const { title_en: _titleEn, venue_full: _venueFull, topics: _t, level: _l, aliases: _a, summary: _s, sources: _so, seed_urls: _su, verified: _v, records: _r, unverified: _u, note: _n, ...rest } = e;
   return {
     ...rest,
     authors: e.authors.map((p) => ('zh' in p ? { given: p.given, family: p.family } : p)),
@@ -87,7 +87,7 @@ function queries(entries: readonly Entry[]): string[] {
 /** Each index's hits for a query, by key; the corpus's partial hits left out. */
 function both(entries: Entry[]): (q: string) => { corpus: SearchHit[]; library: SearchHit[] } {
   // The corpus side holds the same records with empty curation, as library entries have none.
-  const asCorpus = entries.map(({ library: _library, ...record }): CorpusEntry => ({ ...record, topics: [], aliases: [], summary: '', sources: [], seed_urls: [], verified: [], unverified: [] }));
+  const asCorpus = entries.map(({ library: _library, ...record }): CorpusEntry => ({ ...record, topics: [], aliases: [], summary: '', sources: [], seed_urls: [], verified: [], records: [], unverified: [] }));
   const corpus = createSearchIndex(buildCorpus({ topics: [], entries: asCorpus }));
   const library = LibraryIndex.build(entries);
   return (q) => ({ corpus: corpus.search(q, 1000).filter((h) => !h.partial), library: library.search(parseQuery(q), 1000) });

@@ -307,7 +307,7 @@ describe('hover', () => {
     const kwon = realCorpus().entry('kwon2023efficient')!;
     expect(kwon.note).toMatch(/not reachable/);
     const md = markdownOf((await service.hover(cite('kwon2023efficient').doc, cite('kwon2023efficient').position))!.contents);
-    expect(md).toContain(escapeMarkdown(kwon.summary));
+    expect(md).toContain(escapeMarkdown(kwon.summary!));
     expect(md).not.toContain('reachable');
     expect(md).not.toContain('verbatim');
     expect(md).not.toContain('sosp2023');

@@ -28,8 +28,13 @@ export const ENTRY_TYPES = [
 ] as const;
 export type EntryType = (typeof ENTRY_TYPES)[number];
 
-/** Which seed list an entry comes from (see `corpus/README.md`), or `curated`. */
-export const SOURCES = ['seed-000', 'seed-001', 'seed-003', 'seed-004', 'curated'] as const;
+/**
+ * Where an entry comes from (see `corpus/README.md`): a seed list (`seed-000` … `seed-004`) or
+ * `curated` (added by us to complete a topic of the reading list); both make the reading list.
+ * `field`: the field's wider literature, selected from published records by the rule in
+ * `corpus/README.md` ("What goes in").
+ */
+export const SOURCES = ['seed-000', 'seed-001', 'seed-003', 'seed-004', 'curated', 'field'] as const;
 export type Source = (typeof SOURCES)[number];
 
 // zod/mini: the tree-shakable build (the full build adds ~450 kB to the bundle). Messages are ours;
@@ -46,6 +51,9 @@ export const PersonSchema = z.union([
   z.strictObject({ literal: nonEmpty() }),
 ]);
 export type Person = z.infer<typeof PersonSchema>;
+
+/** A published record's id: `usenix:<node id>` or `dblp:<DBLP key>` (the key without its `DBLP:` prefix). */
+export const RECORD_ID = /^(?:usenix:\d+|dblp:[A-Za-z0-9/_-]+)$/;
 
 /** Citation keys: ASCII letters, digits and `-_:.`; see `corpus/README.md` for the scheme. */
 export const KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_:.-]*$/;
@@ -85,10 +93,14 @@ export const EntrySchema = z.strictObject({
   topics: list(nonEmpty(), 'needs at least one topic'),
   level: opt(z.enum(LEVELS)),
   aliases: list(nonEmpty()),
-  summary: nonEmpty(),
+  // Only where we read the abstract or the paper's page; no summary is better than a guessed one.
+  summary: opt(nonEmpty()),
   sources: list(z.enum(SOURCES), 'needs at least one source'),
   seed_urls: list(z.string()),
   verified: list(httpUrl(), 'needs at least one primary-source URL'),
+  // The published records the entry was checked against (`corpus/README.md`, "Records"):
+  // `usenix:<node id>` (USENIX's own BibTeX) or `dblp:<DBLP key>` (`dblp:conf/osdi/YuJKKC22`).
+  records: list(z.string().check(z.regex(RECORD_ID, 'must be usenix:<node id> or dblp:<DBLP key>'))),
   unverified: list(nonEmpty()),
   note: opt(nonEmpty()),
 });
@@ -139,7 +151,7 @@ export type CorpusEntry = z.output<typeof EntrySchema> & { readonly library?: un
 export type Curation = Pick<z.output<typeof EntrySchema>, (typeof CURATION_FIELDS)[number]>;
 
 /** The fields of an entry that are the corpus's curation ({@link Curation}), not its bibliographic record. */
-export const CURATION_FIELDS = ['topics', 'level', 'aliases', 'summary', 'sources', 'seed_urls', 'verified', 'unverified', 'note'] as const;
+export const CURATION_FIELDS = ['topics', 'level', 'aliases', 'summary', 'sources', 'seed_urls', 'verified', 'records', 'unverified', 'note'] as const;
 
 /**
  * The bibliographic record of a work: what identifies, finds and cites it (its citation key,

@@ -296,7 +296,7 @@ export function searchDocuments(corpus: Corpus): SearchDocument[] {
     venue: [e.venue, e.venue_full].filter(Boolean).join(' '),
     year: e.year?.toString() ?? '',
     topics: topicText(e),
-    summary: withAbbreviations(e.summary),
+    summary: withAbbreviations(e.summary ?? ''),
   }));
 }
 

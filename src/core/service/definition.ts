@@ -62,5 +62,5 @@ export function entryDocument(ctx: ServiceContext, uri: string): string {
   const key = URI.parse(uri).path.replace(/^\//, '').replace(/\.bib$/, '');
   const e = ctx.opts.corpus().corpus.entry(key);
   if (!e) return `% MLSys Papers: no entry ${key}\n`;
-  return `% ${e.title}\n% From the MLSys Papers corpus. ${e.summary}\n\n${toBibtex(e)}`;
+  return `% ${e.title}\n% From the MLSys Papers corpus.${e.summary ? ` ${e.summary}` : ''}\n\n${toBibtex(e)}`;
 }
