@@ -17,6 +17,7 @@ import { readThebibliography, type ThebibliographySource } from '../latex/thebib
 import { bibliographyDeclarations, latexBibliographies, markdownBibliographies, texRootCommentOf, type BibDeclaration } from './locate.js';
 import { BibCache } from './bibCache.js';
 import { bibFormatOf } from './bibFormat.js';
+import { fromFolder } from './writtenPath.js';
 import { planBibAddition, planBibSync, readBibFile, type BibInsertion, type BibFile, type BibSyncPlan } from './planAdditions.js';
 
 export { BibCache, type BibtexReadings } from './bibCache.js';
@@ -166,12 +167,9 @@ export async function inWorkspaceReal(ws: Pick<BibWorkspace, 'folders' | 'realPa
   return false;
 }
 
-/**
- * A file named by a document, relative to the document's folder (absolute paths as they are, with
- * doubled leading separators as one: `//refs` is no URI path without an authority, and threw).
- */
+/** A file named by a document, relative to the document's folder (`writtenPath.ts`'s rule). */
 function relativeTo(doc: URI, path: string): URI {
-  return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) ? doc.with({ path: path.replace(/\\/g, '/').replace(/^\/{2,}/, '/') }) : Utils.joinPath(Utils.dirname(doc), path);
+  return fromFolder(Utils.dirname(doc), path);
 }
 
 /** Options of {@link resolveBibliography}. */
