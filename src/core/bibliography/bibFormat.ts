@@ -24,14 +24,25 @@ export function bibFormatOf(path: string): BibFormat | undefined {
 }
 
 /**
- * Where the CSL items of a CSL-YAML bibliography are: Pandoc's `references:` list (Pandoc's User's
- * Guide, "Citations": a YAML bibliography is a mapping whose `references` field holds CSL items),
- * or a top-level list of items. Anything else is not a CSL-YAML bibliography.
+ * The problem of a CSL-YAML file that is a list of items with no `references:` field. Pandoc reads
+ * no reference from it ("citation alpha not found", checked with pandoc 2.17 and
+ * `test/unit/hostilePass3.test.ts`): its keys are not defined, and nothing is appended to it.
  */
-export function cslYamlReferences(doc: Document.Parsed): { list?: YamlNode; pairKey?: YamlNode; error?: string } {
+export const BARE_CSL_YAML_LIST = 'a list of CSL items with no "references:" field: pandoc reads no references from it (put the list under "references:")';
+
+/**
+ * Where the CSL items of a CSL-YAML bibliography are: Pandoc's `references:` list (Pandoc's User's
+ * Guide, "Citations": a YAML bibliography is a mapping whose `references` field holds CSL items).
+ * Anything else is not a CSL-YAML bibliography; a top-level list of items ({@link BARE_CSL_YAML_LIST})
+ * neither, as pandoc reads it.
+ *
+ * @returns the list and its key; or `error`, with `at` the offset the problem is placed at (the
+ *   list's start for a top-level list, else absent: the file's start)
+ */
+export function cslYamlReferences(doc: Document.Parsed): { list?: YamlNode; pairKey?: YamlNode; error?: string; at?: number } {
   const root = doc.contents;
   if (root === null || (isScalar(root) && root.value === null)) return {};
-  if (isSeq(root)) return { list: root };
+  if (isSeq(root)) return { error: BARE_CSL_YAML_LIST, at: root.range?.[0] ?? 0 };
   if (!isMap(root)) return { error: 'not a CSL-YAML bibliography (expected "references:" with a list of CSL items)' };
   const pair = root.items.find((p) => isScalar(p.key) && p.key.value === 'references');
   if (!pair) return { error: 'not a CSL-YAML bibliography: it has no "references:" field' };

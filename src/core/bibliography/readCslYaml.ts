@@ -1,10 +1,10 @@
 /**
- * Reading a CSL-YAML library (Pandoc's `references:` list, or a top-level list of CSL items) in
- * slices, with the checks every CSL reader makes (`readCslJson.ts`): an item that is not a mapping with a
+ * Reading a CSL-YAML library (Pandoc's `references:` list; a top-level list of CSL items is one
+ * problem, as pandoc reads no reference from it: {@link BARE_CSL_YAML_LIST}) in slices, with the checks every CSL reader makes (`readCslJson.ts`): an item that is not a mapping with a
  * non-empty `id`, that contains itself or is nested too deeply is a problem at its line.
  */
 import { isMap, isScalar, isSeq, type Document, type Node as YamlNode } from 'yaml';
-import { cslYamlReferences } from './bibFormat.js';
+import { BARE_CSL_YAML_LIST, cslYamlReferences } from './bibFormat.js';
 import { nodeToJS, parseYaml, type YamlProblem } from '../text/yaml.js';
 import type { LibraryProblem } from './readBibtex.js';
 import {
@@ -24,7 +24,7 @@ export const YAML_BATCH_CHARS = 16 * 1024;
 /**
  * Reads a CSL-YAML library in slices. The `yaml` library parses a document in one piece (a
  * 100,000-item file took 9 s and 1.8 GB), so the list is split first, by a linear scan of the
- * lines: in Pandoc's `references:` list, or a top-level list, an item starts at a `- ` at the
+ * lines: in Pandoc's `references:` list an item starts at a `- ` at the
  * list's indentation and runs to the next one (YAML lets no line of an item's node start there:
  * its block scalars and flow lines are indented further). The items are then parsed a few dozen
  * at a time, each batch as a list of its own, and the text around the list (other keys, `---`,
@@ -51,7 +51,6 @@ export class CslYamlReader implements CslReader {
   private cr = -2;
   private amp = -2;
   private where: 'head' | 'list' | 'tail' = 'head';
-  private topList = false;
   private sawContent = false;
   private sawDocStart = false;
   private refsPending = false;
@@ -129,6 +128,7 @@ export class CslYamlReader implements CslReader {
         if (anchorAt(text, this.amp, pos, ce)) return this.fallBack();
       }
       if (!this.classify(pos, ce)) return this.fallBack();
+      if (this.phase === 'done') return true;
       pos = le + 1;
       this.line++;
       if (pos >= checkAt && pos < n) {
@@ -165,7 +165,12 @@ export class CslYamlReader implements CslReader {
       }
       if (item) {
         if (!this.refsPending && this.sawContent) return false;
-        this.topList = !this.refsPending;
+        if (!this.refsPending) {
+          // The document is a list: no `references:`, so pandoc reads no item of it.
+          this.problems.push(problemAt(text, j, BARE_CSL_YAML_LIST));
+          this.phase = 'done';
+          return true;
+        }
         this.where = 'list';
         this.indent = ind;
         this.starts.push(ls);
@@ -190,7 +195,6 @@ export class CslYamlReader implements CslReader {
     // After the list: other keys of the mapping, and a `...` that ends the document.
     if (this.endMarker || marker === '-' || tabbed) return false;
     if (marker === '.') return (this.endMarker = true);
-    if (this.topList) return false;
     return !(ind === 0 && (c === 37 || c === 34 || c === 39 || text.startsWith('references', j)));
   }
 
@@ -218,10 +222,8 @@ export class CslYamlReader implements CslReader {
     }
     const root = parsed.doc.contents;
     const empty = (v: unknown) => v === null || (isScalar(v) && v.value === null);
-    const ok = this.topList
-      ? empty(root)
-      : isMap(root) && root.items.filter((p) => isScalar(p.key) && p.key.value === 'references' && empty(p.value)).length === 1
-        && root.items.every((p) => isScalar(p.key) && (p.key.value !== 'references' || empty(p.value)));
+    const ok = isMap(root) && root.items.filter((p) => isScalar(p.key) && p.key.value === 'references' && empty(p.value)).length === 1
+      && root.items.every((p) => isScalar(p.key) && (p.key.value !== 'references' || empty(p.value)));
     this.phase = ok ? 'items' : 'whole';
     if (ok) this.count = starts.length;
   }
@@ -312,7 +314,7 @@ export class CslYamlReader implements CslReader {
     this.bom = bom;
     const refs = cslYamlReferences(parsed.doc);
     if (refs.error) {
-      this.problems.push({ line: 1, column: 1, message: refs.error, severity: 'error' });
+      this.problems.push(refs.at === undefined ? { line: 1, column: 1, message: refs.error, severity: 'error' } : problemAt(text, refs.at + bom, refs.error));
       return;
     }
     if (!refs.list || !isSeq(refs.list)) return;

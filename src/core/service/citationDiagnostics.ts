@@ -104,11 +104,14 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
   // Once per broken bibliography, on the first citation (not per citation): the keys it defines elsewhere still count.
   const first = cited[0];
   if (first) {
-    for (const s of readable) {
+    for (const s of bib?.files ?? []) {
       if (!s.error) continue;
       out.push({
         range: rangeOf(doc, first), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE,
-        message: l10n.t('{0}, line {1}: {2}. The keys of its other entries are checked.', displayPath(s.uri), s.error.line, s.error.message),
+        message: readable.includes(s)
+          ? l10n.t('{0}, line {1}: {2}. The keys of its other entries are checked.', displayPath(s.uri), s.error.line, s.error.message)
+          // Nothing of it reads (a CSL file that is not CSL, a CSL-YAML list without references:): no key of it counts.
+          : l10n.t('{0}, line {1}: {2}. None of its keys are defined.', displayPath(s.uri), s.error.line, s.error.message),
       });
     }
   }
