@@ -84,8 +84,12 @@ export interface DocumentBibliography {
   roots?: URI[];
   /** LaTeX: the files of its roots that define `\bibitem` keys or hold a `thebibliography` environment (absent when none do). */
   thebibliography?: ThebibliographySource[];
-  /** LaTeX: a `% !TEX root` magic comment that names a file that does not exist (then the root was detected). */
-  missingRoot?: { path: string; uri: URI; line: number; start: number; end: number };
+  /**
+   * LaTeX: a `% !TEX root` magic comment that names a file that does not exist, or (`outside`) one
+   * that exists outside the workspace, which is not read ({@link mayReadFor}); the root was detected
+   * instead.
+   */
+  missingRoot?: { path: string; uri: URI; line: number; start: number; end: number; outside?: boolean };
 }
 
 /** Whether `uri` is `folder` or inside it (same scheme and authority; path segments compared whole). */
@@ -165,6 +169,19 @@ export async function inWorkspaceReal(ws: Pick<BibWorkspace, 'folders' | 'realPa
     if (rf && isInside(fold(rf), fold(real))) return true;
   }
   return false;
+}
+
+/**
+ * Whether the LaTeX project model may read a file a document names (a `% !TEX root`, a `.bbl` it
+ * inputs): its real path ({@link inWorkspaceReal}: symlinks resolved, `..` normalised) must lie in a
+ * workspace folder, or, for a document in none (a file opened alone; the CLI on a file outside its
+ * working directory), in the document's own folder. Then a repository cannot make the extension
+ * read `/etc/passwd` as a root or show the `\bibitem`s of a `.bbl` outside it in hovers. The `.tex`
+ * files the project indexes come from the workspace's listing, which follows no link.
+ */
+export async function mayReadFor(ws: Pick<BibWorkspace, 'folders' | 'realPath' | 'foldsCase'>, doc: URI, uri: URI): Promise<boolean> {
+  const folders = inWorkspace(ws, doc) ? ws.folders : [Utils.dirname(doc)];
+  return inWorkspaceReal({ folders, realPath: ws.realPath?.bind(ws), foldsCase: ws.foldsCase }, uri);
 }
 
 /** A file named by a document, relative to the document's folder (`writtenPath.ts`'s rule). */
@@ -289,7 +306,10 @@ export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, op
     }
     const magic = texRootCommentOf(doc.text);
     const magicUri = magic && relativeTo(doc.uri, magic.path);
-    if (magicUri) named.push(magicUri);
+    // A root outside the workspace is named in a message, never read (one that is not there is missing, as inside).
+    const magicOutside = !!magicUri && !(await mayReadFor(ws, doc.uri, magicUri));
+    if (magicUri && !magicOutside) named.push(magicUri);
+    if (magicOutside) missingRoot = { path: magic!.path, uri: magicUri, line: magic!.line, start: magic!.start, end: magic!.end, ...(await ws.exists(magicUri) ? { outside: true } : {}) };
     for (const uri of named) {
       const decls = await declsOf(uri);
       if (decls) { roots = [{ uri, decls }]; break; }
@@ -333,7 +353,7 @@ export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, op
     out.roots = roots.map((r) => r.uri);
     // With every declared .bib missing (an arXiv submission), the .bbl BibTeX wrote from them is what LaTeX reads.
     const jobBbl = !files.length && roots.some((r) => r.decls.some((d) => d.via === 'bibtex'));
-    const thebibliography = await readThebibliography(ws, cache, out.roots, doc, opts.project, jobBbl);
+    const thebibliography = await readThebibliography(ws, cache, out.roots, doc, opts.project, jobBbl, (uri) => mayReadFor(ws, doc.uri, uri));
     if (thebibliography.length) out.thebibliography = thebibliography;
   }
   if (missingRoot) out.missingRoot = missingRoot;

@@ -98,7 +98,9 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
     const found = bib.root.toString() === doc.uri ? l10n.t('the document itself') : displayPath(bib.root);
     out.push({
       range: rangeOf(doc, { offset: m.start, length: m.end - m.start }), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, code: DiagnosticCodes.missingRoot,
-      message: l10n.t('The root file "{0}" named by % !TEX root does not exist; the root used instead is {1}.', m.path, found),
+      message: m.outside
+        ? l10n.t('The root file "{0}" named by % !TEX root is outside the workspace; it was not read; the root used instead is {1}.', m.path, found)
+        : l10n.t('The root file "{0}" named by % !TEX root does not exist; the root used instead is {1}.', m.path, found),
     });
   }
   // Once per broken bibliography, on the first citation (not per citation): the keys it defines elsewhere still count.

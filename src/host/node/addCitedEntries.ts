@@ -67,6 +67,8 @@ export async function syncBibliography(
   const keys = await documentCitedKeys(ws, project, URI.file(resolve(opts.cwd, file)), opts.text, languageId);
   const entries = [...new Set(keys.map((k) => corpus.entry(k)))].filter((e) => !!e);
   const { bib, sync: plan, update } = await planDocumentBibliography(ws, { uri: URI.file(resolve(opts.cwd, file)), languageId, text: opts.text }, entries, { project, allowOutside: opts.allowOutside });
+  // A root outside the working directory is not read (`mayReadFor`): the document is its own root.
+  if (bib?.missingRoot?.outside) err.push(`${file}: % !TEX root names ${bib.missingRoot.path}, which is outside the working directory; it was not read`);
   const defined = definedKeys(bib);
   const unknown = keys.filter((k) => !corpus.entry(k) && !defined(k));
   if (unknown.length) err.push(`not in the bibliography nor the corpus, left as they are: ${unknown.join(', ')}`);
