@@ -8,6 +8,11 @@ describe('BibTeX output', () => {
     expect(texEscape('50% & $5 #1 a_b {x} ~^')).toBe('50\\% \\& \\$5 \\#1 a\\_b \\textbraceleft{}x\\textbraceright{} \\textasciitilde{}\\textasciicircum{}');
     expect(texEscape('Lamé Ñoño Gödel ı ß')).toBe("Lam{\\'e} {\\~N}o{\\~n}o G{\\\"o}del {\\i} {\\ss}");
     expect(texEscape('Čech')).toBe('{\\v{C}}ech');
+    // An accented i keeps its own letter: biber reads {\'\i} as a dotless i and a combining accent,
+    // which pdflatex cannot set (the corpus's "Martín").
+    expect(texEscape('Martín Jiří')).toBe("Mart{\\'i}n Ji{\\v{r}}{\\'i}");
+    // Letters and signs of titles that have TeX commands but no place in pdflatex's UTF-8 input.
+    expect(texEscape('μLayer, µs, Tux², n³')).toBe('{$\\mu$}Layer, {$\\mu$}s, Tux{\\textsuperscript{2}}, n{\\textsuperscript{3}}');
   });
 
   it('protects acronyms, camel-case names and aliases from lower-casing', () => {
