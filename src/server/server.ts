@@ -10,7 +10,8 @@
  * - `references.ts`: formatted references (CSL);
  * - `diagnostics.ts`: pull, push and refresh;
  * - `watching.ts`: the client's file watchers, in and outside the workspace;
- * - `handlers.ts`, `customRequests.ts`: the standard and the `mlsysPapers/*` requests.
+ * - `handlers.ts`, `customRequests.ts`: the standard and the `mlsysPapers/*` requests;
+ * - `citationPreview.ts`: citations rendered for the Markdown preview.
  */
 import {
   CodeActionKind, TextDocumentSyncKind, type Connection, type DidChangeConfigurationParams, type DidChangeWatchedFilesParams, type InitializeParams, type InitializeResult,
@@ -25,6 +26,7 @@ import { LATEX_FILE_LIMIT } from '../core/latex/project.js';
 import { createCitationService } from '../core/service/service.js';
 import { ServiceCommands } from '../core/service/types.js';
 import { ServerContext } from './serverContext.js';
+import { registerCitationPreview } from './citationPreview.js';
 import { registerCustomRequests } from './customRequests.js';
 import { Diagnostics } from './diagnostics.js';
 import { registerLanguageFeatures } from './handlers.js';
@@ -187,6 +189,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   registerLanguageFeatures(ctx, workspace, service);
   diagnostics.register();
   registerCustomRequests(ctx, { workspace, sources, references, service, read });
+  registerCitationPreview(ctx, service, references);
 
   documents.listen(gate.documentsConnection(connection));
   connection.listen();

@@ -22,10 +22,12 @@ import { complete, resolveCompletion } from './completion.js';
 import { definition, entryDocument } from './definition.js';
 import { hover } from './hover.js';
 import { planBibliographyAddition, planCitationAt, planDeclaration, planInsertion } from './plans.js';
+import { previewCitations, type PreviewCitations } from './previewCitations.js';
 import { createServiceContext, type CitationServiceOptions } from './serviceContext.js';
 import type { BibChange, Cancellation, CitePlan, ServiceWorkspace } from './types.js';
 
 export { COMPLETION_LIMIT } from './completion.js';
+export type { PreviewCitations } from './previewCitations.js';
 export type { CitationServiceOptions } from './serviceContext.js';
 
 /** The citation language service; see {@link createCitationService}. */
@@ -68,6 +70,8 @@ export interface CitationService {
   planDeclaration(doc: TextDocument, file: string): { version: number; insertions: { offset: number; text: string }[] } | undefined;
   /** The keys a document cites, in order, each once (ignoring case). */
   citedKeys(doc: TextDocument): string[];
+  /** A Markdown document's citations and their CSL items, for the Markdown preview (`previewCitations.ts`). */
+  previewCitations(doc: TextDocument): Promise<PreviewCitations>;
   /** Forgets every cached file (the workspace folders changed). */
   clearCache(): void;
   /** The bibliography files a document declares that exist, readable or not (for `includeDocumentBibliography`). */
@@ -93,6 +97,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     planBibliography: (doc, keys) => planBibliographyAddition(ctx, doc, keys),
     planInsertion: (file, keys) => planInsertion(ctx, file, keys),
     planDeclaration,
+    previewCitations: (doc) => previewCitations(ctx, doc),
 
     citedKeys(doc) {
       return citedKeys(doc.getText(), doc.languageId, MARKDOWN_LANGUAGES.has(doc.languageId)
