@@ -18,6 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { URI } from 'vscode-uri';
 import { BUNDLED_STYLES } from '../../src/core/cite/styles.js';
 import { Methods, type PreviewCitationsResult } from '../../src/server/protocol.js';
+import { KNOWN, KNOWN_ENTRIES, norm } from './preview/known.js';
 import { citationTexts, htmlText } from './preview/pandocHtml.js';
 import { ROOT, start } from './serverHarness.js';
 
@@ -25,22 +26,6 @@ const FIXTURES = join(__dirname, 'fixtures/preview');
 const PANDOC = spawnSync('pandoc', ['--version'], { encoding: 'utf8' }).status === 0;
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
 const styleFile = (name: string) => join(ROOT, 'csl/styles', name);
-
-/**
- * Where the preview differs from pandoc 2.17, by style and pandoc's text of the citation, with the
- * reason (pandoc's own output, or citeproc-js's against pandoc's citeproc).
- */
-const KNOWN: { style: string; pandoc: string; reason: string }[] = [
-  { style: 'apa', pandoc: '(Kwon et al., 2023, p. 4; Smith & Doe; 2020)', reason: 'an author-in-text citation joined by a bracketed one in a style that sorts its citations: pandoc 2.17 prints the names apart from the year; citeproc-js sorts the author-in-text work after the other' },
-  { style: 'apa', pandoc: '(Smith & Doe, 2020, pp. Table 2)', reason: 'a delimited locator with a blank ({Table 2}): pandoc\'s citeproc takes it for a plural, citeproc-js for a singular' },
-  { style: 'ieee', pandoc: '[2, pp. Table 2]', reason: 'the same plural of {Table 2}' },
-  { style: 'gb-t-7714-2015', pandoc: '[nokey?,2]', reason: 'an unknown key before a known one: the style\'s brackets are a group inside its layout, which the preview cannot put the unknown key into' },
-];
-
-/** Where the bibliography's entries differ, by style: what both are compared without, and why. */
-const KNOWN_ENTRIES: Record<string, { without: RegExp; reason: string }> = {
-  'gb-t-7714-2015': { without: /[.,]/g, reason: 'pandoc 2.17\'s citeproc separates the authors with ". " where the style\'s name delimiter is ", " (citeproc-js follows the style)' },
-};
 
 /** The preview's answer for a document of an in-process server. */
 async function preview(files: Record<string, string>, doc: string, settings: Record<string, unknown> = { citationStyle: 'apa' }): Promise<PreviewCitationsResult> {
@@ -52,8 +37,6 @@ async function preview(files: Record<string, string>, doc: string, settings: Rec
   }
 }
 
-/** Text compared: case and blanks ignored. */
-const norm = (s: string) => s.toLowerCase().replace(/\s+/g, '');
 
 describe('the preview renders citations as pandoc --citeproc does', () => {
   it.runIf(PANDOC || process.env.CI).each(Object.entries(BUNDLED_STYLES))('%s', async (style, file) => {
