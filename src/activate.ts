@@ -18,6 +18,7 @@ import { registerExport } from './features/exportEntries.js';
 import { registerFormattedReferences } from './features/formattedReferences.js';
 import { registerInsertCitation } from './features/insertCitation.js';
 import { registerLibraryStatus } from './features/libraryStatus.js';
+import { registerLiteratureNotes } from './features/literatureNotes.js';
 import { registerMarkdownPreview } from './features/markdownPreview.js';
 import { registerShowLog } from './features/client/outputLog.js';
 import { registerSearch } from './features/searchCommand.js';
@@ -47,6 +48,7 @@ export function activateWith(context: vscode.ExtensionContext, makeClient: Clien
     registerDetails(ctx),
     registerShowLog(ctx),
     registerCitationFixes(ctx),
+    registerLiteratureNotes(ctx),
     preview.disposable,
   );
   return { extendMarkdownIt: preview.extendMarkdownIt };

@@ -80,6 +80,8 @@ export const ClientRequests = {
   libraryEntries: new RequestType<LibraryEntriesParams, LibraryEntriesResult, void>('mlsysPapers/libraryEntries'),
   /** A Markdown text's citations and bibliography rendered as `pandoc --citeproc` renders them, for the Markdown preview. */
   previewCitations: new RequestType<PreviewCitationsParams, PreviewCitationsResult, void>('mlsysPapers/previewCitations'),
+  /** Where an entry's literature note is, and the text of a new one (the client creates it). */
+  planNote: new RequestType<PlanNoteParams, PlanNoteResult, void>('mlsysPapers/planNote'),
 } as const;
 
 /** Notifications the client sends the server. */
@@ -278,6 +280,19 @@ export interface PreviewCitationsResult {
   bibliography: { html: string; open?: { start: number; end: number }; close?: { start: number; end: number } } | null;
   error?: string;
 }
+
+export interface PlanNoteParams {
+  key: string;
+  /** A document or folder whose workspace folder and settings count; the first workspace folder when absent. */
+  scope?: string;
+}
+
+/**
+ * `mlsysPapers/planNote` result: the note's URI and whether it exists; for a note to create, its
+ * text (from the template); or why there is none (no folder open, a notes folder or template
+ * outside the workspace, a template that cannot be read).
+ */
+export type PlanNoteResult = { uri: string; exists: true } | { uri: string; exists: false; text: string } | { error: string };
 
 export interface ReadStateParams {
   keys: string[];

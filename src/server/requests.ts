@@ -252,4 +252,5 @@ export const Params = {
   format: z.looseObject({ keys, scope: z.optional(uri) }),
   readState: z.looseObject({ keys }),
   previewCitations: z.looseObject({ uri, languageId: z.string(), text: z.string() }),
+  planNote: z.looseObject({ key: z.string(), scope: z.optional(uri) }),
 };

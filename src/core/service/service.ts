@@ -42,8 +42,8 @@ export interface CitationService {
   definition(doc: TextDocument, position: Position, token?: Cancellation): Promise<Location | undefined>;
   /** Unknown keys and keys missing from the bibliography (LaTeX, Markdown); duplicate keys (`.bib`). */
   diagnostics(doc: TextDocument, token?: Cancellation): Promise<Diagnostic[]>;
-  /** Quick fixes for the service's diagnostics. */
-  codeActions(doc: TextDocument, range: Range, diagnostics: readonly Diagnostic[]): CodeAction[];
+  /** Quick fixes for the service's diagnostics, and "Open Note" on a cited key (in an editor with our UI). */
+  codeActions(doc: TextDocument, range: Range, diagnostics: readonly Diagnostic[]): Promise<CodeAction[]>;
   /** The BibTeX shown for `mlsys-papers:/<key>.bib`. */
   entryDocument(uri: string): string;
   /**
@@ -91,7 +91,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     hover: (doc, position, token) => hover(ctx, doc, position, token),
     definition: (doc, position, token) => definition(ctx, doc, position, token),
     diagnostics: (doc, token) => diagnostics(ctx, doc, token),
-    codeActions: (doc, _range, diags) => codeActions(ctx, doc, diags),
+    codeActions: (doc, range, diags) => codeActions(ctx, doc, range, diags),
     entryDocument: (uri) => entryDocument(ctx, uri),
     planCitation: (doc, position, keys) => planCitationAt(ctx, doc, position, keys),
     planBibliography: (doc, keys) => planBibliographyAddition(ctx, doc, keys),
