@@ -16,8 +16,8 @@ import { URI, Utils } from 'vscode-uri';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { frontMatterOf } from '../bibliography/locate.js';
 import { nociteOf } from '../cite/citations.js';
-import { toCslJson } from '../cite/formatCitation.js';
-import { entryFromBibtex } from '../library/entries.js';
+import { cslName, toCslJson } from '../cite/formatCitation.js';
+import { bibtexPerson, entryFromBibtex, splitNames } from '../library/entries.js';
 import { citationGroups, refsDivOf, type CiteGroup, type RefsDiv } from '../markdown/citationGroups.js';
 import { isCrossReference } from '../markdown/crossref.js';
 import { scanPandoc } from '../markdown/pandoc.js';
@@ -40,10 +40,17 @@ export interface PreviewCitations {
   sectionTitle?: string;
 }
 
-/** A `.bib` entry or CSL item of a bibliography file as a CSL item. */
+/**
+ * A `.bib` entry or CSL item of a bibliography file as a CSL item: a CSL item as written; a `.bib`
+ * entry as a library entry reads (`entryFromBibtex`, then `toCslJson`), with the editors of a
+ * work that has authors too (an edited book a chapter is in), which a library entry does not keep.
+ */
 function cslItemOf(e: BibEntry, uri: URI): Record<string, unknown> {
   if (e.csl) return e.csl;
-  return toCslJson(entryFromBibtex({ key: e.key, type: e.type, fields: e.fields, start: 0, end: 0, line: e.line ?? 0 }, { uri: uri.toString(), name: Utils.basename(uri) }));
+  const item = toCslJson(entryFromBibtex({ key: e.key, type: e.type, fields: e.fields, start: 0, end: 0, line: e.line ?? 0 }, { uri: uri.toString(), name: Utils.basename(uri) }));
+  const { author, editor } = e.fields;
+  if (author && editor) item.editor = splitNames(editor.slice(0, 20_000)).filter((n) => n.toLowerCase() !== 'others').slice(0, 200).map((n) => cslName(bibtexPerson(n)));
+  return item;
 }
 
 /** A front matter's `references:` list as CSL items by `id` (pandoc's User's Guide, "Specifying bibliographic data"). */
