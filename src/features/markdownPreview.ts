@@ -18,7 +18,7 @@
 import * as vscode from 'vscode';
 import type MarkdownIt from 'markdown-it';
 import { MARKDOWN_LANGUAGES } from '../core/cite/citationContext.js';
-import { markdownItCitations, type RenderedCitations, type TextSpan } from '../core/markdown/markdownItCitations.js';
+import { fittingCitations, markdownItCitations, shiftSpans, type KnownCitations, type RenderedCitations, type TextChange, type TextSpan } from '../core/markdown/markdownItCitations.js';
 import type { PreviewCitationsResult } from '../server/protocol.js';
 import type { Ctx } from './client/ctx.js';
 import { Disposable } from './dispose.js';
@@ -28,46 +28,21 @@ export const PREVIEW_DEBOUNCE_MS = 250;
 /** How many documents' citations are kept (the least recently rendered go first). */
 const CACHE_LIMIT = 16;
 
-/** A text change as VS Code reports it: `[offset, offset + length)` replaced by `text`. */
-interface Change {
-  offset: number;
-  length: number;
-  text: string;
-}
-
 /** What is known of one document's citations. */
-interface DocCitations {
+interface DocCitations extends KnownCitations {
   /** The document version the spans are valid for (shifted through the edits since the answer). */
   version: number;
-  /** The text's length at that version (the parse's text must have it). */
-  length: number;
   citations: (TextSpan & { html: string; source: string })[];
   bibliography: (NonNullable<PreviewCitationsResult['bibliography']> & { sources?: [string, string] }) | null;
   /** Whether the server should be asked again (edits since the answer, or something it read changed). */
   stale: boolean;
 }
 
-/**
- * Spans after a change: those before it stay, those after it move by its length difference, and
- * those it touches (its ends included: `]` then `(` is a link, not a citation) are dropped.
- *
- * @returns the spans, ascending as given
- */
-export function shiftSpans<T extends TextSpan>(spans: readonly T[], c: Change): T[] {
-  const delta = c.text.length - c.length;
-  const out: T[] = [];
-  for (const s of spans) {
-    if (s.end < c.offset) out.push(s);
-    else if (s.start > c.offset + c.length) out.push({ ...s, start: s.start + delta, end: s.end + delta });
-  }
-  return out;
-}
-
 /** The preview's cache of rendered citations, and the markdown-it host over it. */
 class PreviewCitations extends Disposable {
   private readonly docs = new Map<string, DocCitations>();
   /** Per document being asked for: the version sent, the edits since, and the request's cancellation. */
-  private readonly asking = new Map<string, { version: number; changes: Change[][]; cts: vscode.CancellationTokenSource }>();
+  private readonly asking = new Map<string, { version: number; changes: TextChange[][]; cts: vscode.CancellationTokenSource }>();
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   /** Messages already logged (a broken style is said once, not on every render). */
   private readonly said = new Set<string>();
@@ -92,20 +67,7 @@ class PreviewCitations extends Disposable {
   };
 
   private lookup(text: string): RenderedCitations | undefined {
-    let best: RenderedCitations | undefined;
-    let bestCount = 0;
-    for (const d of this.docs.values()) {
-      if (d.length !== text.length) continue;
-      const citations = d.citations.filter((c) => text.startsWith(c.source, c.start));
-      const b = d.bibliography;
-      const fits = !!b && (!b.open || !b.close || !b.sources || (text.startsWith(b.sources[0], b.open.start) && text.startsWith(b.sources[1], b.close.start)));
-      const count = citations.length + (fits ? 1 : 0);
-      if (count > bestCount) {
-        bestCount = count;
-        best = { citations, bibliography: fits && b ? { html: b.html, ...(b.open && b.close ? { open: b.open, close: b.close } : {}) } : null };
-      }
-    }
-    return best;
+    return fittingCitations(text, this.docs.values());
   }
 
   private rendered(doc: unknown): void {
@@ -127,7 +89,7 @@ class PreviewCitations extends Disposable {
     this.asking.get(key)?.cts.cancel();
     const version = document.version;
     const text = document.getText();
-    const mine = { version, changes: [] as Change[][], cts: new vscode.CancellationTokenSource() };
+    const mine = { version, changes: [] as TextChange[][], cts: new vscode.CancellationTokenSource() };
     this.asking.set(key, mine);
     let answer: PreviewCitationsResult;
     try {
@@ -159,7 +121,7 @@ class PreviewCitations extends Disposable {
     if (!sameRendering(before, next)) void vscode.commands.executeCommand('markdown.preview.refresh');
   }
 
-  private apply(d: DocCitations, changes: readonly Change[]): DocCitations {
+  private apply(d: DocCitations, changes: readonly TextChange[]): DocCitations {
     let { citations, bibliography, length } = d;
     for (const c of changes) {
       citations = shiftSpans(citations, c);

@@ -13,7 +13,7 @@ import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { URI } from 'vscode-uri';
 import { citationGroups } from '../../src/core/markdown/citationGroups.js';
-import { markdownItCitations, type RenderedCitations } from '../../src/core/markdown/markdownItCitations.js';
+import { fittingCitations, markdownItCitations, shiftSpans, type KnownCitations, type RenderedCitations } from '../../src/core/markdown/markdownItCitations.js';
 import { scanPandoc } from '../../src/core/markdown/pandoc.js';
 import { Methods, type PreviewCitationsResult } from '../../src/server/protocol.js';
 import { KNOWN, norm } from './preview/known.js';
@@ -85,6 +85,31 @@ describe('the preview\'s markdown-it plugin', () => {
     const p = preview(text, undefined);
     expect(p.md.render(text, { currentDocument: 'file:///a.md' })).toBe('<p>See [@a].</p>\n');
     expect(p.rendered).toEqual(['file:///a.md']);
+  });
+});
+
+describe('the cache the plugin renders from', () => {
+  const text = 'See [@a] and [@b].\n';
+  const known = (t: string): KnownCitations => ({ length: t.length, bibliography: null, citations: cites(t).citations.map((c) => ({ ...c, source: t.slice(c.start, c.end) })) });
+
+  it('fits the text whose citations hold their texts; an edited citation is left out, an edit elsewhere moves the others', () => {
+    expect(fittingCitations(text, [known(text)])?.citations.length).toBe(2);
+    expect(fittingCitations(`${text} `, [known(text)])).toBeUndefined();
+    // `[@a]` became `[@x]`: same length, that citation no longer fits.
+    const edited = text.replace('[@a]', '[@x]');
+    expect(fittingCitations(edited, [known(text)])?.citations.map((c) => c.html)).toEqual(['<cite>b</cite>']);
+    // Typing before the citations: their spans move with the edit, and all fit again.
+    const k = known(text);
+    const change = { offset: 0, length: 0, text: 'Now ' };
+    const moved = { ...k, length: k.length + 4, citations: shiftSpans(k.citations, change) };
+    expect(fittingCitations(`Now ${text}`, [moved])?.citations.length).toBe(2);
+  });
+
+  it('drops the spans an edit touches, its ends included', () => {
+    const spans = [{ start: 4, end: 8 }, { start: 13, end: 17 }];
+    expect(shiftSpans(spans, { offset: 8, length: 0, text: '(' })).toEqual([{ start: 14, end: 18 }]);
+    expect(shiftSpans(spans, { offset: 0, length: 2, text: '' })).toEqual([{ start: 2, end: 6 }, { start: 11, end: 15 }]);
+    expect(shiftSpans(spans, { offset: 10, length: 1, text: 'xyz' })).toEqual([{ start: 4, end: 8 }, { start: 15, end: 19 }]);
   });
 });
 

@@ -34,6 +34,61 @@ export interface RenderedCitations {
   bibliography: { html: string; open?: TextSpan; close?: TextSpan } | null;
 }
 
+/** What is known of one document's text: its length, and each citation's and fence line's text, to check a text against. */
+export interface KnownCitations {
+  length: number;
+  citations: readonly (TextSpan & { html: string; source: string })[];
+  bibliography: { html: string; open?: TextSpan; close?: TextSpan; sources?: readonly [string, string] } | null;
+}
+
+/**
+ * What is known of a text, from what is known of each document: the document of the text's
+ * length whose citations hold their texts at their places, the most of them; of it, the citations
+ * that do (the others an edit has touched since), and the bibliography when its fences are still
+ * where they were. Work: the citations' texts compared, no reading of the text.
+ *
+ * @returns undefined when no document fits
+ */
+export function fittingCitations(text: string, documents: Iterable<KnownCitations>): RenderedCitations | undefined {
+  let best: RenderedCitations | undefined;
+  let bestCount = 0;
+  for (const d of documents) {
+    if (d.length !== text.length) continue;
+    const citations = d.citations.filter((c) => text.startsWith(c.source, c.start));
+    const b = d.bibliography;
+    const fits = !!b && (!b.open || !b.close || !b.sources || (text.startsWith(b.sources[0], b.open.start) && text.startsWith(b.sources[1], b.close.start)));
+    const count = citations.length + (fits ? 1 : 0);
+    if (count > bestCount) {
+      bestCount = count;
+      best = { citations, bibliography: fits && b ? { html: b.html, ...(b.open && b.close ? { open: b.open, close: b.close } : {}) } : null };
+    }
+  }
+  return best;
+}
+
+/** A text change: `[offset, offset + length)` replaced by `text` (VS Code's `rangeOffset`, `rangeLength`, `text`). */
+export interface TextChange {
+  offset: number;
+  length: number;
+  text: string;
+}
+
+/**
+ * Spans after a change: those before it stay, those after it move by its length difference, and
+ * those it touches (its ends included: `]` then `(` is a link, not a citation) are dropped.
+ *
+ * @returns the spans, ascending as given
+ */
+export function shiftSpans<T extends TextSpan>(spans: readonly T[], c: TextChange): T[] {
+  const delta = c.text.length - c.length;
+  const out: T[] = [];
+  for (const s of spans) {
+    if (s.end < c.offset) out.push(s);
+    else if (s.start > c.offset + c.length) out.push({ ...s, start: s.start + delta, end: s.end + delta });
+  }
+  return out;
+}
+
 /** What the plugin asks of its host (`features/markdownPreview.ts`). */
 export interface CitationHost {
   /**
@@ -49,7 +104,6 @@ const OPEN = '\uE000';
 const CLOSE = '\uE001';
 const FILLER = '\uE002';
 const REFS = '\uE003';
-const OURS = /[\uE000-\uE003]/;
 const PLACEHOLDER = /\uE000(\d+)\uE001((?:\r?\n|\r)[^\uE002\n\r]*\uE002)*/g;
 
 /** What a parse put in place of the citations, kept on the parse's `env` for the second pass. */
@@ -63,39 +117,50 @@ interface Placed {
 
 const ENV_KEY = 'mlsysPapersCitations';
 
+const OURS = /[\uE000\uE002\uE003]/;
+/** Whether a string holds a placeholder or marker of ours (one pass over it). */
+const hasOurs = (s: string): boolean => OURS.test(s);
+
 /** The text with the citations' spans replaced by placeholders, and the `::: {#refs}` lines by an empty line and a marker. */
 function placeholders(src: string, r: RenderedCitations): { text: string; placed: Placed } {
   const parts: string[] = [];
   const originals: string[] = [];
   const citations: (TextSpan & { html: string })[] = [];
-  const edits: { start: number; end: number; text: (original: string) => string }[] = [];
-  for (const c of r.citations) {
-    edits.push({ start: c.start, end: c.end, text: (original) => {
-      const n = citations.length;
-      citations.push(c);
-      originals.push(original);
-      return `${OPEN}${n}${CLOSE}${(original.match(/\r\n|\r|\n/g) ?? []).map((eol) => `${eol}${FILLER}`).join('')}`;
-    } });
-  }
   const b = r.bibliography;
-  if (b?.open && b.close) {
-    edits.push({ start: b.open.start, end: b.open.end, text: () => '' });
-    edits.push({ start: b.close.start, end: b.close.end, text: () => REFS });
-  }
-  edits.sort((x, y) => x.start - y.start);
+  const fences = b?.open && b.close ? [{ ...b.open, marker: '' }, { ...b.close, marker: REFS }] : [];
   let at = 0;
-  for (const e of edits) {
-    if (e.start < at || e.end > src.length) continue;
-    parts.push(src.slice(at, e.start), e.text(src.slice(e.start, e.end)));
-    at = e.end;
+  let f = 0;
+  const fence = (before: number) => {
+    while (f < fences.length && fences[f]!.start < before) {
+      const x = fences[f++]!;
+      if (x.start < at || x.end > src.length) continue;
+      parts.push(src.slice(at, x.start), x.marker);
+      at = x.end;
+    }
+  };
+  for (const c of r.citations) {
+    fence(c.start);
+    if (c.start < at || c.end > src.length) continue;
+    const original = src.slice(c.start, c.end);
+    const n = citations.length;
+    citations.push(c);
+    originals.push(original);
+    let placeholder = `${OPEN}${n}${CLOSE}`;
+    // Each line break of the span stays, with a filler after it: the line stays a line of the paragraph.
+    if (original.indexOf('\n') >= 0 || original.indexOf('\r') >= 0) {
+      for (const eol of original.match(/\r\n|\r|\n/g) ?? []) placeholder += eol + FILLER;
+    }
+    parts.push(src.slice(at, c.start), placeholder);
+    at = c.end;
   }
+  fence(Infinity);
   parts.push(src.slice(at));
   return { text: parts.join(''), placed: { citations, originals, bibliography: b } };
 }
 
-/** A text with placeholders back to the original text. */
+/** A text with placeholders back to the original text (for code and attributes, where markdown-it reads no Markdown). */
 function restore(s: string, placed: Placed): string {
-  if (!OURS.test(s)) return s;
+  if (!hasOurs(s)) return s;
   return s.replace(PLACEHOLDER, (m, n: string) => placed.originals[Number(n)] ?? m).replace(/[\uE002\uE003]/g, '');
 }
 
@@ -104,31 +169,38 @@ function splitChildren(state: StateCore, children: Token[], placed: Placed): Tok
   const out: Token[] = [];
   for (const t of children) {
     if (t.type !== 'text') {
-      if (t.content && OURS.test(t.content)) t.content = restore(t.content, placed);
+      if (t.content && hasOurs(t.content)) t.content = restore(t.content, placed);
       if (t.children) t.children = splitChildren(state, t.children, placed);
-      if (t.attrs) for (const a of t.attrs) a[1] = restore(a[1], placed);
+      if (t.attrs) for (const a of t.attrs) if (hasOurs(a[1])) a[1] = restore(a[1], placed);
       out.push(t);
       continue;
     }
-    if (!OURS.test(t.content)) { out.push(t); continue; }
-    let content = t.content;
+    const content = t.content;
+    if (!hasOurs(content)) { out.push(t); continue; }
     // A line inside a citation: its filler and the soft break before it go (the citation stands for the whole span).
     if (content.startsWith(FILLER) && out[out.length - 1]?.type === 'softbreak') out.pop();
-    content = content.replace(/[\uE002\uE003]/g, '');
-    const re = /\uE000(\d+)\uE001/g;
     let last = 0;
-    for (let m = re.exec(content); m; m = re.exec(content)) {
-      const c = placed.citations[Number(m[1])];
-      if (m.index > last) out.push(textToken(state, content.slice(last, m.index), t));
-      if (c) {
-        const tok = new state.Token('mlsys_citation', '', 0);
-        tok.meta = { html: c.html };
-        tok.content = placed.originals[Number(m[1])] ?? '';
-        out.push(tok);
-      }
-      last = m.index + m[0].length;
+    let text = '';
+    for (let i = 0; i < content.length; i++) {
+      const ch = content[i];
+      if (ch === FILLER || ch === REFS) { text += content.slice(last, i); last = i + 1; continue; }
+      if (ch !== OPEN) continue;
+      const close = content.indexOf(CLOSE, i);
+      const n = close < 0 ? NaN : Number(content.slice(i + 1, close));
+      const c = placed.citations[n];
+      if (!c) continue;
+      text += content.slice(last, i);
+      if (text) out.push(textToken(state, text, t));
+      text = '';
+      const tok = new state.Token('mlsys_citation', '', 0);
+      tok.meta = { html: c.html };
+      tok.content = placed.originals[n] ?? '';
+      out.push(tok);
+      i = close;
+      last = close + 1;
     }
-    if (last < content.length) out.push(textToken(state, content.slice(last), t));
+    text += content.slice(last);
+    if (text) out.push(textToken(state, text, t));
   }
   return out;
 }
@@ -157,7 +229,7 @@ function placeTokens(state: StateCore, placed: Placed): void {
   };
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
-    if (t.type === 'inline' && t.content.includes(REFS) && placed.bibliography) {
+    if (t.type === 'inline' && placed.bibliography && t.content.indexOf(REFS) >= 0) {
       const lines = t.content.split('\n');
       const own = lines.length === 1 && lines[0]!.trim() === REFS;
       const open = tokens[i - 1], close = tokens[i + 1];
@@ -183,10 +255,13 @@ function placeTokens(state: StateCore, placed: Placed): void {
       }
     }
     if (t.type === 'inline' && t.children) {
+      // A paragraph without a citation (most of them) is left as markdown-it read it.
+      if (!hasOurs(t.content)) { out.push(t); continue; }
       t.children = splitChildren(state, t.children, placed);
-      t.content = restore(t.content, placed);
-    } else if (t.content && OURS.test(t.content)) t.content = restore(t.content, placed);
-    if (t.info && OURS.test(t.info)) t.info = restore(t.info, placed);
+      // A heading's text as written (for what reads its source); a paragraph's is left as read.
+      if (tokens[i - 1]?.type === 'heading_open') t.content = restore(t.content, placed);
+    } else if (t.content && hasOurs(t.content)) t.content = restore(t.content, placed);
+    if (t.info && hasOurs(t.info)) t.info = restore(t.info, placed);
     out.push(t);
   }
   if (!bibliographyPlaced && placed.bibliography) out.push(bibliography());
@@ -203,7 +278,7 @@ function placeTokens(state: StateCore, placed: Placed): void {
 export function markdownItCitations(md: MarkdownIt, host: CitationHost): MarkdownIt {
   md.core.ruler.before('normalize', 'mlsys_citations_place', (state) => {
     const src = state.src;
-    if (OURS.test(src)) return;
+    if (hasOurs(src)) return;
     const known = host.lookup(src);
     if (!known || (!known.citations.length && !known.bibliography)) return;
     const { text, placed } = placeholders(src, known);
