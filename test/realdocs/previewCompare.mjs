@@ -10,37 +10,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { docDir, EMPTY_BIB, FALLBACK_CSL, knitrView, languageOf, lspSession, markdownBibliography, run, sourcesOf } from './compare.mjs';
-
-const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
-
-/** HTML as the text it shows: tags dropped, references decoded, blanks collapsed. */
-export function htmlText(html) {
-  return html.replace(/<[^>]*>/g, '')
-    .replace(/&(?:#(\d+)|#x([\da-f]+)|(\w+));/gi, (m, d, h, n) => (d ? String.fromCodePoint(Number(d)) : h ? String.fromCodePoint(parseInt(h, 16)) : ENTITIES[n.toLowerCase()] ?? m))
-    .replace(/[\s\u00a0]+/g, ' ').trim();
-}
+// The unit tests' reading of pandoc's and the preview's HTML (this module runs under vitest only).
+import { citationTexts } from '../unit/preview/pandocHtml.ts';
 
 /** Text compared: case and blanks ignored. */
 export const norm = (s) => s.toLowerCase().replace(/\s+/g, '');
-
-/** The element opened at `at` (tag `tag`) to its matching close, nesting counted. */
-function element(html, at, tag) {
-  const re = new RegExp(`<(/?)${tag}\\b[^>]*>`, 'g');
-  re.lastIndex = at;
-  let depth = 0;
-  for (let m = re.exec(html); m; m = re.exec(html)) {
-    depth += m[1] ? -1 : 1;
-    if (depth === 0) return html.slice(at, m.index + m[0].length);
-  }
-  return html.slice(at);
-}
-
-/** A page's citations (`<span class="citation" data-cites>`, in order) and bibliography entries (`<div id="ref-KEY" class="csl-entry">`). */
-export function citationTexts(html) {
-  const citations = [...html.matchAll(/<span\s+class="citation"\s+data-cites="([^"]*)"[^>]*>/g)].map((m) => ({ keys: m[1], text: htmlText(element(html, m.index, 'span')) }));
-  const entries = [...html.matchAll(/<div\s+id="ref-([^"]*)"\s+class="csl-entry"[^>]*>/g)].map((m) => ({ key: htmlText(m[1]), text: htmlText(element(html, m.index, 'div')) }));
-  return { citations, entries };
-}
 
 /**
  * What pandoc's HTML shows of a file's citations, with the bibliography it renders with (its front

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { citationGroups, refsDivOf, type CiteGroup } from '../../src/core/markdown/citationGroups.js';
+import { citationGroups, lastCitationGroupsWork, refsDivOf, type CiteGroup } from '../../src/core/markdown/citationGroups.js';
 import { scanPandoc } from '../../src/core/markdown/pandoc.js';
 import { markdownDocArb } from './fuzz/markdownArb.js';
 
@@ -97,11 +97,22 @@ describe('citation elements', () => {
     }
   });
 
-  it('does linear work however deep brackets nest', () => {
-    const groupsOf = (n: number): CiteGroup[] => { const t = `${'[@a '.repeat(n)}${']'.repeat(n)}`; return citationGroups(t, scanPandoc(t)); };
-    // Each level is one citation; the inner ones lie in the outer one's suffix.
-    expect(groupsOf(3).length).toBe(1);
-    expect(groupsOf(20_000).length).toBe(1);
+  it('does linear work: 10× the input, at most 12× the work and 20 per character, however brackets nest (counted, not timed)', () => {
+    const cases: [string, (n: number) => string][] = [
+      ['nested citations', (n) => `${'[@a '.repeat(n)}${']'.repeat(n)}`],
+      ['nested invalid brackets', (n) => `${'[see @a, p. 1; '.repeat(n)}${']'.repeat(n)}`],
+      ['citations side by side', (n) => '[see @a, p. 1; @b] '.repeat(n)],
+      ['author-in-text with brackets after', (n) => '@a [p. 1; @b] [x] '.repeat(n)],
+    ];
+    for (const [name, make] of cases) {
+      const workOf = (n: number) => { const t = make(n); const groups: CiteGroup[] = citationGroups(t, scanPandoc(t)); return { work: lastCitationGroupsWork(), length: t.length, groups }; };
+      const small = workOf(2_000), large = workOf(20_000);
+      expect(large.work / small.work, name).toBeLessThanOrEqual(12);
+      expect(large.work / large.length, name).toBeLessThanOrEqual(20);
+      expect(large.groups.length, name).toBeGreaterThan(0);
+    }
+    // Each level of nested citations is one citation; the inner ones lie in the outer one's suffix.
+    expect(citationGroups('[@a [@a [@a ]]]', scanPandoc('[@a [@a [@a ]]]')).length).toBe(1);
   });
 });
 

@@ -19,10 +19,11 @@
  * inconsistently), as does a citation in a prefix (`[see [@b] @a]`: pandoc renders both).
  *
  * Offsets are UTF-16 code units. Linear in the text: each key and bracket is looked at a bounded
- * number of times, and positions are found by binary search.
+ * number of times, a bracket's own text is read once (a bracket inside it is skipped whole), and
+ * positions are found by binary search; {@link lastCitationGroupsWork} counts what was read.
  */
 
-import type { Bracket, PandocKey, PandocScan } from './pandoc.js';
+import { inRegions, type Bracket, type PandocKey, type PandocScan } from './pandoc.js';
 
 /** How a cited work is named (CSL's citation item modes; pandoc's `citationMode`). */
 export type CiteMode = 'normal' | 'suppress-author' | 'author-in-text';
@@ -48,6 +49,20 @@ export interface CiteGroup {
   items: CiteItem[];
 }
 
+/** The longest prefix or suffix read, in UTF-16 code units (a prefix keeps its end, a suffix its start). */
+export const MAX_AFFIX = 1000;
+
+/** Characters, keys and brackets the last {@link citationGroups} looked at (binary searches count their steps). */
+let work = 0;
+
+/**
+ * The work of the last {@link citationGroups}, for tests that bound it by the text's length
+ * (as `lastPandocScanWork` bounds the scan's), so that linearity is checked without timing.
+ */
+export function lastCitationGroupsWork(): number {
+  return work;
+}
+
 /** Where `[key]`'s syntax starts and ends: the `@` (or `-@`) to after the key (or its `}`). */
 function keySyntax(text: string, k: PandocKey): { start: number; end: number } {
   const braced = text[k.offset - 1] === '{';
@@ -61,23 +76,11 @@ function collapse(s: string): string {
   return s.replace(/[ \t]*\r?\n[ \t]*(?:>[ \t]?)*/g, ' ');
 }
 
-/** Whether `offset` lies in one of the sorted, disjoint regions (binary search). */
-function inRegions(regions: readonly { start: number; end: number }[], offset: number): boolean {
-  let lo = 0, hi = regions.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const r = regions[mid]!;
-    if (offset < r.start) hi = mid - 1;
-    else if (offset >= r.end) lo = mid + 1;
-    else return true;
-  }
-  return false;
-}
-
 /** The index of the first bracket whose `[` is at or after `offset` (binary search over the sorted list). */
 function firstBracketFrom(brackets: readonly Bracket[], offset: number): number {
   let lo = 0, hi = brackets.length;
   while (lo < hi) {
+    work++;
     const mid = (lo + hi) >> 1;
     if (brackets[mid]!.start < offset) lo = mid + 1;
     else hi = mid;
@@ -105,6 +108,7 @@ function segmentsOf(text: string, scan: PandocScan, from: number, to: number): {
       out.push({ start: s, end: i });
       s = i + 1;
     }
+    work++;
     i++;
     while (b < brackets.length && brackets[b]!.start < i) b++;
   }
@@ -126,8 +130,11 @@ function citeList(text: string, scan: PandocScan, from: number, to: number, keys
     const k = keys[ki];
     if (!k || k.offset >= seg.end) return undefined;
     const syntax = keySyntax(text, k);
-    const prefix = text.slice(seg.start, syntax.start);
-    const rawSuffix = text.slice(syntax.end, seg.end);
+    // A prefix or suffix is read up to MAX_AFFIX characters: what a bracket inside it holds is read
+    // as that bracket's, and a suffix that runs over a thousand nested brackets stays linear.
+    const prefix = text.slice(Math.max(seg.start, syntax.start - MAX_AFFIX), syntax.start);
+    const rawSuffix = text.slice(syntax.end, Math.min(seg.end, syntax.end + MAX_AFFIX));
+    work += prefix.length + rawSuffix.length;
     const suffix = collapse(rawSuffix).trim();
     items.push({
       key: k.key,
@@ -160,7 +167,9 @@ function afterSpnl(text: string, from: number): number {
  * @returns the citations in document order; their spans do not overlap
  */
 export function citationGroups(text: string, scan: PandocScan, isCitation: (key: string) => boolean = () => true): CiteGroup[] {
+  work = 0;
   const keys = scan.keys.filter((k) => isCitation(k.key));
+  work += scan.keys.length + scan.brackets.length;
   const brackets = scan.brackets;
   // The keys each bracket holds directly, by the bracket's start.
   const held = new Map<number, PandocKey[]>();
@@ -181,13 +190,22 @@ export function citationGroups(text: string, scan: PandocScan, isCitation: (key:
   };
   const groups: CiteGroup[] = [];
   const taken = new Set<number>();
+  // Brackets in order of their `[`, an outer one before those inside it: a bracket inside a
+  // citation is text of its prefix or suffix, and is not read again.
+  let covered = -1;
   for (const b of brackets) {
+    if (b.start < covered) continue;
     const items = normalCite(b);
-    if (items) { groups.push({ start: b.start, end: b.end, items }); taken.add(b.start); }
+    if (items) { groups.push({ start: b.start, end: b.end, items }); taken.add(b.start); covered = b.end; }
   }
-  const inGroup = (k: PandocKey): boolean => !!k.bracket && taken.has(k.bracket.start);
+  const normals = groups.slice();
+  let gi = 0;
+  covered = -1;
   for (const k of keys) {
-    if (inGroup(k)) continue;
+    work++;
+    // A key inside a citation (its own, or its prefix's or suffix's) is that citation's.
+    while (gi < normals.length && normals[gi]!.end <= k.offset) gi++;
+    if ((gi < normals.length && normals[gi]!.start < k.offset) || k.offset < covered) continue;
     const syntax = keySyntax(text, k);
     const first: CiteItem = { key: k.key, prefix: '', suffix: '', mode: k.suppressAuthor ? 'suppress-author' : 'author-in-text' };
     let end = syntax.end;
@@ -214,6 +232,7 @@ export function citationGroups(text: string, scan: PandocScan, isCitation: (key:
       }
     }
     groups.push({ start: syntax.start, end, items });
+    covered = end;
   }
   groups.sort((a, b) => a.start - b.start);
   // A bracketed citation that joined an author-in-text one (`@a [@b]`) lies inside it: dropped.

@@ -71,6 +71,24 @@ export interface PandocScan {
 }
 
 /**
+ * Whether an offset lies in one of a scan's sorted, disjoint regions (`PandocScan.text`), by
+ * binary search.
+ *
+ * @param endIncluded - whether a region's end counts as in it (a cursor there extends the text)
+ */
+export function inRegions(regions: readonly { start: number; end: number }[], offset: number, endIncluded = false): boolean {
+  let lo = 0, hi = regions.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const r = regions[mid]!;
+    if (offset < r.start) hi = mid - 1;
+    else if (endIncluded ? offset > r.end : offset >= r.end) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+/**
  * The work of the last {@link scanPandoc}: characters and lines examined, searches included.
  *
  * @returns a count bounded by a multiple of the text's length (tests check linearity with it)
