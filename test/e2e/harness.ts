@@ -326,7 +326,7 @@ export async function openWorkbench(browser: Browser, url: string, folder: strin
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
   const page = await context.newPage();
-  await page.goto(`${url}?folder=${encodeURIComponent(resolve(folder))}`);
+  await page.goto(`${url}?folder=${encodeURIComponent(resolve(folder))}`, { timeout: 60_000 });
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
   return page;
 }
