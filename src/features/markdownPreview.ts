@@ -19,6 +19,7 @@ import * as vscode from 'vscode';
 import type MarkdownIt from 'markdown-it';
 import { MARKDOWN_LANGUAGES } from '../core/cite/citationContext.js';
 import { fittingCitations, markdownItCitations, shiftSpans, type KnownCitations, type RenderedCitations, type TextChange, type TextSpan } from '../core/markdown/markdownItCitations.js';
+import { Settings } from '../ids.js';
 import type { PreviewCitationsResult } from '../server/protocol.js';
 import type { Ctx } from './client/ctx.js';
 import { Disposable } from './dispose.js';
@@ -51,7 +52,8 @@ class PreviewCitations extends Disposable {
     super();
     this._register(vscode.workspace.onDidChangeTextDocument((e) => this.changed(e)));
     const stale = () => this.invalidate();
-    this._register(ctx.config.onDidChange(stale));
+    // Any scope's citation style (a folder may set its own), and the other settings the server reads.
+    this._register(vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration(Settings.section)) stale(); }));
     this._register(ctx.server.onCorpusChanged(stale));
     this._register(ctx.server.onLibrariesChanged(stale));
     // A saved file that is not Markdown may be a bibliography (its format is the server's to decide).
@@ -91,17 +93,17 @@ class PreviewCitations extends Disposable {
     const text = document.getText();
     const mine = { version, changes: [] as TextChange[][], cts: new vscode.CancellationTokenSource() };
     this.asking.set(key, mine);
-    let answer: PreviewCitationsResult;
+    let answer: PreviewCitationsResult | undefined;
     try {
       answer = await this.ctx.server.previewCitations({ uri: key, languageId: document.languageId, text }, mine.cts.token);
     } catch (e) {
       if (!mine.cts.token.isCancellationRequested) this.say(`preview of ${key}: ${e instanceof Error ? e.message : String(e)}`);
-      return;
-    } finally {
-      mine.cts.dispose();
-      if (this.asking.get(key) === mine) this.asking.delete(key);
     }
-    if (mine.cts.token.isCancellationRequested) return;
+    // A newer request, or the document's closing, cancelled this one: its answer is not used.
+    const superseded = mine.cts.token.isCancellationRequested;
+    mine.cts.dispose();
+    if (this.asking.get(key) === mine) this.asking.delete(key);
+    if (!answer || superseded) return;
     if (answer.error) this.say(vscode.l10n.t('MLSys Papers: the Markdown preview shows citations as written: {0}', answer.error));
     const b = answer.bibliography;
     let next: DocCitations = {
