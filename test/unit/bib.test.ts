@@ -134,7 +134,7 @@ describe('appending to a .bib touches nothing else', () => {
 describe('bibliography declarations', () => {
   it('reads \\bibliography, \\addbibresource and ignores commented ones', () => {
     expect(latexBibliographies('\\bibliography{refs, more}\n% \\bibliography{old}\n\\addbibresource[label=x]{lib/main.bib}')).toEqual([
-      { path: 'refs.bib', via: 'bibtex' }, { path: 'more.bib', via: 'bibtex' }, { path: 'lib/main.bib', via: 'biblatex' },
+      { path: 'refs.bib', via: 'bibtex' }, { path: 'more.bib', via: 'bibtex' }, { path: 'lib/main.bib', via: 'biblatex', label: 'x' },
     ]);
   });
   it('reads the root magic comment', () => {

@@ -14,7 +14,7 @@ import { quartoCustomKeys } from '../markdown/crossref.js';
 import { parseYaml } from '../text/yaml.js';
 import type { LatexProject } from '../latex/project.js';
 import { readThebibliography, type ThebibliographySource } from '../latex/thebibliography.js';
-import { bibliographyDeclarations, latexBibliographies, markdownBibliographies, texRootCommentOf, type BibDeclaration } from './locate.js';
+import { bibliographyDeclarations, latexBibliographies, markdownBibliographies, readableDeclarations, texRootCommentOf, type BibDeclaration } from './locate.js';
 import { BibCache } from './bibCache.js';
 import { bibFormatOf } from './bibFormat.js';
 import { planBibAddition, planBibSync, readBibFile, type BibInsertion, type BibFile, type BibSyncPlan } from './planAdditions.js';
@@ -85,6 +85,11 @@ export interface DocumentBibliography {
   thebibliography?: ThebibliographySource[];
   /** LaTeX: a `% !TEX root` magic comment that names a file that does not exist (then the root was detected). */
   missingRoot?: { path: string; uri: URI; line: number; start: number; end: number };
+  /**
+   * Declared resources that are not files we read, as written: a URL (`location=remote`), another
+   * data type (`datatype=biblatexml`), a glob. A key may be defined there: none is flagged.
+   */
+  unread?: string[];
 }
 
 /** Whether `uri` is `folder` or inside it (same scheme and authority; path segments compared whole). */
@@ -171,7 +176,12 @@ export async function inWorkspaceReal(ws: Pick<BibWorkspace, 'folders' | 'realPa
  * doubled leading separators as one: `//refs` is no URI path without an authority, and threw).
  */
 function relativeTo(doc: URI, path: string): URI {
-  return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) ? doc.with({ path: path.replace(/\\/g, '/').replace(/^\/{2,}/, '/') }) : Utils.joinPath(Utils.dirname(doc), path);
+  return fromFolder(Utils.dirname(doc), path);
+}
+
+/** A file named relative to a folder ({@link relativeTo}'s rules for absolute paths). */
+function fromFolder(dir: URI, path: string): URI {
+  return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) ? dir.with({ path: path.replace(/\\/g, '/').replace(/^\/{2,}/, '/') }) : Utils.joinPath(dir, path);
 }
 
 /** Options of {@link resolveBibliography}. */
@@ -319,18 +329,31 @@ export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, op
   } else return undefined;
   const files: ResolvedBibFile[] = [];
   const missing: URI[] = [];
+  const unread: string[] = [];
   const seen = new Set<string>();
   for (const r of roots) {
-    for (const d of r.decls) {
-      const uri = relativeTo(r.uri, d.path);
-      if (seen.has(uri.toString())) continue;
-      seen.add(uri.toString());
-      const file = await cache.get(ws, uri, 'bib', (text) => readBibFile(d.path, text));
-      if (file === null) missing.push(uri);
-      else if (file) files.push({ ...file, uri });
+    const usable = readableDeclarations(r.decls);
+    unread.push(...usable.unread);
+    for (const d of usable.files) {
+      // A path relative to another folder than the root's (a \subfix path, a build's working
+      // directory) is looked for there first, then from the root: either way it is compiled.
+      const candidates = d.dir ? [fromFolder(d.dir, d.path), relativeTo(r.uri, d.path)] : [relativeTo(r.uri, d.path)];
+      let found = false;
+      for (const uri of candidates) {
+        if (seen.has(uri.toString())) { found = true; break; }
+        const file = await cache.get(ws, uri, 'bib', (text) => readBibFile(d.path, text));
+        if (file === null) continue;
+        seen.add(uri.toString());
+        if (file) files.push({ ...file, uri });
+        found = true;
+        break;
+      }
+      const first = candidates[0]!;
+      if (!found && !seen.has(first.toString())) { seen.add(first.toString()); missing.push(first); }
     }
   }
   const out: DocumentBibliography = { root: roots[0]!.uri, files, missing };
+  if (unread.length) out.unread = unread;
   if (LATEX_LANGUAGES.has(doc.languageId)) {
     out.roots = roots.map((r) => r.uri);
     // With every declared .bib missing (an arXiv submission), the .bbl BibTeX wrote from them is what LaTeX reads.

@@ -20,7 +20,9 @@
  *   its main file, named relative to its own folder.
  * - A root's bibliography: its `\bibliography` and `\addbibresource` declarations and those of every
  *   file it includes, in the order the files are reached, paths relative to the root's folder (the
- *   folder BibTeX and biber run in).
+ *   folder BibTeX and biber run in), except a `\subfix{path}`, and a `\bibliography` path in a
+ *   subfiles document, which are relative to the file that writes them (subfiles manual, "Fixing
+ *   paths": the package applies `\subfix` to `\bibliography`).
  * - Every command is read outside comments, verbatim text and `\iffalse` blocks (`maskLatex`); a
  *   path holding a macro (`\input{\dir/a}`) or a macro parameter (`#1`) is not followed.
  *
@@ -389,7 +391,8 @@ export class LatexProject {
 
   /**
    * The bibliography declarations of a root and of every file it includes, in the order the files
-   * are reached (the root's first), paths as written: relative to the root's folder.
+   * are reached (the root's first), paths as written: relative to the root's folder, or to the
+   * declaring file's (`dir`) for a `\subfix` path and a subfiles document's `\bibliography`.
    *
    * @returns undefined when the project does not know the file
    */
@@ -399,7 +402,16 @@ export class LatexProject {
     const self = this.files.get(id);
     if (!self) return undefined;
     const files = this.reach.get(id) ?? [id];
-    return files.flatMap((f) => this.files.get(f)?.facts.bibs ?? []);
+    return files.flatMap((f) => {
+      const file = this.files.get(f);
+      if (!file) return [];
+      // A \subfix path is relative to the file that writes it, and so is a \bibliography in a
+      // subfiles document (the package applies \subfix to \bibliography itself: subfiles manual,
+      // "Fixing paths"), whether the subfile is compiled alone or through its main file.
+      const own = f !== id && file.facts.subfilesMain !== undefined;
+      const dir = Utils.dirname(file.uri);
+      return file.facts.bibs.map((b) => (f !== id && (b.subfix || (own && b.via === 'bibtex')) ? { ...b, dir } : b));
+    });
   }
 
   /**
