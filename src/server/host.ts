@@ -96,6 +96,11 @@ export interface ServerHost {
    * folders it cannot reach: the client is asked (`mlsysPapers/findFiles`).
    */
   listFiles?(folders: readonly URI[], extensions: readonly string[], limit: number): Promise<URI[] | null>;
+  /**
+   * The names of the files in one folder (not its subfolders), for `BibWorkspace.listFolder`;
+   * undefined when it cannot be listed. Absent (the Web Worker): no folder is listed.
+   */
+  listFolder?(folder: URI): Promise<string[] | undefined>;
   /** The clock the server's timers run on; absent: {@link REAL_CLOCK}. */
   clock?: Clock;
 }

@@ -512,7 +512,8 @@ describe('bibliography resolution', () => {
     // From the workspace's settings: inside the workspace it counts; outside, it is ignored.
     expect(await messages(setup({ files, settings: { latexRoot: 'main.tex', latexRootFromWorkspace: true } }).service, doc)).toEqual([unknownIn('refs.bib')]);
     const ignored = setup({ files, settings: { latexRoot: '../outside/main.tex', latexRootFromWorkspace: true } });
-    expect(await messages(ignored.service, doc)).toEqual([undeclared]);
+    // The document is then its own root, which declares nothing: it is checked against the .bib at the workspace root, and says so.
+    expect(await messages(ignored.service, doc)).toEqual(['Unknown citation key "nosuch1999": not declared; checked against refs.bib at the workspace root; the MLSys Papers corpus does not know it either.']);
     expect(ignored.ws.reads).not.toContain(uriOf('/outside/main.tex'));
     // The setting wins over a magic comment (order: setting, magic comment, detected root); one it ignores does not.
     const magic = docOf('/ws/chapters/one.tex', 'latex', '% !TEX root = ../main.tex\n\\cite{kwon2023efficient,nosuch1999}\n');
@@ -824,10 +825,10 @@ describe('planDeclaration and citedKeys', () => {
     expect(service.planDeclaration(bare, 'references.bib')!.insertions).toEqual([{ offset: 0, text: '---\nbibliography: references.bib\n---\n\n' }]);
   });
 
-  it('lists the cited keys in order, each once', () => {
+  it('lists the cited keys in order, each once', async () => {
     const { service } = setup();
-    expect(service.citedKeys(docOf('/ws/main.tex', 'latex', '\\cite{b,a} % \\cite{c}\n\\citep{b,d}\n'))).toEqual(['b', 'a', 'd']);
-    expect(service.citedKeys(docOf('/ws/note.md', 'markdown', 'See [@x; @y] and @x.\n'))).toEqual(['x', 'y']);
+    expect(await service.citedKeys(docOf('/ws/main.tex', 'latex', '\\cite{b,a} % \\cite{c}\n\\citep{b,d}\n'))).toEqual(['b', 'a', 'd']);
+    expect(await service.citedKeys(docOf('/ws/note.md', 'markdown', 'See [@x; @y] and @x.\n'))).toEqual(['x', 'y']);
   });
 });
 

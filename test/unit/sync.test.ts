@@ -73,8 +73,15 @@ describe('mlsys-papers sync', () => {
     writeFileSync(join(demo, 'c.md'), '---\nbibliography: c.json\n---\n[@yu2022orca]\n');
     expect((await sync('c.md')).out).toEqual(['c.json: created with yu2022orca']);
     expect(JSON.parse(readFileSync(join(demo, 'c.json'), 'utf8'))).toEqual([expect.objectContaining({ id: 'yu2022orca' })]);
+    // A document that declares none is checked against the .bib beside it (demo's references.bib
+    // has yu2022orca), but nothing is written to a file it does not declare.
     writeFileSync(join(demo, 'd.tex'), '\\cite{yu2022orca}\n');
-    expect((await sync('d.tex')).code).toBe(2);
+    const found = await sync('d.tex');
+    expect([found.code, found.out]).toEqual([0, ['d.tex: declares no bibliography; references.bib beside it, which its keys were checked against, has every corpus entry it cites']]);
+    writeFileSync(join(demo, 'd.tex'), '\\cite{yu2022orca,kwon2023efficient}\n');
+    const missing = await sync('d.tex');
+    expect(missing.code).toBe(2);
+    expect(missing.err.at(-1)).toMatch(/^d\.tex declares no bibliography .*; nothing was written$/);
   });
 
   it('keeps a bibliography\'s invalid UTF-8 bytes by refusing to rewrite it', async () => {

@@ -14,7 +14,9 @@ import { quartoCustomKeys } from '../markdown/crossref.js';
 import { parseYaml } from '../text/yaml.js';
 import type { LatexProject } from '../latex/project.js';
 import { readThebibliography, type ThebibliographySource } from '../latex/thebibliography.js';
+import { inlineReferences, pandocBuildOf } from '../markdown/pandocBuild.js';
 import { bibliographyDeclarations, latexBibliographies, markdownBibliographies, readableDeclarations, texRootCommentOf, type BibDeclaration } from './locate.js';
+import { undeclaredBibliography, type UndeclaredWhere } from './undeclared.js';
 import { BibCache } from './bibCache.js';
 import { bibFormatOf } from './bibFormat.js';
 import { planBibAddition, planBibSync, readBibFile, type BibInsertion, type BibFile, type BibSyncPlan } from './planAdditions.js';
@@ -39,6 +41,13 @@ export interface BibWorkspace {
   stamp?(uri: URI): Promise<string | undefined>;
   /** Whether a file or folder exists. */
   exists(uri: URI): Promise<boolean>;
+  /**
+   * The names of the files in a folder (not of its subfolders; a link counts as what it points
+   * to), for what a document does not name itself: its build's scripts (`markdown/pandocBuild.ts`),
+   * a `.bib` beside a document that declares none. Absent, or undefined for a folder that cannot
+   * be listed: nothing is looked for there.
+   */
+  listFolder?(folder: URI): Promise<string[] | undefined>;
   /**
    * Where a file really is: symlinks resolved, `.` and `..` and doubled separators gone, in the
    * case the file system stores its names (Node: `fs.promises.realpath`). For a file that does not
@@ -65,8 +74,11 @@ export interface BibDocument {
   text: string;
 }
 
-/** A bibliography file a document declares, as read. */
-export type ResolvedBibFile = BibFile & { uri: URI };
+/**
+ * A bibliography file a document declares, as read. `inline`: the Markdown document itself, whose
+ * front matter holds `references:` (never written to).
+ */
+export type ResolvedBibFile = BibFile & { uri: URI; inline?: true };
 
 /** The bibliography a document declares: where it lives and what it holds. */
 export interface DocumentBibliography {
@@ -90,6 +102,12 @@ export interface DocumentBibliography {
    * data type (`datatype=biblatexml`), a glob. A key may be defined there: none is flagged.
    */
   unread?: string[];
+  /**
+   * The document declares no bibliography, and `files` are the `.bib` files found beside its root
+   * (`beside`) or at its workspace folder's root (`workspace`), which its keys are checked against
+   * (`undeclared.ts`).
+   */
+  undeclared?: UndeclaredWhere;
 }
 
 /** Whether `uri` is `folder` or inside it (same scheme and authority; path segments compared whole). */
@@ -325,7 +343,9 @@ export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, op
       const book = await bookdownBook(ws, doc.uri, cache);
       if (book) { root = book.uri; decls = book.decls; }
     }
-    roots = [{ uri: root, decls }];
+    // What the build names (a Makefile's pandoc --bibliography, a defaults or metadata file), after the document's own.
+    const build = await pandocBuildOf(ws, doc, cache);
+    roots = [{ uri: root, decls: [...decls, ...build.bibliographies] }];
   } else return undefined;
   const files: ResolvedBibFile[] = [];
   const missing: URI[] = [];
@@ -352,6 +372,9 @@ export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, op
       if (!found && !seen.has(first.toString())) { seen.add(first.toString()); missing.push(first); }
     }
   }
+  // Pandoc reads the front matter's references: beside the bibliography files.
+  const inline = MARKDOWN_LANGUAGES.has(doc.languageId) ? inlineReferences(doc.uri, doc.text) : undefined;
+  if (inline) files.push(inline);
   const out: DocumentBibliography = { root: roots[0]!.uri, files, missing };
   if (unread.length) out.unread = unread;
   if (LATEX_LANGUAGES.has(doc.languageId)) {
@@ -360,6 +383,15 @@ export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, op
     const jobBbl = !files.length && roots.some((r) => r.decls.some((d) => d.via === 'bibtex'));
     const thebibliography = await readThebibliography(ws, cache, out.roots, doc, opts.project, jobBbl);
     if (thebibliography.length) out.thebibliography = thebibliography;
+  }
+  // Nothing declared at all: the .bib files beside the root (or at the workspace's root) are where its keys are checked.
+  if (!files.length && !missing.length && !unread.length && !out.thebibliography) {
+    const found = await undeclaredBibliography(ws, out.root);
+    for (const uri of found?.uris ?? []) {
+      const file = await cache.get(ws, uri, 'bib', (text) => readBibFile(uri.path, text));
+      if (file) files.push({ ...file, uri });
+    }
+    if (files.length) out.undeclared = found!.where;
   }
   if (missingRoot) out.missingRoot = missingRoot;
   return out;
@@ -397,9 +429,13 @@ export type BibUpdate =
 export async function planBibliographyUpdate(ws: BibWorkspace, bib: DocumentBibliography | undefined, plan: BibSyncPlan, opts: { allowOutside?: boolean } = {}): Promise<BibUpdate> {
   const entries = plan.add;
   if (!bib || !entries.length) return { kind: 'none' };
+  // Files nobody declared are read for checks only: the document still declares no bibliography.
+  if (bib.undeclared) return { kind: 'declare', entries };
   const keys = entries.map((e) => e.key).join(', ');
-  const target = bib.files[0];
-  const broken = bib.files.find((s) => s.error);
+  // A document's own front matter references are never written to.
+  const writable = bib.files.filter((s) => !s.inline);
+  const target = writable[0];
+  const broken = writable.find((s) => s.error);
   if (target?.error || (!target && broken)) {
     const b = (target ?? broken)!;
     return {

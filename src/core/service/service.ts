@@ -66,8 +66,12 @@ export interface CitationService {
    * @returns the insertions, or undefined for a LaTeX document without `\\end{document}`
    */
   planDeclaration(doc: TextDocument, file: string): { version: number; insertions: { offset: number; text: string }[] } | undefined;
-  /** The keys a document cites, in order, each once (ignoring case). */
-  citedKeys(doc: TextDocument): string[];
+  /**
+   * The keys a document cites, in order, each once (ignoring case); cross-references written as
+   * citations are not keys (a `.qmd` file's or a Quarto project's `@fig-x`; `@fig:x` where the
+   * document or its build runs pandoc-crossref).
+   */
+  citedKeys(doc: TextDocument): Promise<string[]>;
   /** Forgets every cached file (the workspace folders changed). */
   clearCache(): void;
   /** The bibliography files a document declares that exist, readable or not (for `includeDocumentBibliography`). */
@@ -94,9 +98,8 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     planInsertion: (file, keys) => planInsertion(ctx, file, keys),
     planDeclaration,
 
-    citedKeys(doc) {
-      return citedKeys(doc.getText(), doc.languageId, MARKDOWN_LANGUAGES.has(doc.languageId)
-        ? { quarto: doc.languageId === 'quarto' || /\.qmd$/i.test(URI.parse(doc.uri).path) } : undefined);
+    async citedKeys(doc) {
+      return citedKeys(doc.getText(), doc.languageId, await ctx.crossrefsOf(doc));
     },
 
     clearCache() {
@@ -107,7 +110,8 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
       if (!isCitingLanguage(doc.languageId)) return [];
       const bib = await ctx.bibliographyOf(doc);
       // One that does not parse as a whole joins too: the library reader reads its good entries.
-      return bib?.files.map((f) => f.uri) ?? [];
+      // The document's own front matter references are no library file.
+      return bib?.files.filter((f) => !f.inline).map((f) => f.uri) ?? [];
     },
   };
 }

@@ -15,6 +15,7 @@ import { crossrefSyntaxOf } from '../cite/citations.js';
 import { MARKDOWN_LANGUAGES } from '../cite/citationContext.js';
 import type { LatexProject } from '../latex/project.js';
 import type { CrossrefSyntax } from '../markdown/crossref.js';
+import { pandocBuildOf } from '../markdown/pandocBuild.js';
 import type { Logger } from '../config/logger.js';
 import type { Entry } from '../corpus/schema.js';
 import type { CorpusView, DocumentSettings, ServiceWorkspace } from './types.js';
@@ -149,9 +150,12 @@ export function createServiceContext(opts: CitationServiceOptions): ServiceConte
     async crossrefsOf(doc) {
       if (!MARKDOWN_LANGUAGES.has(doc.languageId)) return undefined;
       const uri = URI.parse(doc.uri);
+      const text = doc.getText();
       const project = await quartoProject(ws, uri, cache);
       const quarto = doc.languageId === 'quarto' || /\.qmd$/i.test(uri.path) || !!project;
-      return crossrefSyntaxOf(doc.getText(), { quarto, quartoCustom: project?.crossrefCustom ?? [] });
+      // pandoc-crossref named by the build (a Makefile's --filter, a defaults file) or configured in a project file.
+      const { pandocCrossref } = await pandocBuildOf(ws, { uri, text }, cache);
+      return crossrefSyntaxOf(text, { quarto, quartoCustom: project?.crossrefCustom ?? [], pandocCrossref });
     },
 
     async formatted(entry, scope) {

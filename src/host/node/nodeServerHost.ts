@@ -14,7 +14,7 @@ import type { CorpusData } from '../../core/corpus/readCorpus.js';
 import { DEFAULT_MAX_FILE_MB, maxFileBytes } from '../../core/config/fileLimits.js';
 import { decodeForReading } from '../../core/text/utf8.js';
 import { fileStampOf, startServer, type HostFile, type ServerHost } from '../../server/server.js';
-import { FOLDS_CASE, readRegularFile, realPathOf, statIfAny } from './regularFiles.js';
+import { FOLDS_CASE, listFolderNames, readRegularFile, realPathOf, statIfAny } from './regularFiles.js';
 import { defaultCacheDir, nodeLibraryCache, sha256 } from './libraryCache.js';
 
 /**
@@ -140,6 +140,7 @@ export function nodeServerHost(dist: string): ServerHost {
     libraryCache: (dir, warn) => nodeLibraryCache(dir ?? defaultCacheDir(), warn),
     hash: sha256,
     listFiles: (folders, extensions, limit) => listNodeFiles(folders, extensions, limit),
+    listFolder: async (folder) => (folder.scheme === 'file' ? listFolderNames(folder.fsPath) : undefined),
   };
 }
 
