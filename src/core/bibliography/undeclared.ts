@@ -8,7 +8,7 @@
  * `.bib` there either, every unknown key is still flagged.
  */
 import { URI, Utils } from 'vscode-uri';
-import type { BibWorkspace } from './resolve.js';
+import type { WorkspaceFiles } from '../workspace/files.js';
 
 /** `.bib` files taken from one folder, at most (in name order). */
 const MAX_FILES = 16;
@@ -17,8 +17,8 @@ const MAX_FILES = 16;
 export type UndeclaredWhere = 'beside' | 'workspace';
 
 /** The `.bib` files of a folder listing, in name order. */
-async function bibsIn(ws: BibWorkspace, folder: URI): Promise<URI[]> {
-  const names = (await ws.listFolder?.(folder)) ?? [];
+async function bibsIn(ws: WorkspaceFiles, folder: URI): Promise<URI[]> {
+  const names = (await ws.listFolder(folder)) ?? [];
   return names.filter((n) => /\.bib$/i.test(n)).sort().slice(0, MAX_FILES).map((n) => Utils.joinPath(folder, n));
 }
 
@@ -27,10 +27,9 @@ async function bibsIn(ws: BibWorkspace, folder: URI): Promise<URI[]> {
  * folder of its root (the file whose declarations would count: a LaTeX root, the Markdown
  * document), else those at the root of its workspace folder.
  *
- * @returns undefined when there is none, or the host cannot list folders
+ * @returns undefined when there is none (or the folders cannot be listed)
  */
-export async function undeclaredBibliography(ws: BibWorkspace, root: URI): Promise<{ uris: URI[]; where: UndeclaredWhere } | undefined> {
-  if (!ws.listFolder) return undefined;
+export async function undeclaredBibliography(ws: WorkspaceFiles, root: URI): Promise<{ uris: URI[]; where: UndeclaredWhere } | undefined> {
   const beside = await bibsIn(ws, Utils.dirname(root));
   if (beside.length) return { uris: beside, where: 'beside' };
   const top = ws.folders.find((f) => f.scheme === root.scheme && f.authority === root.authority && root.path.startsWith(`${f.path.replace(/\/$/, '')}/`));

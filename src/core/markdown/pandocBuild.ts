@@ -28,7 +28,8 @@
  * question and cached by its stamp.
  */
 import { URI, Utils } from 'vscode-uri';
-import type { BibCache, BibWorkspace } from '../bibliography/resolve.js';
+import type { BibCache } from '../bibliography/bibCache.js';
+import type { WorkspaceFiles } from '../workspace/files.js';
 import type { BibDeclaration } from '../bibliography/locate.js';
 import { readBibFile, type BibFile } from '../bibliography/planAdditions.js';
 import { frontMatterOf } from '../bibliography/locate.js';
@@ -144,7 +145,7 @@ function readMetadata(text: string): { bibliographies: string[]; references: boo
 const isBuildScript = (name: string): boolean => /^(GNUmakefile|[Mm]akefile)$/.test(name) || /\.(mk|sh)$/i.test(name);
 
 /** The folders from the document's up to its workspace folder (at most {@link MAX_FOLDERS}). */
-function foldersUp(ws: BibWorkspace, doc: URI): URI[] {
+function foldersUp(ws: WorkspaceFiles, doc: URI): URI[] {
   const top = ws.folders.find((f) => doc.scheme === f.scheme && doc.authority === f.authority && (doc.path === f.path || doc.path.startsWith(`${f.path.replace(/\/$/, '')}/`)));
   const out: URI[] = [];
   for (let dir = Utils.dirname(doc); out.length < MAX_FOLDERS; dir = Utils.dirname(dir)) {
@@ -160,7 +161,7 @@ function foldersUp(ws: BibWorkspace, doc: URI): URI[] {
  * @param doc - the document: its URI and text (for its front matter)
  * @param cache - where the files read are cached by stamp
  */
-export async function pandocBuildOf(ws: BibWorkspace, doc: { uri: URI; text: string }, cache: BibCache): Promise<PandocBuild> {
+export async function pandocBuildOf(ws: WorkspaceFiles, doc: { uri: URI; text: string }, cache: BibCache): Promise<PandocBuild> {
   const out: PandocBuild = { bibliographies: [], pandocCrossref: false };
   const seen = new Set<string>();
   const addBib = (dir: URI, path: string) => {
@@ -201,7 +202,8 @@ export async function pandocBuildOf(ws: BibWorkspace, doc: { uri: URI; text: str
   for (const name of strings(frontMatterOf(doc.text)?.data?.defaults)) await defaultsFile(folder, name, 0);
   for (const name of ['defaults.yaml', 'defaults.yml']) await defaultsFile(folder, name, 0);
   for (const dir of foldersUp(ws, doc.uri)) {
-    const names = (await ws.listFolder?.(dir)) ?? [];
+    const listed = await ws.listFolder(dir);
+    const names = listed ?? [];
     const scripts = names.filter(isBuildScript).sort().slice(0, MAX_SCRIPTS);
     for (const name of scripts) {
       const uri = Utils.joinPath(dir, name);
@@ -218,7 +220,7 @@ export async function pandocBuildOf(ws: BibWorkspace, doc: { uri: URI; text: str
     // pandoc-crossref's settings in the project's metadata files and Quarto project, named by the build or not.
     for (const name of ['metadata.yml', 'metadata.yaml', '_quarto.yml', '_quarto.yaml']) {
       if (out.pandocCrossref) break;
-      if (!names.includes(name) && ws.listFolder) continue;
+      if (listed && !listed.includes(name)) continue;
       const m = await cache.get(ws, Utils.joinPath(dir, name), 'pandoc-metadata', readMetadata);
       out.pandocCrossref ||= !!m?.crossref;
     }

@@ -41,7 +41,7 @@ export async function hover(ctx: ServiceContext, doc: TextDocument, position: Po
   else if (bib?.unread?.length && !own && !bibitem) where += ` (${l10n.t('not read: {0}', bib.unread.join(', '))})`;
   let md: string;
   if (entry) {
-    md = entryMarkdown(corpus, entry, { read: ctx.isRead(entry.key), detailsLink: !!ctx.opts.clientUi?.() });
+    md = entryMarkdown(corpus, entry, { read: ctx.isRead(entry.key), detailsLink: !!ctx.clientUi() });
     const ref = await ctx.formatted(entry, doc.uri);
     if (ref) md += `\n\n---\n\n${escapeMarkdown(ref)}`;
   } else if (own) {

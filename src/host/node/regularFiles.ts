@@ -224,7 +224,7 @@ export const FOLDS_CASE = process.platform === 'win32' || process.platform === '
 
 /**
  * The names of the files in a folder (regular files and links; not subfolders), for the core's
- * `BibWorkspace.listFolder`: what is named here is read later as any file is, a regular file only.
+ * `WorkspaceFiles.listFolder`: what is named here is read later as any file is, a regular file only.
  *
  * @returns undefined when the folder cannot be read (missing, not a folder, no permission)
  */
