@@ -48,6 +48,16 @@ describe('mlsys-papers sync', () => {
     expect(readFileSync(bib, 'utf8')).toBe(before);
   });
 
+  it('reads a Markdown document as the server does: the Makefile\'s bibliography, and pandoc-crossref\'s @sec: as no key (issue 28)', async () => {
+    mkdirSync(join(demo, 'thesis'));
+    writeFileSync(join(demo, 'thesis/Makefile'), 'pdf:\n\tpandoc ch1.md --filter=pandoc-crossref --bibliography=refs/main.bib -o t.pdf\n');
+    mkdirSync(join(demo, 'thesis/refs'));
+    writeFileSync(join(demo, 'thesis/refs/main.bib'), '@misc{own1, title = {Own}}\n');
+    writeFileSync(join(demo, 'thesis/ch1.md'), '# One {#sec:one}\n\nSee @sec:one, [@own1] and @nosuch2020key.\n');
+    const res = await sync('thesis/ch1.md', true);
+    expect(res.err).toEqual(['not in the bibliography nor the corpus, left as they are: nosuch2020key']);
+  });
+
   it('names a reused work\'s file as its other lines name files: relative to the working directory', async () => {
     const note = join(demo, 'notes.md');
     writeFileSync(note, `${readFileSync(note, 'utf8')}\nSee [@kwon2023efficient].\n`);

@@ -11,13 +11,11 @@ import { Range } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
 import type { BibEntry } from '../bibliography/bibtexFile.js';
 import { BibCache } from '../bibliography/bibCache.js';
-import { quartoProject, resolveBibliography, type DocumentBibliography, type ResolveOptions } from '../bibliography/resolve.js';
+import { resolveBibliography, type DocumentBibliography, type ResolveOptions } from '../bibliography/resolve.js';
 import { isInside } from '../workspace/paths.js';
-import { fileKind, isMarkdown } from '../workspace/fileKind.js';
-import { crossrefSyntaxOf } from '../cite/citations.js';
 import type { LatexProject } from '../latex/project.js';
 import type { CrossrefSyntax } from '../markdown/crossref.js';
-import { pandocBuildOf } from '../markdown/pandocBuild.js';
+import { documentCrossrefs } from '../markdown/documentCrossrefs.js';
 import type { Logger } from '../config/logger.js';
 import type { Entry } from '../corpus/schema.js';
 import type { WorkspaceFiles } from '../workspace/files.js';
@@ -153,16 +151,8 @@ export function createServiceContext(opts: CitationServiceOptions): ServiceConte
       return resolveBibliography(ws, { uri, languageId: doc.languageId, text: doc.getText() }, resolve);
     },
 
-    async crossrefsOf(doc) {
-      const uri = URI.parse(doc.uri);
-      const kind = fileKind(uri, doc.languageId);
-      if (!isMarkdown(kind)) return undefined;
-      const text = doc.getText();
-      const project = await quartoProject(ws, uri, cache);
-      const quarto = kind === 'quarto' || !!project;
-      // pandoc-crossref named by the build (a Makefile's --filter, a defaults file) or configured in a project file.
-      const { pandocCrossref } = await pandocBuildOf(ws, { uri, text }, cache);
-      return crossrefSyntaxOf(text, { quarto, quartoCustom: project?.crossrefCustom ?? [], pandocCrossref });
+    crossrefsOf(doc) {
+      return documentCrossrefs(ws, { uri: URI.parse(doc.uri), languageId: doc.languageId, text: doc.getText() }, cache);
     },
 
     async formatted(entry, scope) {
