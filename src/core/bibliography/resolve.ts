@@ -15,7 +15,7 @@ import { fileKind, isMarkdown } from '../workspace/fileKind.js';
 import type { Entry } from '../corpus/schema.js';
 import { quartoCustomKeys } from '../markdown/crossref.js';
 import { parseYaml } from '../text/yaml.js';
-import type { LatexProject } from '../latex/project.js';
+import { latexFileFacts, LatexProject, type LatexFileFacts } from '../latex/project.js';
 import { readThebibliography, type ThebibliographySource } from '../latex/thebibliography.js';
 import { inlineReferences, pandocBuildOf } from '../markdown/pandocBuild.js';
 import { bibliographyDeclarations, latexBibliographies, markdownBibliographies, readableDeclarations, texRootCommentOf, type BibDeclaration } from './locate.js';
@@ -91,7 +91,7 @@ export interface ResolveOptions {
    * named by the setting or a magic comment, and each root's declarations across its included
    * files. Absent: a LaTeX document without either is its own root.
    */
-  project?: Pick<LatexProject, 'rootsOf' | 'declarationsOf'> & Partial<Pick<LatexProject, 'thebibliographyOf'>>;
+  project?: Pick<LatexProject, 'rootsOf' | 'declarationsOf'> & Partial<Pick<LatexProject, 'thebibliographyOf' | 'indexing'>>;
 }
 
 /** The names of the Quarto project file, in the order Quarto looks for them. */
@@ -182,6 +182,24 @@ export async function resolveBibliography(ws: WorkspaceFiles, doc: BibDocument, 
       if (known) return known;
       return root.toString() === self ? latexBibliographies(doc.text) : cache.get(ws, root, 'latex', latexBibliographies);
     };
+    /**
+     * A root a setting or a `% !TEX root` names is compiled as a root even without `\documentclass`
+     * (its class and bibliography may come from files it `\input`s): the project's answer once it
+     * has read the workspace, else its link chain read now, bounded (`LatexProject.readChain`), so
+     * that the answer does not depend on how far the indexer got (issue 28, cause 3).
+     */
+    const namedDeclsOf = async (root: URI): Promise<readonly BibDeclaration[] | null> => {
+      const known = project && !project.indexing ? project.declarationsOf(root, true) : undefined;
+      if (known) return known;
+      const chain = new LatexProject();
+      const read = async (uri: URI): Promise<LatexFileFacts | undefined> => {
+        if (uri.toString() === self) return latexFileFacts(doc.text);
+        // The root was checked where it is named; every file it leads to must lie where the project may read.
+        if (uri.toString() !== root.toString() && !(await mayReadFor(ws, doc.uri, uri))) return undefined;
+        return (await cache.get(ws, uri, 'latexFacts', latexFileFacts)) ?? undefined;
+      };
+      return (await chain.readChain(root, read)) ? chain.declarationsOf(root, true) ?? [] : null;
+    };
     const named: URI[] = [];
     if (opts.latexRoot && opts.latexRootBase) {
       const setting = Utils.joinPath(opts.latexRootBase, opts.latexRoot);
@@ -194,7 +212,7 @@ export async function resolveBibliography(ws: WorkspaceFiles, doc: BibDocument, 
     if (magicUri && !magicOutside) named.push(magicUri);
     if (magicOutside) missingRoot = { path: magic!.path, uri: magicUri, line: magic!.line, start: magic!.start, end: magic!.end, ...(await ws.exists(magicUri) ? { outside: true } : {}) };
     for (const uri of named) {
-      const decls = await declsOf(uri);
+      const decls = await namedDeclsOf(uri);
       if (decls) { roots = [{ uri, decls }]; break; }
       if (uri === magicUri) missingRoot = { path: magic!.path, uri, line: magic!.line, start: magic!.start, end: magic!.end };
     }
