@@ -59,6 +59,7 @@ export interface Decision {
 /** Journal names as the corpus writes them (the ISO 4 abbreviations the plan gives). */
 const JOURNALS: Record<string, { journal: string; venue_full: string }> = {
   VLDB: { journal: 'Proc. VLDB Endow.', venue_full: 'Proceedings of the VLDB Endowment' },
+  JMLR: { journal: 'J. Mach. Learn. Res.', venue_full: 'Journal of Machine Learning Research' },
 };
 
 /** An entry without its key (the key comes last: it depends on what else is in the corpus); list fields with defaults may be absent. */
@@ -111,12 +112,14 @@ function aliasesOf(title: string, d: Decision): string[] {
 }
 
 /**
- * The entry for a paper that one DBLP record holds (ACM venues, VLDB, MLSys): the fields that
- * record holds, `records` that one record and `verified` its DBLP page. A CrossTeX record has no
- * booktitle of its own: the venue's long name and the year stand for it.
+ * The entry for a paper that one DBLP record holds (ACM venues, VLDB, MLSys, the ML venues): the
+ * fields that record holds, `records` that one record and `verified` its DBLP page. A CrossTeX
+ * record has no booktitle of its own: the venue's long name and the year stand for it. A
+ * proceedings series and its volume (PMLR's, for ICML and AISTATS) are kept; a journal article
+ * takes the journal's name from {@link JOURNALS}, else the record's.
  */
 export function draftFromDblp(r: PubRecord, d: Decision): Draft {
-  const journal = r.type === 'article' ? JOURNALS[r.venue] : undefined;
+  const journal = r.type === 'article' ? JOURNALS[r.venue] ?? (r.journal ? { journal: r.journal, venue_full: r.journal } : undefined) : undefined;
   const pdf = r.url && /\.pdf$/i.test(r.url) ? r.url : undefined;
   const url = r.doi ? `https://doi.org/${r.doi}` : r.url && !pdf ? r.url : undefined;
   const notes: string[] = [];
@@ -129,7 +132,7 @@ export function draftFromDblp(r: PubRecord, d: Decision): Draft {
     type: r.type, kind: 'paper', title: r.title, authors: r.authors, year: r.year, venue: r.venue,
     ...(journal
       ? { venue_full: journal.venue_full, journal: journal.journal, ...(r.volume ? { volume: r.volume } : {}), ...(r.number ? { number: r.number } : {}) }
-      : r.booktitle ? { venue_full: r.booktitle, booktitle: r.booktitle } : {}),
+      : r.booktitle ? { venue_full: r.booktitle, booktitle: r.booktitle, ...(r.series && r.volume ? { series: r.series, volume: r.volume } : {}) } : {}),
     ...(r.pages ? { pages: r.pages } : {}),
     ...(r.publisher ? { publisher: r.publisher } : {}),
     ...(r.doi ? { doi: r.doi } : {}),

@@ -131,7 +131,7 @@ function compareEntry(loc: EntryLocation, recs: PubRecord[]): Finding[] {
       if (e.year !== r.year) add('year', String(e.year ?? '(none)'), String(r.year));
       if (venueOf(e.venue) !== venueOf(r.venue)) add('venue', e.venue ?? '(none)', r.venue);
       if (r.doi && e.doi && e.doi.toLowerCase() !== r.doi.toLowerCase()) add('doi', e.doi, r.doi);
-      if (r.type === 'article' && e.type === 'article') {
+      if (r.type === e.type) {
         if (r.volume && e.volume && String(e.volume) !== r.volume) add('volume', String(e.volume), r.volume);
         if (r.number && e.number && String(e.number) !== r.number) add('number', String(e.number), r.number);
       }

@@ -110,3 +110,19 @@ export function appendDecisions(
   text = `${text.replace(/\n*$/, '\n')}${excLines.map((l) => `${l}\n`).join('')}`;
   writeFileSync(file, text);
 }
+
+/**
+ * The aliases a reviewed TSV's `aliases` cell gives a record (scripts/corpus/README.md, `decide`):
+ * `;`-separated names, `-` for none, empty for the one `aliasOf` (build.ts) derives from the title.
+ *
+ * @param cell - the cell as written by the reviewer
+ * @param derived - the alias derived from the record's title, if any
+ * @returns the aliases to store as an override, or undefined when the derived alias stands
+ */
+export function aliasesOfCell(cell: string, derived: string | undefined): string[] | undefined {
+  const given = cell.trim();
+  if (!given) return undefined;
+  const list = given === '-' ? [] : given.split(';').map((a) => a.trim()).filter(Boolean);
+  const same = list.length === (derived ? 1 : 0) && (list[0] ?? '') === (derived ?? '');
+  return same ? undefined : list;
+}

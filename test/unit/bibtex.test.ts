@@ -14,6 +14,8 @@ describe('BibTeX output', () => {
     expect(texEscape('Martín Jiří')).toBe("Mart{\\'i}n Ji{\\v{r}}{\\'i}");
     // Letters and signs of titles that have TeX commands but no place in pdflatex's UTF-8 input.
     expect(texEscape('μLayer, µs, Tux², n³')).toBe('{$\\mu$}Layer, {$\\mu$}s, Tux{\\textsuperscript{2}}, n{\\textsuperscript{3}}');
+    // The corpus's "PixArt-α" (ICLR 2024): pdflatex's UTF-8 input has no α either.
+    expect(texEscape('PixArt-α')).toBe('PixArt-{$\\alpha$}');
   });
 
   it('protects acronyms, camel-case names and aliases from lower-casing', () => {

@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { entryLocations } from '../../src/core/corpus/readCorpus.js';
 import { aliasOf } from '../../scripts/corpus/build.js';
 import { checkRecords, findingLine } from '../../scripts/corpus/check.js';
+import { aliasesOfCell } from '../../scripts/corpus/decisions.js';
+import { proposeMlTopics } from '../../scripts/corpus/select.js';
 import { authorMismatch, samePerson, sameTitle } from '../../scripts/corpus/compare.js';
 import { RecordIndex } from '../../scripts/corpus/pairs.js';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -190,5 +192,39 @@ describe('the YAML the tool writes', () => {
     expect(out).toBe('# c\n- key: a2020x\n  title: "A"\n  records:\n    - "dblp:conf/x/Y20"\n  verified:\n    - "https://e.org"\n\n- key: b2020y\n  title: B\n  verified: ["https://f.org"]\n');
     expect(insertRecords(out, 'a2020x', ['usenix:1'])).toContain('  records:\n    - "dblp:conf/x/Y20"\n    - "usenix:1"\n  verified:');
     expect(() => insertRecords(text, 'nope', ['usenix:1'])).toThrow(/no entry nope/);
+  });
+});
+
+describe('the reviewed TSV\'s aliases cell (decide)', () => {
+  // scripts/corpus/README.md: `;`-separated, `-` for none, empty for the derived one.
+  it('an empty cell keeps the alias derived from the title (no override written)', () => {
+    expect(aliasesOfCell('', 'LoRA')).toBeUndefined();
+    expect(aliasesOfCell('  ', undefined)).toBeUndefined();
+  });
+  it('`-` means none, even when the title leads with a name', () => {
+    expect(aliasesOfCell('-', 'FP8 Quantization')).toEqual([]);
+    expect(aliasesOfCell('-', undefined)).toBeUndefined();
+  });
+  it('a list replaces the derived alias; the derived one alone is no override', () => {
+    expect(aliasesOfCell('AdaBelief', 'AdaBelief Optimizer')).toEqual(['AdaBelief']);
+    expect(aliasesOfCell('Orca; ORCA ', undefined)).toEqual(['Orca', 'ORCA']);
+    expect(aliasesOfCell('LoRA', 'LoRA')).toBeUndefined();
+  });
+});
+
+describe('the ML venues\' keyword pass (proposeMlTopics)', () => {
+  it('proposes the topics whose rules a title matches', () => {
+    expect(proposeMlTopics('LoRA: Low-Rank Adaptation of Large Language Models')).toContain('ml.peft');
+    expect(proposeMlTopics('Fast Inference from Transformers via Speculative Decoding')).toContain('serving.speculative');
+    expect(proposeMlTopics('GPTQ-like Post-Training Quantization of Transformers')).toContain('ml.quantization');
+  });
+  it('keeps an architectures-only title only when it names a model family with its scale or design, or is a landmark', () => {
+    expect(proposeMlTopics('Decision Transformer: Reinforcement Learning via Sequence Modeling')).toEqual([]);
+    expect(proposeMlTopics('Scaling Vision Transformers')).not.toEqual([]);
+    expect(proposeMlTopics('ImageNet Classification with Deep Convolutional Neural Networks')).toEqual(['ml.architectures']);
+    expect(proposeMlTopics('Generative Adversarial Nets')).toEqual(['ml.architectures']);
+  });
+  it('proposes nothing for a title no rule matches', () => {
+    expect(proposeMlTopics('Thompson Sampling for Contextual Bandits with Linear Payoffs')).toEqual([]);
   });
 });

@@ -26,14 +26,14 @@ const TEX_ACCENTS: Record<string, string> = {
 const TEX_LETTERS: Record<string, string> = {
   ß: '{\\ss}', æ: '{\\ae}', Æ: '{\\AE}', œ: '{\\oe}', Œ: '{\\OE}', ø: '{\\o}', Ø: '{\\O}', ł: '{\\l}', Ł: '{\\L}',
   ı: '{\\i}', å: '{\\aa}', Å: '{\\AA}', '–': '--', '—': '---', '‘': '`', '’': "'", '“': '``', '”': "''", '\u00A0': '~',
-  // Signs of titles (`μLayer`, `Tux²`) that pdflatex's UTF-8 input does not set; math and textcomp do.
-  μ: '{$\\mu$}', µ: '{$\\mu$}', '¹': '{\\textsuperscript{1}}', '²': '{\\textsuperscript{2}}', '³': '{\\textsuperscript{3}}',
+  // Signs of titles (`μLayer`, `Tux²`, `PixArt-α`) that pdflatex's UTF-8 input does not set; math and textcomp do.
+  μ: '{$\\mu$}', µ: '{$\\mu$}', α: '{$\\alpha$}', '¹': '{\\textsuperscript{1}}', '²': '{\\textsuperscript{2}}', '³': '{\\textsuperscript{3}}',
 };
 
 /**
  * Escapes text for a BibTeX field value: TeX specials are escaped and accented Latin letters become
  * TeX accent commands in braces (`é` → `{\'e}`, `í` → `{\'i}`), the form BibTeX treats as one letter
- * when sorting and changing case; μ becomes `{$\mu$}` and superscript digits `\textsuperscript`.
+ * when sorting and changing case; μ and α become `{$\mu$}` and `{$\alpha$}`, superscript digits `\textsuperscript`.
  * Characters with no TeX command (CJK, for example) are kept as UTF-8.
  */
 export function texEscape(s: string): string {
