@@ -22,6 +22,7 @@ echo "consumers: $n entries"
 # 1. pdflatex + bibtex, plain style
 cat > plain.tex <<'TEX'
 \documentclass{article}
+\usepackage[T1]{fontenc}
 \usepackage{url}
 \begin{document}
 \nocite{*}
@@ -44,7 +45,7 @@ fi
 
 # What the reader sees: non-ASCII names, and the capitals of system names that styles would
 # lower-case without our braces (checked in the PDF's text, not only the exit codes).
-EXPECTED=("Christopher Ré" "Gallouédec" "Gordić" "GPipe: " "ZeRO: " "PagedAttention" "FlashAttention-2" "PyTorch FSDP" "vDNN" "DeepSpeed")
+EXPECTED=("Christopher Ré" "Dębiak" "Gallouédec" "Gordić" "GPipe: " "ZeRO: " "PagedAttention" "FlashAttention-2" "PyTorch FSDP" "vDNN" "DeepSpeed")
 check_pdf() {
   local pdf=$1 name=$2 text missing=()
   # pdftotext writes accents as combining marks (NFD); compare in NFC.
@@ -58,6 +59,7 @@ check_pdf plain.pdf "pdflatex + bibtex"
 # 2. pdflatex + biblatex + biber
 cat > biber.tex <<'TEX'
 \documentclass{article}
+\usepackage[T1]{fontenc}
 \usepackage[backend=biber,maxbibnames=99]{biblatex}
 \addbibresource{all.bib}
 \begin{document}
