@@ -22,6 +22,7 @@ export const Commands = {
   entryActions: 'mlsysPapers.entryActions',
   addToBibliography: ServiceCommands.addToBibliography,
   replaceKey: ServiceCommands.replaceKey,
+  copyEntryText: ServiceCommands.copyEntryText,
   copyFormattedReference: 'mlsysPapers.copyFormattedReference',
   insertFormattedReference: 'mlsysPapers.insertFormattedReference',
   insertBibliography: 'mlsysPapers.insertBibliography',
@@ -53,6 +54,9 @@ export const Settings = {
   citationStyle: 'citationStyle',
   maxFileSizeMB: 'maxFileSizeMB',
   allowWritesOutsideWorkspace: 'allowWritesOutsideWorkspace',
+  recordChecks: 'recordChecks',
+  recordChecksInDocuments: 'recordChecksInDocuments',
+  namedSystemHints: 'namedSystemHints',
 } as const;
 
 /** Context keys used in `when` clauses. */

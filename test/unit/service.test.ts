@@ -588,7 +588,7 @@ describe('codeActions', () => {
     const doc = docOf('/ws/main.tex', 'latex', '\\bibliography{refs}\n\\cite{kwon2023efficient,nosuch1999}\n');
     const diags = await service.diagnostics(doc);
     const [notInBib, unknown] = diags;
-    expect(service.codeActions(doc, Range.create(1, 0, 1, 0), diags)).toEqual([
+    expect(await service.codeActions(doc, Range.create(1, 0, 1, 0), diags)).toEqual([
       {
         title: 'Add kwon2023efficient to the bibliography', kind: 'quickfix', diagnostics: [notInBib], isPreferred: true,
         command: { title: 'Add kwon2023efficient to the bibliography', command: ServiceCommands.addToBibliography, arguments: [doc.uri, 'kwon2023efficient'] },
@@ -600,7 +600,7 @@ describe('codeActions', () => {
     ]);
     expect(ServiceCommands.addToBibliography).toBe('mlsysPapers.addToBibliography');
     // Diagnostics of other sources get nothing.
-    expect(service.codeActions(doc, Range.create(1, 0, 1, 0), [{ ...notInBib!, source: 'LaTeX' }])).toEqual([]);
+    expect(await service.codeActions(doc, Range.create(1, 0, 1, 0), [{ ...notInBib!, source: 'LaTeX' }])).toEqual([]);
   });
 });
 
@@ -840,6 +840,6 @@ describe('editors without our UI (clientUi false)', () => {
     expect(await service.definition(doc, doc.positionAt(doc.getText().indexOf('kwon') + 2))).toBeUndefined();
     const diags = await service.diagnostics(doc);
     expect(diags.map((d) => d.code)).toEqual([DiagnosticCodes.unknown]);
-    expect(service.codeActions(doc, diags[0]!.range, diags)).toEqual([]);
+    expect(await service.codeActions(doc, diags[0]!.range, diags)).toEqual([]);
   });
 });

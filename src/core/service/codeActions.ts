@@ -1,12 +1,15 @@
 /**
  * Quick fixes for the service's diagnostics (LSP `textDocument/codeAction`): "Add to the
  * bibliography" for a key the bibliography lacks, and, in an editor with our UI, the search for a
- * replacement of an unknown key. Both run commands (`ServiceCommands`) rather than carry edits:
- * the edit is planned when the user picks the fix.
+ * replacement of an unknown key; both run commands (`ServiceCommands`) rather than carry edits:
+ * the edit is planned when the user picks the fix. The record checks' fixes (`recordChecks.ts`)
+ * carry their edit, planned on the document's version.
  */
 import * as l10n from '@vscode/l10n';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CodeAction, CodeActionKind, Diagnostic, type Command } from 'vscode-languageserver-types';
+import { namedSystemActions } from './namedSystemHints.js';
+import { recordCodeActions } from './recordChecks.js';
 import type { ServiceContext } from './serviceContext.js';
 import { DIAGNOSTIC_SOURCE, DiagnosticCodes, ServiceCommands } from './types.js';
 
@@ -15,7 +18,7 @@ import { DIAGNOSTIC_SOURCE, DiagnosticCodes, ServiceCommands } from './types.js'
  *
  * @param diagnostics - the ones the editor sends with the request (their range spans the key)
  */
-export function codeActions(ctx: ServiceContext, doc: TextDocument, diagnostics: readonly Diagnostic[]): CodeAction[] {
+export async function codeActions(ctx: ServiceContext, doc: TextDocument, diagnostics: readonly Diagnostic[]): Promise<CodeAction[]> {
   const out: CodeAction[] = [];
   const text = doc.getText();
   for (const d of diagnostics) {
@@ -31,5 +34,7 @@ export function codeActions(ctx: ServiceContext, doc: TextDocument, diagnostics:
       out.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], command: { title, command: ServiceCommands.replaceKey, arguments: [doc.uri, d.range, key] } });
     }
   }
+  out.push(...await recordCodeActions(ctx, doc, diagnostics));
+  out.push(...await namedSystemActions(ctx, doc, diagnostics));
   return out;
 }

@@ -41,7 +41,7 @@ export interface CitationService {
   /** Unknown keys and keys missing from the bibliography (LaTeX, Markdown); duplicate keys (`.bib`). */
   diagnostics(doc: TextDocument, token?: Cancellation): Promise<Diagnostic[]>;
   /** Quick fixes for the service's diagnostics. */
-  codeActions(doc: TextDocument, range: Range, diagnostics: readonly Diagnostic[]): CodeAction[];
+  codeActions(doc: TextDocument, range: Range, diagnostics: readonly Diagnostic[]): Promise<CodeAction[]>;
   /** The BibTeX shown for `mlsys-papers:/<key>.bib`. */
   entryDocument(uri: string): string;
   /**

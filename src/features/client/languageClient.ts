@@ -28,6 +28,9 @@ export const SERVER_SELECTOR = [
 /** Whether the server has answers for a document: a citing language (LaTeX, Markdown). */
 const citing = (doc: vscode.TextDocument) => isCitingLanguage(doc.languageId);
 
+/** Whether a document may be a bibliography (BibTeX, CSL-JSON, CSL-YAML), which the server checks and fixes. */
+const bibliography = (doc: vscode.TextDocument) => doc.languageId === 'bibtex' || /\.(bib|json|ya?ml)$/i.test(doc.uri.path);
+
 /**
  * A file's metadata, or undefined when it is not there. Any other failure (no permission, an
  * unavailable provider) is thrown back to the server, which logs its cause and treats the file
@@ -102,13 +105,14 @@ export function createLanguageClient(log: vscode.LogOutputChannel, make: ClientF
     outputChannel: log,
     // Hovers carry one command link (Show Details); every other text in them is escaped.
     markdown: { isTrusted: { enabledCommands: [Commands.showDetails] } },
-    // A JSON or YAML file is synced only for its text: no completion, hover or checks on it.
-    diagnosticPullOptions: { filter: (doc) => !citing(doc) && doc.languageId !== 'bibtex' && !/\.bib$/i.test(doc.uri.path) },
+    // A bibliography (a .bib, or a JSON or YAML file, which the server checks only when it reads
+    // as CSL) gets checks and quick fixes; no completion, hover or definition in it.
+    diagnosticPullOptions: { filter: (doc) => !citing(doc) && !bibliography(doc) },
     middleware: {
       provideCompletionItem: (doc, pos, ctx, token, next) => (citing(doc) ? next(doc, pos, ctx, token) : undefined),
       provideHover: (doc, pos, token, next) => (citing(doc) ? next(doc, pos, token) : undefined),
       provideDefinition: (doc, pos, token, next) => (citing(doc) ? next(doc, pos, token) : undefined),
-      provideCodeActions: (doc, range, ctx, token, next) => (citing(doc) ? next(doc, range, ctx, token) : undefined),
+      provideCodeActions: (doc, range, ctx, token, next) => (citing(doc) || bibliography(doc) ? next(doc, range, ctx, token) : undefined),
       workspace: {
         configuration: async (params, token, next) => {
           const result = await next(params, token);

@@ -1,0 +1,135 @@
+/**
+ * Comparing a writer's field with a record's field up to form: what differs only in braces, case
+ * protection, TeX accents, case, punctuation, dashes (`--` vs `–`), abbreviated given names or a
+ * `Proc. of` for a full proceedings name is the same value. The record checks raise nothing for
+ * a difference these functions call the same.
+ */
+import { texToText } from '../bibliography/texToText.js';
+import type { Entry, Person } from '../corpus/schema.js';
+
+/** Letters NFKD does not decompose, spelled as ASCII (ß, æ, ø, ł, đ, ı, þ). */
+const LETTERS: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ı: 'i', þ: 'th', ð: 'd' };
+
+/**
+ * A text folded for comparison: TeX decoded (`texToText`), accents dropped (NFKD without marks),
+ * lower case, `&` as "and", every run of characters other than letters and digits one space.
+ */
+export function foldText(s: string): string {
+  return texToText(s, 4000).normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase()
+    .replace(/[ßæœøłđıþð]/g, (c) => LETTERS[c] ?? c).replace(/&/g, ' and ')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+/** Whether two titles are the same up to form. */
+export function sameTitle(a: string, b: string): boolean {
+  return foldText(a) === foldText(b);
+}
+
+/** Particles that may be written with the family name or apart from it (`von Werra`, `Werra, Leandro von`). */
+const PARTICLES = new Set(['van', 'von', 'der', 'den', 'de', 'del', 'della', 'di', 'da', 'du', 'dos', 'das', 'la', 'le', 'ten', 'ter', 'zu', 'al', 'el', 'bin', 'ibn']);
+
+/** A family name folded: particles dropped, blanks and hyphens removed (`Lamy-Poirier` = `Lamy Poirier`). */
+export function foldFamily(family: string): string {
+  const words = foldText(family).split(' ').filter(Boolean);
+  const core = words.filter((w, i) => i === words.length - 1 || !PARTICLES.has(w));
+  return core.join('');
+}
+
+/** A person's family name (an organisation's name), folded. */
+export function personFamily(p: Person): string {
+  return 'literal' in p ? foldText(p.literal).replace(/ /g, '') : foldFamily(p.family);
+}
+
+/** The first letter of a person's given names, folded; '' for none or an organisation. */
+function initialOf(p: Person): string {
+  return 'literal' in p ? '' : foldText(p.given).charAt(0);
+}
+
+/**
+ * Whether two names are the same person's up to form: the same family name (particles and
+ * hyphens aside), and given names that agree in their first letter (`W.` = `Woosuk`); a name
+ * without given names agrees with any.
+ */
+export function samePerson(a: Person, b: Person): boolean {
+  if (personFamily(a) !== personFamily(b)) return false;
+  const ia = initialOf(a);
+  const ib = initialOf(b);
+  return !ia || !ib || ia === ib;
+}
+
+/** A page range's first and last page, as written but folded: dashes of any kind, `pp.`, blanks and article numbers (`55:1`) aside. */
+export function pageRange(pages: string): { first: string; last?: string } | undefined {
+  const t = texToText(pages, 200).replace(/^\s*pp?\.?\s*/i, '').replace(/[\s{}]/g, '');
+  const parts = t.split(/[-‐‑‒–—―]+/).filter(Boolean).map((p) => p.replace(/^\d+:/, '').toLowerCase());
+  if (!parts.length) return undefined;
+  return parts.length > 1 ? { first: parts[0]!, last: parts[parts.length - 1]! } : { first: parts[0]! };
+}
+
+/** Whether two page ranges agree: the same first page, and the same last page when both give one. */
+export function samePages(a: string, b: string): boolean {
+  const x = pageRange(a);
+  const y = pageRange(b);
+  if (!x || !y) return true;
+  return x.first === y.first && (x.last === undefined || y.last === undefined || x.last === y.last);
+}
+
+/** Words of a venue's name that say nothing about which venue it is. */
+const VENUE_STOP = new Set([
+  'proceedings', 'proc', 'of', 'the', 'on', 'in', 'and', 'for', 'at', 'annual', 'international', 'intl', 'int', 'conference', 'conf',
+  'symposium', 'symp', 'acm', 'ieee', 'usenix', 'sigops', 'sigplan', 'sigarch', 'sigmicro', 'sigbed', 'st', 'nd', 'rd', 'th', 'volume', 'vol', 'part', 'pp', 'co', 'located', 'with', 'held', 'joint', 'companion',
+]);
+
+/** The same venue's other short names. */
+const VENUE_SYNONYMS: Record<string, readonly string[]> = {
+  neurips: ['nips'], nips: ['neurips'], mlsys: ['sysml'], sysml: ['mlsys'], vldb: ['pvldb'], pvldb: ['vldb'], atc: ['usenixatc'],
+};
+
+/** The words of a venue's name that name it: folded, stop words, ordinals, years and numbers dropped. */
+function venueWords(s: string): string[] {
+  return foldText(s).replace(/\bassociation for computing machinery\b/g, ' ').split(' ').filter((w) => w && !VENUE_STOP.has(w) && !/^\d+(?:st|nd|rd|th)?$/.test(w) && !/^'?\d\d$/.test(w));
+}
+
+/** Short names of a record's venue: its `venue` words, and the acronyms in parentheses of its long names (`(OSDI 22)` → `osdi`). */
+function venueAcronyms(e: Entry): Set<string> {
+  const out = new Set<string>();
+  const add = (w: string) => {
+    if (w.length < 2) return;
+    out.add(w);
+    for (const s of VENUE_SYNONYMS[w] ?? []) out.add(s);
+  };
+  if (e.venue) for (const w of venueWords(e.venue)) add(w);
+  for (const long of [e.booktitle, e.venue_full, e.journal]) {
+    for (const m of long?.matchAll(/\(([^()]*)\)/g) ?? []) {
+      const words = venueWords(m[1]!);
+      // An acronym: one word in capitals in the original (`OSDI 22`, `SOSP 2023`).
+      if (words.length === 1 && /[A-Z]{2,}/.test(m[1]!)) add(words[0]!);
+    }
+  }
+  return out;
+}
+
+/** Whether a venue word of a record is written (in full or abbreviated, `Syst.` for `Systems`) among a container's words. */
+function written(word: string, words: readonly string[]): boolean {
+  return words.some((w) => w === word || (w.length >= 3 && word.startsWith(w)) || (word.length >= 3 && w.startsWith(word)));
+}
+
+/**
+ * Whether a writer's container names the record's venue, up to form: it holds one of the venue's
+ * short names as a word (`Proc. of SOSP '23`, `NIPS` for NeurIPS), or every word that names the
+ * venue in the record's long name (`booktitle`, `journal`, `venue_full`), each in full or as an
+ * abbreviation (`Proc. ACM Symp. Oper. Syst. Princ.`).
+ *
+ * @param container - the writer's `booktitle`/`journal` or CSL `container-title`, as plain text
+ */
+export function sameVenue(container: string, e: Entry): boolean {
+  const words = venueWords(container);
+  if (!words.length) return false;
+  const joined = words.join('');
+  for (const a of venueAcronyms(e)) if (words.includes(a) || joined === a) return true;
+  for (const long of [e.type === 'article' ? e.journal : e.booktitle, e.venue_full]) {
+    if (!long) continue;
+    const need = venueWords(long.replace(/\([^()]*\)/g, ' '));
+    if (need.length && need.every((w) => written(w, words))) return true;
+  }
+  return false;
+}
