@@ -409,6 +409,8 @@ function yamlItem(text: string, start: number): { node: YamlNode; span: { start:
 }
 
 function cslYamlText(text: string, start: number, old: string, item: Record<string, unknown>): string {
+  // A flow item (`- {id: a, …}`, or inside `references: [ … ]`) stays a flow item: JSON is flow YAML.
+  if (old.startsWith('{')) return JSON.stringify(item);
   const eol = eolOf(old.includes('\n') || old.includes('\r') ? old : text);
   // The item's keys are indented like its first key, which follows the list's `- ` on its line.
   let ls = start;

@@ -86,8 +86,9 @@ export function checkEntry(e: BibEntry, matcher: RecordMatcher): RecordFinding |
   if (!m || !isVersionOfRecord(m.entry)) return undefined;
   const base = { key: e.key, entry: e, record: m.entry, by: m.by, source: recordSource(m.entry) };
   if (w.preprint) return { kind: 'version-of-record', ...base, ...(w.arxiv ? { arxiv: w.arxiv } : {}) };
-  if (w.workshop) return undefined;
   const record = m.entry;
+  // A workshop version of a conference paper is another publication (a workshop paper in the corpus is compared as any other).
+  if (w.workshop && !/\bworkshops?\b/i.test(`${record.booktitle ?? ''} ${record.venue_full ?? ''}`)) return undefined;
   const samePublication = m.by === 'doi'
     || (w.container !== undefined && sameVenue(w.container, record) && (w.year === undefined || Math.abs(w.year - record.year!) <= 1));
   if (!samePublication) return undefined;

@@ -196,9 +196,19 @@ function sentenceEnd(text: string, at: number): number {
   return high;
 }
 
-/** Whether only blanks and opening marks stand between the sentence's start and `at`. */
+/**
+ * Whether `at` opens a sentence: only blanks and opening marks stand between it and the end of a
+ * sentence, a blank line, the start of the text, or what ends a command or environment (`}`, `]`,
+ * `\item`).
+ */
 function sentenceStartBefore(text: string, at: number): boolean {
-  return /^[\s"'`([{*_>-]*$/.test(text.slice(sentenceStart(text, at), at).replace(/\\[A-Za-z]+\s*\{?/g, ''));
+  let i = at - 1;
+  let breaks = 0;
+  for (; i >= 0 && /[\s{("'`*_~>-]/.test(text[i]!); i--) if (text[i] === '\n') breaks++;
+  if (i < 0 || breaks >= 2) return true;
+  const c = text[i]!;
+  if (c === '}' || c === ']' || endsSentence(text, i)) return true;
+  return /\\[A-Za-z]+$/.test(text.slice(Math.max(0, i - 32), i + 1));
 }
 
 /** Whether a citation stands in the sentence of `at`. */

@@ -40,6 +40,11 @@ export function personFamily(p: Person): string {
   return 'literal' in p ? foldText(p.literal).replace(/ /g, '') : foldFamily(p.family);
 }
 
+/** A person's whole name folded, without blanks or hyphens: given names then family name. */
+function fullName(p: Person): string {
+  return ('literal' in p ? foldText(p.literal) : foldText(`${p.given} ${p.family}`)).replace(/ /g, '');
+}
+
 /** The first letter of a person's given names, folded; '' for none or an organisation. */
 function initialOf(p: Person): string {
   return 'literal' in p ? '' : foldText(p.given).charAt(0);
@@ -51,6 +56,8 @@ function initialOf(p: Person): string {
  * without given names agrees with any.
  */
 export function samePerson(a: Person, b: Person): boolean {
+  // The whole name alike, however it is split (`Reza Yazdani Aminabadi` read by BibTeX as family `Aminabadi`).
+  if (fullName(a) === fullName(b)) return true;
   if (personFamily(a) !== personFamily(b)) return false;
   const ia = initialOf(a);
   const ib = initialOf(b);

@@ -35,7 +35,12 @@ interface Candidate {
 /** At most this many characters of a title in a fix's title. */
 const TITLE_MAX = 70;
 
-const shortTitle = (t: string) => (t.length > TITLE_MAX ? `${t.slice(0, TITLE_MAX - 1)}…` : t);
+/** A title cut at a word before {@link TITLE_MAX} characters, with an ellipsis. */
+function shortTitle(t: string): string {
+  if (t.length <= TITLE_MAX) return t;
+  const cut = t.lastIndexOf(' ', TITLE_MAX - 1);
+  return `${t.slice(0, cut > 0 ? cut : TITLE_MAX - 1)}…`;
+}
 
 /**
  * The hints of a citing document: the first prose mention of each system it names and does not cite.

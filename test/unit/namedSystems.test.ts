@@ -1,0 +1,131 @@
+/**
+ * Systems named but not cited (`src/core/checks/namedSystems.ts`, `src/core/service/namedSystemHints.ts`)
+ * on the real corpus: which names count, where the document is prose, once per system, a citation
+ * in the sentence or anywhere of the system's works, aliases naming several works, the setting,
+ * and the quick fix (the citation after the name, the entry into the bibliography).
+ */
+import { describe, expect, it } from 'vitest';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { DiagnosticSeverity, type TextDocumentEdit } from 'vscode-languageserver-types';
+import { URI } from 'vscode-uri';
+import { citationsIn } from '../../src/core/cite/citations.js';
+import { isSystemName, SystemNames, uncitedMentions } from '../../src/core/checks/namedSystems.js';
+import { DEFAULT_DOCUMENT_SETTINGS, DiagnosticCodes, ServiceCommands } from '../../src/core/service/types.js';
+import { realCorpus } from './helpers.js';
+import { serviceOver } from './memoryWorkspace.js';
+
+const names = () => SystemNames.of(realCorpus().entries);
+
+/** The names hinted in a document (`alias@offset`), citing nothing but what it cites. */
+function hinted(text: string, languageId = 'latex'): string[] {
+  const cited = citationsIn(text, languageId);
+  const keys = new Set(cited.map((c) => c.key));
+  return uncitedMentions(text, languageId, names(), cited, (e) => keys.has(e.key)).map((m) => `${m.name.alias}@${text.slice(m.offset, m.offset + m.length) === m.name.alias ? 'ok' : 'bad'}`);
+}
+
+const tex = (body: string) => `\\documentclass{article}\n\\usepackage{vLLM}\n\\begin{document}\n${body}\n\\end{document}\n`;
+
+describe('what counts as a system name', () => {
+  it.each([
+    ['vLLM', 'anywhere'], ['PagedAttention', 'anywhere'], ['ZeRO-Offload', 'anywhere'], ['Megatron-LM', 'anywhere'], ['FlashAttention-2', 'anywhere'],
+    ['GPipe', 'anywhere'], ['DeepSpeed', 'anywhere'], ['FSDP', 'anywhere'],
+  ])('%s is a name', (alias, where) => {
+    expect(isSystemName(alias, [{ title: 'x' }])).toBe(where);
+  });
+
+  it.each(['JAX', 'AMP', 'DDP', 'C4', 'memory profiling', 'sequence parallelism', 'Megatron', 'Needle', 'continuous batching', 'xfuser'])('%s is not (a word, a phrase, or too short in capitals)', (alias) => {
+    expect(isSystemName(alias, [{ title: 'Megatron-LM: Training…' }, { title: 'Needles in haystacks' }])).toBeUndefined();
+  });
+
+  it('a capitalised word is a name when it leads a title, and then only mid-sentence', () => {
+    expect(isSystemName('Orca', [{ title: 'Orca: A Distributed Serving System for Transformer-Based Generative Models' }])).toBe('mid-sentence');
+    expect(hinted(tex('We compare with Orca on long prompts.'))).toEqual(['Orca@ok']);
+    expect(hinted(tex('Orca batches at the iteration level.'))).toEqual([]);
+    expect(hinted(tex('It is fast. Orca batches at the iteration level.'))).toEqual([]);
+    expect(hinted('# Notes\n\nOrca batches.\n', 'markdown')).toEqual([]);
+  });
+
+  it('offers papers, frameworks and reports only, papers first', () => {
+    const megatron = names().get('Megatron-LM')!;
+    expect(megatron.entries.map((e) => e.key)).toEqual(['shoeybi2019megatron', 'narayanan2021efficient', 'korthikanti2023reducing', 'nvidia2019megatron']);
+    expect(names().get('vLLM')!.entries.map((e) => e.key)).toEqual(['kwon2023efficient', 'vllm2023vllm']);
+  });
+});
+
+describe('where a mention counts', () => {
+  it('in prose, once per system, and not when a citation is in its sentence or its works are cited', () => {
+    expect(hinted(tex('We build on vLLM and PagedAttention. Later vLLM again.'))).toEqual(['vLLM@ok']);
+    expect(hinted(tex('We build on vLLM~\\cite{other}. Then GPipe, e.g. for pipelines, splits models.'))).toEqual(['GPipe@ok']);
+    expect(hinted(tex('GPipe~\\cite{huang2019gpipe} splits models. GPipe is old.'))).toEqual([]);
+    expect(hinted(tex('Our engine is like vLLM.\n\nWe cite kwon2023efficient elsewhere~\\cite{kwon2023efficient}.'))).toEqual([]);
+  });
+
+  it('never in comments, verbatim, math, headings, non-prose arguments, tables or URLs', () => {
+    const body = [
+      '% vLLM in a comment',
+      '\\section{vLLM and GPipe}',
+      '\\begin{verbatim}\nDeepSpeed\n\\end{verbatim}',
+      '$x_{FSDP}$ and \\(PagedAttention\\)',
+      '\\url{https://github.com/vllm-project/vLLM} \\href{https://x.org/GPipe}{the pipeline}',
+      '\\texttt{ZeRO-Offload} \\label{sec:FlashAttention-2} \\ref{Megatron-LM}',
+      '\\begin{tabular}{ll}\nDeepSpeed & 1 \\\\\n\\end{tabular}',
+      'See github.com/microsoft/DeepSpeed and docs/FSDP.md.',
+    ].join('\n');
+    expect(hinted(tex(body))).toEqual([]);
+  });
+
+  it('in Markdown: prose only, not code, math, headings, links, comments or front matter', () => {
+    const md = [
+      '---', 'title: vLLM notes', '---', '', '# vLLM', '', 'Serving with `vLLM` and $GPipe$.', '', '```', 'DeepSpeed', '```', '',
+      'A [link to vLLM](https://github.com/vllm-project/vllm) and <!-- FSDP --> text.', '', 'Here FlashAttention-2 matters [@dao2022flashattention].', '',
+      'And ZeRO-Offload moves optimizer state.',
+    ].join('\n');
+    expect(hinted(md, 'markdown')).toEqual(['ZeRO-Offload@ok']);
+  });
+});
+
+describe('the service', () => {
+  const TEX = tex('Serving systems such as vLLM page the KV cache.\n\\bibliography{refs}');
+  const uri = URI.file('/ws/main.tex').toString();
+  const doc = TextDocument.create(uri, 'latex', 1, TEX);
+
+  it('gives a Hint with a fix per work: the citation after the name, and the entry into the bibliography', async () => {
+    const service = serviceOver({ '/ws/main.tex': TEX, '/ws/refs.bib': '' });
+    const diags = (await service.diagnostics(doc)).filter((d) => d.code === DiagnosticCodes.uncitedSystem);
+    expect(diags.map((d) => [d.severity, TEX.slice(doc.offsetAt(d.range.start), doc.offsetAt(d.range.end)), d.message])).toEqual([
+      [DiagnosticSeverity.Hint, 'vLLM', 'vLLM is named but not cited; the MLSys Papers corpus has 2 works by that name: kwon2023efficient, vllm2023vllm'],
+    ]);
+    const actions = await service.codeActions(doc, diags[0]!.range, diags);
+    expect(actions.map((a) => a.title)).toEqual([
+      'Cite kwon2023efficient (Efficient Memory Management for Large Language Model Serving with…)',
+      'Cite vllm2023vllm (vLLM)',
+    ]);
+    const edit = actions[0]!.edit!.documentChanges![0] as TextDocumentEdit;
+    expect(TextDocument.applyEdits(doc, edit.edits)).toBe(TEX.replace('such as vLLM page', 'such as vLLM~\\cite{kwon2023efficient} page'));
+    expect(actions[0]!.command).toEqual({ title: actions[0]!.title, command: ServiceCommands.addToBibliography, arguments: [uri, 'kwon2023efficient'] });
+  });
+
+  it('cites the bibliography\'s own key for the same work, and adds nothing then', async () => {
+    const bib = '@inproceedings{mine, title={Efficient Memory Management for Large Language Model Serving with PagedAttention}, author={Kwon, Woosuk}, booktitle={SOSP}, year={2023}, doi={10.1145/3600006.3613165}}\n';
+    const service = serviceOver({ '/ws/main.tex': TEX, '/ws/refs.bib': bib });
+    const diags = (await service.diagnostics(doc)).filter((d) => d.code === DiagnosticCodes.uncitedSystem);
+    const [first] = await service.codeActions(doc, diags[0]!.range, diags);
+    expect(first!.title).toMatch(/^Cite mine /);
+    expect(first!.command).toBeUndefined();
+    // Cited under its own key: no hint at all.
+    const cited = TEX.replace('page the KV cache.', 'page the KV cache~\\cite{mine}.');
+    const citedDoc = TextDocument.create(uri, 'latex', 2, cited);
+    expect((await serviceOver({ '/ws/main.tex': cited, '/ws/refs.bib': bib }).diagnostics(citedDoc)).filter((d) => d.code === DiagnosticCodes.uncitedSystem)).toEqual([]);
+  });
+
+  it('is off with one setting, and in Markdown the fix writes a Pandoc citation', async () => {
+    const off = serviceOver({ '/ws/main.tex': TEX }, { config: () => ({ ...DEFAULT_DOCUMENT_SETTINGS, namedSystemHints: false }) });
+    expect((await off.diagnostics(doc)).filter((d) => d.code === DiagnosticCodes.uncitedSystem)).toEqual([]);
+    const md = '---\nbibliography: refs.bib\n---\n\nWe use GPipe for pipelines.\n';
+    const mdDoc = TextDocument.create(URI.file('/ws/notes.md').toString(), 'markdown', 1, md);
+    const service = serviceOver({ '/ws/notes.md': md, '/ws/refs.bib': '' });
+    const diags = (await service.diagnostics(mdDoc)).filter((d) => d.code === DiagnosticCodes.uncitedSystem);
+    const [fix] = await service.codeActions(mdDoc, diags[0]!.range, diags);
+    expect(TextDocument.applyEdits(mdDoc, (fix!.edit!.documentChanges![0] as TextDocumentEdit).edits)).toBe(md.replace('GPipe for', 'GPipe [@huang2019gpipe] for'));
+  });
+});
