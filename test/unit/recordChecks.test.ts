@@ -135,7 +135,7 @@ describe('the rewrite', () => {
     const out = applyReplacements(text, [plan]);
     expect(out.startsWith(before)).toBe(true);
     expect(out.endsWith(after)).toBe(true);
-    const field = (name: string, value: string) => `    ${name.padEnd(13)} = ${value},`;
+    const field = (name: string, value: string) => (name === 'File' || name === 'Keywords' ? `    ${name}${name === 'File' ? '    ' : ''}= ${value},` : `    ${name.length < 8 ? name.padEnd(8) : `${name} `}= ${value},`);
     expect(plan.text).toBe([
       '@InProceedings{kwon2023vllm,',
       field('Author', `"${VLLM_AUTHORS}"`),

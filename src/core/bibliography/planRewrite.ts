@@ -19,7 +19,7 @@
  * in the same order with no new error, and the rewritten entry must read as planned; otherwise
  * there is no plan. Pure: hosts apply the replacement as one undoable edit.
  */
-import { stringify as stringifyYaml } from 'yaml';
+import { Document as YamlDocument, isScalar, visit } from 'yaml';
 import { bibtexFields, bibtexName, protectCapitals, texEscape } from '../cite/writeBibtex.js';
 import { toCslJson } from '../cite/formatCitation.js';
 import type { Entry, Person } from '../corpus/schema.js';
@@ -174,8 +174,8 @@ interface BibtexLayout {
   /** Between a field's comma and the next field's name (`\n  `). */
   between: string;
   nameCase: 'lower' | 'upper' | 'capital';
-  /** Names padded so that `=` lines up, and to which width; 0 when not. */
-  align: boolean;
+  /** Where `=` stands when the writer lines it up (its column from the field's name), else 0. */
+  alignAt: number;
   /** Between a name and `=` when not aligned, and between `=` and the value. */
   beforeEq: string;
   afterEq: string;
@@ -219,8 +219,15 @@ function layoutOf(text: string, start: number, end: number, spans: readonly BibF
     const eq = text.indexOf('=', s.nameStart + s.name.length);
     return { before: text.slice(s.nameStart + s.name.length, eq), after: text.slice(eq + 1, s.valueStart), width: eq - s.nameStart };
   });
-  const align = spans.length >= 2 && eqGaps.every((g) => g.width === eqGaps[0]!.width) && eqGaps.some((g) => g.before.length > 1)
-    && eqGaps.every((g) => /^ *$/.test(g.before));
+  // Lined up: most fields (two in three) put `=` at one column, padding names with spaces (DBLP's
+  // own exports have a field or two off by one).
+  const count = new Map<number, number>();
+  for (const g of eqGaps) count.set(g.width, (count.get(g.width) ?? 0) + 1);
+  const [width, most] = [...count].sort((a, b) => b[1] - a[1])[0]!;
+  const align = spans.length >= 2 && most * 3 >= spans.length * 2 && eqGaps.some((g) => g.before.length > 1) && eqGaps.every((g) => /^ *$/.test(g.before));
+  const gaps = new Map<string, number>();
+  for (const g of eqGaps) gaps.set(g.before, (gaps.get(g.before) ?? 0) + 1);
+  const before = [...gaps].sort((a, b) => b[1] - a[1])[0]![0];
   const values = spans.map((s) => text[s.valueStart]);
   const quoted = values.filter((c) => c === '"').length;
   const braced = values.filter((c) => c === '{').length;
@@ -231,8 +238,8 @@ function layoutOf(text: string, start: number, end: number, spans: readonly BibF
     head,
     between,
     nameCase: caseOf(spans.map((s) => s.name)),
-    align,
-    beforeEq: align ? ' ' : (eqGaps[0]!.before.replace(/[\r\n].*/s, '') || ''),
+    alignAt: align ? width : 0,
+    beforeEq: align ? ' ' : before.replace(/[\r\n].*/s, ''),
     afterEq: eqGaps[0]!.after.replace(/[\r\n].*/s, ''),
     quotes: quoted > braced,
     bareYear: !!year && /\d/.test(text[year.valueStart] ?? ''),
@@ -275,15 +282,10 @@ function rewriteBibtex(text: string, entry: BibEntry, span: { start: number; end
   const record = { ...change.record, key: entry.key };
   const fields: [string, string][] = bibtexFields(record).map(([n, v]) => [applyCase(n, layout.nameCase), delimited(v, layout, n === 'year' && layout.bareYear)]);
   const kept = spans.filter((s) => !OWNED_BIBTEX_FIELDS.has(s.name.toLowerCase()));
-  const width = layout.align ? Math.max(...fields.map(([n]) => n.length), ...kept.map((s) => s.name.length)) : 0;
-  const written = fields.map(([n, v]) => `${layout.align ? n.padEnd(width) : n}${layout.beforeEq}=${layout.afterEq}${v}`);
-  // A kept field's own text, from its name to the end of its value; realigned only where names are aligned.
-  for (const s of kept) {
-    const own = text.slice(s.nameStart, s.valueEnd);
-    if (!layout.align) { written.push(own); continue; }
-    const eq = own.indexOf('=', s.name.length);
-    written.push(`${s.name.padEnd(width)} ${own.slice(eq)}`);
-  }
+  // The record's fields with `=` at the writer's column (a longer name takes one space); the
+  // writer's own fields as they are, from name to the end of the value.
+  const written = fields.map(([n, v]) => `${layout.alignAt ? (n.length < layout.alignAt ? n.padEnd(layout.alignAt) : `${n} `) : `${n}${layout.beforeEq}`}=${layout.afterEq}${v}`);
+  for (const s of kept) written.push(text.slice(s.nameStart, s.valueEnd));
   const type = layout.typeText.replace(/[^\s]+/, bibtexType(record, layout.typeCase));
   return `@${type}${layout.head}${written.join(`,${fix(layout.between)}`)}${layout.tail}`;
 }
@@ -416,6 +418,12 @@ function cslYamlText(text: string, start: number, old: string, item: Record<stri
   let ls = start;
   while (ls > 0 && text[ls - 1] !== '\n' && text[ls - 1] !== '\r') ls--;
   const keyIndent = ' '.repeat(start - ls);
-  const lines = stringifyYaml(item).replace(/\n$/, '').split('\n');
+  // The item's own style: a list under a key not indented (`author:\n- family: …`, as Pandoc
+  // writes), single or double quotes, short lists of scalars in flow style (`- [2019]`).
+  const doc = new YamlDocument(item);
+  visit(doc, { Seq(_, node) { if (node.items.length && node.items.every((i) => isScalar(i))) node.flow = true; } });
+  const indentSeq = !/^([ \t]*)[^\s-][^:\r\n]*:[ \t]*\r?\n\1- /m.test(old);
+  const singleQuote = (old.match(/: '/g)?.length ?? 0) > (old.match(/: "/g)?.length ?? 0);
+  const lines = doc.toString({ indentSeq, singleQuote, lineWidth: 0, flowCollectionPadding: false }).replace(/\n$/, '').split('\n');
   return lines.map((l, i) => (i === 0 || !l ? l : keyIndent + l)).join(eol);
 }

@@ -72,11 +72,16 @@ export function pageRange(pages: string): { first: string; last?: string } | und
   return parts.length > 1 ? { first: parts[0]!, last: parts[parts.length - 1]! } : { first: parts[0]! };
 }
 
-/** Whether two page ranges agree: the same first page, and the same last page when both give one. */
+/**
+ * Whether two page ranges agree: the same first page, and the same last page when both give one.
+ * A single number against a range that starts at 1 is an article number (ACM's `58` for pages
+ * `58:1--58:15`, which DBLP writes `pages = {58}`), not a page: it agrees.
+ */
 export function samePages(a: string, b: string): boolean {
   const x = pageRange(a);
   const y = pageRange(b);
   if (!x || !y) return true;
+  if ((x.last === undefined && y.first === '1' && y.last !== undefined) || (y.last === undefined && x.first === '1' && x.last !== undefined)) return true;
   return x.first === y.first && (x.last === undefined || y.last === undefined || x.last === y.last);
 }
 
