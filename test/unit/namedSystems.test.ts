@@ -10,6 +10,7 @@ import { DiagnosticSeverity, type TextDocumentEdit } from 'vscode-languageserver
 import { URI } from 'vscode-uri';
 import { citationsIn } from '../../src/core/cite/citations.js';
 import { isSystemName, SystemNames, uncitedMentions } from '../../src/core/checks/namedSystems.js';
+import { LatexProject } from '../../src/core/latex/project.js';
 import { DEFAULT_DOCUMENT_SETTINGS, DiagnosticCodes, ServiceCommands } from '../../src/core/service/types.js';
 import { realCorpus } from './helpers.js';
 import { serviceOver } from './memoryWorkspace.js';
@@ -45,10 +46,22 @@ describe('what counts as a system name', () => {
     expect(hinted('# Notes\n\nOrca batches.\n', 'markdown')).toEqual([]);
   });
 
-  it('offers papers, frameworks and reports only, papers first', () => {
-    const megatron = names().get('Megatron-LM')!;
-    expect(megatron.entries.map((e) => e.key)).toEqual(['shoeybi2019megatron', 'narayanan2021efficient', 'korthikanti2023reducing', 'nvidia2019megatron']);
-    expect(names().get('vLLM')!.entries.map((e) => e.key)).toEqual(['kwon2023efficient', 'vllm2023vllm']);
+  it('offers papers and reports only (not a repository, a post or a talk), papers first', () => {
+    // Megatron-LM: tensor parallelism, 3D parallelism, sequence parallelism.
+    expect(names().get('Megatron-LM')!.entries.map((e) => e.key)).toEqual(['shoeybi2019megatron', 'narayanan2021efficient', 'korthikanti2023reducing']);
+    expect(names().get('vLLM')!.entries.map((e) => e.key)).toEqual(['kwon2023efficient']);
+  });
+
+  it('is not a company\'s name, and a project\'s own team does not make one', () => {
+    expect(names().get('DeepSeek')).toBeUndefined();
+    expect(names().get('vLLM')).toBeDefined();
+  });
+
+  it('not another version, another system, or part of a longer product name', () => {
+    expect(hinted(tex('Models like PaLM-2 and PaLM-E grew, as did Gemini 2.0.'))).toEqual([]);
+    expect(hinted(tex('It runs as a vLLM-Ascend plugin.'))).toEqual([]);
+    expect(hinted(tex('It is a vLLM-based engine.'))).toEqual(['vLLM@ok']);
+    expect(hinted(tex('We serve with NVIDIA\'s Triton Inference Server and the Databricks Unity Catalog.'))).toEqual([]);
   });
 });
 
@@ -93,12 +106,19 @@ describe('the service', () => {
     const service = serviceOver({ '/ws/main.tex': TEX, '/ws/refs.bib': '' });
     const diags = (await service.diagnostics(doc)).filter((d) => d.code === DiagnosticCodes.uncitedSystem);
     expect(diags.map((d) => [d.severity, TEX.slice(doc.offsetAt(d.range.start), doc.offsetAt(d.range.end)), d.message])).toEqual([
-      [DiagnosticSeverity.Hint, 'vLLM', 'vLLM is named but not cited; the MLSys Papers corpus has 2 works by that name: kwon2023efficient, vllm2023vllm'],
+      [DiagnosticSeverity.Hint, 'vLLM', 'vLLM is named but not cited; the MLSys Papers corpus has its work: kwon2023efficient'],
     ]);
     const actions = await service.codeActions(doc, diags[0]!.range, diags);
-    expect(actions.map((a) => a.title)).toEqual([
-      'Cite kwon2023efficient (Efficient Memory Management for Large Language Model Serving with…)',
-      'Cite vllm2023vllm (vLLM)',
+    expect(actions.map((a) => a.title)).toEqual(['Cite kwon2023efficient (Efficient Memory Management for Large Language Model Serving with…)']);
+    // A name of several works offers each, with the work's title.
+    const mega = tex('Training with Megatron-LM scales.\n\\bibliography{refs}');
+    const megaDoc = TextDocument.create(URI.file('/ws/mega.tex').toString(), 'latex', 1, mega);
+    const s2 = serviceOver({ '/ws/mega.tex': mega, '/ws/refs.bib': '' });
+    const md = (await s2.diagnostics(megaDoc)).filter((d) => d.code === DiagnosticCodes.uncitedSystem);
+    expect((await s2.codeActions(megaDoc, md[0]!.range, md)).map((a) => a.title)).toEqual([
+      'Cite shoeybi2019megatron (Megatron-LM: Training Multi-Billion Parameter Language Models Using…)',
+      'Cite narayanan2021efficient (Efficient Large-Scale Language Model Training on GPU Clusters Using…)',
+      'Cite korthikanti2023reducing (Reducing Activation Recomputation in Large Transformer Models)',
     ]);
     const edit = actions[0]!.edit!.documentChanges![0] as TextDocumentEdit;
     expect(TextDocument.applyEdits(doc, edit.edits)).toBe(TEX.replace('such as vLLM page', 'such as vLLM~\\cite{kwon2023efficient} page'));
@@ -116,6 +136,19 @@ describe('the service', () => {
     const cited = TEX.replace('page the KV cache.', 'page the KV cache~\\cite{mine}.');
     const citedDoc = TextDocument.create(uri, 'latex', 2, cited);
     expect((await serviceOver({ '/ws/main.tex': cited, '/ws/refs.bib': bib }).diagnostics(citedDoc)).filter((d) => d.code === DiagnosticCodes.uncitedSystem)).toEqual([]);
+  });
+
+  it('in a LaTeX project, what the other files cite counts: a section names what the introduction cites', async () => {
+    const main = '\\documentclass{article}\n\\begin{document}\n\\input{intro}\n\\input{impl}\n\\bibliography{refs}\n\\end{document}\n';
+    const intro = 'Paged KV caches~\\cite{kwon2023efficient} help.\n';
+    const impl = 'We build on vLLM and GPipe.\n';
+    const files = { '/ws/main.tex': main, '/ws/intro.tex': intro, '/ws/impl.tex': impl, '/ws/refs.bib': '' };
+    const project = new LatexProject();
+    for (const [path, text] of Object.entries(files)) if (path.endsWith('.tex')) project.set(URI.file(path), text);
+    const service = serviceOver(files, { project });
+    const implDoc = TextDocument.create(URI.file('/ws/impl.tex').toString(), 'latex', 1, impl);
+    const hints = (await service.diagnostics(implDoc)).filter((d) => d.code === DiagnosticCodes.uncitedSystem);
+    expect(hints.map((d) => impl.slice(implDoc.offsetAt(d.range.start), implDoc.offsetAt(d.range.end)))).toEqual(['GPipe']);
   });
 
   it('is off with one setting, and in Markdown the fix writes a Pandoc citation', async () => {

@@ -33,13 +33,22 @@ export function fieldName(field: RecordField): string {
   }
 }
 
+/** At most this many names of a list are written in a message (the JSON of the CLI has them all). */
+const NAMES_SHOWN = 8;
+
+/** A `; `-separated list of names, cut to {@link NAMES_SHOWN} with how many there are: `A; B; …; H; … (67 in all)`. */
+function names(list: string): string {
+  const all = list.split('; ');
+  return all.length <= NAMES_SHOWN ? list : l10n.t('{0}; … ({1} in all)', all.slice(0, NAMES_SHOWN).join('; '), all.length);
+}
+
 /** One mismatch in words: `year: 2022, verified 2023`. */
 export function mismatchText(m: FieldMismatch): string {
   switch (m.reason) {
-    case 'authors-truncated': return l10n.t('authors: cut short to "and others"; the record lists all of them: {0}', m.expected);
-    case 'authors-missing': return l10n.t('authors: {0} missing', m.expected);
-    case 'authors-extra': return l10n.t('authors: {0} not in the record ({1})', m.found, m.expected);
-    case 'authors-misspelled': return l10n.t('authors: {0}, verified {1}', m.found, m.expected);
+    case 'authors-truncated': return l10n.t('authors: cut short to "and others"; the record lists all of them: {0}', names(m.expected));
+    case 'authors-missing': return l10n.t('authors: {0} missing', names(m.expected));
+    case 'authors-extra': return l10n.t('authors: {0} not in the record ({1})', names(m.found), names(m.expected));
+    case 'authors-misspelled': return l10n.t('authors: {0}, verified {1}', names(m.found), names(m.expected));
     case 'differs': return l10n.t('{0}: {1}, verified {2}', fieldName(m.field), m.found, m.expected);
   }
 }

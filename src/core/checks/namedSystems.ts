@@ -3,14 +3,21 @@
  * knows by name (vLLM, PagedAttention, ZeRO-Offload, Megatron-LM, FlashAttention-2, Orca), with no
  * citation in the same sentence, when the document cites none of that name's works.
  *
- * What counts as a name ({@link isSystemName}): one token that cannot be an ordinary word: a
- * capital after its first letter (`vLLM`, `GPipe`, `DeepSpeed`, `FSDP`), a digit beside letters
- * (`FlashAttention-2`), or a hyphenated part of that kind (`Megatron-LM`), four characters at
- * least when it is all capitals (`JAX`, `DDP`, `AMP`, `C4` are too ambiguous); or a capitalised
- * word that leads the title of one of its works (`Orca: A Distributed Serving System…`), and then
- * only in the middle of a sentence (so `Needle` or `Medusa` opening a sentence is a word).
- * Only papers, frameworks and reports are offered (not the posts and talks that also mention a
- * name), papers first.
+ * What counts as a name ({@link isSystemName}): one token of four characters or more that cannot
+ * be an ordinary word: a capital after its first letter (`vLLM`, `GPipe`, `DeepSpeed`, `FSDP`), a
+ * digit beside letters (`FlashAttention-2`), or a hyphenated part of that kind (`Megatron-LM`);
+ * or a capitalised word that leads the title of one of its works (`Orca: A Distributed Serving
+ * System…`), and then only in the middle of a sentence and not beside another capitalised word
+ * (`Needle` opening a sentence is a word, `Databricks Unity Catalog` and `NVIDIA's Triton Inference
+ * Server` are other products). Not a name: `JAX`, `MoE`, `DDP` (too short to be one thing), and a
+ * name a company or lab that wrote works of the corpus goes by (`DeepSeek` of "DeepSeek-AI",
+ * `Google`): it names the company as much as a system (a project's own team, "vLLM Team", does not
+ * count). Only papers and reports are offered (not a project's repository, nor the posts and talks
+ * that also mention a name), papers first.
+ *
+ * How a mention is read: the token as written (case counts), or its start before a hyphen and a
+ * lower-case word (`vLLM-based`, `GPipe-style`); never before a capitalised word, a digit or a
+ * version (`PaLM-2`, `PaLM-E`, `vLLM-Ascend`, `Gemini 2.0`: another system, or another version).
  *
  * Where it looks: prose only. LaTeX: the document's body (after `\begin{document}` when there is
  * one), without comments, verbatim text and `\iffalse` blocks (`latex/scan.ts`), math (`$…$`,
@@ -25,8 +32,15 @@ import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../cite/citationContext.js'
 import { latexRegions, maskLatex } from '../latex/scan.js';
 import { scanPandoc } from '../markdown/pandoc.js';
 
-/** Kinds of entries a citation of a system name may offer. */
-const CITABLE_KINDS = new Set(['paper', 'framework', 'report']);
+/**
+ * Kinds of entries a citation of a system name may offer: the papers and reports that present a
+ * system, not its repository (`vLLM` offers the SOSP paper, not the GitHub project), nor the posts
+ * and talks that mention it.
+ */
+const CITABLE_KINDS = new Set(['paper', 'report']);
+
+/** Words after an organisation's name that make it a project's own team (`vLLM Team`, `PyTorch Team`): then the name is the project's. */
+const PROJECT_TEAM = /^(?:team|project|developers|contributors|community|authors)$/;
 
 /**
  * Whether an alias is a system's name rather than a word (see the module comment).
@@ -35,9 +49,8 @@ const CITABLE_KINDS = new Set(['paper', 'framework', 'report']);
  * @returns `'anywhere'`, `'mid-sentence'` (a capitalised word), or undefined when it is no name
  */
 export function isSystemName(alias: string, entries: readonly Pick<Entry, 'title'>[]): 'anywhere' | 'mid-sentence' | undefined {
-  if (alias.length < 3 || /[^\p{L}\p{N}\-+]/u.test(alias) || !/\p{L}/u.test(alias) || /^-|-$/.test(alias)) return undefined;
-  const allCaps = alias === alias.toUpperCase();
-  if (allCaps && alias.replace(/[^\p{L}\p{N}]/gu, '').length < 4) return undefined;
+  // Four characters at least: `MoE`, `JAX`, `DDP`, `AMP`, `C4` are abbreviations of many things.
+  if (alias.length < 4 || /[^\p{L}\p{N}\-+]/u.test(alias) || !/\p{L}/u.test(alias) || /^-|-$/.test(alias)) return undefined;
   const parts = alias.split('-');
   const named = parts.some((p) => /\p{Lu}/u.test(p.slice(1)) || (/\p{L}/u.test(p) && /\p{N}/u.test(p)));
   if (named) return 'anywhere';
@@ -65,6 +78,17 @@ export class SystemNames {
   }
 
   constructor(entries: readonly Entry[]) {
+    // The names organisations that wrote works go by: each word of an organisation author, and the whole.
+    const orgs = new Set<string>();
+    for (const e of entries) {
+      for (const p of e.authors ?? []) {
+        if (!('literal' in p)) continue;
+        const words = p.literal.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, ' ').trim().split(' ');
+        if (words.some((w) => PROJECT_TEAM.test(w))) continue;
+        orgs.add(words.join(''));
+        for (const w of words) if (w.length >= 4) orgs.add(w);
+      }
+    }
     const works = new Map<string, Entry[]>();
     for (const e of entries) {
       if (e.library || !CITABLE_KINDS.has(e.kind)) continue;
@@ -74,10 +98,10 @@ export class SystemNames {
         else works.set(a, [e]);
       }
     }
-    const rank = (e: Entry) => (e.kind === 'paper' ? 0 : e.kind === 'report' ? 1 : 2);
+    const rank = (e: Entry) => (e.kind === 'paper' ? 0 : 1);
     for (const [alias, list] of works) {
       const where = isSystemName(alias, list);
-      if (!where) continue;
+      if (!where || orgs.has(alias.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, ''))) continue;
       this.byAlias.set(alias, { alias, where, entries: [...list].sort((a, b) => rank(a) - rank(b) || (a.year ?? 9999) - (b.year ?? 9999)) });
     }
   }
@@ -131,10 +155,14 @@ export function uncitedMentions(text: string, languageId: string, names: SystemN
       // Part of a URL, a path, an address, a file or domain name, a macro.
       if (/[\\/@.:#_~=&?%]/.test(before) || (/[./@:_]/.test(after) && /[\p{L}\p{N}]/u.test(t[at + m[0].length + 1] ?? ''))) continue;
       const hit = nameIn(m[0], names);
-      if (!hit || seen.has(hit.alias)) continue;
+      if (!hit) continue;
+      // Another version (`Gemini 2.0`, `PaLM 2`), or a longer product name around a plain word.
+      const rest = t.slice(at + hit.alias.length, at + hit.alias.length + 48);
+      if (/^[ \t~]+(?:v?\d)/.test(rest)) continue;
+      if (hit.where === 'mid-sentence' && (sentenceStartBefore(t, at) || /^[ \t]+\p{Lu}/u.test(rest) || /\p{Lu}[\p{L}\p{N}'’]*[ \t]+$/u.test(t.slice(Math.max(0, at - 48), at)))) continue;
+      if (seen.has(hit.alias)) continue;
       seen.add(hit.alias);
       if (hit.entries.every((e) => offered.has(e))) continue;
-      if (hit.where === 'mid-sentence' && sentenceStartBefore(t, at)) continue;
       if (hit.entries.some(isCited)) continue;
       if (citedInSentence(t, at, cites)) continue;
       for (const e of hit.entries) offered.add(e);
@@ -147,12 +175,17 @@ export function uncitedMentions(text: string, languageId: string, names: SystemN
 /** A run of letters, digits, `-` and `+` that starts with a letter or digit. */
 const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}+-]*/gu;
 
-/** The name a token is or starts with (`vLLM-based` → vLLM): the token, then its prefixes at each `-`, longest first. */
+/**
+ * The name a token is or starts with: the token, else its start before a hyphen followed by
+ * lower-case letters only (`vLLM-based` → vLLM, `GPipe-style-training` → GPipe; not `PaLM-2`,
+ * `PaLM-E`, `vLLM-Ascend`), longest first.
+ */
 function nameIn(token: string, names: SystemNames): SystemName | undefined {
   const t = token.replace(/-+$/, '');
   const direct = names.get(t);
   if (direct) return direct;
   for (let i = t.lastIndexOf('-'); i > 0; i = t.lastIndexOf('-', i - 1)) {
+    if (!/^[a-z]+(?:-[a-z]+)*$/.test(t.slice(i + 1))) continue;
     const n = names.get(t.slice(0, i));
     if (n) return n;
   }

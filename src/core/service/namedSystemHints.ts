@@ -5,7 +5,8 @@
  * key (title)" that inserts the citation after the name (`~\cite{key}`, ` [@key]`) and adds the
  * entry to the bibliography as Insert Citation does (the `addToBibliography` command, when
  * `syncBibliography` is on and the bibliography lacks it). A work the bibliography has under
- * another key is cited by that key.
+ * another key is cited by that key. A document that neither cites nor declares a bibliography
+ * gets none: it may cite in a dialect we do not read.
  */
 import * as l10n from '@vscode/l10n';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -13,7 +14,7 @@ import { CodeAction, CodeActionKind, Diagnostic, DiagnosticSeverity } from 'vsco
 import { URI } from 'vscode-uri';
 import type { BibEntry } from '../bibliography/bibtexFile.js';
 import { bibEntryIdentity, entryIdentity, SameWorkIndex } from '../bibliography/sameWork.js';
-import type { CitedKey } from '../cite/citations.js';
+import { citedKeys as citedKeysOf, type CitedKey } from '../cite/citations.js';
 import { LATEX_LANGUAGES } from '../cite/citationContext.js';
 import { planCitation } from '../cite/insert.js';
 import type { Entry } from '../corpus/schema.js';
@@ -51,14 +52,27 @@ function shortTitle(t: string): string {
 export async function namedSystemHints(ctx: ServiceContext, doc: TextDocument, cited: readonly CitedKey[], bib: Parameters<typeof bibEntries>[0], defined: (key: string) => boolean): Promise<Diagnostic[]> {
   const settings = await ctx.opts.config(URI.parse(doc.uri));
   if (!settings.namedSystemHints) return [];
+  // Only where the writer cites as we read it (a citation, or a declared bibliography): a page of
+  // another dialect (d2lbook's :cite:, distill's <d-cite>) has citations we do not see.
+  if (!cited.length && !bib?.files.length && !bib?.missing.length && !bib?.thebibliography?.length) return [];
   const names = SystemNames.of(ctx.opts.corpus().corpus.entries);
   const citedKeys = new Set(cited.map((c) => c.key.toLowerCase()));
   const own = new SameWorkIndex<BibEntry>();
   for (const o of bibEntries(bib)) own.add(bibEntryIdentity(o.entry), o.entry);
   const ownKeyOf = (e: Entry): string | undefined => (own.empty ? undefined : own.find(entryIdentity(e))?.key);
   const isCited = (e: Entry) => citedKeys.has(e.key.toLowerCase()) || citedKeys.has(ownKeyOf(e)?.toLowerCase() ?? '\0');
+  let mentions = uncitedMentions(doc.getText(), doc.languageId, names, cited, isCited);
+  // A LaTeX file of a project: what the project's other files cite counts too (a section names
+  // vLLM that the introduction cites). Read only when this file names an uncited system.
+  if (mentions.length && LATEX_LANGUAGES.has(doc.languageId)) {
+    const others = await projectCitedKeys(ctx, URI.parse(doc.uri));
+    if (others.size) {
+      for (const k of others) citedKeys.add(k);
+      mentions = uncitedMentions(doc.getText(), doc.languageId, names, cited, isCited);
+    }
+  }
   const out: Diagnostic[] = [];
-  for (const m of uncitedMentions(doc.getText(), doc.languageId, names, cited, isCited)) {
+  for (const m of mentions) {
     const candidates: Candidate[] = m.name.entries.map((e) => {
       const citeAs = ownKeyOf(e) ?? e.key;
       return { key: e.key, citeAs, title: e.title, add: settings.syncBibliography && !defined(citeAs) };
@@ -71,6 +85,22 @@ export async function namedSystemHints(ctx: ServiceContext, doc: TextDocument, c
         : l10n.t('{0} is named but not cited; the MLSys Papers corpus has {1} works by that name: {2}', m.name.alias, candidates.length, keys),
       data: { candidates },
     });
+  }
+  return out;
+}
+
+/** The keys the other files of a LaTeX file's projects cite (every root that reaches it, and each file those roots reach), lower case. */
+async function projectCitedKeys(ctx: ServiceContext, uri: URI): Promise<Set<string>> {
+  const project = ctx.opts.project;
+  const out = new Set<string>();
+  if (!project?.filesOf) return out;
+  const roots = project.rootsOf(uri);
+  const files = new Map<string, URI>();
+  for (const root of roots.length ? roots : [uri]) for (const f of project.filesOf(root)) files.set(f.toString(), f);
+  files.delete(uri.toString());
+  for (const f of files.values()) {
+    const text = await ctx.ws.readText(f);
+    if (text !== undefined) for (const k of citedKeysOf(text, 'latex')) out.add(k.toLowerCase());
   }
   return out;
 }
