@@ -101,14 +101,6 @@ export function planEntryRewrites(source: BibFile, changes: readonly { entry: Bi
   return readsBack(source, planned) ? planned.map((p) => p.plan) : undefined;
 }
 
-/**
- * The text an entry would have after a change, alone (what a library entry's fix copies to the
- * clipboard: a library file is never written).
- */
-export function rewrittenEntryText(source: BibFile, entry: BibEntry, change: EntryChange): string | undefined {
-  return planEntryRewrite(source, entry, change)?.text;
-}
-
 /** Applies replacements (in file order, not overlapping) to a text. */
 export function applyReplacements(text: string, plans: readonly BibReplacement[]): string {
   let out = '';
@@ -296,7 +288,7 @@ const WRITER_FIELDS: Record<RecordField, readonly string[]> = {
 };
 
 /** A record field's value in BibTeX, escaped as `writeBibtex.ts` writes it. */
-export function bibtexValueOf(record: Entry, field: RecordField, writerNames?: string): string | undefined {
+function bibtexValueOf(record: Entry, field: RecordField, writerNames?: string): string | undefined {
   switch (field) {
     case 'title': return protectCapitals(texEscape(record.title), record.aliases);
     case 'authors': {

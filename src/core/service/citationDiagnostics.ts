@@ -78,7 +78,7 @@ export async function bibDiagnostics(ctx: ServiceContext, doc: TextDocument): Pr
     }
   }
   // Preprints with a version of record, and fields that disagree with the verified record.
-  out.push(...await fileRecordDiagnostics(ctx, doc, { path: uri.path, format: 'bibtex', text, ...read }));
+  out.push(...await fileRecordDiagnostics(ctx, doc, shared?.text === text ? shared : { path: uri.path, format: 'bibtex', text, ...read }));
   return out;
 }
 

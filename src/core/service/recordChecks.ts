@@ -45,6 +45,19 @@ interface RecordData {
   library?: boolean;
 }
 
+/** Findings of a file as read, per corpus matcher: a file pulled again unchanged is not checked again (a library of 100,000 entries). */
+const checked = new WeakMap<BibFile, { matcher: RecordMatcher; findings: RecordFinding[] }>();
+
+/** The findings of a file as read, with the current corpus. */
+function findingsOf(ctx: ServiceContext, file: BibFile): RecordFinding[] {
+  const matcher = matcherOf(ctx);
+  const known = checked.get(file);
+  if (known?.matcher === matcher) return known.findings;
+  const findings = checkBibFile(file, matcher);
+  checked.set(file, { matcher, findings });
+  return findings;
+}
+
 /** The matcher over the service's current corpus (built once per corpus). */
 function matcherOf(ctx: ServiceContext): RecordMatcher {
   return RecordMatcher.of(ctx.opts.corpus().corpus.entries);
@@ -70,7 +83,7 @@ export async function fileRecordDiagnostics(ctx: ServiceContext, doc: TextDocume
   const uri = URI.parse(doc.uri);
   const severity = severityOf((await ctx.opts.config(uri)).recordChecks);
   if (severity === undefined || !file.entries.length) return [];
-  const findings = checkBibFile(file, matcherOf(ctx));
+  const findings = findingsOf(ctx, file);
   if (!findings.length) return [];
   const library = !!(await ctx.opts.corpus().isLibrary?.(doc.uri));
   const out: Diagnostic[] = [];
@@ -136,7 +149,7 @@ export async function recordCodeActions(ctx: ServiceContext, doc: TextDocument, 
   }
   // Every preprint of the file with a version of record, as one edit.
   if (!library && ours.some((d) => d.code === DiagnosticCodes.versionOfRecord)) {
-    const all = checkBibFile(source, matcher).filter((f) => f.kind === 'version-of-record');
+    const all = findingsOf(ctx, source).filter((f) => f.kind === 'version-of-record');
     if (all.length > 1) {
       const plans = planEntryRewrites(source, all.map((f) => ({ entry: f.entry, change: fixOf(f) })));
       if (plans) {
