@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 import { buildCorpus, type Corpus } from '../core/corpus/model.js';
 import type { Entry } from '../core/corpus/schema.js';
-import { isCitingLanguage } from '../core/cite/citationContext.js';
+import { fileKind, isCiting } from '../core/workspace/fileKind.js';
 import { Disposable } from './dispose.js';
 import type { ServerApi } from './client/serverApi.js';
 import type { EntryResult, LibraryEntriesResult, LibraryFileStatus, LibraryGroup } from '../server/protocol.js';
@@ -179,7 +179,7 @@ export class CorpusClient extends Disposable {
 
   /** The keys a LaTeX or Markdown document cites, in order, each once (read by the server). */
   async citedKeys(doc: vscode.TextDocument, token?: vscode.CancellationToken): Promise<string[]> {
-    if (!isCitingLanguage(doc.languageId)) return [];
+    if (!isCiting(fileKind(doc.uri.path, doc.languageId))) return [];
     return this.server.citedKeys({ uri: doc.uri.toString() }, token);
   }
 

@@ -14,7 +14,7 @@ import { applyReplacements, planEntryRewrite } from '../../src/core/bibliography
 import { checkBibFile, fixOf, type RecordFinding } from '../../src/core/checks/checkRecords.js';
 import { findingMessage } from '../../src/core/checks/findingText.js';
 import { RecordMatcher } from '../../src/core/checks/matchRecord.js';
-import { DEFAULT_DOCUMENT_SETTINGS, DiagnosticCodes, ServiceCommands, type DocumentSettings } from '../../src/core/service/types.js';
+import { corpusView, DEFAULT_DOCUMENT_SETTINGS, DiagnosticCodes, ServiceCommands, type DocumentSettings } from '../../src/core/service/types.js';
 import { createSearchIndex } from '../../src/core/search/corpusSearch.js';
 import { realCorpus } from './helpers.js';
 import { serviceOver } from './memoryWorkspace.js';
@@ -231,7 +231,7 @@ describe('the citation service', () => {
 
   it('never writes a library: its fix copies the entry (in VS Code), and other editors get none', async () => {
     const corpus = realCorpus();
-    const library = { corpus, index: createSearchIndex(corpus), isLibrary: (uri: string) => uri === doc.uri };
+    const library = { ...corpusView(corpus, createSearchIndex(corpus)), isLibrary: (uri: string) => uri === doc.uri };
     const view = () => ({ corpus: () => library });
     const vs = serviceOver({ '/ws/refs.bib': BIB }, { ...view(), clientUi: () => true });
     const diags = await vs.diagnostics(doc);

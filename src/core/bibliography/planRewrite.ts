@@ -27,7 +27,7 @@ import { eolOf, type BibEntry } from './bibtexFile.js';
 import { readEntryLayout, type BibFieldSpan } from './readBibtex.js';
 import { readBibFile, type BibFile } from './planAdditions.js';
 import { parseYaml } from '../text/yaml.js';
-import { cslYamlReferences } from './bibFormat.js';
+import { cslYamlReferences } from './readCslYaml.js';
 import { isMap, isSeq, type Node as YamlNode } from 'yaml';
 
 /** A replacement in a file's text: `[offset, offset + length)` becomes `text` (UTF-16 code units). */

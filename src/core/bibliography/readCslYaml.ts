@@ -4,7 +4,6 @@
  * non-empty `id`, that contains itself or is nested too deeply is a problem at its line.
  */
 import { isMap, isScalar, isSeq, type Document, type Node as YamlNode } from 'yaml';
-import { cslYamlReferences } from './bibFormat.js';
 import { nodeToJS, parseYaml, type YamlProblem } from '../text/yaml.js';
 import type { LibraryProblem } from './readBibtex.js';
 import {
@@ -431,4 +430,22 @@ export function readCslYamlLibrary(text: string): CslLibrary {
   const r = new CslYamlReader(text);
   r.read();
   return { items: r.items, problems: r.problems };
+}
+
+/**
+ * Where the CSL items of a CSL-YAML bibliography are: Pandoc's `references:` list (Pandoc's User's
+ * Guide, "Citations": a YAML bibliography is a mapping whose `references` field holds CSL items),
+ * or a top-level list of items. Anything else is not a CSL-YAML bibliography.
+ */
+export function cslYamlReferences(doc: Document.Parsed): { list?: YamlNode; pairKey?: YamlNode; error?: string } {
+  const root = doc.contents;
+  if (root === null || (isScalar(root) && root.value === null)) return {};
+  if (isSeq(root)) return { list: root };
+  if (!isMap(root)) return { error: 'not a CSL-YAML bibliography (expected "references:" with a list of CSL items)' };
+  const pair = root.items.find((p) => isScalar(p.key) && p.key.value === 'references');
+  if (!pair) return { error: 'not a CSL-YAML bibliography: it has no "references:" field' };
+  const value = pair.value as YamlNode | null;
+  if (value === null || (isScalar(value) && value.value === null)) return { pairKey: pair.key as YamlNode };
+  if (!isSeq(value)) return { error: '"references:" must be a list of CSL items' };
+  return { list: value, pairKey: pair.key as YamlNode };
 }

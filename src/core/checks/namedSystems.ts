@@ -28,7 +28,7 @@
  * path, an e-mail address or a file name. Linear in the document.
  */
 import type { Entry } from '../corpus/schema.js';
-import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../cite/citationContext.js';
+import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../workspace/fileKind.js';
 import { latexRegions, maskLatex } from '../latex/scan.js';
 import { scanPandoc } from '../markdown/pandoc.js';
 

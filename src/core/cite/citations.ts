@@ -6,11 +6,11 @@
  * (`markdown/crossref.ts`), and the front matter's `nocite:` (Pandoc's User's Guide, "Citation syntax").
  */
 import { frontMatterOf } from '../bibliography/locate.js';
-import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from './citationContext.js';
 import { latexCiteCommands } from '../latex/commands.js';
 import { latexRegions, maskLatex, type LatexRegion } from '../latex/scan.js';
 import { isCrossReference, quartoCustomKeys, type CrossrefSyntax } from '../markdown/crossref.js';
 import { pandocKeyAt, scanPandoc } from '../markdown/pandoc.js';
+import { fileKind, isMarkdown } from '../workspace/fileKind.js';
 
 /** One cited key: `offset` and `length` in UTF-16 code units. */
 export interface CitedKey {
@@ -183,8 +183,9 @@ export function pandocCitations(text: string, crossrefs: Partial<CrossrefSyntax>
  *   only the language (`quarto` reads Quarto's cross-references)
  */
 export function documentCitations(text: string, languageId: string, crossrefs?: Partial<CrossrefSyntax>): DocumentCitations {
-  if (LATEX_LANGUAGES.has(languageId)) return latexDocumentCitations(text);
-  if (MARKDOWN_LANGUAGES.has(languageId)) return pandocDocumentCitations(text, crossrefs ?? { quarto: languageId === 'quarto' });
+  const kind = fileKind('', languageId);
+  if (kind === 'latex') return latexDocumentCitations(text);
+  if (isMarkdown(kind)) return pandocDocumentCitations(text, crossrefs ?? { quarto: kind === 'quarto' });
   return { cited: [], all: false };
 }
 

@@ -36,6 +36,7 @@ import { latexBibliographies, type BibDeclaration } from '../bibliography/locate
 import { latexBibitems, type LatexThebibliography } from './bibitems.js';
 import { latexCommands } from './commands.js';
 import { BACKSLASH, isLetter, LBRACE, maskLatex } from './scan.js';
+import { fileKind } from '../workspace/fileKind.js';
 
 /** At most this many `.tex` files are indexed (a workspace that is a whole file system is not read whole). */
 export const LATEX_FILE_LIMIT = 20000;
@@ -152,7 +153,7 @@ function candidateNames(kind: LatexLinkKind, path: string): string[] {
 
 /** Whether a link names a `.bbl` file (`\input{main.bbl}`): a file the project does not index, but whose `\bibitem`s count. */
 const namesBbl = (link: LatexLink): boolean => namesBblFile(link.path);
-const namesBblFile = (name: string): boolean => /\.bbl$/i.test(name);
+const namesBblFile = (name: string): boolean => fileKind(name) === 'bbl';
 
 /**
  * The `.bbl` files a file's own links name, each as the URIs TeX tries in order, from the file's

@@ -4,10 +4,11 @@
  * (`\input{main.bbl}`), as LaTeX reads them when the root is compiled. These keys are defined as a
  * `.bib` file's keys are: citing one is no unknown key.
  *
- * Pure: files come through the resolver's {@link BibWorkspace}, parsed once per change ({@link BibCache}).
+ * Pure: files come through the resolver's {@link WorkspaceFiles}, parsed once per change ({@link BibCache}).
  */
 import type { URI } from 'vscode-uri';
-import type { BibCache, BibWorkspace } from '../bibliography/resolve.js';
+import type { BibCache } from '../bibliography/bibCache.js';
+import type { WorkspaceFiles } from '../workspace/files.js';
 import { texToText } from '../bibliography/texToText.js';
 import { latexBibitems, type LatexBibitem } from './bibitems.js';
 import { bblCandidates, latexFileFacts, type LatexProject, type ThebibliographyFiles } from './project.js';
@@ -38,7 +39,7 @@ export interface ThebibliographySource {
  * @returns the sources (empty when none); a `.bbl` file that does not exist is left out
  */
 export async function readThebibliography(
-  ws: BibWorkspace, cache: BibCache, roots: readonly URI[], doc: { uri: URI; text: string },
+  ws: WorkspaceFiles, cache: BibCache, roots: readonly URI[], doc: { uri: URI; text: string },
   project?: Partial<Pick<LatexProject, 'thebibliographyOf'>>, jobBbl = false,
 ): Promise<ThebibliographySource[]> {
   const out: ThebibliographySource[] = [];

@@ -8,10 +8,9 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { Diagnostic, DiagnosticSeverity, Position, Range } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
 import { bibKeyOffset, duplicateKeys, parseBib } from '../bibliography/bibtexFile.js';
-import { bibFormatOf } from '../bibliography/bibFormat.js';
 import { readBibFile } from '../bibliography/planAdditions.js';
 import { citationsIn, type CitedKey } from '../cite/citations.js';
-import { isCitingLanguage } from '../cite/citationContext.js';
+import { fileKind, isCiting } from '../workspace/fileKind.js';
 import { definedKeys } from '../latex/thebibliography.js';
 import { namedSystemHints } from './namedSystemHints.js';
 import { citationRecordDiagnostics, fileRecordDiagnostics, maybeCslBibliography } from './recordChecks.js';
@@ -24,10 +23,10 @@ import { DIAGNOSTIC_SOURCE, DiagnosticCodes, NOT_CANCELLED, type Cancellation } 
  * bibliography, none for anything else.
  */
 export async function diagnostics(ctx: ServiceContext, doc: TextDocument, token: Cancellation = NOT_CANCELLED): Promise<Diagnostic[]> {
-  if (isCitingLanguage(doc.languageId)) return citationDiagnostics(ctx, doc, token);
   const uri = URI.parse(doc.uri);
-  const format = bibFormatOf(uri.path);
-  if (format === 'csl-json' || format === 'csl-yaml') {
+  const kind = fileKind(uri, doc.languageId);
+  if (isCiting(kind)) return citationDiagnostics(ctx, doc, token);
+  if (kind === 'csl-json' || kind === 'csl-yaml') {
     if (!maybeCslBibliography(uri.path, doc.getText())) return [];
     const file = await ctx.cache.get(ctx.ws, uri, 'bib', (t) => readBibFile(uri.path, t));
     const read = file?.text === doc.getText() ? file : readBibFile(uri.path, doc.getText());
@@ -44,11 +43,10 @@ export async function diagnostics(ctx: ServiceContext, doc: TextDocument, token:
 export async function bibDiagnostics(ctx: ServiceContext, doc: TextDocument): Promise<Diagnostic[]> {
   const { ws, cache } = ctx;
   const uri = URI.parse(doc.uri);
-  const bibtex = bibFormatOf(uri.path) === 'bibtex';
-  if (doc.languageId !== 'bibtex' && !bibtex) return [];
+  if (fileKind(uri, doc.languageId) !== 'bibtex') return [];
   const text = doc.getText();
   // The workspace's view of this very document: read once for it and for the documents that cite from it.
-  const shared = bibtex && ws.openDocument?.(uri)?.version === doc.version
+  const shared = ws.openDocument(uri)?.version === doc.version
     ? await cache.get(ws, uri, 'bib', (t) => readBibFile(uri.path, t))
     : undefined;
   const read = shared?.text === text ? shared : parseBib(text);
@@ -70,7 +68,7 @@ export async function bibDiagnostics(ctx: ServiceContext, doc: TextDocument): Pr
   // The reader's problems (a skipped entry, a field left out), unless the file is a library
   // whose store publishes them already. Not an undefined macro: BibTeX reads a document's
   // databases as one (`\bibliography{abbrev,refs}`), so another file may define it.
-  if (!ctx.opts.corpus().isLibraryReady?.(uri.toString())) {
+  if (!ctx.opts.corpus().isLibraryReady(uri.toString())) {
     for (const p of read.problems ?? []) {
       if (p.message.startsWith('undefined macro ')) continue;
       const at = Position.create(p.line - 1, p.column - 1);

@@ -15,7 +15,7 @@ import { URI } from 'vscode-uri';
 import type { BibEntry } from '../bibliography/bibtexFile.js';
 import { bibEntryIdentity, entryIdentity, SameWorkIndex } from '../bibliography/sameWork.js';
 import { citedKeys as citedKeysOf, type CitedKey } from '../cite/citations.js';
-import { LATEX_LANGUAGES } from '../cite/citationContext.js';
+import { LATEX_LANGUAGES } from '../workspace/fileKind.js';
 import { planCitation } from '../cite/insert.js';
 import type { Entry } from '../corpus/schema.js';
 import { SystemNames, uncitedMentions } from '../checks/namedSystems.js';

@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
-import { isCitingLanguage, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../../core/cite/citationContext.js';
+import { BIBTEX_LANGUAGE, fileKind, isBibliography, isCiting, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../../core/workspace/fileKind.js';
 import { maxFileBytes } from '../../core/config/fileLimits.js';
 import { decodeForReading } from '../../core/text/utf8.js';
 import { Commands, Settings } from '../../ids.js';
@@ -21,15 +21,16 @@ import { FROM_WORKSPACE, ServerRequests, TOPIC_LABELS_SETTING, type Initializati
  * about (see the middleware), and `.bib` files for their duplicate keys.
  */
 export const SERVER_SELECTOR = [
-  ...[...LATEX_LANGUAGES, ...MARKDOWN_LANGUAGES, 'bibtex'].map((language) => ({ language })),
+  ...[...LATEX_LANGUAGES, ...MARKDOWN_LANGUAGES, BIBTEX_LANGUAGE].map((language) => ({ language })),
   { pattern: '**/*.{bib,json,yaml,yml}' },
 ];
 
 /** Whether the server has answers for a document: a citing language (LaTeX, Markdown). */
-const citing = (doc: vscode.TextDocument) => isCitingLanguage(doc.languageId);
+const kindOf = (doc: vscode.TextDocument) => fileKind(doc.uri.path, doc.languageId);
+const citing = (doc: vscode.TextDocument) => isCiting(kindOf(doc));
 
 /** Whether a document may be a bibliography (BibTeX, CSL-JSON, CSL-YAML), which the server checks and fixes. */
-const bibliography = (doc: vscode.TextDocument) => doc.languageId === 'bibtex' || /\.(bib|json|ya?ml)$/i.test(doc.uri.path);
+const bibliography = (doc: vscode.TextDocument) => isBibliography(kindOf(doc));
 
 /**
  * A file's metadata, or undefined when it is not there. Any other failure (no permission, an

@@ -8,7 +8,8 @@
  */
 import { relative, resolve } from 'node:path';
 import { URI } from 'vscode-uri';
-import { inWorkspaceReal } from '../../core/bibliography/resolve.js';
+import { inWorkspaceReal } from '../../core/workspace/paths.js';
+import { fileKind, isCiting } from '../../core/workspace/fileKind.js';
 import { planBibAddition, readBibFile } from '../../core/bibliography/planAdditions.js';
 import { citedKeys } from '../../core/cite/citations.js';
 import { definedKeys } from '../../core/latex/thebibliography.js';
@@ -18,13 +19,13 @@ import { planDocumentBibliography } from '../../core/service/bibliographyPlan.js
 import { documentCitedKeys, nodeLatexProject } from './nodeLatexProject.js';
 import { NodeBibWorkspace, readTextForRewrite, writeText } from './nodeBibWorkspace.js';
 
-/** The VS Code language id a document's extension stands for, or undefined. */
+/**
+ * The VS Code language id a document's name stands for (`fileKind`: `latex`, `markdown` or
+ * `quarto`), or undefined for a file that cites nothing.
+ */
 export function languageOfPath(path: string): string | undefined {
-  if (/\.(tex|ltx|latex)$/i.test(path)) return 'latex';
-  if (/\.qmd$/i.test(path)) return 'quarto';
-  if (/\.rmd$/i.test(path)) return 'rmd';
-  if (/\.(md|markdown)$/i.test(path)) return 'markdown';
-  return undefined;
+  const kind = fileKind(path);
+  return isCiting(kind) ? kind : undefined;
 }
 
 /** What `sync` did or would do. */

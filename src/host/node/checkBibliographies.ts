@@ -10,7 +10,7 @@ import { URI } from 'vscode-uri';
 import { bibFormatOf } from '../../core/bibliography/bibFormat.js';
 import { readBibFile, type BibFile } from '../../core/bibliography/planAdditions.js';
 import { applyReplacements, planEntryRewrites } from '../../core/bibliography/planRewrite.js';
-import { inWorkspaceReal } from '../../core/bibliography/resolve.js';
+import { inWorkspaceReal } from '../../core/workspace/paths.js';
 import { checkBibFile, fixOf, type RecordFinding } from '../../core/checks/checkRecords.js';
 import { findingMessage } from '../../core/checks/findingText.js';
 import { RecordMatcher } from '../../core/checks/matchRecord.js';

@@ -1,17 +1,17 @@
 /**
- * The file system as the core's {@link BibWorkspace}, for the command line: files are read from
- * disk (regular files only, within the size cap), and the one workspace folder is the directory
- * the command runs in, compared by real paths.
+ * The file system as the core's {@link WorkspaceFiles}, for the command line: files are read from
+ * disk (regular files only, within the size cap), no document is open, and the one workspace
+ * folder is the directory the command runs in, compared by real paths.
  */
 import { writeFile } from 'node:fs/promises';
 import { URI } from 'vscode-uri';
-import type { BibWorkspace } from '../../core/bibliography/resolve.js';
+import type { OpenText, WorkspaceFiles } from '../../core/workspace/files.js';
 import { DEFAULT_MAX_FILE_MB, maxFileBytes } from '../../core/config/fileLimits.js';
 import { decodeForReading, decodeUtf8 } from '../../core/text/utf8.js';
 import { FOLDS_CASE, readProblem, readRegularFile, realPathOf, statIfAny } from './regularFiles.js';
 
-/** A {@link BibWorkspace} over `node:fs`, whose only workspace folder is `root`. */
-export class NodeBibWorkspace implements BibWorkspace {
+/** The {@link WorkspaceFiles} of `node:fs`, whose only workspace folder is `root`. */
+export class NodeBibWorkspace implements WorkspaceFiles {
   readonly folders: readonly URI[];
   readonly foldsCase = FOLDS_CASE;
   /**
@@ -39,9 +39,20 @@ export class NodeBibWorkspace implements BibWorkspace {
     return undefined;
   }
 
+  async readDisk(uri: URI): Promise<string | { notUtf8: true } | undefined> {
+    const r = await readRegularFile(uri.fsPath, this.maxBytes);
+    if (r.kind !== 'file') return undefined;
+    return decodeUtf8(r.bytes) ?? { notUtf8: true };
+  }
+
   async stamp(uri: URI): Promise<string | undefined> {
     const st = await statIfAny(uri.fsPath);
-    return st && `m${st.mtimeMs}:${st.size}`;
+    return st?.isFile() ? `m${st.mtimeMs}:${st.size}` : undefined;
+  }
+
+  /** No document is open on the command line. */
+  openDocument(): OpenText | undefined {
+    return undefined;
   }
 
   async exists(uri: URI): Promise<boolean> {
