@@ -71,6 +71,9 @@ describe('fields that disagree with the verified record', () => {
     expect(kinds(orca({ year: '2021' }))).toEqual(['yu2022orca:mismatch:yu2022orca:year/differs']);
     expect(kinds(orca({ pages: '521--537' }))).toEqual(['yu2022orca:mismatch:yu2022orca:pages/differs']);
     expect(kinds(orca({ author: 'Yu, Gyeong-In and Jeong, Joo Seong and others' }))).toEqual(['yu2022orca:mismatch:yu2022orca:authors/authors-truncated']);
+    expect(kinds(orca({ author: 'Yu, Gyeong-In and Jeong, Joo Seong and et al.' }))).toEqual(['yu2022orca:mismatch:yu2022orca:authors/authors-truncated']);
+    // Names the record does not have, in place of names it has (a list made up): both said.
+    expect(check(orca({ author: 'Yu, Gyeong-In and Smith, Ann and Kim, Geon-Woo' }))[0]).toMatchObject({ fields: [{ field: 'authors', reason: 'authors-misspelled', found: 'Ann Smith', expected: 'Joo Seong Jeong; Byung-Gon Chun' }] });
     expect(kinds(orca({ author: 'Yu, Gyeong-In and Jeong, Joo Seong and Kim, Geon-Woo and Kim, Soojeong and Chung, Byung-Gon' }))).toEqual(['yu2022orca:mismatch:yu2022orca:authors/authors-misspelled']);
     expect(kinds(orca({ author: 'Yu, Gyeong-In and Jeong, Joo Seong and Kim, Geon-Woo and Kim, Soojeong' }))).toEqual(['yu2022orca:mismatch:yu2022orca:authors/authors-missing']);
     expect(kinds(orca({ year: '2023', pages: '1--10' }))).toEqual(['yu2022orca:mismatch:yu2022orca:year/differs,pages/differs']);
@@ -100,6 +103,8 @@ describe('fields that disagree with the verified record', () => {
     ['TeX accents and a hyphen', { author: 'Yu, Gyeong{-}In and Jeong, Joo Seong and Kim, Geon-Woo and Kim, Soojeong and Chun, Byung{-}Gon' }],
     ['a start page only', { pages: '521' }],
     ['"and others" after every name', { author: `${ORCA_AUTHORS} and others` }],
+    ['DBLP\'s homonym numbers, even mangled', { author: 'Gyeong-In Yu 0001 and Joo Seong Jeong and 0002, Geon-Woo Kim and Soojeong Kim and Byung-Gon Chun' }],
+    ['an initial more (H. Brendan McMahan for Brendan McMahan)', { author: 'Yu, X. Gyeong-In and Jeong, Joo Seong and Kim, Geon-Woo and Kim, Soojeong and Chun, Byung-Gon' }],
   ])('is silent on differences in form only: %s', (_, over) => {
     expect(check(orca(over))).toEqual([]);
   });

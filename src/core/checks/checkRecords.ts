@@ -154,16 +154,15 @@ function compareAuthors(w: WriterEntry, record: readonly Person[]): FieldMismatc
     if (!wrong.length) return undefined;
     return { field: 'authors', reason: 'authors-misspelled', found: names(wrong.map(([p]) => p)), expected: names(wrong.map(([, r]) => r)) };
   }
+  // Lists of other lengths: the names one has that the other lacks (by family name).
   const have = new Set(mine.map(personFamily));
   const want = new Set(record.map(personFamily));
-  if (mine.length < record.length && !w.others) {
-    const missing = record.filter((r) => !have.has(personFamily(r)));
-    return { field: 'authors', reason: 'authors-missing', found: names(mine), expected: missing.length ? names(missing) : all };
-  }
-  if (mine.length > record.length) {
-    const extra = mine.filter((p) => !want.has(personFamily(p)));
-    return { field: 'authors', reason: 'authors-extra', found: extra.length ? names(extra) : names(mine), expected: all };
-  }
+  const missing = w.others ? [] : record.filter((r) => !have.has(personFamily(r)));
+  const extra = mine.filter((p) => !want.has(personFamily(p)));
+  if (extra.length && missing.length) return { field: 'authors', reason: 'authors-misspelled', found: names(extra), expected: names(missing) };
+  if (missing.length) return { field: 'authors', reason: 'authors-missing', found: names(mine), expected: names(missing) };
+  if (extra.length) return { field: 'authors', reason: 'authors-extra', found: names(extra), expected: all };
+  // The same family names, another number of them (a name twice): said as the lists.
   return { field: 'authors', reason: 'authors-misspelled', found: names(mine), expected: all };
 }
 

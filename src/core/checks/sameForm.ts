@@ -45,23 +45,23 @@ function fullName(p: Person): string {
   return ('literal' in p ? foldText(p.literal) : foldText(`${p.given} ${p.family}`)).replace(/ /g, '');
 }
 
-/** The first letter of a person's given names, folded; '' for none or an organisation. */
-function initialOf(p: Person): string {
-  return 'literal' in p ? '' : foldText(p.given).charAt(0);
+/** The first letters of a person's given names, folded (`H. Brendan` → `hb`); '' for none or an organisation. */
+function initialsOf(p: Person): string {
+  return 'literal' in p ? '' : foldText(p.given).split(' ').map((w) => w.charAt(0)).join('');
 }
 
 /**
  * Whether two names are the same person's up to form: the same family name (particles and
- * hyphens aside), and given names that agree in their first letter (`W.` = `Woosuk`); a name
- * without given names agrees with any.
+ * hyphens aside), and given names that agree in their initials (`W.` = `Woosuk`; `H. Brendan` =
+ * `Brendan`: one's first initial among the other's); a name without given names agrees with any.
  */
 export function samePerson(a: Person, b: Person): boolean {
   // The whole name alike, however it is split (`Reza Yazdani Aminabadi` read by BibTeX as family `Aminabadi`).
   if (fullName(a) === fullName(b)) return true;
   if (personFamily(a) !== personFamily(b)) return false;
-  const ia = initialOf(a);
-  const ib = initialOf(b);
-  return !ia || !ib || ia === ib;
+  const ia = initialsOf(a);
+  const ib = initialsOf(b);
+  return !ia || !ib || ib.includes(ia.charAt(0)) || ia.includes(ib.charAt(0));
 }
 
 /** A page range's first and last page, as written but folded: dashes of any kind, `pp.`, blanks and article numbers (`55:1`) aside. */

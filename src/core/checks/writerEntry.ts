@@ -89,8 +89,12 @@ function fromBibtex(key: string, type: string, f: Readonly<Record<string, string
     || !!arxivIdIn(f.howpublished) || /^\s*arxiv\b/i.test(plain(f.howpublished) ?? '');
   const names = f.author;
   const list = names ? splitNames(names.slice(0, 20_000)) : [];
-  const others = list.length > 0 && list[list.length - 1]!.toLowerCase() === 'others';
-  const authors = list.filter((n) => n.toLowerCase() !== 'others').slice(0, 500).map(bibtexPerson);
+  // `and others` (BibTeX's truncation), or `and et al.` as some write it.
+  const truncation = (n: string) => /^(?:others|et\.? al\.?)$/i.test(n.trim());
+  const others = list.length > 0 && truncation(list[list.length - 1]!);
+  // DBLP's homonym numbers (`Paul Barham 0001`, mangled by some tools into `0001, Paul Barham`) are no part of a name.
+  const authors = list.filter((n) => !truncation(n)).slice(0, 500)
+    .map((n) => bibtexPerson(n.replace(/(^|\s)\d{4}(?=\s|,|$)/g, '$1').replace(/^\s*,\s*/, '')));
   return {
     key, type,
     title: plain(f.title),
