@@ -27,23 +27,17 @@ function hinted(text: string, languageId = 'latex'): string[] {
 const tex = (body: string) => `\\documentclass{article}\n\\usepackage{vLLM}\n\\begin{document}\n${body}\n\\end{document}\n`;
 
 describe('what counts as a system name', () => {
-  it.each([
-    ['vLLM', 'anywhere'], ['PagedAttention', 'anywhere'], ['ZeRO-Offload', 'anywhere'], ['Megatron-LM', 'anywhere'], ['FlashAttention-2', 'anywhere'],
-    ['GPipe', 'anywhere'], ['DeepSpeed', 'anywhere'], ['FSDP', 'anywhere'],
-  ])('%s is a name', (alias, where) => {
-    expect(isSystemName(alias, [{ title: 'x' }])).toBe(where);
+  it.each(['vLLM', 'PagedAttention', 'ZeRO-Offload', 'Megatron-LM', 'FlashAttention-2', 'GPipe', 'DeepSpeed', 'FSDP', 'ORCA'])('%s is a name', (alias) => {
+    expect(isSystemName(alias)).toBe(true);
   });
 
-  it.each(['JAX', 'AMP', 'DDP', 'C4', 'memory profiling', 'sequence parallelism', 'Megatron', 'Needle', 'continuous batching', 'xfuser'])('%s is not (a word, a phrase, or too short in capitals)', (alias) => {
-    expect(isSystemName(alias, [{ title: 'Megatron-LM: Training…' }, { title: 'Needles in haystacks' }])).toBeUndefined();
+  it.each(['JAX', 'AMP', 'DDP', 'C4', 'memory profiling', 'sequence parallelism', 'Megatron', 'Orca', 'Focus', 'Needle', 'continuous batching', 'xfuser'])('%s is not (a word, a phrase, or too short)', (alias) => {
+    expect(isSystemName(alias)).toBe(false);
   });
 
-  it('a capitalised word is a name when it leads a title, and then only mid-sentence', () => {
-    expect(isSystemName('Orca', [{ title: 'Orca: A Distributed Serving System for Transformer-Based Generative Models' }])).toBe('mid-sentence');
-    expect(hinted(tex('We compare with Orca on long prompts.'))).toEqual(['Orca@ok']);
-    expect(hinted(tex('Orca batches at the iteration level.'))).toEqual([]);
-    expect(hinted(tex('It is fast. Orca batches at the iteration level.'))).toEqual([]);
-    expect(hinted('# Notes\n\nOrca batches.\n', 'markdown')).toEqual([]);
+  it('a capitalised word is not hinted (Orca, Focus, Pack are words or other products as often), its capitals are (ORCA)', () => {
+    expect(hinted(tex('We compare with Orca on long prompts.'))).toEqual([]);
+    expect(hinted(tex('We compare with ORCA on long prompts.'))).toEqual(['ORCA@ok']);
   });
 
   it('offers papers and reports only (not a repository, a post or a talk), papers first', () => {

@@ -4,12 +4,11 @@
  * citation in the same sentence, when the document cites none of that name's works.
  *
  * What counts as a name ({@link isSystemName}): one token of four characters or more that cannot
- * be an ordinary word: a capital after its first letter (`vLLM`, `GPipe`, `DeepSpeed`, `FSDP`), a
- * digit beside letters (`FlashAttention-2`), or a hyphenated part of that kind (`Megatron-LM`);
- * or a capitalised word that leads the title of one of its works (`Orca: A Distributed Serving
- * System…`), and then only in the middle of a sentence and not beside another capitalised word
- * (`Needle` opening a sentence is a word, `Databricks Unity Catalog` and `NVIDIA's Triton Inference
- * Server` are other products). Not a name: `JAX`, `MoE`, `DDP` (too short to be one thing), and a
+ * be an ordinary word: a capital after its first letter (`vLLM`, `GPipe`, `DeepSpeed`, `FSDP`,
+ * `ORCA`), a digit beside letters (`FlashAttention-2`), or a hyphenated part of that kind
+ * (`Megatron-LM`). Not a name: a capitalised word (`Orca`, `Focus`, `Pack`, `Llama`, `Parallax`,
+ * `Unity`, `Triton` are words, or other products, as often as the system: measured on real
+ * ML-systems books and papers), `JAX`, `MoE`, `DDP` (too short to be one thing), and a
  * name a company or lab that wrote works of the corpus goes by (`DeepSeek` of "DeepSeek-AI",
  * `Google`): it names the company as much as a system (a project's own team, "vLLM Team", does not
  * count). Only papers and reports are offered (not a project's repository, nor the posts and talks
@@ -17,7 +16,8 @@
  *
  * How a mention is read: the token as written (case counts), or its start before a hyphen and a
  * lower-case word (`vLLM-based`, `GPipe-style`); never before a capitalised word, a digit or a
- * version (`PaLM-2`, `PaLM-E`, `vLLM-Ascend`, `Gemini 2.0`: another system, or another version).
+ * version (`PaLM-2`, `PaLM-E`, `vLLM-Ascend`, `Gemini 2.0`, `TensorFlow Lite`, `MLPerf Inference`:
+ * another system, or another version), nor in a table's row.
  *
  * Where it looks: prose only. LaTeX: the document's body (after `\begin{document}` when there is
  * one), without comments, verbatim text and `\iffalse` blocks (`latex/scan.ts`), math (`$…$`,
@@ -42,26 +42,16 @@ const CITABLE_KINDS = new Set(['paper', 'report']);
 /** Words after an organisation's name that make it a project's own team (`vLLM Team`, `PyTorch Team`): then the name is the project's. */
 const PROJECT_TEAM = /^(?:team|project|developers|contributors|community|authors)$/;
 
-/**
- * Whether an alias is a system's name rather than a word (see the module comment).
- *
- * @param entries - the works it names, for a capitalised word: it must lead one of their titles
- * @returns `'anywhere'`, `'mid-sentence'` (a capitalised word), or undefined when it is no name
- */
-export function isSystemName(alias: string, entries: readonly Pick<Entry, 'title'>[]): 'anywhere' | 'mid-sentence' | undefined {
+/** Whether an alias is a system's name rather than a word or an abbreviation (see the module comment). */
+export function isSystemName(alias: string): boolean {
   // Four characters at least: `MoE`, `JAX`, `DDP`, `AMP`, `C4` are abbreviations of many things.
-  if (alias.length < 4 || /[^\p{L}\p{N}\-+]/u.test(alias) || !/\p{L}/u.test(alias) || /^-|-$/.test(alias)) return undefined;
-  const parts = alias.split('-');
-  const named = parts.some((p) => /\p{Lu}/u.test(p.slice(1)) || (/\p{L}/u.test(p) && /\p{N}/u.test(p)));
-  if (named) return 'anywhere';
-  if (/^\p{Lu}\p{Ll}+$/u.test(alias) && entries.some((e) => e.title.startsWith(`${alias}:`) || e.title.startsWith(`${alias} `))) return 'mid-sentence';
-  return undefined;
+  if (alias.length < 4 || /[^\p{L}\p{N}\-+]/u.test(alias) || !/\p{L}/u.test(alias) || /^-|-$/.test(alias)) return false;
+  return alias.split('-').some((p) => /\p{Lu}/u.test(p.slice(1)) || (/\p{L}/u.test(p) && /\p{N}/u.test(p)));
 }
 
 /** A name and the works it names (citable ones, papers first). */
 export interface SystemName {
   alias: string;
-  where: 'anywhere' | 'mid-sentence';
   entries: readonly Entry[];
 }
 
@@ -100,9 +90,8 @@ export class SystemNames {
     }
     const rank = (e: Entry) => (e.kind === 'paper' ? 0 : 1);
     for (const [alias, list] of works) {
-      const where = isSystemName(alias, list);
-      if (!where || orgs.has(alias.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, ''))) continue;
-      this.byAlias.set(alias, { alias, where, entries: [...list].sort((a, b) => rank(a) - rank(b) || (a.year ?? 9999) - (b.year ?? 9999)) });
+      if (!isSystemName(alias) || orgs.has(alias.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, ''))) continue;
+      this.byAlias.set(alias, { alias, entries: [...list].sort((a, b) => rank(a) - rank(b) || (a.year ?? 9999) - (b.year ?? 9999)) });
     }
   }
 
@@ -156,10 +145,10 @@ export function uncitedMentions(text: string, languageId: string, names: SystemN
       if (/[\\/@.:#_~=&?%]/.test(before) || (/[./@:_]/.test(after) && /[\p{L}\p{N}]/u.test(t[at + m[0].length + 1] ?? ''))) continue;
       const hit = nameIn(m[0], names);
       if (!hit) continue;
-      // Another version (`Gemini 2.0`, `PaLM 2`), or a longer product name around a plain word.
+      // Another version (`Gemini 2.0`, `PaLM 2`), or a longer product name (`TensorFlow Lite`,
+      // `MLPerf Inference`, `TensorFlow Serving`), or a table's cell: another thing, or no prose.
       const rest = t.slice(at + hit.alias.length, at + hit.alias.length + 48);
-      if (/^[ \t~]+(?:v?\d)/.test(rest)) continue;
-      if (hit.where === 'mid-sentence' && (sentenceStartBefore(t, at) || /^[ \t]+\p{Lu}/u.test(rest) || /\p{Lu}[\p{L}\p{N}'’]*[ \t]+$/u.test(t.slice(Math.max(0, at - 48), at)))) continue;
+      if (/^[ \t~]+(?:v?\d)/.test(rest) || /^[ \t]+\p{Lu}/u.test(rest) || inTableRow(t, at)) continue;
       if (seen.has(hit.alias)) continue;
       seen.add(hit.alias);
       if (hit.entries.every((e) => offered.has(e))) continue;
@@ -229,19 +218,14 @@ function sentenceEnd(text: string, at: number): number {
   return high;
 }
 
-/**
- * Whether `at` opens a sentence: only blanks and opening marks stand between it and the end of a
- * sentence, a blank line, the start of the text, or what ends a command or environment (`}`, `]`,
- * `\item`).
- */
-function sentenceStartBefore(text: string, at: number): boolean {
-  let i = at - 1;
-  let breaks = 0;
-  for (; i >= 0 && /[\s{("'`*_~>-]/.test(text[i]!); i--) if (text[i] === '\n') breaks++;
-  if (i < 0 || breaks >= 2) return true;
-  const c = text[i]!;
-  if (c === '}' || c === ']' || endsSentence(text, i)) return true;
-  return /\\[A-Za-z]+$/.test(text.slice(Math.max(0, i - 32), i + 1));
+/** Whether `at` is on a row of a Markdown table (a line that starts with `|` or `+`) or a LaTeX table row (a line with `&` cells). */
+function inTableRow(text: string, at: number): boolean {
+  let ls = at;
+  while (ls > 0 && text[ls - 1] !== '\n' && text[ls - 1] !== '\r') ls--;
+  let le = at;
+  while (le < text.length && text[le] !== '\n' && text[le] !== '\r') le++;
+  const line = text.slice(ls, le);
+  return /^\s*[|+]/.test(line) || /(?<!\\)&.*\\\\\s*$/.test(line);
 }
 
 /** Whether a citation stands in the sentence of `at`. */
