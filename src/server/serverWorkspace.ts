@@ -57,9 +57,10 @@ export class ServerWorkspace {
         const open = documents.get(uri.toString());
         if (open) return open.getText();
         const f = await self.readFile(uri);
-        // A .bib that is not UTF-8 is read as Windows-1252 (BibTeX reads bytes): its keys count; the
-        // planner writes only through readDisk, which refuses it. JSON and YAML must be UTF-8.
-        if (f && 'notUtf8' in f) return legacyBib(uri, f);
+        // A .bib, .tex or .bbl that is not UTF-8 is read as Windows-1252 (BibTeX and TeX read bytes):
+        // its keys and links count; the planner writes only through readDisk, which refuses it.
+        // JSON, YAML and Markdown must be UTF-8.
+        if (f && 'notUtf8' in f) return legacyText(uri, f);
         return f && 'text' in f ? f.text.replace(/^\uFEFF/, '') : undefined;
       },
       async readDisk(uri) {
@@ -110,7 +111,7 @@ export class ServerWorkspace {
     const f = await this.readFile(uri);
     if (f && 'text' in f) return { text: stripBom ? f.text.replace(/^\uFEFF/, '') : f.text, stamp: f.stamp };
     // A library is only read (never written): an 8-bit .bib is read as Windows-1252.
-    const legacy = f && 'notUtf8' in f ? legacyBib(uri, f) : undefined;
+    const legacy = f && 'notUtf8' in f && fileKind(uri) === 'bibtex' ? f.legacyText : undefined;
     if (legacy !== undefined) return { text: legacy, stamp: f!.stamp };
     return { problem: await this.unreadable(f) };
   }
@@ -159,7 +160,13 @@ export class ServerWorkspace {
   }
 }
 
-/** The Windows-1252 reading of a `.bib` whose bytes are not UTF-8 (BibTeX reads bytes); none for other formats, which must be UTF-8. */
-function legacyBib(uri: URI, f: { legacyText?: string }): string | undefined {
-  return fileKind(uri) === 'bibtex' ? f.legacyText : undefined;
+/**
+ * The Windows-1252 reading of a file whose bytes are not UTF-8, for the files BibTeX and TeX read
+ * as bytes (`.bib`, LaTeX sources, `.bbl`: a Latin-1 root is then part of the LaTeX project, as the
+ * CLI reads it); none for other formats (CSL-JSON, YAML, Markdown), which must be UTF-8. For
+ * reading only: nothing is written through it.
+ */
+function legacyText(uri: URI, f: { legacyText?: string }): string | undefined {
+  const kind = fileKind(uri);
+  return kind === 'bibtex' || kind === 'latex' || kind === 'bbl' ? f.legacyText : undefined;
 }

@@ -602,6 +602,20 @@ describe('codeActions', () => {
     // Diagnostics of other sources get nothing.
     expect(await service.codeActions(doc, Range.create(1, 0, 1, 0), [{ ...notInBib!, source: 'LaTeX' }])).toEqual([]);
   });
+
+  it('offers "Open Note" on a cited key, in LaTeX and Markdown', async () => {
+    const { service } = setup({ files: { '/ws/refs.bib': SMITH } });
+    const tex = docOf('/ws/main.tex', 'latex', '\\bibliography{refs}\n\\cite{kwon2023efficient,nosuch1999}\n');
+    const at = tex.positionAt(tex.getText().indexOf('nosuch') + 2);
+    expect((await service.codeActions(tex, Range.create(at, at), [])).map((a) => [a.title, a.kind, a.command?.command, a.command?.arguments])).toEqual([
+      ['Open Note for nosuch1999', '', 'mlsysPapers.openNote', ['nosuch1999', tex.uri]],
+    ]);
+    const md = docOf('/ws/a.md', 'markdown', 'See [@kwon2023efficient] and `[@code]`.\n');
+    const on = (s: string) => { const p = md.positionAt(md.getText().indexOf(s) + 1); return Range.create(p, p); };
+    expect((await service.codeActions(md, on('kwon'), [])).map((a) => a.command?.arguments)).toEqual([['kwon2023efficient', md.uri]]);
+    expect(await service.codeActions(md, on('code'), [])).toEqual([]);
+    expect(await service.codeActions(md, on('See'), [])).toEqual([]);
+  });
 });
 
 describe('planCitation', () => {

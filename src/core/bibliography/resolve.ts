@@ -9,7 +9,7 @@
  */
 import { URI, Utils } from 'vscode-uri';
 import type { WorkspaceFiles } from '../workspace/files.js';
-import { inWorkspaceReal, isInside, namedFrom } from '../workspace/paths.js';
+import { inWorkspaceReal, isInside, mayReadFor, namedFrom } from '../workspace/paths.js';
 import { fileKind, isMarkdown } from '../workspace/fileKind.js';
 import type { Entry } from '../corpus/schema.js';
 import { quartoCustomKeys } from '../markdown/crossref.js';
@@ -46,8 +46,12 @@ export interface DocumentBibliography {
   roots?: URI[];
   /** LaTeX: the files of its roots that define `\bibitem` keys or hold a `thebibliography` environment (absent when none do). */
   thebibliography?: ThebibliographySource[];
-  /** LaTeX: a `% !TEX root` magic comment that names a file that does not exist (then the root was detected). */
-  missingRoot?: { path: string; uri: URI; line: number; start: number; end: number };
+  /**
+   * LaTeX: a `% !TEX root` magic comment that names a file that does not exist, or (`outside`) one
+   * that exists outside the workspace, which is not read ({@link mayReadFor}); the root was detected
+   * instead.
+   */
+  missingRoot?: { path: string; uri: URI; line: number; start: number; end: number; outside?: boolean };
 }
 
 /** Options of {@link resolveBibliography}. */
@@ -168,7 +172,10 @@ export async function resolveBibliography(ws: WorkspaceFiles, doc: BibDocument, 
     }
     const magic = texRootCommentOf(doc.text);
     const magicUri = magic && namedFrom(doc.uri, magic.path);
-    if (magicUri) named.push(magicUri);
+    // A root outside the workspace is named in a message, never read (one that is not there is missing, as inside).
+    const magicOutside = !!magicUri && !(await mayReadFor(ws, doc.uri, magicUri));
+    if (magicUri && !magicOutside) named.push(magicUri);
+    if (magicOutside) missingRoot = { path: magic!.path, uri: magicUri, line: magic!.line, start: magic!.start, end: magic!.end, ...(await ws.exists(magicUri) ? { outside: true } : {}) };
     for (const uri of named) {
       const decls = await declsOf(uri);
       if (decls) { roots = [{ uri, decls }]; break; }
@@ -212,7 +219,7 @@ export async function resolveBibliography(ws: WorkspaceFiles, doc: BibDocument, 
     out.roots = roots.map((r) => r.uri);
     // With every declared .bib missing (an arXiv submission), the .bbl BibTeX wrote from them is what LaTeX reads.
     const jobBbl = !files.length && roots.some((r) => r.decls.some((d) => d.via === 'bibtex'));
-    const thebibliography = await readThebibliography(ws, cache, out.roots, doc, opts.project, jobBbl);
+    const thebibliography = await readThebibliography(ws, cache, out.roots, doc, opts.project, jobBbl, (uri) => mayReadFor(ws, doc.uri, uri));
     if (thebibliography.length) out.thebibliography = thebibliography;
   }
   if (missingRoot) out.missingRoot = missingRoot;

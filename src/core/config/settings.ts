@@ -71,6 +71,10 @@ export const SETTINGS = {
   recordChecksInDocuments: setting(z.enum(CHECK_SEVERITIES), 'off', 'resource'),
   /** A hint on the first prose mention of a system the corpus knows by name, with no citation in its sentence. */
   namedSystemHints: setting(z.boolean(), true, 'resource'),
+  /** The folder of literature notes, relative to the workspace folder (inside it). */
+  notesFolder: setting(z.string(), 'notes', 'resource'),
+  /** A Markdown file (workspace-relative) to make new notes from ('': the built-in template). */
+  noteTemplate: setting(z.string(), '', 'resource'),
 } as const;
 
 /** The name of a setting (without the section). */

@@ -33,6 +33,7 @@
  */
 import { URI, Utils } from 'vscode-uri';
 import { latexBibliographies, type BibDeclaration } from '../bibliography/locate.js';
+import { fromFolder } from '../workspace/writtenPath.js';
 import { latexBibitems, type LatexThebibliography } from './bibitems.js';
 import { latexCommands } from './commands.js';
 import { BACKSLASH, isLetter, LBRACE, maskLatex } from './scan.js';
@@ -137,13 +138,8 @@ export function latexFileFacts(text: string): LatexFileFacts {
   return { links, bibs: latexBibliographies(text, clean), documentClass, subfilesMain, thebibliography: latexBibitems(text, clean) };
 }
 
-/** Whether a path as written is absolute (POSIX, or a Windows drive). */
-const isAbsolute = (p: string): boolean => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p);
-
-/** `path` from folder `dir` (an absolute path as it is), normalised. */
-function under(dir: URI, path: string): URI {
-  return isAbsolute(path) ? dir.with({ path: path.replace(/\\/g, '/') }) : Utils.joinPath(dir, path);
-}
+/** `path` from folder `dir` (an absolute path as it is), normalised (`writtenPath.ts`). */
+const under = fromFolder;
 
 /** The names TeX tries for an input file: `name.tex` then `name`, or `name` alone when it has the extension; `\include` only `name.tex`. */
 function candidateNames(kind: LatexLinkKind, path: string): string[] {

@@ -36,11 +36,14 @@ export interface ThebibliographySource {
  * @param jobBbl - also read each root's own `.bbl` (`main.tex`: `main.bbl`), which LaTeX's
  *   `\bibliography` inputs: for a document whose declared `.bib` files are all missing, as in an
  *   arXiv submission, which ships the `.bbl` BibTeX wrote and not the `.bib`
+ * @param mayRead - whether a `.bbl` file may be read (the resolver's containment rule: inside the
+ *   workspace, by real path); one that may not is left out as if it did not exist, and TeX's next
+ *   candidate is tried
  * @returns the sources (empty when none); a `.bbl` file that does not exist is left out
  */
 export async function readThebibliography(
   ws: WorkspaceFiles, cache: BibCache, roots: readonly URI[], doc: { uri: URI; text: string },
-  project?: Partial<Pick<LatexProject, 'thebibliographyOf'>>, jobBbl = false,
+  project?: Partial<Pick<LatexProject, 'thebibliographyOf'>>, jobBbl = false, mayRead: (uri: URI) => Promise<boolean> = async () => true,
 ): Promise<ThebibliographySource[]> {
   const out: ThebibliographySource[] = [];
   const seen = new Set<string>();
@@ -63,6 +66,7 @@ export async function readThebibliography(
     const bbl = jobBbl ? [...files.bbl, [root.with({ path: root.path.replace(/(\.[^./]*)?$/, '.bbl') })]] : files.bbl;
     for (const candidates of bbl) {
       for (const uri of candidates) {
+        if (!(await mayRead(uri))) continue;
         const read = await cache.get(ws, uri, 'bibitems', (text) => latexBibitems(text));
         if (read) { add(uri, read); break; }
       }

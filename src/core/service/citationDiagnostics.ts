@@ -112,17 +112,22 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
     const found = bib.root.toString() === doc.uri ? l10n.t('the document itself') : displayPath(bib.root);
     out.push({
       range: rangeOf(doc, { offset: m.start, length: m.end - m.start }), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, code: DiagnosticCodes.missingRoot,
-      message: l10n.t('The root file "{0}" named by % !TEX root does not exist; the root used instead is {1}.', m.path, found),
+      message: m.outside
+        ? l10n.t('The root file "{0}" named by % !TEX root is outside the workspace; it was not read; the root used instead is {1}.', m.path, found)
+        : l10n.t('The root file "{0}" named by % !TEX root does not exist; the root used instead is {1}.', m.path, found),
     });
   }
   // Once per broken bibliography, on the first citation (not per citation): the keys it defines elsewhere still count.
   const first = cited[0];
   if (first) {
-    for (const s of readable) {
+    for (const s of bib?.files ?? []) {
       if (!s.error) continue;
       out.push({
         range: rangeOf(doc, first), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE,
-        message: l10n.t('{0}, line {1}: {2}. The keys of its other entries are checked.', displayPath(s.uri), s.error.line, s.error.message),
+        message: readable.includes(s)
+          ? l10n.t('{0}, line {1}: {2}. The keys of its other entries are checked.', displayPath(s.uri), s.error.line, s.error.message)
+          // Nothing of it reads (a CSL file that is not CSL, a CSL-YAML list without references:): no key of it counts.
+          : l10n.t('{0}, line {1}: {2}. None of its keys are defined.', displayPath(s.uri), s.error.line, s.error.message),
       });
     }
   }

@@ -7,6 +7,7 @@
  */
 import { URI, Utils } from 'vscode-uri';
 import type { WorkspaceFiles } from './files.js';
+import { fromFolder } from './writtenPath.js';
 
 /** Whether `uri` is `folder` or inside it (same scheme and authority; path segments compared whole). */
 export function isInside(folder: URI, uri: URI): boolean {
@@ -94,5 +95,18 @@ export async function inWorkspaceReal(ws: Pick<WorkspaceFiles, 'folders' | 'real
  * @param path - the path as written (`/` or `\` separators; a Windows drive is absolute)
  */
 export function namedFrom(doc: URI, path: string): URI {
-  return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) ? doc.with({ path: path.replace(/\\/g, '/').replace(/^\/{2,}/, '/') }) : Utils.joinPath(Utils.dirname(doc), path);
+  return fromFolder(Utils.dirname(doc), path);
+}
+
+/**
+ * Whether the LaTeX project model may read a file a document names (a `% !TEX root`, a `.bbl` it
+ * inputs): its real path ({@link inWorkspaceReal}: symlinks resolved, `..` normalised) must lie in a
+ * workspace folder, or, for a document in none (a file opened alone; the CLI on a file outside its
+ * working directory), in the document's own folder. Then a repository cannot make the extension
+ * read `/etc/passwd` as a root or show the `\bibitem`s of a `.bbl` outside it in hovers. The `.tex`
+ * files the project indexes come from the workspace's listing, which follows no link.
+ */
+export async function mayReadFor(ws: Pick<WorkspaceFiles, 'folders' | 'realPath' | 'foldsCase'>, doc: URI, uri: URI): Promise<boolean> {
+  const folders = inWorkspace(ws, doc) ? ws.folders : [Utils.dirname(doc)];
+  return inWorkspaceReal({ folders, realPath: ws.realPath.bind(ws), foldsCase: ws.foldsCase }, uri);
 }

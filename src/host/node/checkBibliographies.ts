@@ -18,6 +18,7 @@ import type { Entry } from '../../core/corpus/schema.js';
 import { decodeForReading, decodeUtf8 } from '../../core/text/utf8.js';
 import { NodeBibWorkspace, writeText } from './nodeBibWorkspace.js';
 import { readProblem, readRegularFile } from './regularFiles.js';
+import { fsReason } from './safeWrite.js';
 
 /** One finding as `--json` prints it: one object per preprint, and one per field that disagrees. */
 export interface CheckJson {
@@ -108,7 +109,16 @@ export async function checkBibliographies(files: readonly string[], entries: rea
     // The bytes must still be the ones planned on.
     const now = await readRegularFile(path, opts.maxBytes);
     if (now.kind !== 'file' || decodeUtf8(now.bytes) !== text) { err.push(`${file}: changed while it was checked; nothing was written`); failed = true; left += findings.length; continue; }
-    await writeText(path, fixed.text);
+    // Whole or not at all (safeWrite.ts); a refusal or a full disk is one line naming the file.
+    try {
+      writeText(path, fixed.text);
+    } catch (e) {
+      const why = fsReason(e) ?? (e as NodeJS.ErrnoException).code;
+      if (why === undefined) throw e;
+      err.push(`${file}: cannot be written (${why}); nothing was written`);
+      failed = true;
+      left += findings.length;
+    }
   }
   if (opts.json && !opts.fix) out.push(JSON.stringify(json, null, 2));
   return { code: failed ? 2 : opts.fix ? (left ? 1 : 0) : found ? 1 : 0, out, err, ...(printed !== undefined ? { fixed: printed } : {}) };
