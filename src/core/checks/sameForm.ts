@@ -129,11 +129,13 @@ function written(word: string, words: readonly string[]): boolean {
  * Whether a writer's container names the record's venue, up to form: it holds one of the venue's
  * short names as a word (`Proc. of SOSP '23`, `NIPS` for NeurIPS), or every word that names the
  * venue in the record's long name (`booktitle`, `journal`, `venue_full`), each in full or as an
- * abbreviation (`Proc. ACM Symp. Oper. Syst. Princ.`).
+ * abbreviation (`Proc. ACM Symp. Oper. Syst. Princ.`); or, for a venue named only by common words
+ * (`Proceedings of the IEEE`), those words both ways.
  *
  * @param container - the writer's `booktitle`/`journal` or CSL `container-title`, as plain text
  */
 export function sameVenue(container: string, e: Entry): boolean {
+  if (sameCommonName(container, e)) return true;
   const words = venueWords(container);
   if (!words.length) return false;
   const joined = words.join('');
@@ -144,4 +146,23 @@ export function sameVenue(container: string, e: Entry): boolean {
     if (need.length && need.every((w) => written(w, words))) return true;
   }
   return false;
+}
+
+/** Articles and prepositions: the words a name made only of common words (`Proceedings of the IEEE`) is compared without. */
+const NAME_GLUE = new Set(['of', 'the', 'on', 'in', 'and', 'for', 'at']);
+
+/**
+ * Whether a container names a record whose venue names are made only of common words
+ * (`Proceedings of the IEEE`, `Proc. IEEE`: every word a stop word of {@link venueWords}): the
+ * same words both ways, each in full or abbreviated (`Proc.`), articles and prepositions aside.
+ */
+function sameCommonName(container: string, e: Entry): boolean {
+  const loose = (s: string) => foldText(s).split(' ').filter((w) => w && !NAME_GLUE.has(w));
+  const have = loose(container);
+  if (!have.length) return false;
+  return [e.type === 'article' ? e.journal : e.booktitle, e.venue_full, e.venue].some((name) => {
+    if (!name || venueWords(name).length) return false;
+    const need = loose(name);
+    return need.length > 0 && need.every((w) => written(w, have)) && have.every((w) => written(w, need));
+  });
 }
