@@ -14,7 +14,7 @@
  * The consumers run wherever they are installed; with CI=true a missing one fails the test.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -178,6 +178,17 @@ describe('check: usage and refusals', () => {
     const allowed = await cli(join(dir, 'paper'), 'check', 'refs.bib', '--fix', '--write', '--allow-outside');
     expect(allowed.code).toBe(0);
     expect(readFileSync(join(dir, 'shared.bib'))).toEqual(readFileSync(join(FIX, 'scholar.output.bib')));
+  });
+
+  it('--fix --write writes whole or not at all: a file it cannot replace is one line naming it, and left as it was', async () => {
+    // safeWrite.ts refuses a file with other hard links (replacing it would leave them the old text).
+    const dir = mkdtempSync(join(tmp, 'linked-'));
+    copyFileSync(join(FIX, 'scholar.input.bib'), join(dir, 'refs.bib'));
+    linkSync(join(dir, 'refs.bib'), join(dir, 'other.bib'));
+    const r = await cli(dir, 'check', 'refs.bib', '--fix', '--write');
+    expect(r.code).toBe(2);
+    expect(r.err.at(-1)).toBe('mlsys-papers: refs.bib: cannot be written (it has other hard links, which replacing it would leave with the old text); nothing was written');
+    expect(readFileSync(join(dir, 'refs.bib'))).toEqual(readFileSync(join(FIX, 'scholar.input.bib')));
   });
 
   it('reads an 8-bit .bib to check it, and never rewrites it', async () => {
