@@ -316,7 +316,7 @@ check "sections/intro.tex without a magic comment: its root's refs.bib, no alarm
 check "sections/intro.tex: \\cite{…,doe completes the root's doe2024batching" "$(get section-completion)" "doe2024batching"
 
 check "scholar.bib: the record check on the preprint's key" "$(get bib-diagnostics | tr '\n' '~')" \
-  "1:9-21 MLSys Papers version-of-record | arXiv:2309.06180 appeared at SOSP '23 (pp. 611–626): cite the version of record (kwon2023efficient; doi:10.1145/3600006.3613165)~"
+  "1:9-21 MLSys Papers version-of-record | arXiv:2309.06180 appeared at SOSP '23 (pp. 611–626): cite the version of record (kwon2023efficient; dblp:conf/sosp/KwonLZ0ZY0ZS23)~"
 check "scholar.bib: the rewrite applied through the code action's edit" "$(get bib-applied)" "true"
 if head -1 "$ws/scholar.bib" | grep -qx '% exported' && grep -qx '@inproceedings{kwon2023vllm,' "$ws/scholar.bib" \
   && grep -qF 'booktitle={Proceedings of the {ACM} {SIGOPS} 29th Symposium on Operating Systems Principles},' "$ws/scholar.bib" \
