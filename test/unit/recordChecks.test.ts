@@ -131,6 +131,25 @@ describe('fields that disagree with the verified record', () => {
     expect(kinds(sze('IEEE Micro'))).toEqual(['s:mismatch:sze2017efficient:venue/differs']);
   });
 
+  it('reads a DBLP proceedings title without its place and dates, and a name in the other order', () => {
+    // Found on the grown corpus in a real ML-systems book (cs249r): Crossref's and DBLP's names of
+    // the same proceedings, and Li Fei-Fei as the ImageNet paper prints her name (the record: Fei-Fei Li).
+    const jacob = (booktitle: string) => `@inproceedings{j, title={Quantization and Training of Neural Networks for Efficient Integer-Arithmetic-Only Inference}, author={Jacob, Benoit and Kligys, Skirmantas and Chen, Bo and Zhu, Menglong and Tang, Matthew and Howard, Andrew G. and Adam, Hartwig and Kalenichenko, Dmitry}, booktitle={${booktitle}}, pages={2704--2713}, year={2018}, doi={10.1109/CVPR.2018.00286}}`;
+    expect(check(jacob('2018 IEEE/CVF Conference on Computer Vision and Pattern Recognition'))).toEqual([]);
+    expect(kinds(jacob('2018 IEEE International Conference on Robotics and Automation'))).toEqual(['j:mismatch:jacob2018quantization:venue/differs']);
+    const deng = (author: string, booktitle = '2009 IEEE Conference on Computer Vision and Pattern Recognition') => `@inproceedings{d, title={ImageNet: A large-scale hierarchical image database}, author={${author}}, booktitle={${booktitle}}, pages={248--255}, year={2009}, doi={10.1109/cvpr.2009.5206848}}`;
+    expect(check(deng('Deng, Jia and Dong, Wei and Socher, Richard and Li, Li-Jia and Kai Li and Li Fei-Fei'))).toEqual([]);
+    expect(kinds(deng('Deng, Jia and Dong, Wei and Socher, Richard and Li, Li-Jia and Kai Li and Fei-Fei Wang'))).toEqual(['d:mismatch:deng2009imagenet:authors/authors-misspelled']);
+  });
+
+  it('is silent on another edition\'s pagination: the same number of pages from another first page', () => {
+    // CVF's open-access proceedings and IEEE Xplore paginate CVPR and ICCV apart (Mask R-CNN:
+    // 2961–2969 and 2980–2988); found on the grown corpus in d2l.ai's bibliography.
+    expect(check(orca({ pages: '501--518' }))).toEqual([]);
+    expect(kinds(orca({ pages: '501--517' }))).toEqual(['yu2022orca:mismatch:yu2022orca:pages/differs']);
+    expect(kinds(orca({ pages: '501' }))).toEqual(['yu2022orca:mismatch:yu2022orca:pages/differs']);
+  });
+
   it('reads VLDB\'s journal under its other names', () => {
     const fsdp = (journal: string) => `@article{z, title={PyTorch FSDP: Experiences on Scaling Fully Sharded Data Parallel}, author={Zhao, Yanli and others}, journal={${journal}}, volume={16}, number={12}, pages={3848--3860}, year={2023}}`;
     for (const j of ['Proc. VLDB Endow.', 'PVLDB', 'Proceedings of the VLDB Endowment']) expect(kinds(fsdp(j))).toEqual(['z:mismatch:zhao2023pytorch:authors/authors-truncated']);

@@ -58,6 +58,8 @@ function initialsOf(p: Person): string {
 export function samePerson(a: Person, b: Person): boolean {
   // The whole name alike, however it is split (`Reza Yazdani Aminabadi` read by BibTeX as family `Aminabadi`).
   if (fullName(a) === fullName(b)) return true;
+  // The same names in the other order (`Li Fei-Fei`, as the ImageNet paper prints her name, for the record's Fei-Fei Li).
+  if (!('literal' in a) && !('literal' in b) && a.given && b.given && foldFamily(a.family) === foldFamily(b.given) && foldFamily(a.given) === foldFamily(b.family)) return true;
   if (personFamily(a) !== personFamily(b)) return false;
   const ia = initialsOf(a);
   const ib = initialsOf(b);
@@ -75,14 +77,20 @@ export function pageRange(pages: string): { first: string; last?: string } | und
 /**
  * Whether two page ranges agree: the same first page, and the same last page when both give one.
  * A single number against a range that starts at 1 is an article number (ACM's `58` for pages
- * `58:1--58:15`, which DBLP writes `pages = {58}`), not a page: it agrees.
+ * `58:1--58:15`, which DBLP writes `pages = {58}`), not a page: it agrees. Two ranges of as many
+ * pages from different first pages are two editions' paginations (CVF's and IEEE Xplore's): they agree.
  */
 export function samePages(a: string, b: string): boolean {
   const x = pageRange(a);
   const y = pageRange(b);
   if (!x || !y) return true;
   if ((x.last === undefined && y.first === '1' && y.last !== undefined) || (y.last === undefined && x.first === '1' && x.last !== undefined)) return true;
-  return x.first === y.first && (x.last === undefined || y.last === undefined || x.last === y.last);
+  if (x.first === y.first && (x.last === undefined || y.last === undefined || x.last === y.last)) return true;
+  // Another edition's pagination: as many pages from another first page (CVF's open-access
+  // proceedings and IEEE Xplore paginate CVPR and ICCV apart: 2961–2969 and 2980–2988).
+  const span = (r: { first: string; last?: string }) => (r.last !== undefined && /^\d+$/.test(r.first) && /^\d+$/.test(r.last) ? Number(r.last) - Number(r.first) : undefined);
+  const sx = span(x);
+  return sx !== undefined && sx > 0 && sx === span(y);
 }
 
 /** Words of a venue's name that say nothing about which venue it is. */
@@ -98,7 +106,7 @@ const VENUE_SYNONYMS: Record<string, readonly string[]> = {
 
 /** The words of a venue's name that name it: folded, stop words, ordinals, years and numbers dropped. */
 function venueWords(s: string): string[] {
-  return foldText(s).replace(/\bassociation for computing machinery\b/g, ' ').split(' ').filter((w) => w && !VENUE_STOP.has(w) && !/^\d+(?:st|nd|rd|th)?$/.test(w) && !/^'?\d\d$/.test(w));
+  return foldText(s).replace(/\b(?:association for computing machinery|ieee computer society)\b/g, ' ').split(' ').filter((w) => w && !VENUE_STOP.has(w) && !/^\d+(?:st|nd|rd|th)?$/.test(w) && !/^'?\d\d$/.test(w));
 }
 
 /** Short names of a record's venue: its `venue` words, and the acronyms in parentheses of its long names (`(OSDI 22)` → `osdi`). */
@@ -142,10 +150,19 @@ export function sameVenue(container: string, e: Entry): boolean {
   for (const a of venueAcronyms(e)) if (words.includes(a) || joined === a) return true;
   for (const long of [e.type === 'article' ? e.journal : e.booktitle, e.venue_full]) {
     if (!long) continue;
-    const need = venueWords(long.replace(/\([^()]*\)/g, ' '));
+    const need = venueWords(ownName(long).replace(/\([^()]*\)/g, ' '));
     if (need.length && need.every((w) => written(w, words))) return true;
   }
   return false;
+}
+
+/**
+ * A proceedings title without what DBLP appends after its first comma (`…, CVPR 2018, Salt Lake
+ * City, UT, USA, June 18-22, 2018`: acronym, place, dates), when words of the name come before it.
+ */
+function ownName(long: string): string {
+  const head = long.split(',')[0]!;
+  return venueWords(head.replace(/\([^()]*\)/g, ' ')).length ? head : long;
 }
 
 /** Articles and prepositions: the words a name made only of common words (`Proceedings of the IEEE`) is compared without. */
