@@ -7,7 +7,7 @@
  *
  * This is the entry (`scripts/build.mjs` bundles it to `dist/cli.js`); the commands live in
  * `cli/`: `main.ts` (the command table, help and dispatch), `options.ts`, `output.ts`, `cliFiles.ts`,
- * `corpusCommands.ts` (build-corpus, lint), `libraryCommands.ts` (list, search, cite, export), `documentCommands.ts` (sync, lsp).
+ * `corpusCommands.ts` (build-corpus, lint), `libraryCommands.ts` (list, search, cite, export), `documentCommands.ts` (sync, check, lsp).
  */
 import { terminalSafe } from './core/text/terminal.js';
 import { main } from './cli/main.js';
@@ -26,7 +26,7 @@ if (require.main === module) {
   // `mlsys-papers list | head` closes the pipe early; that is not an error.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') process.exit(0); else internal(e); });
   try {
-    const code = main(process.argv.slice(2), (s) => process.stdout.write(`${s}\n`), (s) => process.stderr.write(`${s}\n`));
+    const code = main(process.argv.slice(2), (s) => process.stdout.write(`${s}\n`), (s) => process.stderr.write(`${s}\n`), (s) => process.stdout.write(s));
     if (typeof code === 'number') process.exitCode = code;
     else code.then((c) => { process.exitCode = c; }, internal);
   } catch (e) {

@@ -24,6 +24,7 @@ export const Commands = {
   entryActions: 'mlsysPapers.entryActions',
   addToBibliography: ServiceCommands.addToBibliography,
   replaceKey: ServiceCommands.replaceKey,
+  copyEntryText: ServiceCommands.copyEntryText,
   copyFormattedReference: 'mlsysPapers.copyFormattedReference',
   insertFormattedReference: 'mlsysPapers.insertFormattedReference',
   insertBibliography: 'mlsysPapers.insertBibliography',
@@ -56,6 +57,9 @@ export const Settings = {
   citationStyle: 'citationStyle',
   maxFileSizeMB: 'maxFileSizeMB',
   allowWritesOutsideWorkspace: 'allowWritesOutsideWorkspace',
+  recordChecks: 'recordChecks',
+  recordChecksInDocuments: 'recordChecksInDocuments',
+  namedSystemHints: 'namedSystemHints',
   notesFolder: 'notesFolder',
   noteTemplate: 'noteTemplate',
 } as const;

@@ -1,7 +1,10 @@
 /**
- * `mlsys-papers sync` (the bibliography of a document, through `host/node/addCitedEntries.ts`) and
- * `mlsys-papers lsp --stdio` (the language server for other editors).
+ * `mlsys-papers sync` (the bibliography of a document, through `host/node/addCitedEntries.ts`),
+ * `mlsys-papers check` (bibliographies against the corpus's records, `host/node/checkBibliographies.ts`)
+ * and `mlsys-papers lsp --stdio` (the language server for other editors).
  */
+import { DEFAULT_MAX_FILE_MB, maxFileBytes } from '../core/config/fileLimits.js';
+import { checkBibliographies } from '../host/node/checkBibliographies.js';
 import { runNodeServer } from '../host/node/nodeServerHost.js';
 import { syncBibliography } from '../host/node/addCitedEntries.js';
 import { loadCorpus, readText } from './cliFiles.js';
@@ -31,5 +34,26 @@ export async function runSync(ctx: Context): Promise<number> {
   }
   for (const line of res.err) ctx.err(res.code === 0 ? `mlsys-papers: note: ${line}` : `mlsys-papers: ${line}`);
   for (const line of res.out) ctx.out(line);
+  return res.code;
+}
+
+/** `check <file…>`: findings as lines or JSON, or the fixed files (`host/node/checkBibliographies.ts`). */
+export async function runCheck(ctx: Context): Promise<number> {
+  const { json, fix, write } = ctx.values;
+  if (!ctx.args.length) throw new UsageError('check takes one or more .bib, .json or .yaml files (see: mlsys-papers check --help)');
+  if (write && !fix) throw new UsageError('--write goes with --fix (see: mlsys-papers check --help)');
+  if (ctx.values['allow-outside'] && !write) throw new UsageError('--allow-outside goes with --fix --write (see: mlsys-papers check --help)');
+  if (json && fix) throw new UsageError('--json does not go with --fix (see: mlsys-papers check --help)');
+  if (fix && !write && ctx.args.length > 1) throw new UsageError('--fix prints one fixed file; give one file, or add --write (see: mlsys-papers check --help)');
+  const corpus = loadCorpus(ctx.values);
+  let res;
+  try {
+    res = await checkBibliographies(ctx.args, corpus.entries, { cwd: process.cwd(), json, fix, write, allowOutside: ctx.values['allow-outside'], maxBytes: maxFileBytes(DEFAULT_MAX_FILE_MB) });
+  } catch (e) {
+    throw new UsageError(firstLine(e));
+  }
+  for (const line of res.err) ctx.err(`mlsys-papers: ${line}`);
+  for (const line of res.out) ctx.out(line);
+  if (res.fixed !== undefined) ctx.write(res.fixed);
   return res.code;
 }

@@ -10,7 +10,7 @@ import { loadCorpus } from './cliFiles.js';
 import { runCite, runExport, runList, runSearch } from './libraryCommands.js';
 import { CORPUS_OPTION, JSON_OPTION, LIBRARY_OPTION, noArgs, OPTIONS, UsageError, type Command, type OptionName, type Values } from './options.js';
 import { didYouMean, suggest } from './output.js';
-import { runLsp, runSync } from './documentCommands.js';
+import { runCheck, runLsp, runSync } from './documentCommands.js';
 
 const COMMANDS: Record<string, Command> = {
   topics: {
@@ -106,6 +106,33 @@ const COMMANDS: Record<string, Command> = {
     },
     run: runSync,
   },
+  check: {
+    synopsis: 'check <file...> [--json] [--fix] [--write] [--allow-outside]',
+    summary: 'check bibliographies against the corpus: preprints with a version of record, fields that disagree',
+    description: [
+      'Checks .bib, CSL-JSON and CSL-YAML files against the corpus\'s verified records, as the editor does:',
+      '- an entry cited as an arXiv preprint (journal = {arXiv preprint arXiv:...}, @misc with eprint, an arxiv.org',
+      '  URL or DOI) whose version of record the corpus has;',
+      '- an entry whose year, venue, pages, title or authors disagree with the verified record (only fields the',
+      '  corpus verified; never a difference in form only: braces, case, -- or \u2013, Proc. of, initials).',
+      'Prints one line per entry found (file:line: key: message); exit 1 when there are findings, 0 when none.',
+      '--json prints an array, one object per preprint and per field that disagrees:',
+      '  {file, line, key, kind ("version-of-record" or "mismatch"), corpusKey, source, message, field, found, expected}.',
+      '--fix prints the fixed file (one file) to stdout, exactly: each preprint rewritten to its version of record',
+      '  and each field set to the verified value, keeping your key, your own fields (file, keywords, note, abstract,',
+      '  custom fields), the entry\'s layout and every other byte; what was fixed goes to stderr. With --write, each file',
+      '  is rewritten in place instead; never a file outside the working directory (real paths compared) without',
+      '  --allow-outside. With --fix, the exit code is 0 when everything found was fixed.',
+    ].join('\n'),
+    options: {
+      json: JSON_OPTION,
+      fix: { text: 'print the fixed file (or, with --write, rewrite the files)' },
+      write: { text: 'with --fix: rewrite each file in place' },
+      'allow-outside': { text: 'with --fix --write: write even where a file\'s real path leaves the working directory' },
+      corpus: CORPUS_OPTION,
+    },
+    run: runCheck,
+  },
   lsp: {
     synopsis: 'lsp --stdio',
     summary: 'the language server, for editors other than VS Code',
@@ -173,31 +200,35 @@ function commandHelp(name: string): string {
  *   other than the block's own line breaks and tabs arrive escaped (`core/text/terminal.ts`)
  * @param rawErr - where problems go (stderr), one call per line; every control character arrives
  *   escaped (the usage text excepted)
+ * @param rawWrite - where a file's own text goes as it is (stdout, no line break added): `check
+ *   --fix`'s fixed file; absent, it goes to `rawOut` as one block
  * @returns the exit code: 0 ok; 1 nothing found or problems found (no search result, unknown key,
  *   lint errors); 2 usage error (unknown option or command, bad value, missing or unreadable file or
  *   folder, unwritable output), reported as one line on `err`
  *   (a promise of it for `sync`, which reads files through the core's asynchronous host interface)
  * @throws only on a bug (anything but a usage error); the program's runner prints it as one line
  */
-export function main(argv: string[], rawOut: (s: string) => void, rawErr: (s: string) => void): number | Promise<number> {
+export function main(argv: string[], rawOut: (s: string) => void, rawErr: (s: string) => void, rawWrite?: (s: string) => void): number | Promise<number> {
   // Every print path goes through these two, so no control character from a library, a file name
   // or an argument reaches the terminal (`core/text/terminal.ts`); a result block keeps its own line
   // breaks and tabs (its fields were escaped whole), a problem is one line whatever it names.
   const out = (s: string) => rawOut(terminalSafe(s, '\n\t'));
   const err = (s: string) => rawErr(s === USAGE ? s : terminalSafe(s));
+  // A file's own text (`check --fix`), as it is: without a way to write it so, a line (its final line break its own).
+  const write = rawWrite ?? ((s: string) => rawOut(s.replace(/\r?\n$/, '')));
   const usage = (e: unknown) => {
     if (e instanceof UsageError) { err(`mlsys-papers: ${e.message}`); return 2; }
     throw e;
   };
   try {
-    const code = dispatch(argv, out, err);
+    const code = dispatch(argv, out, err, write);
     return typeof code === 'number' ? code : code.catch(usage);
   } catch (e) {
     return usage(e);
   }
 }
 
-function dispatch(argv: string[], out: (s: string) => void, err: (s: string) => void): number | Promise<number> {
+function dispatch(argv: string[], out: (s: string) => void, err: (s: string) => void, write: (s: string) => void): number | Promise<number> {
   // First pass, lenient: find the command (options may come before it) and every option given.
   const { tokens } = parseArgs({ args: argv, options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
   const name = tokens.find((t) => t.kind === 'positional')?.value;
@@ -244,7 +275,7 @@ function dispatch(argv: string[], out: (s: string) => void, err: (s: string) => 
     if ((e as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) throw new UsageError(`${argsMessage(e as Error)} ${see}`);
     throw e;
   }
-  return command.run({ args: parsed.positionals.slice(1), values: parsed.values as Values, out, err });
+  return command.run({ args: parsed.positionals.slice(1), values: parsed.values as Values, out, err, write });
 }
 
 /** Node's parseArgs message, as one line (`--limit -1` hints at `--limit=-1`). */

@@ -13,6 +13,8 @@ export const OPTIONS = {
   library: { type: 'string', multiple: true },
   'dry-run': { type: 'boolean' },
   'allow-outside': { type: 'boolean' },
+  fix: { type: 'boolean' },
+  write: { type: 'boolean' },
   stdio: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -32,6 +34,11 @@ export interface Context {
   values: Values;
   out: (s: string) => void;
   err: (s: string) => void;
+  /**
+   * Writes text to stdout exactly as it is, with no line break added and nothing escaped: only a
+   * file's own text (`check --fix` prints the fixed file, to be redirected like `cat`'s).
+   */
+  write: (s: string) => void;
 }
 
 /** How an option is shown in a command's help: `--format F   text`. */

@@ -19,7 +19,8 @@ function rangeOf(arg: vscode.Range | { start: { line: number; character: number 
 }
 
 /**
- * Registers the quick fixes' commands and the entry documents. The replacement key is asked for
+ * Registers the quick fixes' commands and the entry documents (and the copy of a library entry's
+ * version of record, which is never written into the library). The replacement key is asked for
  * with the search, pre-filled with the unknown key.
  */
 export function registerCitationFixes({ server, bibs, picker }: Ctx): vscode.Disposable {
@@ -32,6 +33,10 @@ export function registerCitationFixes({ server, bibs, picker }: Ctx): vscode.Dis
     vscode.commands.registerCommand(ServiceCommands.addToBibliography, async (uri: vscode.Uri | string, key: string) => {
       const doc = await vscode.workspace.openTextDocument(uriOf(uri));
       await bibs.addCited(doc, [key]);
+    }),
+    vscode.commands.registerCommand(ServiceCommands.copyEntryText, async (text: string) => {
+      await vscode.env.clipboard.writeText(text);
+      void vscode.window.showInformationMessage(vscode.l10n.t('MLSys Papers: the entry as the verified record has it is on the clipboard; your library was not changed.'));
     }),
     vscode.commands.registerCommand(ServiceCommands.replaceKey, async (uri: vscode.Uri | string, range: vscode.Range, key: string) => {
       const [replacement] = await pick(key);

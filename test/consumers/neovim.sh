@@ -4,7 +4,8 @@
 # a bibliography of its own, in a folder whose name has a space. Checked, with exact values:
 # completion ranking, completion resolve, hovers (corpus and own entry, formatted reference),
 # definition, diagnostics (pulled by the documented set-up), the quick fix applied by Neovim
-# through workspace/applyEdit, incremental edits, and settings read through workspace/configuration.
+# through workspace/applyEdit, incremental edits, settings read through workspace/configuration,
+# and in a .bib buffer the record check and its rewrite to the version of record.
 # Needs: nvim (Debian's neovim), node, dist/cli.js (npm run build). MLSYS_PAPERS_CLI overrides the
 # server script (for example an unpacked `npm pack` tarball's package/dist/cli.js);
 # NEOVIM_TEST_KEEP=1 keeps the temporary folder (outputs, nvim.out, Neovim's lsp.log).
@@ -71,6 +72,8 @@ printf 'A chapter on serving~\\cite{kwon2023efficient}.\n' > "$ws/chapter.tex"
 # A section file without a magic comment: paper.tex \input's it, so refs.bib is its bibliography too.
 mkdir -p "$ws/sections"
 printf 'Batching~\\cite{doe2024batching} helps.\nMore~\\cite{nosuch1999,doe}.\n' > "$ws/sections/intro.tex"
+# A Google Scholar export of a preprint the corpus has as published, beside an entry of its own.
+printf '%% exported\n@article{kwon2023vllm,\n  title={Efficient memory management for large language model serving with pagedattention},\n  author={Kwon, Woosuk and others},\n  journal={arXiv preprint arXiv:2309.06180},\n  year={2023},\n  note={read twice}\n}\n\n@misc{mine, title={Mine}}\n' > "$ws/scholar.bib"
 
 cat > "$work/driver.lua" <<'LUA'
 -- Drives the client the user's init.lua started; writes what it saw to $MLSYS_OUT/<name>.
@@ -210,6 +213,31 @@ local ok, err = xpcall(function()
   local sitems = sc and sc.result and (sc.result.items or sc.result) or {}
   table.sort(sitems, function(a, b) return (a.sortText or a.label) < (b.sortText or b.label) end)
   save('section-completion', { sitems[1] and sitems[1].label or 'none' })
+
+  -- A .bib with a preprint: the record check's diagnostic on its key, and the rewrite applied by Neovim.
+  vim.cmd('edit ' .. vim.fn.fnameescape(ws .. '/scholar.bib'))
+  local sb = vim.api.nvim_get_current_buf()
+  vim.wait(10000, function() return vim.lsp.buf_is_attached(sb, client.id) end, 50)
+  vim.wait(20000, function() return #vim.diagnostic.get(sb) >= 1 end, 50)
+  save('bib-diagnostics', describe(vim.diagnostic.get(sb)))
+  local picked = {}
+  vim.ui.select = function(choices, opts, on_choice)
+    local pick
+    for _, c in ipairs(choices) do
+      local title = c[2] and c[2].title or tostring(c)
+      picked[#picked + 1] = title
+      if title:find('^Rewrite kwon2023vllm as the version of record') then pick = c end
+    end
+    on_choice(pick)
+  end
+  vim.api.nvim_win_set_cursor(0, { 2, 12 })
+  vim.lsp.buf.code_action()
+  local rewritten = vim.wait(20000, function()
+    return table.concat(vim.api.nvim_buf_get_lines(sb, 0, -1, false), '\n'):find('@inproceedings{kwon2023vllm,', 1, true) ~= nil
+  end, 50)
+  save('bib-actions', picked)
+  save('bib-applied', tostring(rewritten))
+  if rewritten then vim.cmd('silent write') end
 end, debug.traceback)
 if not ok then save('error', err) end
 vim.cmd('qa!')
@@ -286,5 +314,16 @@ check "chapter.tex without \\documentclass: filetype, attached, hover" "$(get ch
 check "sections/intro.tex without a magic comment: its root's refs.bib, no alarm on doe2024batching" "$(get section-diagnostics | tr '\n' '~')" \
   "1:11-21 MLSys Papers unknown-key | Unknown citation key \"nosuch1999\": not in refs.bib, nor in the MLSys Papers corpus.~1:22-25 MLSys Papers unknown-key | Unknown citation key \"doe\": not in refs.bib, nor in the MLSys Papers corpus.~"
 check "sections/intro.tex: \\cite{…,doe completes the root's doe2024batching" "$(get section-completion)" "doe2024batching"
+
+check "scholar.bib: the record check on the preprint's key" "$(get bib-diagnostics | tr '\n' '~')" \
+  "1:9-21 MLSys Papers version-of-record | arXiv:2309.06180 appeared at SOSP '23 (pp. 611–626): cite the version of record (kwon2023efficient; dblp:conf/sosp/KwonLZ0ZY0ZS23)~"
+check "scholar.bib: the rewrite applied through the code action's edit" "$(get bib-applied)" "true"
+if head -1 "$ws/scholar.bib" | grep -qx '% exported' && grep -qx '@inproceedings{kwon2023vllm,' "$ws/scholar.bib" \
+  && grep -qF 'booktitle={Proceedings of the {ACM} {SIGOPS} 29th Symposium on Operating Systems Principles},' "$ws/scholar.bib" \
+  && grep -qF '  note={read twice}' "$ws/scholar.bib" && tail -1 "$ws/scholar.bib" | grep -qx '@misc{mine, title={Mine}}'; then
+  ok "scholar.bib on disk: the entry rewritten with its key and note, the comment and the other entry kept"
+else
+  bad "scholar.bib on disk after the rewrite:"; sed 's/^/      /' "$ws/scholar.bib"
+fi
 
 finish

@@ -319,15 +319,16 @@ export async function launchBrowser(): Promise<Browser> {
  * Opens the workbench of `url` on `folder` in a new 1280×800 page and waits until `.monaco-workbench`
  * and the status bar are rendered. Opening a client is also what starts code-server's extension host.
  * @param folder - absolute (or cwd-relative) path of the folder to open.
- * @throws playwright's TimeoutError if the workbench does not render within 60 s.
+ * @throws playwright's TimeoutError if the page does not load, or the workbench does not render, within 120 s
+ *   each (a hang catcher: the workbench's scripts took 37 s to load on two cores busy with other builds).
  */
 export async function openWorkbench(browser: Browser, url: string, folder: string): Promise<Page> {
   // Clipboard access lets tests check Copy commands (the web workbench uses navigator.clipboard).
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
   const page = await context.newPage();
-  await page.goto(`${url}?folder=${encodeURIComponent(resolve(folder))}`, { timeout: 60_000 });
-  await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
+  await page.goto(`${url}?folder=${encodeURIComponent(resolve(folder))}`, { timeout: 120_000 });
+  await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 120_000 });
   return page;
 }
 

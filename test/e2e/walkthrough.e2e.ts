@@ -286,7 +286,7 @@ describe('the getting-started walkthrough', () => {
     await openWalkthrough();
     const titles = await page.locator('.gettingStartedContainer .getting-started-step .step-title').allTextContents();
     expect(titles.map((t) => t.trim())).toEqual(steps.map((s) => s.title));
-    expect(titles).toHaveLength(7);
+    expect(titles).toHaveLength(8);
     // Each step has its button.
     for (const s of steps) await expect(stepRow(s).locator('.button-container .monaco-button').count()).resolves.toBe(1);
   });
@@ -391,6 +391,36 @@ describe('the getting-started walkthrough', () => {
     const entryEnd = page.locator('.editor-group-container.active .view-line', { hasText: /^}$/ }).last();
     const end = await boxOf(entryEnd);
     await stepPicture('bibliography', { x: group.x, y: group.y, width: 480, height: end.y + end.height + 1 - group.y });
+  });
+
+  test('"Check your bibliography against the records": the button opens the setting; a preprint in a .bib is flagged and its quick fix rewrites it', async () => {
+    await (await openStep('checkBibliography')).click();
+    const setting = await settingRow('mlsysPapers.recordChecks');
+    await expect(setting.locator('select').inputValue()).resolves.toBe('information');
+    await closeSettings();
+    mkdirSync(join(workspace, 'wt-check'));
+    const refs = join(workspace, 'wt-check/refs.bib');
+    const original = '% Google Scholar export\n@article{kwon2023vllm,\n  title={Efficient memory management for large language model serving with pagedattention},\n  author={Kwon, Woosuk and Li, Zhuohan and others},\n  journal={arXiv preprint arXiv:2309.06180},\n  year={2023}\n}\n';
+    writeFileSync(refs, original);
+    await openFile(page, 'wt-check/refs.bib');
+    await waitForEditorText(page, 'arXiv preprint arXiv:2309.06180');
+    // The squiggle on the key, then the quick fix menu on it (Ctrl+.), as a writer opens it.
+    const squiggle = page.locator('.editor-group-container.active .squiggly-info').first();
+    await squiggle.waitFor({ timeout: 30_000 });
+    await goToEndOf('wt-check/refs.bib', '@article{kwon2023vllm');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Control+.');
+    const menu = page.locator('.action-widget, .context-view .monaco-list').first();
+    await menu.waitFor({ timeout: 30_000 });
+    await expect.poll(async () => (await menu.textContent()) ?? '', { timeout: 15_000 }).toContain("Rewrite kwon2023vllm as the version of record (SOSP '23)");
+    const group = await boxOf(page.locator('.editor-group-container.active'));
+    const box = await boxOf(menu);
+    await stepPicture('checkBibliography', { x: group.x, y: group.y, width: Math.min(640, Math.max(box.x + box.width + 8, 480) - group.x), height: box.y + box.height + 8 - group.y });
+    await page.keyboard.press('Enter');
+    await waitForEditorText(page, '@inproceedings{kwon2023vllm,');
+    await save(page);
+    await expect.poll(() => onDisk('wt-check/refs.bib'), { timeout: 15_000 }).toMatch(/^@inproceedings\{kwon2023vllm,\n {2}author=\{Kwon, Woosuk and Li, Zhuohan and Zhuang, Siyuan/m);
+    expect(onDisk('wt-check/refs.bib').startsWith('% Google Scholar export\n@inproceedings{kwon2023vllm,\n')).toBe(true);
   });
 
   test('"Add your own library": the button opens the setting; the library added there shows under Libraries', async () => {

@@ -55,9 +55,37 @@ export const KINDS = {
   syncWrite: 'sync --dry-run plans a write for a project whose bibliography defines every cited key',
   syncUnknown: 'sync --dry-run calls keys unknown that the bibliography defines',
   oracle: 'the reference tool failed on the document',
+  recordFinding: 'the record checks flag an entry of the bibliography (check --json): a false alarm unless REVIEWED-CHECKS.json says a person found it right',
+  systemHint: 'a system named but not cited (the server\'s hint): a false alarm unless REVIEWED-CHECKS.json says a person found it right',
   previewCitation: 'a citation in the Markdown preview reads otherwise than in pandoc --citeproc HTML',
   previewEntry: 'the Markdown preview\'s bibliography differs from pandoc --citeproc\'s (entries, order or text)',
 };
+
+/**
+ * Reads the findings of the record checks and the named-system hints that a person reviewed and
+ * found right (REVIEWED-CHECKS.json): `{ reviewed: [{ set?, doc, kind, key, why }] }`. A finding
+ * nobody reviewed fails the test: a diagnostic is a promise that something is wrong.
+ */
+export function readReviewedChecks() {
+  const file = join(HERE, 'REVIEWED-CHECKS.json');
+  const list = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).reviewed : [];
+  return list.filter((l) => (l.set ?? 'debian') === SET).map((l) => ({ ...l, reason: l.why }));
+}
+
+/**
+ * The words of a source file's prose, roughly, for the hints' rate: runs of letters outside
+ * comments, math, code, front matter and command names (LaTeX) or code, front matter and HTML
+ * comments (Markdown).
+ */
+export function proseWords(text, language) {
+  let t = text;
+  if (language === 'latex') {
+    t = t.replace(/(?<!\\)%[^\n]*/g, ' ').replace(/\$\$[^$]*\$\$|\$[^$\n]*\$/g, ' ').replace(/\\[A-Za-z@]+\*?/g, ' ');
+  } else {
+    t = t.replace(/^---\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)\r?\n/, ' ').replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, ' ').replace(/`[^`\n]*`/g, ' ').replace(/<!--[\s\S]*?-->/g, ' ');
+  }
+  return (t.match(/\p{L}[\p{L}'’-]*/gu) ?? []).length;
+}
 
 /**
  * Which set runs: `debian` (MANIFEST.json, the CI set, from installed Debian packages) or, with
@@ -364,7 +392,7 @@ export function pandocOracle(doc) {
  * timer (includeDocumentBibliography), so in a shared server the answer for one file would depend
  * on which files were opened before it and how fast.
  *
- * @returns per file: `{ file, cited: string[], flagged: string[], diagnostics }`
+ * @returns per file: `{ file, cited: string[], flagged: string[], hints: string[] (named systems), words (of prose), diagnostics }`
  */
 export async function serverReading(doc) {
   const out = [];
@@ -384,8 +412,9 @@ async function serverReadingOf(doc, file) {
     const lines = text.split('\n');
     const diagnostics = (report.items ?? []).filter((d) => d.source && /mlsys/i.test(d.source));
     const flagged = diagnostics.filter((d) => d.code === 'unknown-key' || d.code === 'not-in-bibliography' || d.code === 'not-in-thebibliography').map((d) => utf16Slice(lines, d.range));
+    const hints = diagnostics.filter((d) => d.code === 'uncited-system').map((d) => utf16Slice(lines, d.range));
     await session.close();
-    return { file, cited, flagged, diagnostics };
+    return { file, cited, flagged, hints, words: proseWords(text, languageOf(file) === 'latex' ? 'latex' : 'markdown'), diagnostics };
   } catch (e) {
     throw new Error(`${doc.id}: ${file}: language server: ${e.message}${session.stderr() ? `\n${session.stderr().slice(-2000)}` : ''}`);
   } finally {
@@ -459,6 +488,26 @@ function bibFiles(doc) {
   return walk(docDir(doc)).filter((p) => /\.bib$/i.test(p));
 }
 
+/** Bibliography files of a document folder that may be CSL (`.json`, `.yaml`, `.yml`, but not a project's own settings), relative paths. */
+function cslFiles(doc) {
+  return walk(docDir(doc)).filter((p) => /\.(json|ya?ml)$/i.test(p) && !/(^|\/)(_quarto|_bookdown|_output|_site|index|package|metadata|defaults|manubot|\.github)[^/]*$/i.test(p));
+}
+
+/**
+ * The record checks over every bibliography of a document (`check --json` on each `.bib`, and on
+ * each `.json`/`.yaml` file: the CLI checks only those that read as CSL): the findings.
+ */
+export function recordReading(doc) {
+  const dir = docDir(doc);
+  const out = [];
+  for (const file of [...bibFiles(doc), ...cslFiles(doc)]) {
+    const r = run(process.execPath, [CLI, 'check', file, '--json'], dir);
+    if (r.status !== 0 && r.status !== 1) continue;
+    try { out.push(...JSON.parse(r.stdout)); } catch { /* ignored: a file the CLI could not read gives no JSON; its error is not a finding */ }
+  }
+  return out;
+}
+
 /**
  * The CLI over each root of a LaTeX document: `export --cited-in ROOT --library B.bib… --format
  * csl-json` (the keys exported) and `sync ROOT --dry-run` (what it would write, what it calls unknown).
@@ -507,6 +556,11 @@ export async function compareDocument(doc) {
   }
   for (const k of sorted(flagged)) if (defined.has(k) || (k === '*' && oracle.nociteAll)) add('falseAlarm', k, `in ${where(k, (f) => f.flagged)}`);
   for (const k of sorted(oracle.undefined)) if (ours.has(k) && !flagged.has(k)) add('unflagged', k);
+  // The record checks and the named-system hints: each one a claim a person must have reviewed.
+  const records = recordReading(doc);
+  for (const f of records) add('recordFinding', f.key, `${f.file}:${f.line}: ${f.kind}${f.field ? ` (${f.field})` : ''}: ${f.message}`);
+  const hints = server.flatMap((f) => f.hints.map((h) => ({ file: f.file, name: h })));
+  for (const h of hints) add('systemHint', h.name, `in ${h.file}`);
   let cli;
   if (doc.kind === 'latex') {
     cli = cliReading(doc);
@@ -528,7 +582,10 @@ export async function compareDocument(doc) {
   }
   return {
     doc: doc.id, kind: doc.kind,
-    figures: { oracleCited: oracle.cited.size, oracleUndefined: oracle.undefined.size, ours: ours.size, flagged: flagged.size, files: server.length, backend: oracle.backend, xrefs: oracle.xrefs?.size ?? 0, nociteAll: oracle.nociteAll },
+    figures: {
+      oracleCited: oracle.cited.size, oracleUndefined: oracle.undefined.size, ours: ours.size, flagged: flagged.size, files: server.length, backend: oracle.backend, xrefs: oracle.xrefs?.size ?? 0, nociteAll: oracle.nociteAll,
+      words: server.reduce((n, f) => n + f.words, 0), hints: hints.length, records: records.length,
+    },
     diffs,
   };
 }

@@ -84,10 +84,10 @@ describe('the getting-started walkthrough', () => {
   const commandLinks = (s: string) => [...s.matchAll(/\]\((command:[^)\s]+)\)/g)].map((m) => m[1]!);
   const steps = walkthroughs.flatMap((w) => w.steps);
 
-  it('has one walkthrough with its seven steps, each titled and described', () => {
+  it('has one walkthrough with its eight steps, each titled and described', () => {
     expect(walkthroughs).toHaveLength(1);
     expect(text(en, walkthroughs[0]!.title)).toBe('Get started with MLSys Papers');
-    expect(steps.map((s) => s.id)).toEqual(['topics', 'search', 'citeLatex', 'citeMarkdown', 'bibliography', 'libraries', 'citationStyle']);
+    expect(steps.map((s) => s.id)).toEqual(['topics', 'search', 'citeLatex', 'citeMarkdown', 'bibliography', 'checkBibliography', 'libraries', 'citationStyle']);
     for (const s of steps) {
       for (const field of [s.title, s.description, s.media.altText]) {
         expect(field, s.id).toMatch(/^%walkthrough\.[\w.]+%$/);

@@ -47,7 +47,10 @@ describe('the settings schema', () => {
 
   it('gives the service a document\'s settings from the same reading', () => {
     expect(documentSettingsFrom({ latexCommand: 'citep', latexRoot: ' ', allowWritesOutsideWorkspace: 'true' }, true))
-      .toEqual({ latexCommand: 'citep', markdownStyle: 'pandoc', syncBibliography: true, latexRoot: undefined, latexRootFromWorkspace: true });
+      .toEqual({
+        latexCommand: 'citep', markdownStyle: 'pandoc', syncBibliography: true, latexRoot: undefined, latexRootFromWorkspace: true,
+        recordChecks: 'information', recordChecksInDocuments: 'off', namedSystemHints: true,
+      });
     expect(documentSettingsFrom({ latexRoot: 'paper/main.tex', allowWritesOutsideWorkspace: true })).toMatchObject({ latexRoot: 'paper/main.tex', allowWritesOutside: true });
   });
 });

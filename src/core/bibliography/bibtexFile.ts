@@ -24,6 +24,8 @@ export interface BibEntry {
    */
   start?: number;
   line?: number;
+  /** UTF-16 offset just after the entry (a `.bib` entry's closing brace, a CSL item's last character), where the reader knows it. */
+  end?: number;
   /** A CSL item's key: the offset of its `id` value's first character (inside its quotes), where the reader knows it. */
   keyStart?: number;
   /** A CSL item as read (CSL-JSON or CSL-YAML); `fields` is then a BibTeX-like view of it. */
@@ -69,7 +71,7 @@ export interface ParsedBib {
 export function parseBib(text: string): ParsedBib {
   const r = new BibtexLibraryReader(text, undefined, { keepPartial: true });
   r.read();
-  const entries: BibEntry[] = r.entries.map((e) => ({ key: e.key, type: e.type, fields: e.fields, start: e.start, line: e.line }));
+  const entries: BibEntry[] = r.entries.map((e) => ({ key: e.key, type: e.type, fields: e.fields, start: e.start, end: e.end, line: e.line }));
   if (r.partial.length) {
     entries.push(...r.partial.map((e) => ({ key: e.key, type: e.type, fields: e.fields, start: e.start, line: e.line, partial: true as const })));
     entries.sort((a, b) => a.start! - b.start!);

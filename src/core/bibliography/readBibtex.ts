@@ -60,6 +60,21 @@ export interface RawBibEntry {
   end: number;
   /** 1-based line of its `@`. */
   line: number;
+  /** Where each field is, in the order written (only from {@link readEntryLayout}). */
+  fieldSpans?: BibFieldSpan[];
+}
+
+/**
+ * Where one field of an entry is written: UTF-16 offsets into the file's text. The value runs
+ * from its first token (`{`, `"`, a digit or a macro name) to the end of its last one, `#`
+ * concatenations included; the blanks and comments around it are not part of it.
+ */
+export interface BibFieldSpan {
+  /** The field name as written (its case kept). */
+  name: string;
+  nameStart: number;
+  valueStart: number;
+  valueEnd: number;
 }
 
 /** Commands read between two looks at the deadline. */
@@ -109,6 +124,8 @@ export class BibtexLibraryReader extends BibtexScanner {
   private done_ = 0;
   /** The line of the last stray "@" warned about: one warning a line (a line of junk may hold thousands). */
   private strayLine = 0;
+  /** Whether entries keep where each field is ({@link RawBibEntry.fieldSpans}): only for reading one entry's layout. */
+  protected keepSpans = false;
 
   /** Whether entries broken after their key are kept in {@link partial}. */
   private readonly keepPartial: boolean;
@@ -279,12 +296,14 @@ export class BibtexLibraryReader extends BibtexScanner {
         if (text[i] === ',') {
           i = this.skipBlanks(i + 1);
           const read: Record<string, string> = fields = Object.create(null) as Record<string, string>;
+          const spans: BibFieldSpan[] | undefined = this.keepSpans ? [] : undefined;
           let size = 0;
           while (text[i] !== close) {
             const fieldAt = i;
             const v = this.assignment(i, `a field name or "${close}"`, 'the field name');
             const name = v.name;
             i = v.end;
+            if (spans) spans.push(this.fieldSpan(name, fieldAt));
             const field = name.toLowerCase();
             if (v.value.length > MAX_BIB_EXPANSION) {
               this.pending.push({ ...this.where(fieldAt), severity: 'warning', message: `field ${field} of entry ${key} is longer than ${MAX_BIB_EXPANSION.toLocaleString('en-US')} characters; the field is left out` });
@@ -304,7 +323,7 @@ export class BibtexLibraryReader extends BibtexScanner {
                 : `expected "," or "${close}" after the value of ${field}, found ${this.found(i)}`);
             }
           }
-          this.finish(at, i, start, kind, key, read, size);
+          this.finish(at, i, start, kind, key, read, size, spans);
         } else if (text[i] === close) {
           this.finish(at, i, start, kind, key, Object.create(null) as Record<string, string>, 0);
         } else throw new BibError(i, `expected "," after the key ${key}, found ${this.found(i)}`);
@@ -333,15 +352,61 @@ export class BibtexLibraryReader extends BibtexScanner {
   }
 
   /** An entry was read: keep it (unless the file's macros have expanded too far). */
-  private finish(at: number, closeAt: number, start: { line: number; column: number }, type: string, key: string, fields: Record<string, string>, size: number): void {
+  private finish(at: number, closeAt: number, start: { line: number; column: number }, type: string, key: string, fields: Record<string, string>, size: number, spans?: BibFieldSpan[]): void {
     this.expanded += size;
     if (this.expanded > this.budget) {
       this.stopped = true;
       this.pending = [{ ...start, severity: 'error', message: `the fields of this file expand to more than ${this.budget.toLocaleString('en-US')} characters through @string macros; reading stopped here` }];
       return;
     }
-    this.entries.push({ key, type, fields: { ...fields }, start: at, end: closeAt + 1, line: start.line });
+    this.entries.push({ key, type, fields: { ...fields }, start: at, end: closeAt + 1, line: start.line, ...(spans ? { fieldSpans: spans } : {}) });
   }
+
+  /**
+   * Where the field whose name starts at `nameStart` is (its value already read without error):
+   * the value starts after `=` and its blanks, and ends after its last `#`-joined token, before
+   * the blanks and comments that follow it.
+   */
+  private fieldSpan(name: string, nameStart: number): BibFieldSpan {
+    const text = this.text;
+    const valueStart = this.skipBlanks(this.skipBlanks(nameStart + name.length) + 1);
+    let i = valueStart;
+    let valueEnd = i;
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c === 123 || c === 34) i = this.delimited(i);
+      else if (c >= 48 && c <= 57) while (i < this.end && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
+      else i += this.identifier(i).length;
+      valueEnd = i;
+      i = this.skipBlanks(i);
+      if (text[i] !== '#') break;
+      i = this.skipBlanks(i + 1);
+    }
+    return { name, nameStart, valueStart, valueEnd };
+  }
+}
+
+/** A reader of one entry that keeps where its fields are. */
+class EntryLayoutReader extends BibtexLibraryReader {
+  protected override keepSpans = true;
+}
+
+/**
+ * Reads the one entry at `start` again with where each of its fields is written
+ * ({@link RawBibEntry.fieldSpans}), for rewriting some of its fields in place.
+ *
+ * @param text - the file's text, as read
+ * @param start - the entry's `@` offset ({@link RawBibEntry.start})
+ * @param end - the entry's end offset (after its closing brace)
+ * @returns the entry, or undefined when no entry reads from `start` to `end`
+ */
+export function readEntryLayout(text: string, start: number, end: number): RawBibEntry | undefined {
+  if (text.charCodeAt(start) !== 64) return undefined;
+  // Only where things are matters here, not what macros expand to: the standard macros will do.
+  const r = new EntryLayoutReader(text, { start, end, line: 1 });
+  r.read();
+  const e = r.entries[0];
+  return e && e.start === start && e.end === end ? e : undefined;
 }
 
 

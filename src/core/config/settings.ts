@@ -28,6 +28,10 @@ export interface SettingSpec<T> {
 
 const setting = <T>(schema: z.ZodMiniType<T>, dflt: T, scope: SettingScope): SettingSpec<T> => ({ schema, default: dflt, scope });
 
+/** The severities of `mlsysPapers.recordChecks` and `recordChecksInDocuments` (LSP's `DiagnosticSeverity` by name), or `off`. */
+export const CHECK_SEVERITIES = ['off', 'hint', 'information', 'warning', 'error'] as const;
+export type CheckSeverity = (typeof CHECK_SEVERITIES)[number];
+
 /** The values of `mlsysPapers.topicLabels`. */
 export const TOPIC_LABEL_SETTINGS = ['auto', 'english', 'chinese', 'both'] as const;
 
@@ -61,6 +65,12 @@ export const SETTINGS = {
   latexRoot: setting(z.string(), '', 'resource'),
   /** A bundled CSL style name or the path of a `.csl` file. */
   citationStyle: setting(z.string(), 'apa', 'resource'),
+  /** The record checks in bibliographies and libraries (a preprint with a version of record, fields that disagree): their severity, or off. */
+  recordChecks: setting(z.enum(CHECK_SEVERITIES), 'information', 'resource'),
+  /** The same checks where a LaTeX or Markdown document cites such an entry: their severity, or off. */
+  recordChecksInDocuments: setting(z.enum(CHECK_SEVERITIES), 'off', 'resource'),
+  /** A hint on the first prose mention of a system the corpus knows by name, with no citation in its sentence. */
+  namedSystemHints: setting(z.boolean(), true, 'resource'),
   /** The folder of literature notes, relative to the workspace folder (inside it). */
   notesFolder: setting(z.string(), 'notes', 'resource'),
   /** A Markdown file (workspace-relative) to make new notes from ('': the built-in template). */

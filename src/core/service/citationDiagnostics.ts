@@ -13,15 +13,27 @@ import type { UndeclaredWhere } from '../bibliography/undeclared.js';
 import { citationsIn, type CitedKey } from '../cite/citations.js';
 import { fileKind, isCiting } from '../workspace/fileKind.js';
 import { definedKeys } from '../latex/thebibliography.js';
+import { namedSystemHints } from './namedSystemHints.js';
+import { citationRecordDiagnostics, fileRecordDiagnostics, maybeCslBibliography } from './recordChecks.js';
 import { rangeOf, type ServiceContext } from './serviceContext.js';
 import { DIAGNOSTIC_SOURCE, DiagnosticCodes, NOT_CANCELLED, type Cancellation } from './types.js';
 
 /**
  * A document's diagnostics: {@link citationDiagnostics} for a citing language,
- * {@link bibDiagnostics} for a BibTeX file, none for anything else.
+ * {@link bibDiagnostics} for a BibTeX file, the record checks for a CSL-JSON or CSL-YAML
+ * bibliography, none for anything else.
  */
 export async function diagnostics(ctx: ServiceContext, doc: TextDocument, token: Cancellation = NOT_CANCELLED): Promise<Diagnostic[]> {
-  return isCiting(fileKind(URI.parse(doc.uri), doc.languageId)) ? citationDiagnostics(ctx, doc, token) : bibDiagnostics(ctx, doc);
+  const uri = URI.parse(doc.uri);
+  const kind = fileKind(uri, doc.languageId);
+  if (isCiting(kind)) return citationDiagnostics(ctx, doc, token);
+  if (kind === 'csl-json' || kind === 'csl-yaml') {
+    if (!maybeCslBibliography(uri.path, doc.getText())) return [];
+    const file = await ctx.cache.get(ctx.ws, uri, 'bib', (t) => readBibFile(uri.path, t));
+    const read = file?.text === doc.getText() ? file : readBibFile(uri.path, doc.getText());
+    return read && !token.isCancellationRequested ? fileRecordDiagnostics(ctx, doc, read) : [];
+  }
+  return bibDiagnostics(ctx, doc);
 }
 
 /**
@@ -64,6 +76,8 @@ export async function bibDiagnostics(ctx: ServiceContext, doc: TextDocument): Pr
       out.push({ range: Range.create(at, Position.create(at.line, at.character + 1)), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, message: p.message });
     }
   }
+  // Preprints with a version of record, and fields that disagree with the verified record.
+  out.push(...await fileRecordDiagnostics(ctx, doc, shared?.text === text ? shared : { path: uri.path, format: 'bibtex', text, ...read }));
   return out;
 }
 
@@ -79,7 +93,9 @@ export function undeclaredNote(where: UndeclaredWhere, names: string): string {
 
 /**
  * A citing document's diagnostics: unknown keys, keys of the corpus or a library missing from the
- * bibliography, a `% !TEX root` naming no file, and each unreadable bibliography once. Cross-references
+ * bibliography, a `% !TEX root` naming no file, and each unreadable bibliography once; the record
+ * checks at citations (`recordChecks.ts`, off by default) and the hints at systems named but not
+ * cited (`namedSystemHints.ts`). Cross-references
  * written as citations (Quarto's `@fig-plot`) are not checked.
  *
  * @returns warnings; none when cancelled
@@ -160,5 +176,7 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
       raise(c, DiagnosticCodes.notInBib, l10n.t('"{0}" is in {1}; {2} does not exist yet.', c.key, from, bib.missing.map(displayPath).join(', ')));
     }
   }
+  out.push(...await citationRecordDiagnostics(ctx, doc, cited, bib));
+  out.push(...await namedSystemHints(ctx, doc, cited, bib, defined));
   return out;
 }

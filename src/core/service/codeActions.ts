@@ -1,14 +1,19 @@
 /**
+/**
  * Code actions (LSP `textDocument/codeAction`): quick fixes for the service's diagnostics, "Add to
  * the bibliography" for a key the bibliography lacks, and, in an editor with our UI, the search for
  * a replacement of an unknown key; and, in an editor with our UI, "Open Note" on a cited key (its
- * literature note, created when missing). All run commands (`ServiceCommands`) rather than carry
- * edits: the edit is planned when the user picks the action.
+ * literature note, created when missing). These run commands (`ServiceCommands`) rather than carry
+ * edits: the edit is planned when the user picks the action. The record checks' fixes
+ * (`recordChecks.ts`) and the named-system hints' fixes (`namedSystemHints.ts`) carry their edit,
+ * planned on the document's version.
  */
 import * as l10n from '@vscode/l10n';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CodeAction, CodeActionKind, Diagnostic, type Command, type Range } from 'vscode-languageserver-types';
 import { citationAt } from '../cite/citations.js';
+import { namedSystemActions } from './namedSystemHints.js';
+import { recordCodeActions } from './recordChecks.js';
 import type { ServiceContext } from './serviceContext.js';
 import { DIAGNOSTIC_SOURCE, DiagnosticCodes, ServiceCommands } from './types.js';
 
@@ -35,6 +40,8 @@ export async function codeActions(ctx: ServiceContext, doc: TextDocument, range:
       out.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], command: { title, command: ServiceCommands.replaceKey, arguments: [doc.uri, d.range, key] } });
     }
   }
+  out.push(...await recordCodeActions(ctx, doc, diagnostics));
+  out.push(...await namedSystemActions(ctx, doc, diagnostics));
   if (ctx.opts.clientUi?.()) {
     const c = citationAt(text, doc.offsetAt(range.start), doc.languageId, await ctx.crossrefsOf(doc));
     if (c) {

@@ -1,7 +1,8 @@
 /**
  * Hover on a cited key (LSP `textDocument/hover`): the entry's card from the corpus or a library
  * (else the bibliography's own entry, or the text of the `\bibitem` that defines the key), its
- * formatted reference, and whether the bibliography has it.
+ * formatted reference, whether the bibliography has it, and, when the bibliography's entry is a
+ * preprint whose version of record the corpus has, "Published as …".
  */
 import * as l10n from '@vscode/l10n';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -11,6 +12,7 @@ import { bibitemOf, bibitemPlainText } from '../latex/thebibliography.js';
 import { bibFieldsText } from './bibFieldsText.js';
 import { undeclaredNote } from './citationDiagnostics.js';
 import { bibEntryMarkdown, codeSpan, entryMarkdown, escapeMarkdown } from './entryCards.js';
+import { publishedAs } from './recordChecks.js';
 import { bibEntries, rangeOf, type ServiceContext } from './serviceContext.js';
 import { NOT_CANCELLED, type Cancellation } from './types.js';
 
@@ -52,6 +54,9 @@ export async function hover(ctx: ServiceContext, doc: TextDocument, position: Po
   } else {
     md = escapeMarkdown(l10n.t('Unknown key {0}', c.key));
   }
+  // The bibliography cites a preprint whose version of record the corpus has: say where it appeared.
+  const published = own && publishedAs(ctx, own.entry);
+  if (published) md += `\n\n${escapeMarkdown(published.text)}`;
   md += `\n\n---\n\n${escapeMarkdown(where)}`;
   return { contents: { kind: MarkupKind.Markdown, value: md }, range: rangeOf(doc, c) };
 }

@@ -51,7 +51,7 @@ export interface CitationServiceOptions {
    */
   clientUi?: () => boolean;
   /** The workspace's LaTeX project: the roots of a LaTeX file that names none, and their `\bibitem`s (see `resolveBibliography`). */
-  project?: Pick<LatexProject, 'rootsOf' | 'declarationsOf'> & Partial<Pick<LatexProject, 'thebibliographyOf' | 'indexing'>>;
+  project?: Pick<LatexProject, 'rootsOf' | 'declarationsOf'> & Partial<Pick<LatexProject, 'thebibliographyOf' | 'indexing' | 'filesOf'>>;
 }
 
 /** One entry of a document's bibliography with the file it came from. */

@@ -6,7 +6,7 @@ import type { CiteCommand, MarkdownStyle } from '../cite/citationForms.js';
 import type { Corpus } from '../corpus/readCorpus.js';
 import type { Entry } from '../corpus/schema.js';
 import type { SearchIndex } from '../search/corpusSearch.js';
-import { readSettings, SETTINGS, type Settings } from '../config/settings.js';
+import { readSettings, SETTINGS, type CheckSeverity, type Settings } from '../config/settings.js';
 
 /**
  * The corpus the service answers from, and its search index (built by whoever owns the corpus),
@@ -67,11 +67,18 @@ export interface DocumentSettings {
    * leaves the workspace folders (a symlink to a shared `.bib`) may be written. Libraries never are.
    */
   allowWritesOutside?: boolean;
+  /** `mlsysPapers.recordChecks`: the record checks' severity in bibliographies and libraries, or off. */
+  recordChecks: CheckSeverity;
+  /** `mlsysPapers.recordChecksInDocuments`: their severity at citations in LaTeX and Markdown documents, or off. */
+  recordChecksInDocuments: CheckSeverity;
+  /** `mlsysPapers.namedSystemHints`: hint at systems named but not cited. */
+  namedSystemHints: boolean;
 }
 
 /** The defaults of {@link DocumentSettings} (the `package.json` defaults, `core/config/settings.ts`). */
 export const DEFAULT_DOCUMENT_SETTINGS: DocumentSettings = {
   latexCommand: SETTINGS.latexCommand.default, markdownStyle: SETTINGS.markdownStyle.default, syncBibliography: SETTINGS.syncBibliography.default,
+  recordChecks: SETTINGS.recordChecks.default, recordChecksInDocuments: SETTINGS.recordChecksInDocuments.default, namedSystemHints: SETTINGS.namedSystemHints.default,
 };
 
 /** The citation style when `mlsysPapers.citationStyle` is unset (a bundled style's name; the `package.json` default). */
@@ -90,6 +97,9 @@ export function documentSettingsOf(s: Settings, latexRootFromWorkspace = false):
     latexRoot: s.latexRoot || undefined,
     latexRootFromWorkspace,
     ...(s.allowWritesOutsideWorkspace ? { allowWritesOutside: true } : {}),
+    recordChecks: s.recordChecks,
+    recordChecksInDocuments: s.recordChecksInDocuments,
+    namedSystemHints: s.namedSystemHints,
   };
 }
 
@@ -184,15 +194,28 @@ export function textHash(text: string): string {
 export const DIAGNOSTIC_SOURCE = 'MLSys Papers';
 
 /** Diagnostic codes, for quick fixes (`not-in-thebibliography`, a corpus or library key no `\bibitem` defines, has none: nothing is written into a thebibliography). */
-export const DiagnosticCodes = { unknown: 'unknown-key', notInBib: 'not-in-bibliography', notInThebibliography: 'not-in-thebibliography', duplicate: 'duplicate-key', missingRoot: 'missing-root' } as const;
+export const DiagnosticCodes = {
+  unknown: 'unknown-key', notInBib: 'not-in-bibliography', notInThebibliography: 'not-in-thebibliography', duplicate: 'duplicate-key', missingRoot: 'missing-root',
+  /** An entry cited as an arXiv preprint whose version of record the corpus has (`core/checks/`). */
+  versionOfRecord: 'version-of-record',
+  /** An entry whose fields disagree with the corpus's verified record. */
+  recordMismatch: 'record-mismatch',
+  /** A system the corpus knows by name, named in prose and not cited. */
+  uncitedSystem: 'uncited-system',
+} as const;
 
 /**
  * The commands code actions carry (arguments in brackets). The VS Code extension implements them
  * with its own UI; the language server implements them for other editors.
  * - `addToBibliography [documentUri, key]`
  * - `replaceKey [documentUri, range, key]`
+ * - `copyEntryText [text]` (VS Code only: other editors are not offered it)
  */
-export const ServiceCommands = { addToBibliography: 'mlsysPapers.addToBibliography', replaceKey: 'mlsysPapers.replaceKey', openNote: 'mlsysPapers.openNote' } as const;
+export const ServiceCommands = {
+  addToBibliography: 'mlsysPapers.addToBibliography', replaceKey: 'mlsysPapers.replaceKey', openNote: 'mlsysPapers.openNote',
+  /** `[text]`: copies an entry's rewritten text (a library entry's version of record) to the clipboard. */
+  copyEntryText: 'mlsysPapers.copyEntryText',
+} as const;
 
 /** The URI scheme of the read-only BibTeX of a corpus entry: `mlsys-papers:/<key>.bib`. */
 export const ENTRY_SCHEME = 'mlsys-papers';

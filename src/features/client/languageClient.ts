@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
-import { BIBTEX_LANGUAGE, fileKind, isCiting, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../../core/workspace/fileKind.js';
+import { BIBTEX_LANGUAGE, fileKind, isBibliography, isCiting, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../../core/workspace/fileKind.js';
 import { maxFileBytes } from '../../core/config/fileLimits.js';
 import { decodeForReading } from '../../core/text/utf8.js';
 import { Commands, Settings } from '../../ids.js';
@@ -28,6 +28,9 @@ export const SERVER_SELECTOR = [
 /** Whether the server has answers for a document: a citing language (LaTeX, Markdown). */
 const kindOf = (doc: vscode.TextDocument) => fileKind(doc.uri.path, doc.languageId);
 const citing = (doc: vscode.TextDocument) => isCiting(kindOf(doc));
+
+/** Whether a document may be a bibliography (BibTeX, CSL-JSON, CSL-YAML), which the server checks and fixes. */
+const bibliography = (doc: vscode.TextDocument) => isBibliography(kindOf(doc));
 
 /**
  * A file's metadata, or undefined when it is not there. Any other failure (no permission, an
@@ -103,13 +106,14 @@ export function createLanguageClient(log: vscode.LogOutputChannel, make: ClientF
     outputChannel: log,
     // Hovers carry one command link (Show Details); every other text in them is escaped.
     markdown: { isTrusted: { enabledCommands: [Commands.showDetails] } },
-    // A JSON or YAML file is synced only for its text: no completion, hover or checks on it.
-    diagnosticPullOptions: { filter: (doc) => { const kind = kindOf(doc); return !isCiting(kind) && kind !== 'bibtex'; } },
+    // A bibliography (a .bib, or a JSON or YAML file, which the server checks only when it reads
+    // as CSL) gets checks and quick fixes; no completion, hover or definition in it.
+    diagnosticPullOptions: { filter: (doc) => !citing(doc) && !bibliography(doc) },
     middleware: {
       provideCompletionItem: (doc, pos, ctx, token, next) => (citing(doc) ? next(doc, pos, ctx, token) : undefined),
       provideHover: (doc, pos, token, next) => (citing(doc) ? next(doc, pos, token) : undefined),
       provideDefinition: (doc, pos, token, next) => (citing(doc) ? next(doc, pos, token) : undefined),
-      provideCodeActions: (doc, range, ctx, token, next) => (citing(doc) ? next(doc, range, ctx, token) : undefined),
+      provideCodeActions: (doc, range, ctx, token, next) => (citing(doc) || bibliography(doc) ? next(doc, range, ctx, token) : undefined),
       workspace: {
         configuration: async (params, token, next) => {
           const result = await next(params, token);

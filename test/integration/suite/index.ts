@@ -609,6 +609,55 @@ suite('Citation checks', () => {
     assert.deepStrictEqual(after.map((d) => doc.getText(d.range)), ['nosuchkey']);
   });
 
+  test('record checks: a Google Scholar preprint in a .bib gets an Information diagnostic on its key; the quick fix rewrites it to the version of record, every other byte kept on disk, and undo restores it', async () => {
+    const dir = mkdtempSync(join(tmp, 'vor-'));
+    const before = '% exported from Google Scholar\r\n@misc{mine2020, title = {Mine}, year = {2020}}\r\n\r\n';
+    const preprint = '@article{kwon2023vllm,\r\n  title={Efficient memory management for large language model serving with pagedattention},\r\n  author={Kwon, Woosuk and Li, Zhuohan and others},\r\n  journal={arXiv preprint arXiv:2309.06180},\r\n  year={2023},\r\n  file={kwon.pdf}\r\n}';
+    const after = '\r\n\r\n@misc{last, title = {Last}}\r\n';
+    const original = before + preprint + after;
+    const doc = await openWith(dir, 'refs.bib', original);
+    const [diag] = await diagnosticsOf(doc.uri, 1);
+    assert.strictEqual(doc.getText(diag!.range), 'kwon2023vllm');
+    assert.strictEqual(diag!.severity, vscode.DiagnosticSeverity.Information);
+    assert.match(diag!.message, /^arXiv:2309\.06180 appeared at SOSP '23 \(pp\. 611–626\): cite the version of record/);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, diag!.range);
+    const rewrite = actions.find((a) => a.title === "Rewrite kwon2023vllm as the version of record (SOSP '23)");
+    assert.ok(rewrite?.edit, `the rewrite is offered (got: ${actions.map((a) => a.title).join('; ')})`);
+    assert.ok(await vscode.workspace.applyEdit(rewrite.edit));
+    assert.ok(await doc.save());
+    const disk = readFileSync(join(dir, 'refs.bib'), 'utf8');
+    assert.ok(disk.startsWith(before), 'the bytes before the entry are kept');
+    assert.ok(disk.endsWith(after), 'the bytes after the entry are kept');
+    const entry = disk.slice(before.length, disk.length - after.length);
+    assert.match(entry, /^@inproceedings\{kwon2023vllm,\r\n {2}author=\{Kwon, Woosuk and Li, Zhuohan and Zhuang, Siyuan/);
+    assert.match(entry, /booktitle=\{Proceedings of the \{ACM\} \{SIGOPS\} 29th Symposium on Operating Systems Principles\},\r\n/);
+    assert.match(entry, /\r\n {2}file=\{kwon\.pdf\}\r\n\}$/);
+    assert.ok(!/\n(?<!\r\n)/.test(entry.replace(/\r\n/g, '')), 'the entry keeps the file\'s CRLF line endings');
+    await waitFor(() => ours(doc.uri).length === 0, 10_000, 'no diagnostic left after the fix');
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('undo');
+    assert.strictEqual(doc.getText(), original);
+  });
+
+  test('systems named but not cited: a Hint on vLLM whose fix cites kwon2023efficient after the name and adds it to the bibliography', async () => {
+    const dir = mkdtempSync(join(tmp, 'named-'));
+    writeFileSync(join(dir, 'refs.bib'), '@misc{mine2020, title = {Mine}, year = {2020}}\n');
+    const doc = await openWith(dir, 'paper.tex', '\\documentclass{article}\n\\begin{document}\nWe serve with vLLM on one GPU~\\cite{mine2020}. Later vLLM again.\n\\bibliography{refs}\n\\end{document}\n');
+    // The first mention is cited in its sentence; the second is the first uncited one.
+    let hint: vscode.Diagnostic | undefined;
+    await waitFor(() => (hint = ours(doc.uri).find((d) => d.severity === vscode.DiagnosticSeverity.Hint)), 10_000, 'a hint on vLLM');
+    assert.strictEqual(doc.getText(hint!.range), 'vLLM');
+    assert.strictEqual(doc.offsetAt(hint!.range.start), doc.getText().lastIndexOf('vLLM'));
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, hint!.range);
+    const cite = actions.find((a) => a.title.startsWith('Cite kwon2023efficient ('));
+    assert.ok(cite?.edit && cite.command, `the fix is offered (got: ${actions.map((a) => a.title).join('; ')})`);
+    assert.ok(await vscode.workspace.applyEdit(cite.edit));
+    await vscode.commands.executeCommand(cite.command.command, ...(cite.command.arguments ?? []));
+    assert.match(doc.getText(), /Later vLLM~\\cite\{kwon2023efficient\} again\./);
+    await waitFor(() => /@inproceedings\{kwon2023efficient,/.test(readFileSync(join(dir, 'refs.bib'), 'utf8')), 10_000, 'kwon2023efficient added to refs.bib');
+    assert.ok(readFileSync(join(dir, 'refs.bib'), 'utf8').startsWith('@misc{mine2020, title = {Mine}, year = {2020}}\n'));
+  });
+
   test('diagnostics: duplicate keys in a .bib (ignoring case)', async () => {
     const dir = mkdtempSync(join(tmp, 'dups-'));
     const doc = await openWith(dir, 'refs.bib', '@misc{same, title = {One}}\n@misc{Same, title = {Two}}\n');
