@@ -28,6 +28,7 @@ import { Diagnostics } from './diagnostics.js';
 import { registerLanguageFeatures } from './handlers.js';
 import type { ServerHost } from './host.js';
 import { LatexProjectIndexer } from './latexIndexer.js';
+import { ServerScopeHost } from './citationScopeHost.js';
 import { References } from './references.js';
 import { Params } from './requests.js';
 import { ServerSettings } from './serverSettings.js';
@@ -75,8 +76,10 @@ export function startServer(connection: Connection, host: ServerHost): void {
     log,
   });
 
+  const scope = new ServerScopeHost(ctx, workspace, latex);
   const service = createCitationService({
     project: latex.project,
+    scope,
     workspace: workspace.service,
     // One cache with the library store: a `.bib` that is a library too is parsed once, by the store.
     cache: sources.bibCache,
@@ -118,6 +121,9 @@ export function startServer(connection: Connection, host: ServerHost): void {
         completionProvider: { triggerCharacters: ['{', ',', '@'], resolveProvider: true },
         hoverProvider: true,
         definitionProvider: true,
+        referencesProvider: true,
+        renameProvider: { prepareProvider: true },
+        codeLensProvider: { resolveProvider: false },
         diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: false },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
         ...(init.clientCommands ? {} : { executeCommandProvider: { commands: [ServiceCommands.addToBibliography] } }),
@@ -134,6 +140,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
         const gone = new Set(e.removed.map((f) => f.uri));
         ctx.folders = [...ctx.folders.filter((f) => !gone.has(f.toString())), ...e.added.map((f) => URI.parse(f.uri))];
         service.clearCache();
+        scope.invalidate();
         sources.reloadSoon();
         void latex.index();
       }));
@@ -152,6 +159,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   }));
 
   connection.onDidChangeWatchedFiles(gate.heed('workspace/didChangeWatchedFiles', Params.didChangeWatchedFiles, ({ changes }: DidChangeWatchedFilesParams) => {
+    scope.invalidate();
     if (changes.some((c) => fileKind(c.uri) === 'latex')) void latex.filesChanged(changes).catch(ctx.fail);
     if (sources.filesChanged(changes).bib) diagnostics.refresh();
   }));
@@ -163,11 +171,16 @@ export function startServer(connection: Connection, host: ServerHost): void {
     sources.documentChanged(uri);
     // An edited bibliography changes the answers for the documents that cite from it.
     if (isBibliography(kind)) diagnostics.refresh();
-    else diagnostics.documentChanged(document);
+    else {
+      diagnostics.documentChanged(document);
+      // An open bibliography's unused entries follow its readers' citations (a pulling client re-pulls it: interFileDependencies).
+      if (ctx.can.pushDiagnostics && documents.all().some((d) => isBibliography(fileKind(URI.parse(d.uri), d.languageId)))) diagnostics.refresh();
+    }
   });
   // Open documents' bibliographies join the libraries (includeDocumentBibliography).
-  documents.onDidOpen(() => sources.reloadLibrariesSoon());
+  documents.onDidOpen(() => { scope.invalidate(); sources.reloadLibrariesSoon(); });
   documents.onDidClose(({ document }) => {
+    scope.invalidate();
     if (fileKind(URI.parse(document.uri), document.languageId) === 'latex') void latex.documentClosed(document.uri).catch(ctx.fail);
     sources.reloadLibrariesSoon();
     settings.forget(document.uri);

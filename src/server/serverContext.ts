@@ -25,6 +25,10 @@ export interface ClientAbilities {
   folders: boolean;
   /** No pull diagnostics (Neovim before 0.10, Eglot, Helix): they are pushed. */
   pushDiagnostics: boolean;
+  /** Workspace edits with versioned `documentChanges` (`workspace.workspaceEdit.documentChanges`). */
+  documentChanges: boolean;
+  /** Change annotations the user is asked to confirm (`workspace.workspaceEdit.changeAnnotationSupport`). */
+  changeAnnotations: boolean;
 }
 
 /** Timers keyed by document URI, at most one pending per URI: starting one replaces the pending one. */
@@ -39,7 +43,7 @@ export class ServerContext {
   closed = false;
   init: InitializationOptions = {};
   folders: URI[] = [];
-  readonly can: ClientAbilities = { pullConfig: false, refresh: false, watch: false, watchOutside: false, folders: false, pushDiagnostics: false };
+  readonly can: ClientAbilities = { pullConfig: false, refresh: false, watch: false, watchOutside: false, folders: false, pushDiagnostics: false, documentChanges: false, changeAnnotations: false };
   readonly log: Logger;
   /** Every handler is registered through it: answered always, in LSP's lifecycle, parameters checked (`requests.ts`). */
   readonly gate: RequestGate;
@@ -94,6 +98,8 @@ export class ServerContext {
     this.can.watchOutside = this.can.watch && !!ws?.didChangeWatchedFiles?.relativePatternSupport;
     this.can.folders = !!ws?.workspaceFolders;
     this.can.pushDiagnostics = !params.capabilities.textDocument?.diagnostic;
+    this.can.documentChanges = !!ws?.workspaceEdit?.documentChanges;
+    this.can.changeAnnotations = !!ws?.workspaceEdit?.changeAnnotationSupport;
   }
 
   /** A {@link TimerPerUri} on this clock. */

@@ -24,6 +24,8 @@ export interface BibEntry {
    */
   start?: number;
   line?: number;
+  /** A `.bib` entry's end: the UTF-16 offset just after its closing brace, where the reader knows it. */
+  end?: number;
   /** A CSL item's key: the offset of its `id` value's first character (inside its quotes), where the reader knows it. */
   keyStart?: number;
   /** A CSL item as read (CSL-JSON or CSL-YAML); `fields` is then a BibTeX-like view of it. */
@@ -62,7 +64,7 @@ export interface ParsedBib {
 export function parseBib(text: string): ParsedBib {
   const r = new BibtexLibraryReader(text);
   r.read();
-  const entries = r.entries.map((e) => ({ key: e.key, type: e.type, fields: e.fields, start: e.start, line: e.line }));
+  const entries = r.entries.map((e) => ({ key: e.key, type: e.type, fields: e.fields, start: e.start, end: e.end, line: e.line }));
   const first = r.problems.find((p) => p.severity === 'error');
   return { entries, problems: r.problems, ...(first ? { error: { line: first.line, column: first.column, message: first.message } } : {}) };
 }

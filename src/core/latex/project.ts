@@ -167,6 +167,16 @@ export interface ThebibliographyFiles {
   bbl: URI[][];
 }
 
+/** A link of a root's file that leads to no file the project knows (see {@link LatexProject.unresolvedOf}). */
+export interface UnresolvedLink {
+  /** The file that holds the link. */
+  from: URI;
+  /** The file as written. */
+  path: string;
+  /** The files TeX would try, in order (`name.tex` then `name`, in each folder the link is looked for in). */
+  candidates: URI[];
+}
+
 interface FileState {
   uri: URI;
   facts: LatexFileFacts;
@@ -190,6 +200,8 @@ export class LatexProject {
   private reach = new Map<string, string[]>();
   /** For each root, its files' links to `.bbl` files that are no known file: the URIs to try, in order. */
   private bbl = new Map<string, URI[][]>();
+  /** For each root, its files' other links that lead to no known file ({@link unresolvedOf}). */
+  private unresolved = new Map<string, UnresolvedLink[]>();
   /** Links followed and files visited by the last walk of the graph (for tests that bound it). */
   lastGraphWork = 0;
   /** How many texts were scanned since the project was made (for tests that count work). */
@@ -324,12 +336,14 @@ export class LatexProject {
     this.rootsReaching = new Map();
     this.reach = new Map();
     this.bbl = new Map();
+    this.unresolved = new Map();
     const roots = [...this.files.values()].filter((f) => this.isRoot(f)).sort((a, b) => (a.uri.toString() < b.uri.toString() ? -1 : 1));
     for (const root of roots) {
       const rootId = root.uri.toString();
       const rootDir = Utils.dirname(root.uri);
       const order: string[] = [];
       const bbl: URI[][] = [];
+      const unresolved: UnresolvedLink[] = [];
       const visited = new Set<string>([rootId]);
       // Depth first, in link order: files are reached in the order TeX reads them.
       const stack: { file: FileState; base: URI }[] = [{ file: root, base: rootDir }];
@@ -347,6 +361,7 @@ export class LatexProject {
           if (!to) {
             // Its `.tex` candidates (`main.bbl.tex`) were looked up: the project holds every `.tex` file it may read.
             if (namesBbl(link)) bbl.push(this.linkDirs(file, base, rootDir, link).flatMap(({ dir }) => candidateNames(link.kind, link.path).filter(namesBblFile).map((name) => under(dir, name))));
+            else unresolved.push({ from: file.uri, path: link.path, candidates: this.linkDirs(file, base, rootDir, link).flatMap(({ dir }) => candidateNames(link.kind, link.path).map((name) => under(dir, name))) });
             continue;
           }
           const tid = to.target.uri.toString();
@@ -358,6 +373,7 @@ export class LatexProject {
       }
       this.reach.set(rootId, order);
       this.bbl.set(rootId, bbl);
+      this.unresolved.set(rootId, unresolved);
     }
   }
 
@@ -416,6 +432,18 @@ export class LatexProject {
     const reached = this.reach.get(id);
     if (!reached) return { files: [{ uri: self.uri, thebibliography: self.facts.thebibliography }], bbl: bblCandidates(self.uri, self.facts) };
     return { files: reached.map((f) => ({ uri: this.files.get(f)!.uri, thebibliography: this.files.get(f)!.facts.thebibliography })), bbl: this.bbl.get(id) ?? [] };
+  }
+
+  /**
+   * The links of a root's files that lead to no file the project knows (`\input{glyphtounicode}`
+   * from TeX's own tree, `\\input{figure.pgf}`, a file not written yet), `.bbl` files aside
+   * ({@link thebibliographyOf}): what the root reads is then not known in full from the project alone.
+   *
+   * @returns in the order reached; empty when the root is not known or every link resolves
+   */
+  unresolvedOf(root: URI): UnresolvedLink[] {
+    this.walk();
+    return this.unresolved.get(root.toString()) ?? [];
   }
 
   /** The files a root reaches through its links, the root first (empty when it is not a known root). */
