@@ -286,12 +286,16 @@ function bibtexRanges(file: BibFile, indexes: readonly number[]): [number, numbe
     const eol = afterBreak(text, k);
     const alone = [...text.slice(ls, e.start)].every(isBlank) && (eol > k || k >= text.length);
     if (!alone) { out.push([e.start, e.end]); continue; }
+    let a = ls;
     let b = eol > k ? eol : k;
     // One blank line after it goes too when one is before it (or it starts the file): the entries around stay one blank line apart.
-    const blankBefore = ls === 0 || blankLineEnd(text, lineStart(text, breakStart(text, ls - 1))) !== undefined;
+    const before = ls === 0 ? undefined : lineStart(text, breakStart(text, ls - 1));
+    const blankBefore = before === undefined || blankLineEnd(text, before) !== undefined;
     const after = blankLineEnd(text, b);
     if (blankBefore && after !== undefined) b = after;
-    out.push([ls, b]);
+    // Last in the file: the blank line before it goes instead.
+    else if (before !== undefined && blankBefore && b >= text.length) a = before;
+    out.push([a, b]);
   }
   return out;
 }
