@@ -26,7 +26,7 @@ export type Config = Omit<SettingValues, 'topicLabels' | 'showChineseLabels' | '
 };
 
 /** The settings of {@link Config} that name files (read only inside the workspace when a workspace sets them). */
-export const FILE_SETTINGS = [Settings.corpusFiles, Settings.libraries, Settings.citationStyle, Settings.latexRoot] as const;
+export const FILE_SETTINGS = [Settings.corpusFiles, Settings.libraries, Settings.citationStyle, Settings.latexRoot, Settings.noteTemplate] as const;
 
 /**
  * Reads every setting.

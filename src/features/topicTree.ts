@@ -14,6 +14,7 @@ import { entryTooltip, KIND_ICONS } from './widgetPresentation.js';
 import { Disposable } from './dispose.js';
 import type { Ctx } from './client/ctx.js';
 import type { ReadState } from './readState.js';
+import type { NoteIndex } from './literatureNotes.js';
 
 /** A node of the tree: a topic, or an entry under a topic; the libraries, a library, a group of it, and the note on a group's rows not shown. */
 export type TreeNode =
@@ -40,9 +41,10 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
   /** Whether the last listing of the roots had the Libraries node. */
   private librariesShown = false;
 
-  constructor(private readonly corpus: CorpusClient, private readonly read: ReadState, private readonly config: ConfigStore) {
+  constructor(private readonly corpus: CorpusClient, private readonly read: ReadState, private readonly config: ConfigStore, private readonly notes?: Pick<NoteIndex, 'has' | 'onDidChange'>) {
     super();
     const refresh = () => this.emitter.fire(undefined);
+    if (notes) this._register(notes.onDidChange(refresh));
     this._register(corpus.onDidChange(refresh));
     this._register(read.onDidChange(refresh));
     this._register(config.onDidChange(refresh));
@@ -155,12 +157,13 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
     const item = new vscode.TreeItem(e.title, vscode.TreeItemCollapsibleState.None);
     item.id = `entry:${node.topicId}:${e.key}`;
     const mark = e.level === 'must-read' ? '⚡ ' : '';
-    item.description = `${mark}${venueYear(e)}${read ? ' · ✓' : ''}`;
+    const note = this.notes?.has(e.key) ?? false;
+    item.description = `${mark}${venueYear(e)}${read ? ' · ✓' : ''}${note ? ' · ✎' : ''}`;
     item.tooltip = entryTooltip(c, e, { read });
     item.iconPath = new vscode.ThemeIcon(read ? 'pass' : e.library ? 'library' : KIND_ICONS[e.kind]);
     item.contextValue = read ? ContextValues.entryRead : ContextValues.entry;
     item.accessibilityInformation = {
-      label: `${e.title}, ${venueYear(e)}${e.level ? `, ${levelName(e.level)}` : ''}${read ? `, ${vscode.l10n.t('read')}` : ''}`,
+      label: `${e.title}, ${venueYear(e)}${e.level ? `, ${levelName(e.level)}` : ''}${read ? `, ${vscode.l10n.t('read')}` : ''}${note ? `, ${vscode.l10n.t('has a note')}` : ''}`,
     };
     item.command = { command: Commands.entryActions, title: vscode.l10n.t('Show actions'), arguments: [node] };
     return item;
@@ -181,8 +184,8 @@ async function filterByLevel(config: ConfigStore): Promise<void> {
 
 /** Registers the Topics view and its title-bar Filter by Level command. */
 export function registerTopicTree(ctx: Ctx): vscode.Disposable {
-  const { corpus, read, config, log } = ctx;
-  const provider = new TopicTreeProvider(corpus, read, config);
+  const { corpus, read, config, log, notes } = ctx;
+  const provider = new TopicTreeProvider(corpus, read, config, notes);
   const view = vscode.window.createTreeView(Views.topics, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true });
   const setContext = () =>
     void vscode.commands.executeCommand('setContext', ContextKeys.levelFiltered, config.value.levels.length < LEVELS.length);

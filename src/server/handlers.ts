@@ -35,9 +35,9 @@ export function registerLanguageFeatures(ctx: ServerContext, workspace: ServerWo
     const doc = documents.get(p.textDocument.uri);
     return doc ? service.definition(doc, p.position, token) : undefined;
   }));
-  connection.onCodeAction(gate.answer('textDocument/codeAction', Params.codeAction, async (p: CodeActionParams) => {
+  connection.onCodeAction(gate.answer('textDocument/codeAction', Params.codeAction, (p: CodeActionParams) => {
     const doc = documents.get(p.textDocument.uri);
-    return doc ? [...service.codeActions(doc, p.range, p.context.diagnostics), ...(await service.bibCodeActions(doc, p.range, p.context.diagnostics))] : [];
+    return doc ? service.codeActions(doc, p.range, p.context.diagnostics) : [];
   }));
   connection.onReferences(gate.answer('textDocument/references', Params.references, (p: ReferenceParams, token) => {
     const doc = documents.get(p.textDocument.uri);

@@ -58,7 +58,7 @@ describe('unused entries', () => {
     p.open('/ws/refs.bib', 4, REFS);
     const doc = await bibDoc(p, '/ws/refs.bib');
     const ds = (await p.service.diagnostics(doc)).filter((x) => x.code === 'unused-entry');
-    const actions = await p.service.bibCodeActions(doc, ds[0]!.range, [ds[0]!]);
+    const actions = await p.service.codeActions(doc, ds[0]!.range, [ds[0]!]);
     expect(actions.map((a) => a.title)).toEqual(['Remove unused entry spare', 'Remove all 2 unused entries']);
     const applied = (a: CodeAction) => {
       const change = a.edit!.documentChanges![0] as TextDocumentEdit;
@@ -75,7 +75,7 @@ describe('unused entries', () => {
     const doc = await bibDoc(p, '/ws/refs.bib');
     const ds = (await p.service.diagnostics(doc)).filter((x) => x.code === 'unused-entry');
     expect(ds.map((d) => d.message.split(':')[0])).toEqual(['Unused entry "spare"', 'Unused entry "spare2"']);
-    const all = (await p.service.bibCodeActions(doc, ds[0]!.range, ds)).find((a) => a.title.startsWith('Remove all'))!;
+    const all = (await p.service.codeActions(doc, ds[0]!.range, ds)).find((a) => a.title.startsWith('Remove all'))!;
     expect(TextDocument.applyEdits(doc, (all.edit!.documentChanges![0] as TextDocumentEdit).edits))
       .toBe('@misc{used, title = {U}}\r\n\r\n% keep this comment\r\n\r\n@misc{b, title = {B}} \r\n');
   });
@@ -92,7 +92,7 @@ describe('unused entries', () => {
       const doc = await bibDoc(p, path, lang);
       const ds = (await p.service.diagnostics(doc)).filter((x) => x.code === 'unused-entry');
       expect(ds.map((d) => d.message)).toEqual(['Unused entry "spare": no document that reads this file cites it (note.md).']);
-      const [remove] = await p.service.bibCodeActions(doc, ds[0]!.range, ds);
+      const [remove] = await p.service.codeActions(doc, ds[0]!.range, ds);
       expect(TextDocument.applyEdits(doc, (remove!.edit!.documentChanges![0] as TextDocumentEdit).edits)).toBe(expected);
     }
   });
@@ -103,11 +103,11 @@ describe('unused entries', () => {
     const p = await projectServiceOver({ '/ws/note.md': '---\nbibliography: [refs.json, refs.yaml]\n---\n@used\n', '/ws/refs.json': json, '/ws/refs.yaml': yaml });
     const jdoc = await bibDoc(p, '/ws/refs.json', 'json');
     const jds = (await p.service.diagnostics(jdoc)).filter((x) => x.code === 'unused-entry');
-    const jall = (await p.service.bibCodeActions(jdoc, jds[0]!.range, jds)).find((a) => a.title.startsWith('Remove all'))!;
+    const jall = (await p.service.codeActions(jdoc, jds[0]!.range, jds)).find((a) => a.title.startsWith('Remove all'))!;
     expect(TextDocument.applyEdits(jdoc, (jall.edit!.documentChanges![0] as TextDocumentEdit).edits)).toBe('[\n  {"id": "used", "type": "book"}\n]');
     const ydoc = await bibDoc(p, '/ws/refs.yaml', 'yaml');
     const yds = (await p.service.diagnostics(ydoc)).filter((x) => x.code === 'unused-entry');
-    const [remove] = await p.service.bibCodeActions(ydoc, yds[0]!.range, [yds[0]!]);
+    const [remove] = await p.service.codeActions(ydoc, yds[0]!.range, [yds[0]!]);
     expect(TextDocument.applyEdits(ydoc, (remove!.edit!.documentChanges![0] as TextDocumentEdit).edits)).toBe('---\nreferences:\n  - id: used\n    type: book\n  - id: x\n    type: book\n    note: >\n      two\n\n      lines\n...\n'.replace('  - id: x\n    type: book\n    note: >\n      two\n\n      lines\n', ''));
   });
 

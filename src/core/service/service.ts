@@ -22,6 +22,7 @@ import { complete, resolveCompletion } from './completion.js';
 import { definition, entryDocument } from './definition.js';
 import { hover } from './hover.js';
 import { planBibliographyAddition, planCitationAt, planDeclaration, planInsertion } from './plans.js';
+import { previewCitations, type PreviewCitations } from './previewCitations.js';
 import { createServiceContext, type CitationServiceOptions } from './serviceContext.js';
 import type { BibChange, Cancellation, CitePlan } from './types.js';
 import { entryHover, entryLenses } from './entryLens.js';
@@ -32,6 +33,7 @@ import { unusedEntryActions, unusedEntryDiagnostics } from './unusedEntries.js';
 
 export { COMPLETION_LIMIT } from './completion.js';
 export type { EditAbilities, RenameAnswer } from './renameKey.js';
+export type { PreviewCitations } from './previewCitations.js';
 export type { CitationServiceOptions } from './serviceContext.js';
 
 /** The citation language service; see {@link createCitationService}. */
@@ -46,10 +48,11 @@ export interface CitationService {
   definition(doc: TextDocument, position: Position, token?: Cancellation): Promise<Location | undefined>;
   /** Unknown keys and keys missing from the bibliography (LaTeX, Markdown); duplicate keys (`.bib`); unused entries (bibliography files). */
   diagnostics(doc: TextDocument, token?: Cancellation): Promise<Diagnostic[]>;
-  /** Quick fixes for the service's diagnostics. */
-  codeActions(doc: TextDocument, range: Range, diagnostics: readonly Diagnostic[]): CodeAction[];
-  /** Quick fixes of a bibliography file's unused-entry hints (remove one, remove all), which read the file's readers. */
-  bibCodeActions(doc: TextDocument, range: Range, diagnostics: readonly Diagnostic[]): Promise<CodeAction[]>;
+  /**
+   * Quick fixes for the service's diagnostics, and "Open Note" on a cited key (in an editor with our UI);
+   * in a bibliography file, those of its unused-entry hints (remove one, remove all), which read the file's readers.
+   */
+  codeActions(doc: TextDocument, range: Range, diagnostics: readonly Diagnostic[]): Promise<CodeAction[]>;
   /** Every citation of the key under the cursor (a citation's or an entry's) across its scope; with `includeDeclaration`, its entries too. */
   references(doc: TextDocument, position: Position, includeDeclaration: boolean, token?: Cancellation): Promise<Location[] | undefined>;
   /** The key under the cursor and its range, or why it cannot be renamed; undefined off a key. */
@@ -84,6 +87,8 @@ export interface CitationService {
   planDeclaration(doc: TextDocument, file: string): { version: number; insertions: { offset: number; text: string }[] } | undefined;
   /** The keys a document cites, in order, each once (ignoring case). */
   citedKeys(doc: TextDocument): string[];
+  /** A Markdown document's citations and their CSL items, for the Markdown preview (`previewCitations.ts`). */
+  previewCitations(doc: TextDocument): Promise<PreviewCitations>;
   /** Forgets every cached file (the workspace folders changed). */
   clearCache(): void;
   /** The bibliography files a document declares that exist, readable or not (for `includeDocumentBibliography`). */
@@ -108,8 +113,10 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
       const found = await diagnostics(ctx, doc, token);
       return scope && isBib(doc) ? [...found, ...(await unusedEntryDiagnostics(ctx, scope, doc, token))] : found;
     },
-    codeActions: (doc, _range, diags) => codeActions(ctx, doc, diags),
-    bibCodeActions: async (doc, _range, diags) => (scope && isBib(doc) ? unusedEntryActions(ctx, scope, doc, diags) : []),
+    async codeActions(doc, range, diags) {
+      const fixes = await codeActions(ctx, doc, range, diags);
+      return scope && isBib(doc) ? [...fixes, ...(await unusedEntryActions(ctx, scope, doc, diags))] : fixes;
+    },
     references: async (doc, position, includeDeclaration, token) => (scope ? references(ctx, scope, doc, position, includeDeclaration, token) : undefined),
     prepareRename: async (doc, position) => (scope ? prepareKeyRename(ctx, scope, doc, position) : undefined),
     rename: async (doc, position, newName, can) => (scope ? renameKey(ctx, scope, doc, position, newName, can) : undefined),
@@ -119,6 +126,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     planBibliography: (doc, keys) => planBibliographyAddition(ctx, doc, keys),
     planInsertion: (file, keys) => planInsertion(ctx, file, keys),
     planDeclaration,
+    previewCitations: (doc) => previewCitations(ctx, doc),
 
     citedKeys(doc) {
       const kind = fileKind(URI.parse(doc.uri), doc.languageId);
