@@ -15,11 +15,9 @@ import { citationLocations } from './keyReferences.js';
 import { entryAt, entryKeyAt } from './keyOccurrences.js';
 import { rangeOf, type ServiceContext } from './serviceContext.js';
 import { entryUsage, unmarkedReason, type EntryUsage } from './unusedEntries.js';
-import { NOT_CANCELLED, type Cancellation } from './types.js';
+import { NOT_CANCELLED, ServiceCommands, type Cancellation } from './types.js';
 import type { CitedKey } from '../cite/citations.js';
 
-/** The client command a lens runs in VS Code: `[documentUri, position, locations]`, as `editor.action.showReferences` takes them. */
-export const SHOW_CITATIONS = 'mlsysPapers.showCitations';
 
 /** "cited 3 times in 2 files", "cited once in main.tex", "not cited". */
 function citedText(ctx: ServiceContext, cites: readonly { doc: ScopeDocument; cite: CitedKey }[]): string {
@@ -59,7 +57,7 @@ export async function entryLenses(ctx: ServiceContext, scope: CitationScope, doc
     out.push({
       range,
       command: ctx.clientUi() && cites.length
-        ? { title, command: SHOW_CITATIONS, arguments: [doc.uri, range.start, locationsOf(cites)] }
+        ? { title, command: ServiceCommands.showCitations, arguments: [doc.uri, range.start, locationsOf(cites)] }
         : { title, command: '' },
     });
   }
