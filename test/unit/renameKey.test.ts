@@ -9,7 +9,9 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Position, TextDocumentEdit, WorkspaceEdit } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
 import type { CitationService, EditAbilities } from '../../src/core/service/service.js';
-import { cursor } from './helpers.js';
+import { corpusView } from '../../src/core/service/types.js';
+import { createSearchIndex } from '../../src/core/search/corpusSearch.js';
+import { cursor, realCorpus } from './helpers.js';
 import { projectServiceOver, type ProjectService } from './memoryWorkspace.js';
 
 const CAN: EditAbilities = { documentChanges: true, changeAnnotations: true };
@@ -183,6 +185,20 @@ describe('rename refusals', () => {
     expect((await apply(p, edit))['/ws/paper.tex']).toBe(text.replace('kwon2023efficient', 'kwon2023vllm'));
     const refused = await rename(p, '/ws/paper.tex', 'latex', text.replace('kwon2023efficient', 'kwon2023vl\u2038lm'), 'kwon2023b', { documentChanges: true, changeAnnotations: false });
     expect(refused).toEqual({ refusal: '"kwon2023vllm" is defined in no bibliography: renaming changes only the citations. Your editor cannot ask you to confirm such an edit, so nothing was renamed.' });
+  });
+
+  it('a key of a library file the document reads: the citations only, after the user confirms; the library is not written', async () => {
+    const text = '\\documentclass{article}\n\\begin{document}\n\\cite{mine2020}\n\\bibliography{lib}\n\\end{document}\n';
+    const lib = '@misc{mine2020, title = {Mine}}\n';
+    const corpus = realCorpus();
+    const base = corpusView(corpus, createSearchIndex(corpus));
+    const p = await projectServiceOver({ '/ws/paper.tex': text, '/ws/lib.bib': lib }, { corpus: () => ({ ...base, isLibrary: (uri: string) => uri.endsWith('/lib.bib') }) });
+    const r = await rename(p, '/ws/paper.tex', 'latex', text.replace('mine2020', 'mi\u2038ne2020'), 'mine2020b');
+    const edit = (r as { edit: WorkspaceEdit }).edit;
+    expect(Object.values(edit.changeAnnotations!).map((a) => a.description)).toEqual(['"mine2020" is in your library lib.bib, which MLSys Papers never writes: renaming changes only the citations, and lib.bib keeps "mine2020".']);
+    const changed = await apply(p, edit);
+    expect(Object.keys(changed)).toEqual(['/ws/paper.tex']);
+    expect(changed['/ws/paper.tex']).toBe(text.replace('mine2020', 'mine2020b'));
   });
 
   it('a key a \\bibitem defines: refused at prepareRename', async () => {

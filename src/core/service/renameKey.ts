@@ -99,10 +99,10 @@ export async function renameKey(ctx: ServiceContext, scope: CitationScope, doc: 
   if (!writable.length) {
     const e = occ.elsewhere;
     if (e?.kind === 'bibitem') return { refusal: bibitemRefusal(ctx, key, e.uri) };
-    confirm = library ? l10n.t('"{0}" is in your library {1}, which MLSys Papers never writes: renaming changes only the citations, and {1} keeps "{0}".', key, displayPath(library))
-      : e?.kind === 'library' ? l10n.t('"{0}" is in your library {1}, which MLSys Papers never writes: renaming changes only the citations, and {1} keeps "{0}".', key, e.name)
-        : e?.kind === 'corpus' ? l10n.t('"{0}" is an entry of the MLSys Papers corpus, not of a bibliography file of yours: renaming changes only the citations.', key)
-          : l10n.t('"{0}" is defined in no bibliography: renaming changes only the citations.', key);
+    const libraryName = library ? displayPath(library) : e?.kind === 'library' ? e.name : undefined;
+    confirm = libraryName !== undefined ? l10n.t('"{0}" is in your library {1}, which MLSys Papers never writes: renaming changes only the citations, and {1} keeps "{0}".', key, libraryName)
+      : e?.kind === 'corpus' ? l10n.t('"{0}" is an entry of the MLSys Papers corpus, not of a bibliography file of yours: renaming changes only the citations.', key)
+        : l10n.t('"{0}" is defined in no bibliography: renaming changes only the citations.', key);
   }
   const invalid = await nameRefusal(ctx, occ, writable, newName);
   if (invalid) return { refusal: invalid };
