@@ -15,7 +15,7 @@
  * - `literatureNotes.ts`: where an entry's note is, and a new note's text.
  */
 import {
-  CodeActionKind, TextDocumentSyncKind, type Connection, type DidChangeConfigurationParams, type DidChangeWatchedFilesParams, type InitializeParams, type InitializeResult,
+  CodeActionKind, CodeLensRefreshRequest, TextDocumentSyncKind, type Connection, type DidChangeConfigurationParams, type DidChangeWatchedFilesParams, type InitializeParams, type InitializeResult,
   type WorkspaceFoldersChangeEvent,
 } from 'vscode-languageserver';
 import { URI } from 'vscode-uri';
@@ -39,6 +39,9 @@ import { ServerSettings } from './serverSettings.js';
 import { Sources } from './sources.js';
 import { Watching } from './watching.js';
 import { ServerWorkspace } from './serverWorkspace.js';
+
+/** The pause after a change of a citing document before an open bibliography's code lenses are asked for again, in ms. */
+export const LENS_REFRESH_MS = 500;
 
 export { fileStampOf, REAL_CLOCK, type BundledFiles, type Clock, type HostFile, type HostFileSystem, type ServerHost } from './host.js';
 
@@ -168,6 +171,11 @@ export function startServer(connection: Connection, host: ServerHost): void {
     if (sources.filesChanged(changes).bib) diagnostics.refresh();
   }));
 
+  // An open bibliography's lenses ("cited 3 times") follow its readers' citations: one `workspace/codeLens/refresh` per pause in their changes.
+  const refreshLenses = ctx.debounce(LENS_REFRESH_MS, () => {
+    ctx.tell(() => connection.sendRequest(CodeLensRefreshRequest.type).catch((e: unknown) => ctx.log.warn(`code lens refresh: ${String(e)}`)));
+  });
+  const bibliographyOpen = () => documents.all().some((d) => isBibliography(fileKind(URI.parse(d.uri), d.languageId)));
   documents.onDidChangeContent(({ document }) => {
     const uri = document.uri;
     const kind = fileKind(URI.parse(uri), document.languageId);
@@ -178,7 +186,9 @@ export function startServer(connection: Connection, host: ServerHost): void {
     else {
       diagnostics.documentChanged(document);
       // An open bibliography's unused entries follow its readers' citations (a pulling client re-pulls it: interFileDependencies).
-      if (ctx.can.pushDiagnostics && documents.all().some((d) => isBibliography(fileKind(URI.parse(d.uri), d.languageId)))) diagnostics.refresh();
+      const bibOpen = bibliographyOpen();
+      if (ctx.can.pushDiagnostics && bibOpen) diagnostics.refresh();
+      if (ctx.can.lensRefresh && bibOpen) refreshLenses();
     }
   });
   // Open documents' bibliographies join the libraries (includeDocumentBibliography).

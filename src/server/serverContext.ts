@@ -17,6 +17,8 @@ export interface ClientAbilities {
   pullConfig: boolean;
   /** `workspace/diagnostic/refresh`. */
   refresh: boolean;
+  /** `workspace/codeLens/refresh`. */
+  lensRefresh: boolean;
   /** `workspace/didChangeWatchedFiles` with dynamic registration. */
   watch: boolean;
   /** The client watches `{ baseUri, pattern }` globs (`relativePatternSupport`): files outside the workspace folders. */
@@ -43,7 +45,7 @@ export class ServerContext {
   closed = false;
   init: InitializationOptions = {};
   folders: URI[] = [];
-  readonly can: ClientAbilities = { pullConfig: false, refresh: false, watch: false, watchOutside: false, folders: false, pushDiagnostics: false, documentChanges: false, changeAnnotations: false };
+  readonly can: ClientAbilities = { pullConfig: false, refresh: false, lensRefresh: false, watch: false, watchOutside: false, folders: false, pushDiagnostics: false, documentChanges: false, changeAnnotations: false };
   readonly log: Logger;
   /** Every handler is registered through it: answered always, in LSP's lifecycle, parameters checked (`requests.ts`). */
   readonly gate: RequestGate;
@@ -94,6 +96,7 @@ export class ServerContext {
     const ws = params.capabilities.workspace;
     this.can.pullConfig = !!ws?.configuration;
     this.can.refresh = !!ws?.diagnostics?.refreshSupport;
+    this.can.lensRefresh = !!ws?.codeLens?.refreshSupport;
     this.can.watch = !!ws?.didChangeWatchedFiles?.dynamicRegistration;
     this.can.watchOutside = this.can.watch && !!ws?.didChangeWatchedFiles?.relativePatternSupport;
     this.can.folders = !!ws?.workspaceFolders;

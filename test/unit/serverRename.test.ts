@@ -4,13 +4,14 @@
  * multi-file LaTeX project whose section file is not open, the refusals as `RequestFailed` errors
  * with their sentence, and the unused-entry hint with its quick fix.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
-  CodeActionRequest, CodeLensRequest, DocumentDiagnosticRequest, PrepareRenameRequest, ReferencesRequest, RenameRequest, ResponseError,
+  CodeActionRequest, CodeLensRefreshRequest, CodeLensRequest, DidChangeTextDocumentNotification, HoverRequest, DocumentDiagnosticRequest, PrepareRenameRequest, ReferencesRequest, RenameRequest, ResponseError,
   type CodeAction, type CodeLens, type Diagnostic, type TextDocumentEdit, type WorkspaceEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
+import { LENS_REFRESH_MS } from '../../src/server/server.js';
 import { start } from './serverHarness.js';
 
 const MAIN = URI.file('/ws/main.tex').toString();
@@ -86,5 +87,36 @@ describe('entry lenses and unused entries over LSP', () => {
     const edit = actions[0]!.edit!;
     const change = (edit.documentChanges?.[0] as TextDocumentEdit | undefined) ?? { edits: edit.changes![REFS]! };
     expect(TextDocument.applyEdits(TextDocument.create(REFS, 'bibtex', 1, REFS_TEXT), change.edits)).toBe('@misc{smith2020, title = {A}}\n\n@misc{doe2021, title = {B}}\n');
+  });
+
+  it('asks for the lenses again once a citing document stops changing while a bibliography is open (workspace/codeLens/refresh)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const s = await start(FILES, undefined, LISTING, undefined, { codeLens: { refreshSupport: true } });
+      let refreshes = 0;
+      s.client.onRequest(CodeLensRefreshRequest.type, () => { refreshes++; });
+      const roundTrip = () => s.client.sendRequest(HoverRequest.type, { textDocument: { uri: MAIN }, position: { line: 0, character: 0 } });
+      const wait = async (ms: number) => { await roundTrip(); await vi.advanceTimersByTimeAsync(ms); await roundTrip(); };
+      const change = (version: number) => s.client.sendNotification(DidChangeTextDocumentNotification.type, {
+        textDocument: { uri: MAIN, version }, contentChanges: [{ range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } }, text: 'x' }],
+      });
+      s.open(MAIN, 'latex', MAIN_TEXT);
+      await change(2);
+      await wait(LENS_REFRESH_MS * 4);
+      // No bibliography open: nothing to refresh.
+      expect(refreshes).toBe(0);
+      s.open(REFS, 'bibtex', REFS_TEXT);
+      await change(3);
+      await wait(LENS_REFRESH_MS - 1);
+      await change(4);
+      await wait(LENS_REFRESH_MS - 1);
+      expect(refreshes).toBe(0);
+      await wait(1);
+      expect(refreshes).toBe(1);
+      await wait(LENS_REFRESH_MS * 4);
+      expect(refreshes).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

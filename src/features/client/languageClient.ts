@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
-import { BIBTEX_LANGUAGE, fileKind, isCiting, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../../core/workspace/fileKind.js';
+import { BIBTEX_LANGUAGE, fileKind, isBibliography, isCiting, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../../core/workspace/fileKind.js';
 import { maxFileBytes } from '../../core/config/fileLimits.js';
 import { decodeForReading } from '../../core/text/utf8.js';
 import { Commands, Settings } from '../../ids.js';
@@ -17,8 +17,11 @@ import { FROM_WORKSPACE, ServerRequests, TOPIC_LABELS_SETTING, type Initializati
 
 /**
  * Every document the server reads: citing documents, and bibliographies (CSL-JSON and CSL-YAML
- * too, so that an addition is planned on their unsaved text). Only citing documents are asked
- * about (see the middleware), and `.bib` files for their duplicate keys.
+ * too, so that an addition is planned on their unsaved text). Completion and definition are asked
+ * of citing documents only (see the middleware); hover, checks and quick fixes of bibliographies
+ * too (duplicate keys, how often an entry is cited, unused entries), and rename, find all
+ * citations and the code lenses of both. A JSON or YAML file that is no bibliography a document
+ * reads gets none of these from the server.
  */
 export const SERVER_SELECTOR = [
   ...[...LATEX_LANGUAGES, ...MARKDOWN_LANGUAGES, BIBTEX_LANGUAGE].map((language) => ({ language })),
@@ -28,6 +31,8 @@ export const SERVER_SELECTOR = [
 /** Whether the server has answers for a document: a citing language (LaTeX, Markdown). */
 const kindOf = (doc: vscode.TextDocument) => fileKind(doc.uri.path, doc.languageId);
 const citing = (doc: vscode.TextDocument) => isCiting(kindOf(doc));
+/** A citing document or a bibliography file (`.bib`, CSL-JSON, CSL-YAML). */
+const served = (doc: vscode.TextDocument) => { const kind = kindOf(doc); return isCiting(kind) || isBibliography(kind); };
 
 /**
  * A file's metadata, or undefined when it is not there. Any other failure (no permission, an
@@ -103,13 +108,13 @@ export function createLanguageClient(log: vscode.LogOutputChannel, make: ClientF
     outputChannel: log,
     // Hovers carry one command link (Show Details); every other text in them is escaped.
     markdown: { isTrusted: { enabledCommands: [Commands.showDetails] } },
-    // A JSON or YAML file is synced only for its text: no completion, hover or checks on it.
-    diagnosticPullOptions: { filter: (doc) => { const kind = kindOf(doc); return !isCiting(kind) && kind !== 'bibtex'; } },
+    // Bibliographies are checked too (duplicate keys, unused entries); the server answers nothing for a JSON or YAML file no document reads.
+    diagnosticPullOptions: { filter: (doc) => !served(doc) },
     middleware: {
       provideCompletionItem: (doc, pos, ctx, token, next) => (citing(doc) ? next(doc, pos, ctx, token) : undefined),
-      provideHover: (doc, pos, token, next) => (citing(doc) ? next(doc, pos, token) : undefined),
+      provideHover: (doc, pos, token, next) => (served(doc) ? next(doc, pos, token) : undefined),
       provideDefinition: (doc, pos, token, next) => (citing(doc) ? next(doc, pos, token) : undefined),
-      provideCodeActions: (doc, range, ctx, token, next) => (citing(doc) ? next(doc, range, ctx, token) : undefined),
+      provideCodeActions: (doc, range, ctx, token, next) => (served(doc) ? next(doc, range, ctx, token) : undefined),
       workspace: {
         configuration: async (params, token, next) => {
           const result = await next(params, token);
