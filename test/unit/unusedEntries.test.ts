@@ -157,6 +157,16 @@ describe('unused entries are not marked while the project is not known in full, 
     expect(hinted(await p.service.diagnostics(await bibDoc(p, '/ws/refs.bib'))).map((h) => h.split(' ')[3])).toEqual(['"alsospare":']);
   });
 
+  it('a JSON or YAML file that is no bibliography (package.json, a CI file): no hint, no lens, no hover', async () => {
+    const p = await projectServiceOver({ '/ws/main.tex': MAIN, '/ws/intro.tex': INTRO, '/ws/refs.bib': REFS, '/ws/package.json': '{"name": "x", "id": "spare"}\n', '/ws/ci.yml': 'jobs:\n  - id: spare\n' });
+    for (const [path, lang] of [['/ws/package.json', 'json'], ['/ws/ci.yml', 'yaml']] as const) {
+      const doc = await bibDoc(p, path, lang);
+      expect(await p.service.diagnostics(doc)).toEqual([]);
+      expect(await p.service.codeLenses(doc)).toEqual([]);
+      expect(await p.service.hover(doc, { line: 0, character: 20 })).toBeUndefined();
+    }
+  });
+
   it('never in a library, nor in a file no document reads', async () => {
     const corpus = realCorpus();
     const base = corpusView(corpus, createSearchIndex(corpus));

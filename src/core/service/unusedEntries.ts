@@ -52,14 +52,15 @@ export interface EntryUsage {
 
 /**
  * How a bibliography document's entries are cited; undefined for a document that is no
- * bibliography file.
+ * bibliography file or holds no entry.
  */
 export async function entryUsage(ctx: ServiceContext, scope: CitationScope, doc: TextDocument): Promise<EntryUsage | undefined> {
   const uri = URI.parse(doc.uri);
   const kind = fileKind(uri, doc.languageId);
   if (!isBibliography(kind)) return undefined;
   const file = await bibFileOf(scope, uri, kind, doc.getText());
-  if (!file) return undefined;
+  // A file with no entry (a JSON or YAML file that is no bibliography: package.json, a CI file) asks nothing of the workspace.
+  if (!file?.entries.length) return undefined;
   const snap = await scope.snapshot();
   const readers = await snap.readersOf(uri);
   const cited = new Map<string, { doc: ScopeDocument; cite: CitedKey }[]>();
