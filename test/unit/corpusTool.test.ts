@@ -11,7 +11,11 @@ import { aliasOf } from '../../scripts/corpus/build.js';
 import { checkRecords, findingLine } from '../../scripts/corpus/check.js';
 import { authorMismatch, samePerson, sameTitle } from '../../scripts/corpus/compare.js';
 import { RecordIndex } from '../../scripts/corpus/pairs.js';
-import { classifyVolumes, fieldText, pagesOf, personOf, type PubRecord } from '../../scripts/corpus/records.js';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readMoreVenues } from '../../scripts/corpus/moreVenues.js';
+import { classifyVolumes, fieldText, pagesOf, personOf, readXtxVenues, type PubRecord } from '../../scripts/corpus/records.js';
 import { entriesFileYaml, insertRecords, personYaml } from '../../scripts/corpus/yamlOut.js';
 import { entry } from './helpers.js';
 
@@ -102,6 +106,37 @@ describe('main proceedings and workshops (page chains)', () => {
   it('leaves a run of posters (two pages each) out of the main volumes', () => {
     const posters = Array.from({ length: 100 }, (_, i) => rec({ id: `p${i}`, pages: `${2 * i + 1}--${2 * i + 2}` }));
     expect(new Set(classifyVolumes(posters).map((r) => r.volume_class))).toEqual(new Set(['other']));
+  });
+});
+
+describe('the venues of the second systems batch (moreVenues.ts)', () => {
+  it('reads Middleware, CIDR, HotOS and HotCloud with their long names and the corpus short names; a one-volume venue is main', () => {
+    const shared = mkdtempSync(join(tmpdir(), 'corpus-sources-'));
+    try {
+      const dir = join(shared, 'dblp-systems');
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'conferences-cs.xtx'), '@conference{middleware,\n  shortname = "MIDDLEWARE",\n  longname  = "ACM/IFIP Middleware Conference",\n}\n'
+        + '@conference{cidr,\n  shortname = "CIDR",\n  longname  = "Conference on Innovative Data Systems Research",\n}\n');
+      writeFileSync(join(dir, 'workshops-cs.xtx'), '@workshop{hotos,\n  shortname = "HotOS Workshop",\n  longname  = "Workshop on Hot Topics in Operating Systems",\n}\n'
+        + '@workshop{hotcloud,\n  shortname = "HotCloud Workshop",\n  longname  = "Workshop on Hot Topics in Cloud Computing",\n}\n');
+      writeFileSync(join(dir, 'journals-cs.xtx'), '');
+      const one = (key: string, slug: string, year: number, pages?: string) =>
+        `@inproceedings{DBLP:conf/${slug}/${key},\n  author = {Ada Lovelace and Alan Turing 0001},\n  title = {{Flux}: A System},\n  booktitle = ${slug},\n  year = ${year},\n${pages ? `  pages = {${pages}},\n` : ''}}\n`;
+      writeFileSync(join(dir, 'middleware.xtx'), '@include conferences-cs\n' + one('A19', 'middleware', 2019, '1-13') + one('Old15', 'middleware', 2015, '1-13'));
+      writeFileSync(join(dir, 'cidr.xtx'), one('B20', 'cidr', 2020));
+      writeFileSync(join(dir, 'hotos.xtx'), one('C21', 'hotos', 2021, '1-8'));
+      writeFileSync(join(dir, 'hotcloud.xtx'), one('D20', 'hotcloud', 2020));
+      const recs = readMoreVenues(shared, undefined, readXtxVenues(shared), 2016);
+      const by = new Map(recs.map((r) => [r.id, r]));
+      expect([...by.keys()].sort()).toEqual(['dblp:conf/cidr/B20', 'dblp:conf/hotcloud/D20', 'dblp:conf/hotos/C21', 'dblp:conf/middleware/A19']);
+      expect(by.get('dblp:conf/middleware/A19')).toMatchObject({ venue: 'Middleware', booktitle: 'ACM/IFIP Middleware Conference (Middleware 2019)', pages: '1--13' });
+      expect(by.get('dblp:conf/hotos/C21')).toMatchObject({ venue: 'HotOS', booktitle: 'Workshop on Hot Topics in Operating Systems (HotOS 2021)', volume_class: 'main' });
+      expect(by.get('dblp:conf/cidr/B20')).toMatchObject({ venue: 'CIDR', volume_class: 'main', title: 'Flux: A System' });
+      expect(by.get('dblp:conf/cidr/B20')!.pages).toBeUndefined();
+      expect(by.get('dblp:conf/hotcloud/D20')!.authors).toEqual([{ given: 'Ada', family: 'Lovelace' }, { given: 'Alan', family: 'Turing' }]);
+    } finally {
+      rmSync(shared, { recursive: true, force: true });
+    }
   });
 });
 
