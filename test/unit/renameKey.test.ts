@@ -127,6 +127,19 @@ describe('rename a citation key across its scope', () => {
     expect(changed['/ws/sections/intro.tex']).toBe(INTRO.replace('{smith2020}.', '{smith2020a}.'));
   });
 
+  it('from an item of a CSL-JSON and a CSL-YAML bibliography: the id and the pandoc citations', async () => {
+    const json = '[\n  {"id": "lee2022", "type": "book", "title": "J"},\n  {"id": "kim2021", "type": "book"}\n]\n';
+    const yaml = 'references:\n- id: park2020\n  type: book\n  title: Y\n';
+    const note = '---\nbibliography: [refs.json, refs.yaml]\n---\n\n[@lee2022; @park2020] and @kim2021.\n';
+    const p = await projectServiceOver({ '/ws/note.md': note, '/ws/refs.json': json, '/ws/refs.yaml': yaml });
+    const fromJson = await rename(p, '/ws/refs.json', 'json', json.replace('"lee2022"', '"lee\u20382022"'), 'lee2022a');
+    const changed = await apply(p, (fromJson as { edit: WorkspaceEdit }).edit);
+    expect(changed).toEqual({ '/ws/refs.json': json.replace('"lee2022"', '"lee2022a"'), '/ws/note.md': note.replace('@lee2022', '@lee2022a') });
+    const note2 = changed['/ws/note.md']!;
+    const fromYaml = await rename(p, '/ws/refs.yaml', 'yaml', yaml.replace('park2020', 'pa\u2038rk2020'), 'park2020b');
+    expect(await apply(p, (fromYaml as { edit: WorkspaceEdit }).edit)).toEqual({ '/ws/refs.yaml': yaml.replace('park2020', 'park2020b'), '/ws/note.md': note2.replace('@park2020', '@park2020b') });
+  });
+
   it('prepareRename gives the key and its range; off a key, nothing', async () => {
     const p = await projectServiceOver(files());
     const m = at(NOTES.replace('[@smith2020;', '[@smith\u20382020;'));
