@@ -128,6 +128,7 @@ describe('unused entries are not marked while the project is not known in full, 
     ['\\nocite{*}', { '/ws/main.tex': MAIN.replace('See', '\\nocite{*}See') }, 'Unused entries are not marked: main.tex cites every entry (\\nocite{*}).'],
     ['nocite: @*', { '/ws/note.md': '---\nbibliography: refs.bib\nnocite: "@*"\n---\n@used\n' }, 'Unused entries are not marked: note.md cites every entry (nocite: \'@*\').'],
     ['an \\input of a file not in the workspace', { '/ws/main.tex': MAIN.replace('\\input{intro}', '\\input{glyphtounicode}') }, 'Unused entries are not marked: main.tex inputs "glyphtounicode", which is not in the workspace and may cite.'],
+    ['bibtopic\'s \\btPrintNotCited (a false alarm on the real bibtopic sample before)', { '/ws/main.tex': MAIN.replace('\\bibliography{refs}', '\\begin{btSect}{refs}\n\\btPrintCited\n\\btPrintNotCited\n\\end{btSect}') }, 'Unused entries are not marked: main.tex prints the entries it does not cite too (\\btPrintNotCited, \\btPrintAll).'],
     ['a macro that cites through its argument', { '/ws/main.tex': MAIN.replace('\\begin{document}', '\\newcommand{\\see}[1]{\\cite{#1}}\n\\begin{document}') }, 'Unused entries are not marked: main.tex defines a macro that cites through its argument, and what it is given cannot be read.'],
   ];
   for (const [name, files, why] of cases) {

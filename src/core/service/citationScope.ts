@@ -33,12 +33,15 @@ export interface ScopeDocument {
    * the keys passed to that macro are cited, and no static reader sees them.
    */
   citesThroughMacro: boolean;
+  /** LaTeX: it prints entries it does not cite (bibtopic's `\btPrintNotCited`, `\btPrintAll`). */
+  printsUncited: boolean;
 }
 
 /**
  * Why the documents that read a bibliography, or what they cite, are not known in full:
  * - `cites-all`: a reader cites every entry (`\nocite{*}`, `nocite: '@*'`);
  * - `cite-macro`: a reader cites through a macro's argument (see {@link ScopeDocument.citesThroughMacro});
+ * - `prints-uncited`: a reader prints entries it does not cite (see {@link ScopeDocument.printsUncited});
  * - `unresolved-link`: a LaTeX root's file inputs a file that is in no workspace folder
  *   (`\input{glyphtounicode}` from TeX's own tree, a file not written yet), which may cite;
  * - `outside-workspace`: the bibliography's real path is outside the workspace folders, where
@@ -48,6 +51,7 @@ export interface ScopeDocument {
 export type ScopeGap =
   | { kind: 'cites-all'; uri: URI }
   | { kind: 'cite-macro'; uri: URI }
+  | { kind: 'prints-uncited'; uri: URI }
   | { kind: 'unresolved-link'; uri: URI; path: string }
   | { kind: 'outside-workspace'; uri: URI }
   | { kind: 'listing' };

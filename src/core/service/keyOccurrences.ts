@@ -20,7 +20,7 @@ import { citationAt, documentCitations, type CitedKey } from '../cite/citations.
 import { bibitemOf } from '../latex/thebibliography.js';
 import { fileKind, isBibliography, isCiting } from '../workspace/fileKind.js';
 import type { CitationScope, ScopeDocument, ScopeGap, ScopeSnapshot } from './citationScope.js';
-import { citesThroughMacro } from './projectScope.js';
+import { citesThroughMacro, printsUncited } from './projectScope.js';
 import type { ServiceContext } from './serviceContext.js';
 
 /** Where the key asked about is: a citation in a citing document, or an entry's key in a bibliography file. */
@@ -120,7 +120,8 @@ async function scopeDocumentOf(ctx: ServiceContext, snap: ScopeSnapshot, doc: Te
   if (known && known.text === doc.getText()) return known;
   const text = doc.getText();
   const { cited, all } = documentCitations(text, doc.languageId, await ctx.crossrefsOf(doc));
-  return { uri, languageId: doc.languageId, text, version: doc.version, cited, all, citesThroughMacro: fileKind(uri, doc.languageId) === 'latex' && citesThroughMacro(text) };
+  const latex = fileKind(uri, doc.languageId) === 'latex';
+  return { uri, languageId: doc.languageId, text, version: doc.version, cited, all, citesThroughMacro: latex && citesThroughMacro(text), printsUncited: latex && printsUncited(text) };
 }
 
 /**

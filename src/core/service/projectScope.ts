@@ -35,6 +35,17 @@ export function citesThroughMacro(text: string): boolean {
   return latexCiteCommands(code).some((cmd) => cmd.groups.some((g) => PARAMETER.test(code.slice(g.open + 1, g.end))));
 }
 
+/** bibtopic's commands that print a section's entries whether cited or not (bibtopic.dtx: `\btPrintNotCited`, `\btPrintAll`). */
+const PRINTS_UNCITED = /\\btPrint(?:NotCited|All)(?![A-Za-z@])/;
+
+/**
+ * Whether a LaTeX text prints entries it does not cite (bibtopic's `\btPrintNotCited` or
+ * `\btPrintAll`, outside comments and verbatim text): every entry of its bibliography is printed.
+ */
+export function printsUncited(text: string): boolean {
+  return text.includes('\\btPrint') && PRINTS_UNCITED.test(maskLatex(text));
+}
+
 /** The language id a citing file's name gives (`latex`, `markdown`, `quarto`); undefined for other files. */
 function languageOf(uri: URI): string | undefined {
   const kind = fileKind(uri);
@@ -65,7 +76,8 @@ export function createProjectScope(ctx: ServiceContext, host: ScopeHost): Citati
     const known = read.get(id);
     if (known && known.stamp === stamp && known.syntax === syntax && known.doc.text === text) return known.doc;
     const { cited, all } = documentCitations(text, languageId, crossrefs);
-    const doc: ScopeDocument = { uri, languageId, text, version: open?.version, cited, all, citesThroughMacro: languageId === 'latex' && citesThroughMacro(text) };
+    const doc: ScopeDocument = { uri, languageId, text, version: open?.version, cited, all, citesThroughMacro: languageId === 'latex' && citesThroughMacro(text),
+      printsUncited: languageId === 'latex' && printsUncited(text) };
     read.set(id, { stamp, syntax, doc });
     return doc;
   };
@@ -147,6 +159,7 @@ export function createProjectScope(ctx: ServiceContext, host: ScopeHost): Citati
           for (const doc of documents) {
             if (doc.all) gaps.push({ kind: 'cites-all', uri: doc.uri });
             if (doc.citesThroughMacro) gaps.push({ kind: 'cite-macro', uri: doc.uri });
+            if (doc.printsUncited) gaps.push({ kind: 'prints-uncited', uri: doc.uri });
           }
           if (!(await inWorkspaceReal(ws, bib))) gaps.push({ kind: 'outside-workspace', uri: bib });
           if (!complete) gaps.push({ kind: 'listing' });

@@ -129,6 +129,7 @@ function gapText(ctx: ServiceContext, g: ScopeGap): string {
     case 'cites-all': return fileKind(g.uri) === 'latex'
       ? l10n.t('{0} cites every entry (\\nocite{*}).', ctx.displayPath(g.uri))
       : l10n.t('{0} cites every entry (nocite: \'@*\').', ctx.displayPath(g.uri));
+    case 'prints-uncited': return l10n.t('{0} prints the entries it does not cite too (\\btPrintNotCited, \\btPrintAll).', ctx.displayPath(g.uri));
     case 'cite-macro': return l10n.t('{0} defines a macro that cites through its argument, and what it is given cannot be read.', ctx.displayPath(g.uri));
     case 'unresolved-link': return l10n.t('{0} inputs "{1}", which is not in the workspace and may cite.', ctx.displayPath(g.uri), g.path);
     case 'outside-workspace': return l10n.t('this file is outside the workspace, where other documents may read it.');
