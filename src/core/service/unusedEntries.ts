@@ -104,7 +104,8 @@ export async function entryUsage(ctx: ServiceContext, scope: CitationScope, doc:
   for (const e of file.entries) citations.set(e, cited.get(e.key.toLowerCase()) ?? []);
   return {
     file, readers, citations, roots: [...roots.values()],
-    unused: file.entries.filter((e) => !used.has(e.key.toLowerCase())),
+    // An entry broken after its key (`partial`) is the file's error to fix first, not a removal to offer.
+    unused: file.entries.filter((e) => !used.has(e.key.toLowerCase()) && !e.partial),
     library: !!(await ctx.opts.corpus().isLibrary(uri.toString())),
   };
 }
