@@ -34,6 +34,7 @@ export const Commands = {
   showLog: 'mlsysPapers.showLog',
   showLibraries: 'mlsysPapers.showLibraries',
   openNote: SERVICE_OPEN_NOTE,
+  showCitations: ServiceCommands.showCitations,
 } as const;
 
 export const Views = {

@@ -18,8 +18,14 @@ function rangeOf(arg: vscode.Range | { start: { line: number; character: number 
   return arg instanceof vscode.Range ? arg : new vscode.Range(arg.start.line, arg.start.character, arg.end.line, arg.end.character);
 }
 
+/** A location from a command argument: an LSP location from the server. */
+function locationOf(arg: { uri: string; range: Parameters<typeof rangeOf>[0] }): vscode.Location {
+  return new vscode.Location(uriOf(arg.uri), rangeOf(arg.range));
+}
+
 /**
- * Registers the quick fixes' commands and the entry documents (and the copy of a library entry's
+ * Registers the quick fixes' commands, the entry lens's "show citations" (the server's
+ * `[documentUri, position, locations]` shown in VS Code's references peek), the entry documents (and the copy of a library entry's
  * version of record, which is never written into the library). The replacement key is asked for
  * with the search, pre-filled with the unknown key.
  */
@@ -44,6 +50,9 @@ export function registerCitationFixes({ server, bibs, picker }: Ctx): vscode.Dis
       const edit = new vscode.WorkspaceEdit();
       edit.replace(uriOf(uri), rangeOf(range), replacement);
       if (await vscode.workspace.applyEdit(edit)) await vscode.commands.executeCommand(ServiceCommands.addToBibliography, uriOf(uri), replacement);
+    }),
+    vscode.commands.registerCommand(ServiceCommands.showCitations, async (uri: vscode.Uri | string, at: { line: number; character: number }, locations: { uri: string; range: Parameters<typeof rangeOf>[0] }[]) => {
+      await vscode.commands.executeCommand('editor.action.showReferences', uriOf(uri), new vscode.Position(at.line, at.character), locations.map(locationOf));
     }),
   );
 }

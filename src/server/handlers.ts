@@ -1,12 +1,13 @@
 /**
  * The standard LSP requests the citation service answers: completion (+ resolve), hover,
- * definition, code actions, and `workspace/executeCommand` for editors other than VS Code (the
- * bibliography's change as a plain `workspace/applyEdit`). Every handler goes through the
- * request gate (`requests.ts`).
+ * definition, references, rename (+ prepare), code lenses, code actions, and
+ * `workspace/executeCommand` for editors other than VS Code (the bibliography's change as a plain
+ * `workspace/applyEdit`). Every handler goes through the request gate (`requests.ts`); a refused
+ * rename is answered `RequestFailed` with the refusal's sentence, which the editor shows.
  */
 import {
-  ErrorCodes, ResponseError, type CodeActionParams, type CompletionItem, type CompletionParams, type DefinitionParams, type ExecuteCommandParams, type HoverParams,
-  type WorkspaceEdit,
+  ErrorCodes, LSPErrorCodes, ResponseError, type CodeActionParams, type CodeLensParams, type CompletionItem, type CompletionParams, type DefinitionParams, type ExecuteCommandParams,
+  type HoverParams, type PrepareRenameParams, type ReferenceParams, type RenameParams, type WorkspaceEdit,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
@@ -37,6 +38,26 @@ export function registerLanguageFeatures(ctx: ServerContext, workspace: ServerWo
   connection.onCodeAction(gate.answer('textDocument/codeAction', Params.codeAction, (p: CodeActionParams) => {
     const doc = documents.get(p.textDocument.uri);
     return doc ? service.codeActions(doc, p.range, p.context.diagnostics) : [];
+  }));
+  connection.onReferences(gate.answer('textDocument/references', Params.references, (p: ReferenceParams, token) => {
+    const doc = documents.get(p.textDocument.uri);
+    return doc ? service.references(doc, p.position, p.context.includeDeclaration, token) : undefined;
+  }));
+  connection.onPrepareRename(gate.answer('textDocument/prepareRename', Params.positional, async (p: PrepareRenameParams) => {
+    const doc = documents.get(p.textDocument.uri);
+    const r = doc && await service.prepareRename(doc, p.position);
+    if (r && 'refusal' in r) throw new ResponseError(LSPErrorCodes.RequestFailed, r.refusal);
+    return r ?? null;
+  }));
+  connection.onRenameRequest(gate.answer('textDocument/rename', Params.rename, async (p: RenameParams) => {
+    const doc = documents.get(p.textDocument.uri);
+    const r = doc && await service.rename(doc, p.position, p.newName, { documentChanges: ctx.can.documentChanges, changeAnnotations: ctx.can.changeAnnotations });
+    if (r && 'refusal' in r) throw new ResponseError(LSPErrorCodes.RequestFailed, r.refusal);
+    return r?.edit ?? null;
+  }));
+  connection.onCodeLens(gate.answer('textDocument/codeLens', Params.textDocument, (p: CodeLensParams, token) => {
+    const doc = documents.get(p.textDocument.uri);
+    return doc ? service.codeLenses(doc, token) : [];
   }));
   connection.onExecuteCommand(gate.answer('workspace/executeCommand', Params.executeCommand, async (p: ExecuteCommandParams) => {
     // For editors other than VS Code: add the entry to the bibliography through `workspace/applyEdit`.

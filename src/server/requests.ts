@@ -220,6 +220,8 @@ export const Params = {
   }),
   textDocument: z.looseObject({ textDocument }),
   positional: z.looseObject({ textDocument, position }),
+  references: z.looseObject({ textDocument, position, context: z.looseObject({ includeDeclaration: z.boolean() }) }),
+  rename: z.looseObject({ textDocument, position, newName: z.string() }),
   completionItem: z.looseObject({
     label: z.string(),
     data: z.optional(z.unknown().check(z.refine((d) => d === null || typeof d !== 'object' || Array.isArray(d) ? true

@@ -15,7 +15,7 @@
  * - `literatureNotes.ts`: where an entry's note is, and a new note's text.
  */
 import {
-  CodeActionKind, TextDocumentSyncKind, type Connection, type DidChangeConfigurationParams, type DidChangeWatchedFilesParams, type InitializeParams, type InitializeResult,
+  CodeActionKind, CodeLensRefreshRequest, TextDocumentSyncKind, type Connection, type DidChangeConfigurationParams, type DidChangeWatchedFilesParams, type InitializeParams, type InitializeResult,
   type WorkspaceFoldersChangeEvent,
 } from 'vscode-languageserver';
 import { URI } from 'vscode-uri';
@@ -32,12 +32,16 @@ import { Diagnostics } from './diagnostics.js';
 import { registerLanguageFeatures } from './handlers.js';
 import type { ServerHost } from './host.js';
 import { LatexProjectIndexer } from './latexIndexer.js';
+import { ServerScopeHost } from './citationScopeHost.js';
 import { References } from './references.js';
 import { Params } from './requests.js';
 import { ServerSettings } from './serverSettings.js';
 import { Sources } from './sources.js';
 import { Watching } from './watching.js';
 import { ServerWorkspace } from './serverWorkspace.js';
+
+/** The pause after a change of a citing document before an open bibliography's code lenses are asked for again, in ms. */
+export const LENS_REFRESH_MS = 500;
 
 export { fileStampOf, REAL_CLOCK, type BundledFiles, type Clock, type HostFile, type HostFileSystem, type ServerHost } from './host.js';
 
@@ -79,8 +83,10 @@ export function startServer(connection: Connection, host: ServerHost): void {
     log,
   });
 
+  const scope = new ServerScopeHost(ctx, workspace, latex);
   const service = createCitationService({
     project: latex.project,
+    scope,
     workspace: workspace.service,
     // One cache with the library store: a `.bib` that is a library too is parsed once, by the store.
     cache: sources.bibCache,
@@ -122,6 +128,9 @@ export function startServer(connection: Connection, host: ServerHost): void {
         completionProvider: { triggerCharacters: ['{', ',', '@'], resolveProvider: true },
         hoverProvider: true,
         definitionProvider: true,
+        referencesProvider: true,
+        renameProvider: { prepareProvider: true },
+        codeLensProvider: { resolveProvider: false },
         diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: false },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Empty] },
         ...(init.clientCommands ? {} : { executeCommandProvider: { commands: [ServiceCommands.addToBibliography] } }),
@@ -138,6 +147,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
         const gone = new Set(e.removed.map((f) => f.uri));
         ctx.folders = [...ctx.folders.filter((f) => !gone.has(f.toString())), ...e.added.map((f) => URI.parse(f.uri))];
         service.clearCache();
+        scope.invalidate();
         sources.reloadSoon();
         void latex.index();
       }));
@@ -156,10 +166,16 @@ export function startServer(connection: Connection, host: ServerHost): void {
   }));
 
   connection.onDidChangeWatchedFiles(gate.heed('workspace/didChangeWatchedFiles', Params.didChangeWatchedFiles, ({ changes }: DidChangeWatchedFilesParams) => {
+    scope.invalidate();
     if (changes.some((c) => fileKind(c.uri) === 'latex')) void latex.filesChanged(changes).catch(ctx.fail);
     if (sources.filesChanged(changes).bib) diagnostics.refresh();
   }));
 
+  // An open bibliography's lenses ("cited 3 times") follow its readers' citations: one `workspace/codeLens/refresh` per pause in their changes.
+  const refreshLenses = ctx.debounce(LENS_REFRESH_MS, () => {
+    ctx.tell(() => connection.sendRequest(CodeLensRefreshRequest.type).catch((e: unknown) => ctx.log.warn(`code lens refresh: ${String(e)}`)));
+  });
+  const bibliographyOpen = () => documents.all().some((d) => isBibliography(fileKind(URI.parse(d.uri), d.languageId)));
   documents.onDidChangeContent(({ document }) => {
     const uri = document.uri;
     const kind = fileKind(URI.parse(uri), document.languageId);
@@ -167,11 +183,18 @@ export function startServer(connection: Connection, host: ServerHost): void {
     sources.documentChanged(uri);
     // An edited bibliography changes the answers for the documents that cite from it.
     if (isBibliography(kind)) diagnostics.refresh();
-    else diagnostics.documentChanged(document);
+    else {
+      diagnostics.documentChanged(document);
+      // An open bibliography's unused entries follow its readers' citations (a pulling client re-pulls it: interFileDependencies).
+      const bibOpen = bibliographyOpen();
+      if (ctx.can.pushDiagnostics && bibOpen) diagnostics.refresh();
+      if (ctx.can.lensRefresh && bibOpen) refreshLenses();
+    }
   });
   // Open documents' bibliographies join the libraries (includeDocumentBibliography).
-  documents.onDidOpen(() => sources.reloadLibrariesSoon());
+  documents.onDidOpen(() => { scope.invalidate(); sources.reloadLibrariesSoon(); });
   documents.onDidClose(({ document }) => {
+    scope.invalidate();
     if (fileKind(URI.parse(document.uri), document.languageId) === 'latex') void latex.documentClosed(document.uri).catch(ctx.fail);
     sources.reloadLibrariesSoon();
     settings.forget(document.uri);

@@ -17,6 +17,8 @@ export interface ClientAbilities {
   pullConfig: boolean;
   /** `workspace/diagnostic/refresh`. */
   refresh: boolean;
+  /** `workspace/codeLens/refresh`. */
+  lensRefresh: boolean;
   /** `workspace/didChangeWatchedFiles` with dynamic registration. */
   watch: boolean;
   /** The client watches `{ baseUri, pattern }` globs (`relativePatternSupport`): files outside the workspace folders. */
@@ -25,6 +27,10 @@ export interface ClientAbilities {
   folders: boolean;
   /** No pull diagnostics (Neovim before 0.10, Eglot, Helix): they are pushed. */
   pushDiagnostics: boolean;
+  /** Workspace edits with versioned `documentChanges` (`workspace.workspaceEdit.documentChanges`). */
+  documentChanges: boolean;
+  /** Change annotations the user is asked to confirm (`workspace.workspaceEdit.changeAnnotationSupport`). */
+  changeAnnotations: boolean;
 }
 
 /** Timers keyed by document URI, at most one pending per URI: starting one replaces the pending one. */
@@ -39,7 +45,7 @@ export class ServerContext {
   closed = false;
   init: InitializationOptions = {};
   folders: URI[] = [];
-  readonly can: ClientAbilities = { pullConfig: false, refresh: false, watch: false, watchOutside: false, folders: false, pushDiagnostics: false };
+  readonly can: ClientAbilities = { pullConfig: false, refresh: false, lensRefresh: false, watch: false, watchOutside: false, folders: false, pushDiagnostics: false, documentChanges: false, changeAnnotations: false };
   readonly log: Logger;
   /** Every handler is registered through it: answered always, in LSP's lifecycle, parameters checked (`requests.ts`). */
   readonly gate: RequestGate;
@@ -90,10 +96,13 @@ export class ServerContext {
     const ws = params.capabilities.workspace;
     this.can.pullConfig = !!ws?.configuration;
     this.can.refresh = !!ws?.diagnostics?.refreshSupport;
+    this.can.lensRefresh = !!ws?.codeLens?.refreshSupport;
     this.can.watch = !!ws?.didChangeWatchedFiles?.dynamicRegistration;
     this.can.watchOutside = this.can.watch && !!ws?.didChangeWatchedFiles?.relativePatternSupport;
     this.can.folders = !!ws?.workspaceFolders;
     this.can.pushDiagnostics = !params.capabilities.textDocument?.diagnostic;
+    this.can.documentChanges = !!ws?.workspaceEdit?.documentChanges;
+    this.can.changeAnnotations = !!ws?.workspaceEdit?.changeAnnotationSupport;
   }
 
   /** A {@link TimerPerUri} on this clock. */

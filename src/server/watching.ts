@@ -11,8 +11,8 @@ import type { WorkspaceFiles } from '../core/workspace/files.js';
 import { inWorkspace } from '../core/workspace/paths.js';
 import type { ServerContext } from './serverContext.js';
 
-/** The workspace watcher's glob: every file whose change may change an answer. */
-export const WORKSPACE_GLOB = '**/*.{bib,bbl,json,yaml,yml,tex}';
+/** The workspace watcher's glob: every file whose change may change an answer (citing files too: who reads a bibliography). */
+export const WORKSPACE_GLOB = '**/*.{bib,bbl,json,yaml,yml,tex,ltx,latex,md,markdown,rmd,Rmd,qmd}';
 
 /** The files outside the workspace folders the server reads, and the client's watchers on them. */
 export class Watching {

@@ -5,7 +5,8 @@
 # completion ranking, completion resolve, hovers (corpus and own entry, formatted reference),
 # definition, diagnostics (pulled by the documented set-up), the quick fix applied by Neovim
 # through workspace/applyEdit, incremental edits, settings read through workspace/configuration,
-# and in a .bib buffer the record check and its rewrite to the version of record.
+# in a .bib buffer the record check and its rewrite to the version of record, and find all
+# citations and rename of a key across the project (files on disk checked).
 # Needs: nvim (Debian's neovim), node, dist/cli.js (npm run build). MLSYS_PAPERS_CLI overrides the
 # server script (for example an unpacked `npm pack` tarball's package/dist/cli.js);
 # NEOVIM_TEST_KEEP=1 keeps the temporary folder (outputs, nvim.out, Neovim's lsp.log).
@@ -238,6 +239,17 @@ local ok, err = xpcall(function()
   save('bib-actions', picked)
   save('bib-applied', tostring(rewritten))
   if rewritten then vim.cmd('silent write') end
+  -- Find all citations and rename, from the citation of doe2024batching in paper.tex: the entry in
+  -- refs.bib and the citation in sections/intro.tex change with it, applied by Neovim and written.
+  vim.cmd('buffer ' .. buf)
+  local doe_at = at(3, after(buf, 3, '\\cite{doe'))
+  local found = request('textDocument/references', vim.tbl_extend('force', doe_at, { context = { includeDeclaration = true } }))
+  local where = {}
+  for _, l in ipairs(found or {}) do where[#where + 1] = string.format('%s %d:%d', vim.fn.fnamemodify(vim.uri_to_fname(l.uri), ':.'), l.range.start.line, l.range.start.character) end
+  save('references', where)
+  local renamed = request('textDocument/rename', vim.tbl_extend('force', doe_at, { newName = 'doe2024batch' }))
+  vim.lsp.util.apply_workspace_edit(renamed, client.offset_encoding)
+  vim.cmd('silent wall')
 end, debug.traceback)
 if not ok then save('error', err) end
 vim.cmd('qa!')
@@ -296,9 +308,9 @@ check "definition of doe2024batching" "$(get definition)" "$ws/refs.bib 0:6"
 offered=$(get code-actions | tr '\n' '|')
 if [[ "$offered" == *"Add kwon2023efficient to the bibliography"* ]]; then ok "code actions on the line: ${offered%|}"; else bad "code actions on the line: '${offered%|}'"; fi
 check "quick fix applied through workspace/applyEdit" "$(get applied)" "true"
-if grep -q '^@inproceedings{kwon2023efficient,$' "$ws/refs.bib" && grep -q '^@misc{doe2024batching,$' "$ws/refs.bib" \
+if grep -q '^@inproceedings{kwon2023efficient,$' "$ws/refs.bib" && grep -q '^@misc{doe2024batch\(ing\)\?,$' "$ws/refs.bib" \
   && grep -qF 'title         = {Efficient Memory Management for Large Language Model Serving with {PagedAttention}},' "$ws/refs.bib"; then
-  ok "refs.bib on disk: doe2024batching kept, kwon2023efficient added ($(grep -c '^@' "$ws/refs.bib") entries)"
+  ok "refs.bib on disk: doe2024batching kept (renamed at the end), kwon2023efficient added ($(grep -c '^@' "$ws/refs.bib") entries)"
 else
   bad "refs.bib on disk after the quick fix:"; sed 's/^/      /' "$ws/refs.bib"
 fi
@@ -324,6 +336,13 @@ if head -1 "$ws/scholar.bib" | grep -qx '% exported' && grep -qx '@inproceedings
   ok "scholar.bib on disk: the entry rewritten with its key and note, the comment and the other entry kept"
 else
   bad "scholar.bib on disk after the rewrite:"; sed 's/^/      /' "$ws/scholar.bib"
+fi
+check "find all citations of doe2024batching (with its entry)" "$(get references | tr '\n' '|')" "refs.bib 0:6|paper.tex 3:50|sections/intro.tex 0:15|"
+if grep -q '^@misc{doe2024batch,$' "$ws/refs.bib" && grep -qF '\cite{doe2024batch}.' "$ws/paper.tex" && grep -qF 'Batching~\cite{doe2024batch} helps.' "$ws/sections/intro.tex" \
+  && ! grep -qr 'doe2024batching' "$ws"; then
+  ok "rename doe2024batching -> doe2024batch: refs.bib, paper.tex and sections/intro.tex on disk"
+else
+  bad "rename on disk:"; grep -rn 'doe2024' "$ws" | sed 's/^/      /'
 fi
 
 finish

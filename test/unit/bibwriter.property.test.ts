@@ -26,7 +26,7 @@ import { planBibAddition, readBibFile, type BibFile } from '../../src/core/bibli
 import { toBibtex } from '../../src/core/cite/writeBibtex.js';
 import { toCslJson } from '../../src/core/cite/formatCitation.js';
 import {
-  bibFileArb, cslJsonFileArb, cslYamlFileArb, entryOf, entrySpecArb, freshKey, type EntrySpec,
+  BIB_FILE_FORMATS, entryOf, entrySpecArb, freshKey, type EntrySpec,
 } from './fuzz/arbitraries.js';
 import { call, check, runFuzz, Skip, tallies, TEST_TIMEOUT_MS } from './fuzz/harness.js';
 
@@ -36,11 +36,7 @@ interface Case {
   add: EntrySpec;
 }
 
-const FORMATS = [
-  { format: 'bibtex', path: 'refs.bib', arb: bibFileArb },
-  { format: 'csl-json', path: 'refs.json', arb: cslJsonFileArb },
-  { format: 'csl-yaml', path: 'refs.yaml', arb: cslYamlFileArb },
-] as const;
+const FORMATS = BIB_FILE_FORMATS;
 
 const show = (v: unknown) => JSON.stringify(v);
 const breaks = (s: string) => s.match(/\r\n|\r|\n/g) ?? [];

@@ -16,6 +16,7 @@ import {
   Methods, type EntryResult, type LibraryEntriesResult, type LibraryGroupsResult, type LibraryStatusParams, type SearchResult,
 } from '../../src/server/protocol.js';
 import type { LibraryCache } from '../../src/server/libraryStore.js';
+import { WORKSPACE_GLOB } from '../../src/server/watching.js';
 import { start, type Session } from './serverHarness.js';
 
 /** The texts `parseBib` (the citation service's own `.bib` reader) was given. */
@@ -264,7 +265,7 @@ describe('libraries in the language server', () => {
       const s = await start({ [OUTSIDE]: LIBRARY }, settings, {}, undefined, WATCH);
       await ready(s, 3);
       await s.registered(() => watched(s).length === 2);
-      expect(watched(s)).toEqual(['**/*.{bib,bbl,json,yaml,yml,tex}', { baseUri: URI.file('/home/u/Zotero').toString(), pattern: 'My Library [[]2024].bib' }]);
+      expect(watched(s)).toEqual([WORKSPACE_GLOB, { baseUri: URI.file('/home/u/Zotero').toString(), pattern: 'My Library [[]2024].bib' }]);
 
       // Zotero rewrites the export: the library follows, with no reload and no settings change.
       s.write(OUTSIDE, `${LIBRARY}\n@article{late2025entry,\n  title = {Quokka Tallies for Wombat Clusters},\n  year = {2025},\n}\n`);
@@ -276,7 +277,7 @@ describe('libraries in the language server', () => {
       settings.libraries = [];
       await s.client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
       await s.registered(() => watched(s).length === 1);
-      expect(watched(s)).toEqual(['**/*.{bib,bbl,json,yaml,yml,tex}']);
+      expect(watched(s)).toEqual([WORKSPACE_GLOB]);
       // A request after the client's answer: the server has read that answer before the session ends.
       await s.client.sendRequest(Methods.libraryStatus);
     });
@@ -310,7 +311,7 @@ describe('libraries in the language server', () => {
       await ready(old, 3);
       const warning = await old.notified<LogMessageParams>(LogMessageNotification.method, (p) => p.message.includes('cannot watch files outside the workspace'));
       expect(warning.message).toContain(URI.file(OUTSIDE).toString(true));
-      expect(watched(old)).toEqual(['**/*.{bib,bbl,json,yaml,yml,tex}']);
+      expect(watched(old)).toEqual([WORKSPACE_GLOB]);
     });
   });
 

@@ -13,6 +13,9 @@ import { createCitationService, type CitationService } from '../../src/core/serv
 import type { CitationServiceOptions } from '../../src/core/service/serviceContext.js';
 import { corpusView, DEFAULT_DOCUMENT_SETTINGS, type CorpusView } from '../../src/core/service/types.js';
 import { realCorpus } from './helpers.js';
+import { indexLatexFiles, LatexProject } from '../../src/core/latex/project.js';
+import type { ScopeHost } from '../../src/core/service/citationScope.js';
+import { fileKind, isCiting } from '../../src/core/workspace/fileKind.js';
 
 /** A file by absolute path (`/ws/refs.bib`) or by URI. */
 export type FileRef = string | URI;
@@ -134,6 +137,11 @@ export class MemoryWorkspace implements WorkspaceFiles {
     return this.open.get(uri.toString());
   }
 
+  /** Every file on disk and every open document, by URI, in the order written or opened. */
+  list(): URI[] {
+    return [...new Set([...this.disk.keys(), ...this.notUtf8, ...this.open.keys()])].map((k) => URI.parse(k));
+  }
+
   async listFolder(folder: URI): Promise<string[] | undefined> {
     const dir = normalizeUri(folder).path.replace(/\/$/, '');
     const names = new Set<string>();
@@ -147,17 +155,64 @@ export class MemoryWorkspace implements WorkspaceFiles {
 
 let view: CorpusView | undefined;
 
+/** The real bundled corpus with its search index, built once per worker. */
+function bundledView(): CorpusView {
+  view ??= (() => {
+    const corpus = realCorpus();
+    return corpusView(corpus, createSearchIndex(corpus));
+  })();
+  return view;
+}
+
+/** A service over a whole project (see {@link projectServiceOver}) and what it runs on. */
+export interface ProjectService {
+  service: CitationService;
+  ws: MemoryWorkspace;
+  project: LatexProject;
+  /** Opens (or changes) a document in the workspace and in the LaTeX project, as the server's events do. */
+  open(path: string, version: number, text: string): void;
+  /** Writes a file on disk and into the LaTeX project, as a watched-file event does. */
+  write(path: string, text: string): void;
+}
+
+/**
+ * A citation service over a whole project of in-memory files, as the language server runs it: the
+ * LaTeX project indexed from the `.tex` files, and the citation scope (`citationScope.ts`) listing
+ * every LaTeX and Markdown file (`complete: false` when `listing` says the listing was cut).
+ */
+export async function projectServiceOver(files: Record<string, string>, extra: Partial<CitationServiceOptions> = {}, opts: { folders?: string[]; listing?: 'complete' | 'cut' } = {}): Promise<ProjectService> {
+  const ws = new MemoryWorkspace(files, opts.folders);
+  const project = new LatexProject();
+  await indexLatexFiles(project, ws.list().filter((u) => fileKind(u) === 'latex'), { read: (u) => ws.readText(u) });
+  const scope: ScopeHost = {
+    citingFiles: async () => ({ uris: ws.list().filter((u) => isCiting(fileKind(u))), complete: opts.listing !== 'cut' }),
+    filesOf: (root) => project.filesOf(root),
+    unresolvedOf: (root) => project.unresolvedOf(root),
+  };
+  const corpus = bundledView();
+  const service = createCitationService({
+    workspace: ws, corpus: () => corpus, config: () => DEFAULT_DOCUMENT_SETTINGS, logger: { info() {}, warn() {}, error() {} }, project, scope, ...extra,
+  });
+  return {
+    service, ws, project,
+    open(path, version, text) {
+      ws.openDoc(path, version, text);
+      if (fileKind(path) === 'latex') project.set(URI.file(path), text);
+    },
+    write(path, text) {
+      ws.write(path, text);
+      if (fileKind(path) === 'latex') project.set(URI.file(path), text);
+    },
+  };
+}
+
 /**
  * A citation service over a {@link MemoryWorkspace} of `files` (absolute path → text) and the real
  * bundled corpus with its search index (built once per worker), with the default document settings
  * and a silent logger; `extra` overrides any option.
  */
 export function serviceOver(files: Record<string, string>, extra: Partial<CitationServiceOptions> = {}): CitationService {
-  view ??= (() => {
-    const corpus = realCorpus();
-    return corpusView(corpus, createSearchIndex(corpus));
-  })();
-  const corpus: CorpusView = view;
+  const corpus = bundledView();
   return createCitationService({
     workspace: new MemoryWorkspace(files), corpus: () => corpus, config: () => DEFAULT_DOCUMENT_SETTINGS,
     logger: { info() {}, warn() {}, error() {} }, ...extra,

@@ -73,7 +73,7 @@ export function parseBib(text: string): ParsedBib {
   r.read();
   const entries: BibEntry[] = r.entries.map((e) => ({ key: e.key, type: e.type, fields: e.fields, start: e.start, end: e.end, line: e.line }));
   if (r.partial.length) {
-    entries.push(...r.partial.map((e) => ({ key: e.key, type: e.type, fields: e.fields, start: e.start, line: e.line, partial: true as const })));
+    entries.push(...r.partial.map((e) => ({ key: e.key, type: e.type, fields: e.fields, start: e.start, end: e.end, line: e.line, partial: true as const })));
     entries.sort((a, b) => a.start! - b.start!);
   }
   const first = r.problems.find((p) => p.severity === 'error');

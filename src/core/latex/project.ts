@@ -172,6 +172,16 @@ export interface ThebibliographyFiles {
   bbl: URI[][];
 }
 
+/** A link of a root's file that leads to no file the project knows (see {@link LatexProject.unresolvedOf}). */
+export interface UnresolvedLink {
+  /** The file that holds the link. */
+  from: URI;
+  /** The file as written. */
+  path: string;
+  /** The files TeX would try, in order (`name.tex` then `name`, in each folder the link is looked for in). */
+  candidates: URI[];
+}
+
 interface FileState {
   uri: URI;
   facts: LatexFileFacts;
@@ -195,6 +205,8 @@ export class LatexProject {
   private reach = new Map<string, string[]>();
   /** For each root, its files' links to `.bbl` files that are no known file: the URIs to try, in order. */
   private bbl = new Map<string, URI[][]>();
+  /** For each root, its files' other links that lead to no known file ({@link unresolvedOf}). */
+  private unresolved = new Map<string, UnresolvedLink[]>();
   /** Links followed and files visited by the last walk of the graph (for tests that bound it). */
   lastGraphWork = 0;
   /** How many texts were scanned since the project was made (for tests that count work). */
@@ -334,10 +346,12 @@ export class LatexProject {
     this.rootsReaching = new Map();
     this.reach = new Map();
     this.bbl = new Map();
+    this.unresolved = new Map();
     const roots = [...this.files.values()].filter((f) => this.isRoot(f)).sort((a, b) => (a.uri.toString() < b.uri.toString() ? -1 : 1));
     for (const root of roots) {
       const rootId = root.uri.toString();
-      const { order, bbl } = this.reachFrom(root);
+      const unresolved: UnresolvedLink[] = [];
+      const { order, bbl } = this.reachFrom(root, unresolved);
       for (const id of order) {
         let list = this.rootsReaching.get(id);
         if (!list) this.rootsReaching.set(id, list = []);
@@ -345,6 +359,7 @@ export class LatexProject {
       }
       this.reach.set(rootId, order);
       this.bbl.set(rootId, bbl);
+      this.unresolved.set(rootId, unresolved);
     }
   }
 
@@ -352,10 +367,10 @@ export class LatexProject {
    * The files a root reaches, depth first in link order (the order TeX reads them), and the
    * `.bbl` links no known file answers.
    *
-   * @param unresolved - when given, receives each other link no known file answers: the URIs
-   *   TeX tries, in order
+   * @param unresolved - when given, receives each other link no known file answers: the file it
+   *   is in, its path as written and the URIs TeX tries, in order
    */
-  private reachFrom(root: FileState, unresolved?: URI[][]): { order: string[]; bbl: URI[][] } {
+  private reachFrom(root: FileState, unresolved?: UnresolvedLink[]): { order: string[]; bbl: URI[][] } {
     const rootDir = Utils.dirname(root.uri);
     const order: string[] = [];
     const bbl: URI[][] = [];
@@ -371,7 +386,7 @@ export class LatexProject {
       for (const link of file.facts.links) {
         const to = this.follow(file, base, rootDir, link);
         if (!to) {
-          if (unresolved && !namesBbl(link)) unresolved.push(this.linkDirs(file, base, rootDir, link).flatMap(({ dir }) => candidateNames(link.kind, link.path).map((name) => under(dir, name))));
+          if (unresolved && !namesBbl(link)) unresolved.push({ from: file.uri, path: link.path, candidates: this.linkDirs(file, base, rootDir, link).flatMap(({ dir }) => candidateNames(link.kind, link.path).map((name) => under(dir, name))) });
           // Its `.tex` candidates (`main.bbl.tex`) were looked up: the project holds every `.tex` file it may read.
           if (namesBbl(link)) bbl.push(this.linkDirs(file, base, rootDir, link).flatMap(({ dir }) => candidateNames(link.kind, link.path).filter(namesBblFile).map((name) => under(dir, name))));
           continue;
@@ -456,6 +471,18 @@ export class LatexProject {
   }
 
   /**
+   * The links of a root's files that lead to no file the project knows (`\input{glyphtounicode}`
+   * from TeX's own tree, `\\input{figure.pgf}`, a file not written yet), `.bbl` files aside
+   * ({@link thebibliographyOf}): what the root reads is then not known in full from the project alone.
+   *
+   * @returns in the order reached; empty when the root is not known or every link resolves
+   */
+  unresolvedOf(root: URI): UnresolvedLink[] {
+    this.walk();
+    return this.unresolved.get(root.toString()) ?? [];
+  }
+
+  /**
    * Reads a root's link chain into this project on demand, breadth first by depth: each link no
    * known file answers is looked for where TeX looks ({@link LatexProject.declarationsOf}'s rules),
    * each candidate `.tex` file read at most once, at most `limit` reads in all.
@@ -473,9 +500,9 @@ export class LatexProject {
     let reads = 1;
     for (let added = true; added;) {
       added = false;
-      const unresolved: URI[][] = [];
+      const unresolved: UnresolvedLink[] = [];
       this.reachFrom(this.files.get(root.toString())!, unresolved);
-      for (const candidates of unresolved) {
+      for (const { candidates } of unresolved) {
         for (const c of candidates) {
           const id = c.toString();
           if (tried.has(id) || fileKind(c) !== 'latex') continue;

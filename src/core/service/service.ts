@@ -12,10 +12,10 @@
  * `plans.ts`, over the shared state of `serviceContext.ts`.
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { CodeAction, CompletionItem, CompletionList, Diagnostic, Hover, Location, Position, Range } from 'vscode-languageserver-types';
+import type { CodeAction, CodeLens, CompletionItem, CompletionList, Diagnostic, Hover, Location, Position, Range } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
 import { citedKeys } from '../cite/citations.js';
-import { fileKind, isCiting, isMarkdown } from '../workspace/fileKind.js';
+import { fileKind, isBibliography, isCiting, isMarkdown } from '../workspace/fileKind.js';
 import { codeActions } from './codeActions.js';
 import { diagnostics } from './citationDiagnostics.js';
 import { complete, resolveCompletion } from './completion.js';
@@ -25,8 +25,14 @@ import { planBibliographyAddition, planCitationAt, planDeclaration, planInsertio
 import { previewCitations, type PreviewCitations } from './previewCitations.js';
 import { createServiceContext, type CitationServiceOptions } from './serviceContext.js';
 import type { BibChange, Cancellation, CitePlan } from './types.js';
+import { entryHover, entryLenses } from './entryLens.js';
+import { references } from './keyReferences.js';
+import { createProjectScope } from './projectScope.js';
+import { prepareKeyRename, renameKey, type EditAbilities, type RenameAnswer } from './renameKey.js';
+import { unusedEntryActions, unusedEntryDiagnostics } from './unusedEntries.js';
 
 export { COMPLETION_LIMIT } from './completion.js';
+export type { EditAbilities, RenameAnswer } from './renameKey.js';
 export type { PreviewCitations } from './previewCitations.js';
 export type { CitationServiceOptions } from './serviceContext.js';
 
@@ -36,14 +42,25 @@ export interface CitationService {
   complete(doc: TextDocument, position: Position, token?: Cancellation): Promise<CompletionList | undefined>;
   /** Adds the documentation (entry card and formatted reference) to a completion item of {@link complete}. */
   resolveCompletion(item: CompletionItem, token?: Cancellation): Promise<CompletionItem>;
-  /** The entry behind the cited key under the cursor, and whether the bibliography has it. */
+  /** The entry behind the cited key under the cursor, and whether the bibliography has it; in a bibliography file, how often the entry under the cursor is cited. */
   hover(doc: TextDocument, position: Position, token?: Cancellation): Promise<Hover | undefined>;
   /** The key's entry in the bibliography file; else the corpus entry's BibTeX at `mlsys-papers:/<key>.bib`. */
   definition(doc: TextDocument, position: Position, token?: Cancellation): Promise<Location | undefined>;
-  /** Unknown keys and keys missing from the bibliography (LaTeX, Markdown); duplicate keys (`.bib`). */
+  /** Unknown keys and keys missing from the bibliography (LaTeX, Markdown); duplicate keys (`.bib`); unused entries (bibliography files). */
   diagnostics(doc: TextDocument, token?: Cancellation): Promise<Diagnostic[]>;
-  /** Quick fixes for the service's diagnostics, and "Open Note" on a cited key (in an editor with our UI). */
+  /**
+   * Quick fixes for the service's diagnostics, and "Open Note" on a cited key (in an editor with our UI);
+   * in a bibliography file, those of its unused-entry hints (remove one, remove all), which read the file's readers.
+   */
   codeActions(doc: TextDocument, range: Range, diagnostics: readonly Diagnostic[]): Promise<CodeAction[]>;
+  /** Every citation of the key under the cursor (a citation's or an entry's) across its scope; with `includeDeclaration`, its entries too. */
+  references(doc: TextDocument, position: Position, includeDeclaration: boolean, token?: Cancellation): Promise<Location[] | undefined>;
+  /** The key under the cursor and its range, or why it cannot be renamed; undefined off a key. */
+  prepareRename(doc: TextDocument, position: Position): Promise<{ range: Range; placeholder: string } | { refusal: string } | undefined>;
+  /** Renames the key under the cursor across its scope: citations and entries, one workspace edit; or why not. */
+  rename(doc: TextDocument, position: Position, newName: string, can: EditAbilities): Promise<RenameAnswer | undefined>;
+  /** A bibliography file's code lenses: how often each entry is cited; why unused entries are not marked, when they are not. */
+  codeLenses(doc: TextDocument, token?: Cancellation): Promise<CodeLens[]>;
   /** The BibTeX shown for `mlsys-papers:/<key>.bib`. */
   entryDocument(uri: string): string;
   /**
@@ -89,13 +106,25 @@ export interface CitationService {
  */
 export function createCitationService(opts: CitationServiceOptions): CitationService {
   const ctx = createServiceContext(opts);
+  const scope = opts.scope && createProjectScope(ctx, opts.scope);
+  const isBib = (doc: TextDocument) => isBibliography(fileKind(URI.parse(doc.uri), doc.languageId));
   return {
     complete: (doc, position, token) => complete(ctx, doc, position, token),
     resolveCompletion: (item) => resolveCompletion(ctx, item),
-    hover: (doc, position, token) => hover(ctx, doc, position, token),
+    hover: (doc, position, token) => (isBib(doc) ? (scope ? entryHover(ctx, scope, doc, position, token) : Promise.resolve(undefined)) : hover(ctx, doc, position, token)),
     definition: (doc, position, token) => definition(ctx, doc, position, token),
-    diagnostics: (doc, token) => diagnostics(ctx, doc, token),
-    codeActions: (doc, range, diags) => codeActions(ctx, doc, range, diags),
+    async diagnostics(doc, token) {
+      const found = await diagnostics(ctx, doc, token);
+      return scope && isBib(doc) ? [...found, ...(await unusedEntryDiagnostics(ctx, scope, doc, token))] : found;
+    },
+    async codeActions(doc, range, diags) {
+      const fixes = await codeActions(ctx, doc, range, diags);
+      return scope && isBib(doc) ? [...fixes, ...(await unusedEntryActions(ctx, scope, doc, diags))] : fixes;
+    },
+    references: async (doc, position, includeDeclaration, token) => (scope ? references(ctx, scope, doc, position, includeDeclaration, token) : undefined),
+    prepareRename: async (doc, position) => (scope ? prepareKeyRename(ctx, scope, doc, position) : undefined),
+    rename: async (doc, position, newName, can) => (scope ? renameKey(ctx, scope, doc, position, newName, can) : undefined),
+    codeLenses: async (doc, token) => (scope && isBib(doc) ? entryLenses(ctx, scope, doc, token) : []),
     entryDocument: (uri) => entryDocument(ctx, uri),
     planCitation: (doc, position, keys) => planCitationAt(ctx, doc, position, keys),
     planBibliography: (doc, keys) => planBibliographyAddition(ctx, doc, keys),

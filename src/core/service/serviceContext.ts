@@ -20,6 +20,7 @@ import type { Logger } from '../config/logger.js';
 import type { Entry } from '../corpus/schema.js';
 import type { WorkspaceFiles } from '../workspace/files.js';
 import type { CorpusView, DocumentSettings } from './types.js';
+import type { ScopeHost } from './citationScope.js';
 
 /** What `createCitationService` needs. */
 export interface CitationServiceOptions {
@@ -52,6 +53,12 @@ export interface CitationServiceOptions {
   clientUi?: () => boolean;
   /** The workspace's LaTeX project: the roots of a LaTeX file that names none, and their `\bibitem`s (see `resolveBibliography`). */
   project?: Pick<LatexProject, 'rootsOf' | 'declarationsOf'> & Partial<Pick<LatexProject, 'thebibliographyOf' | 'indexing' | 'filesOf'>>;
+  /**
+   * The workspace's citing files and the LaTeX project's graph, for the features that follow a key
+   * across documents (`citationScope.ts`: rename, find all citations, the entries' counts, unused
+   * entries); absent: those features answer nothing.
+   */
+  scope?: ScopeHost;
 }
 
 /** One entry of a document's bibliography with the file it came from. */

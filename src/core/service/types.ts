@@ -212,7 +212,7 @@ export const DiagnosticCodes = {
  * - `copyEntryText [text]` (VS Code only: other editors are not offered it)
  */
 export const ServiceCommands = {
-  addToBibliography: 'mlsysPapers.addToBibliography', replaceKey: 'mlsysPapers.replaceKey', openNote: 'mlsysPapers.openNote',
+  addToBibliography: 'mlsysPapers.addToBibliography', replaceKey: 'mlsysPapers.replaceKey', openNote: 'mlsysPapers.openNote', showCitations: 'mlsysPapers.showCitations',
   /** `[text]`: copies an entry's rewritten text (a library entry's version of record) to the clipboard. */
   copyEntryText: 'mlsysPapers.copyEntryText',
 } as const;

@@ -17,8 +17,11 @@ import { FROM_WORKSPACE, ServerRequests, TOPIC_LABELS_SETTING, type Initializati
 
 /**
  * Every document the server reads: citing documents, and bibliographies (CSL-JSON and CSL-YAML
- * too, so that an addition is planned on their unsaved text). Only citing documents are asked
- * about (see the middleware), and `.bib` files for their duplicate keys.
+ * too, so that an addition is planned on their unsaved text). Completion and definition are asked
+ * of citing documents only (see the middleware); hover, checks and quick fixes of bibliographies
+ * too (duplicate keys, how often an entry is cited, unused entries), and rename, find all
+ * citations and the code lenses of both. A JSON or YAML file that is no bibliography a document
+ * reads gets none of these from the server.
  */
 export const SERVER_SELECTOR = [
   ...[...LATEX_LANGUAGES, ...MARKDOWN_LANGUAGES, BIBTEX_LANGUAGE].map((language) => ({ language })),
@@ -28,9 +31,9 @@ export const SERVER_SELECTOR = [
 /** Whether the server has answers for a document: a citing language (LaTeX, Markdown). */
 const kindOf = (doc: vscode.TextDocument) => fileKind(doc.uri.path, doc.languageId);
 const citing = (doc: vscode.TextDocument) => isCiting(kindOf(doc));
+/** A citing document or a bibliography file (`.bib`, CSL-JSON, CSL-YAML). */
+const served = (doc: vscode.TextDocument) => { const kind = kindOf(doc); return isCiting(kind) || isBibliography(kind); };
 
-/** Whether a document may be a bibliography (BibTeX, CSL-JSON, CSL-YAML), which the server checks and fixes. */
-const bibliography = (doc: vscode.TextDocument) => isBibliography(kindOf(doc));
 
 /**
  * A file's metadata, or undefined when it is not there. Any other failure (no permission, an
@@ -106,14 +109,13 @@ export function createLanguageClient(log: vscode.LogOutputChannel, make: ClientF
     outputChannel: log,
     // Hovers carry one command link (Show Details); every other text in them is escaped.
     markdown: { isTrusted: { enabledCommands: [Commands.showDetails] } },
-    // A bibliography (a .bib, or a JSON or YAML file, which the server checks only when it reads
-    // as CSL) gets checks and quick fixes; no completion, hover or definition in it.
-    diagnosticPullOptions: { filter: (doc) => !citing(doc) && !bibliography(doc) },
+    // Bibliographies are checked too (duplicate keys, unused entries); the server answers nothing for a JSON or YAML file no document reads.
+    diagnosticPullOptions: { filter: (doc) => !served(doc) },
     middleware: {
       provideCompletionItem: (doc, pos, ctx, token, next) => (citing(doc) ? next(doc, pos, ctx, token) : undefined),
-      provideHover: (doc, pos, token, next) => (citing(doc) ? next(doc, pos, token) : undefined),
+      provideHover: (doc, pos, token, next) => (served(doc) ? next(doc, pos, token) : undefined),
       provideDefinition: (doc, pos, token, next) => (citing(doc) ? next(doc, pos, token) : undefined),
-      provideCodeActions: (doc, range, ctx, token, next) => (citing(doc) || bibliography(doc) ? next(doc, range, ctx, token) : undefined),
+      provideCodeActions: (doc, range, ctx, token, next) => (served(doc) ? next(doc, range, ctx, token) : undefined),
       workspace: {
         configuration: async (params, token, next) => {
           const result = await next(params, token);

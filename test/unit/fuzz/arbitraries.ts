@@ -560,6 +560,13 @@ export const cslYamlFileArb: fc.Arbitrary<CslFile> = fc.tuple(yamlDocArb, layout
   keys: d.items.map((i) => i.item.id),
 }));
 
+/** The three bibliography formats, each with a file name and its generator of whole files. */
+export const BIB_FILE_FORMATS = [
+  { format: 'bibtex', path: 'refs.bib', arb: bibFileArb },
+  { format: 'csl-json', path: 'refs.json', arb: cslJsonFileArb },
+  { format: 'csl-yaml', path: 'refs.yaml', arb: cslYamlFileArb },
+] as const;
+
 /** CSL-YAML texts with LF line breaks and no BOM (seeds for the YAML mutation fuzzer). */
 export const cslYamlLogicalArb: fc.Arbitrary<string> = yamlDocArb.map(renderYamlDoc);
 
