@@ -9,6 +9,9 @@ PACKAGES=(texlive-latex-base texlive-latex-recommended texlive-bibtex-extra bibe
   # (test/realdocs/stubs).
   texlive-latex-extra texlive-publishers texlive-plain-generic texlive-fonts-recommended texlive-lang-german texlive-science
   texlive-pictures lmodern cm-super
+  # test/realdocs: documents that load fontspec compile with lualatex, which needs luaotfload (texlive-luatex,
+  # about 40 MB) and the OpenType fonts they name (fonts-texgyre, about 14 MB: biblatex-apa's test).
+  texlive-luatex fonts-texgyre
   # test/realdocs, the documents themselves (MANIFEST.json): texlive-bibtex-extra and texlive-lang-german above ship
   # biblatex's and the styles' examples and lshort-german; texlive-publishers-doc (about 300 MB) theses and journal
   # samples; the r-cran-* R Markdown vignettes and bookdown projects (no R is run: about 320 MB with r-base-core,

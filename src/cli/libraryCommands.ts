@@ -3,7 +3,6 @@
  * `--library` files as one catalog (`core/library/catalog.ts`, the language server's too).
  */
 import { Catalog } from '../core/library/catalog.js';
-import { citedKeys } from '../core/cite/citations.js';
 import { toBibtexAll } from '../core/cite/writeBibtex.js';
 import { CITE_FORMATS, formatCitation, toCslJson, type CiteFormat } from '../core/cite/formatCitation.js';
 import { shortAuthors } from '../core/cite/names.js';
@@ -106,12 +105,13 @@ export function runExport(ctx: Context): number | Promise<number> {
   }
   if (citedIn === undefined || !lang) return exportEntries(ctx, format, undefined);
   const text = readText(citedIn, '--cited-in');
-  if (lang !== 'latex') return exportEntries(ctx, format, citedKeys(text, lang));
+  const file = resolve(citedIn);
+  const ws = new NodeBibWorkspace(dirname(file));
+  // A Markdown document's cross-references are no keys (its project says which syntax it uses).
+  if (lang !== 'latex') return documentCitedKeys(ws, undefined, URI.file(file), text, lang).then((keys) => exportEntries(ctx, format, keys));
   // A root cites what the files it includes cite (its .aux files say so). TeX resolves \input
   // from the root's folder, so that folder's project is read (not the working directory's, which
   // may be a home folder).
-  const file = resolve(citedIn);
-  const ws = new NodeBibWorkspace(dirname(file));
   return nodeLatexProject(ws, dirname(file))
     .then((project) => documentCitedKeys(ws, project, URI.file(file), text, lang))
     .then((keys) => exportEntries(ctx, format, keys));

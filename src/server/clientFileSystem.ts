@@ -8,7 +8,7 @@
 import type { Connection } from 'vscode-languageserver';
 import { URI } from 'vscode-uri';
 import type { Logger } from '../core/config/logger.js';
-import { inWorkspace, normalizeUri } from '../core/workspace/paths.js';
+import { inWorkspace, isInside, normalizeUri } from '../core/workspace/paths.js';
 import { fileStampOf, type HostFile, type HostFileSystem } from './host.js';
 import { Methods, type ReadFileResult, type StatResult } from './protocol.js';
 
@@ -49,6 +49,20 @@ export function clientFileSystem(connection: Connection, log: Logger, offered: b
         log.warn(`cannot stat ${uri.toString(true)} through the client: ${String(e)}`);
         return undefined;
       }
+    },
+    async listFolder(folder) {
+      // One folder's files: a glob relative to the workspace folder that holds it (VS Code's
+      // findFiles matches it in every folder), answers outside it dropped.
+      if (!offered) return undefined;
+      const top = folders().find((f) => isInside(f, folder));
+      if (!top) return undefined;
+      const rel = folder.path.slice(top.path.replace(/\/$/, '').length).replace(/^\/+|\/+$/g, '');
+      const pattern = `${rel.replace(/[[\]{}*?!]/g, '[$&]')}${rel ? '/' : ''}*`;
+      const found = await connection.sendRequest<string[]>(Methods.findFiles, { pattern })
+        .catch((e: unknown) => { log.warn(`findFiles ${pattern}: ${String(e)}`); return []; });
+      const dir = normalizeUri(folder).path.replace(/\/$/, '');
+      return found.map((u) => URI.parse(u)).filter((u) => u.scheme === folder.scheme && u.authority === folder.authority && u.path.slice(0, u.path.lastIndexOf('/')) === dir)
+        .map((u) => u.path.slice(u.path.lastIndexOf('/') + 1));
     },
     async listFiles(_folders, extensions) {
       if (!offered) return [];

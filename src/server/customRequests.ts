@@ -64,7 +64,7 @@ export function registerCustomRequests(ctx: ServerContext, { workspace, sources,
     service.planDeclaration(await workspace.mustBeOpen(p.uri), p.file) ?? null));
   connection.onRequest(Methods.citedKeys, gate.answer(Methods.citedKeys, Params.citedKeys, async (p: CitedKeysParams): Promise<string[]> => {
     const doc = await workspace.openDocument(p.uri);
-    return doc ? service.citedKeys(doc) : [];
+    return doc ? await service.citedKeys(doc) : [];
   }));
   connection.onRequest(Methods.planInsertion, gate.answer(Methods.planInsertion, Params.planInsertion, (p: PlanInsertionParams) => service.planInsertion(URI.parse(p.uri), p.keys)));
   connection.onRequest(Methods.format, gate.answer(Methods.format, Params.format, async (p: FormatParams): Promise<FormatResult> => {

@@ -72,6 +72,11 @@ export interface HostFileSystem {
    * without following symbolic links or entering hidden folders; at most `limit`.
    */
   listFiles(folders: readonly URI[], extensions: readonly string[], limit: number): Promise<URI[]>;
+  /**
+   * The names of the files in one folder (not its subfolders; a link counts), for
+   * `WorkspaceFiles.listFolder`; undefined when it cannot be listed.
+   */
+  listFolder(folder: URI): Promise<string[] | undefined>;
 }
 
 /** What the server needs from where it runs. */

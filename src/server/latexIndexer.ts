@@ -43,10 +43,19 @@ export interface LatexProjectHost {
 /** Whether a URI names a file the project indexes (a LaTeX file by its name). */
 const isLatexFile = (uri: string): boolean => fileKind(URI.parse(uri)) === 'latex';
 
+/** What a read gives when a newer text of the file arrived while it was under way. */
+const STALE: unique symbol = Symbol('stale');
+
 /** Keeps the server's {@link LatexProject} in step with the workspace. */
 export class LatexProjectIndexer {
   readonly project = new LatexProject();
   private readonly open = new Set<string>();
+  /**
+   * For each file, how many times its text was given since the indexer started (an open
+   * document's change, its close, a watched-file event): a read from disk that began before the
+   * count moved is stale and is dropped, so an open document's text always wins (issue 28, cause 3).
+   */
+  private readonly given = new Map<string, number>();
   private generation = 0;
   private editTimer: unknown;
   private seenRevision = 0;
@@ -58,7 +67,11 @@ export class LatexProjectIndexer {
   /** Lists and reads the workspace's `.tex` files again (at start, and when the folders change); a newer call cancels an older one. */
   index(): Promise<void> {
     const generation = ++this.generation;
-    this.indexed = this.run(generation).catch((e: unknown) => this.host.log.error(`indexing the LaTeX files: ${e instanceof Error ? e.message : String(e)}`));
+    // Until the latest indexing ends, a named root's chain is read on demand (resolve.ts).
+    this.project.indexing = true;
+    this.indexed = this.run(generation)
+      .catch((e: unknown) => this.host.log.error(`indexing the LaTeX files: ${e instanceof Error ? e.message : String(e)}`))
+      .finally(() => { if (generation === this.generation) this.project.indexing = false; });
     return this.indexed;
   }
 
@@ -78,7 +91,7 @@ export class LatexProjectIndexer {
     let sliceEnd = this.host.now() + SLICE_MS;
     try {
       const done = await indexLatexFiles(this.project, uris, {
-        read: async (uri) => (this.open.has(uri.toString()) ? undefined : this.host.read(uri)),
+        read: async (uri) => { const text = await this.readUnlessGiven(uri); return text === STALE ? undefined : text; },
         shouldYield: () => this.host.now() > sliceEnd,
         yield: async () => {
           await this.host.yield();
@@ -102,6 +115,7 @@ export class LatexProjectIndexer {
   /** An open document's text (on open and on every change): scanned when the project is next asked, and its new links looked at after a pause. */
   documentChanged(uri: string, text: string): void {
     this.open.add(uri);
+    this.give(uri);
     this.project.set(URI.parse(uri), text, false);
     this.host.clock.clearTimeout(this.editTimer);
     this.editTimer = this.host.clock.setTimeout(() => this.checkChanged(), EDIT_PAUSE_MS);
@@ -110,9 +124,10 @@ export class LatexProjectIndexer {
   /** A document closed: the file on disk counts again (read once), or, when there is none, the file goes. */
   async documentClosed(uri: string): Promise<void> {
     this.open.delete(uri);
+    this.give(uri);
     const u = URI.parse(uri);
-    const text = isLatexFile(uri) ? await this.host.read(u) : undefined;
-    if (this.open.has(uri)) return;
+    const text = isLatexFile(uri) ? await this.readUnlessGiven(u) : undefined;
+    if (text === STALE) return;
     if (text === undefined) this.project.delete(u);
     else this.project.set(u, text);
     this.checkChanged();
@@ -125,13 +140,32 @@ export class LatexProjectIndexer {
       if (!isLatexFile(c.uri) || this.open.has(c.uri)) continue;
       const u = URI.parse(c.uri);
       any = true;
+      this.give(c.uri);
       if (c.type === FileChangeType.Deleted) { this.project.delete(u); continue; }
-      const text = await this.host.read(u);
-      if (this.open.has(c.uri)) continue;
+      const text = await this.readUnlessGiven(u);
+      if (text === STALE) continue;
       if (text === undefined) this.project.delete(u);
       else this.project.set(u, text);
     }
     if (any) this.checkChanged();
+  }
+
+  /** A file's text was given (or its file changed): reads of it under way are stale. */
+  private give(uri: string): void {
+    this.given.set(uri, (this.given.get(uri) ?? 0) + 1);
+  }
+
+  /**
+   * A file's text from the host, or {@link STALE} when the file is open or its text was given
+   * while the read was under way (a host may answer late: the disk's older text never overwrites
+   * an open document's).
+   */
+  private async readUnlessGiven(uri: URI): Promise<string | undefined | typeof STALE> {
+    const id = uri.toString();
+    if (this.open.has(id)) return STALE;
+    const before = this.given.get(id) ?? 0;
+    const text = await this.host.read(uri);
+    return this.open.has(id) || (this.given.get(id) ?? 0) !== before ? STALE : text;
   }
 
   /** Tells the server when the project's answers may have changed since it was last told. */

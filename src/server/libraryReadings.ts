@@ -32,14 +32,17 @@ function bibEntryAt(e: Entry, text: string, start: number, end: number, macros: 
  * first error; each entry's `fields` are read from the text when first asked for.
  *
  * @param lib - a BibTeX library (with `spans`) loaded from `text`
+ * @returns undefined for a library with an error: `parseBib` keeps the key of an entry broken
+ *   after its key (BibTeX does), which a library leaves out, so the file is parsed as a document's
+ *   bibliography instead (broken files are few; the others are still parsed once)
  */
-export function parsedBibOf(lib: LoadedLibrary, text: string): ParsedBib {
+export function parsedBibOf(lib: LoadedLibrary, text: string): ParsedBib | undefined {
   const spans = lib.spans!;
   const macros = lib.macros ?? {};
   const first = lib.problems.find((p) => p.severity === 'error');
+  if (first) return undefined;
   return {
     entries: lib.entries.map((e, i) => bibEntryAt(e, text, spans[2 * i]!, spans[2 * i + 1]!, macros)),
     problems: lib.problems,
-    ...(first ? { error: { line: first.line, column: first.column, message: first.message } } : {}),
   };
 }

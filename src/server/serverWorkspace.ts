@@ -76,6 +76,7 @@ export class ServerWorkspace {
       async exists(uri) {
         return !!documents.get(uri.toString()) || (await self.fileStamp(uri)) !== undefined;
       },
+      listFolder: (folder) => ctx.files.listFolder(folder),
       openDocument(uri) {
         const open = documents.get(uri.toString());
         return open && { version: open.version, text: open.getText() };

@@ -16,6 +16,14 @@
  *   warns `[WARNING] Citeproc: citation KEY not found` (pandoc's Citeproc module).
  * - Quarto: a citation whose key is a cross-reference prefix plus `-` is a cross-reference
  *   (https://quarto.org/docs/authoring/cross-references.html; the prefixes below).
+ * - pandoc-crossref (not packaged by Debian, so its documented rule is applied, as for Quarto): in
+ *   a document its build runs the filter on (`pandoc.crossref` in the manifest), a citation whose
+ *   key is `fig:`, `sec:`, `tbl:`, `eq:` or `lst:` (or capitalised) plus a label is a
+ *   cross-reference (pandoc-crossref manual, "Syntax").
+ * - A build's own pandoc options (`pandoc.args`, run in `pandoc.cwd`: what the document's Makefile,
+ *   script or defaults file passes, as read from them) are passed to both pandoc runs.
+ * - biblatex's BibTeX backend cites `biblatex-control`, its own control entry in `<job>-blx.bib`
+ *   (biblatex manual, "Auxiliary files"): no key of the document.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -34,6 +42,8 @@ export const CLI = join(ROOT, 'dist/cli.js');
 /** Quarto's reserved cross-reference prefixes (quarto.org, Cross References: each is `@<prefix>-label`). */
 export const QUARTO_XREF_PREFIXES = ['fig', 'tbl', 'lst', 'tip', 'nte', 'wrn', 'imp', 'cau', 'thm', 'lem', 'cor', 'prp', 'cnj', 'def', 'exm', 'exr', 'sol', 'rem', 'alg', 'eq', 'sec'];
 const QUARTO_XREF = new RegExp(`^(${QUARTO_XREF_PREFIXES.join('|')})-`);
+/** pandoc-crossref's reference prefixes, lower-case or capitalised (its manual, "Syntax"). */
+const PANDOC_CROSSREF_XREF = /^(fig|sec|tbl|eq|lst|Fig|Sec|Tbl|Eq|Lst):/;
 
 /** The kinds of disagreement, worst first. */
 export const KINDS = {
@@ -160,18 +170,23 @@ export function run(cmd, args, cwd, timeout = 120_000, input = undefined) {
  * Compiles each root of a LaTeX document in a temporary copy (pdflatex, then biber when a `.bcf`
  * was written, else BibTeX when the `.aux` names a `\bibdata`) and reads what they found.
  *
- * @returns `{ cited: Set, undefined: Set, nociteAll: boolean, problems: string[], backend }`
+ * @returns `{ cited: Set, citedByRoot: { [root]: Set }, undefined: Set, nociteAll: boolean, problems: string[], backend }`
  */
 export function latexOracle(doc) {
-  const tmp = mkdtempSync(join(tmpdir(), `realdocs-${doc.id}-`));
   const problems = [];
   const cited = new Set();
+  const citedByRoot = {};
   const undef = new Set();
   let nociteAll = false;
   const backends = new Set();
-  try {
-    cpSync(docDir(doc), tmp, { recursive: true });
-    for (const root of doc.roots) {
+  // Each root is compiled in a copy of its own: what one root cites is not read from another's
+  // .aux files (a subfile compiled alone cites less than its main file).
+  for (const root of doc.roots) {
+    const mine = (citedByRoot[root] = new Set());
+    const cite = (key) => { cited.add(key); mine.add(key); };
+    const tmp = mkdtempSync(join(tmpdir(), `realdocs-${doc.id}-`));
+    try {
+      cpSync(docDir(doc), tmp, { recursive: true });
       const job = root.replace(/\.tex$/, '');
       const cwd = join(tmp, dirname(root));
       const r = run(doc.engine ?? 'pdflatex', ['-interaction=nonstopmode', '-file-line-error', basename(root)], cwd);
@@ -186,12 +201,12 @@ export function latexOracle(doc) {
         blg = b.stdout;
         for (const m of readFileSync(bcf, 'utf8').matchAll(/<bcf:citekey\b[^>]*>([^<]*)<\/bcf:citekey>/g)) {
           const key = unxml(m[1]);
-          if (key === '*') nociteAll = true; else cited.add(key);
+          if (key === '*') nociteAll = true; else cite(key);
         }
       } else {
         for (const file of walk(tmp).filter((p) => p.endsWith('.aux'))) {
           for (const m of readFileSync(join(tmp, file), 'utf8').matchAll(/^\\citation\{([^}]*)\}/gm)) {
-            for (const key of m[1].split(',')) if (key === '*') nociteAll = true; else if (key) cited.add(key);
+            for (const key of m[1].split(',')) if (key === '*') nociteAll = true; else if (key && key !== 'biblatex-control') cite(key);
           }
         }
         // \bibdata may sit in an \include'd file's .aux (a \bibliography in backmatter.tex); BibTeX
@@ -207,11 +222,11 @@ export function latexOracle(doc) {
         }
       }
       for (const m of (blg ?? '').matchAll(/I didn't find a database entry for ["']([^"']*)["']/g)) undef.add(m[1]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
     }
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
   }
-  return { cited, undefined: undef, nociteAll, problems, backend: [...backends].join('+') || 'none' };
+  return { cited, citedByRoot, undefined: undef, nociteAll, problems, backend: [...backends].join('+') || 'none' };
 }
 
 function lastError(log) {
@@ -271,7 +286,8 @@ function metaList(v) {
  */
 export function markdownBibliography(doc, file, meta) {
   const dir = docDir(doc);
-  const own = metaList(meta.bibliography).map((b) => join(dirname(file), b));
+  // Run as the build runs pandoc, paths are relative to the folder it runs in; else to the file's (R Markdown renders there).
+  const own = metaList(meta.bibliography).map((b) => (doc.pandoc ? relative(dir, resolve(dir, doc.pandoc.cwd ?? '.', b)) : join(dirname(file), b)));
   if (own.length) return own;
   const quarto = join(dir, '_quarto.yml');
   if (existsSync(quarto)) {
@@ -302,10 +318,14 @@ export function pandocOracle(doc) {
   const problems = [];
   const bibs = new Set();
   let nociteAll = false;
+  // The build's folder and options, when the manifest records them.
+  const cwd = resolve(dir, doc.pandoc?.cwd ?? '.');
+  const buildArgs = doc.pandoc?.args ?? [];
+  const isXref = (id, quarto) => (quarto && QUARTO_XREF.test(id)) || (!!doc.pandoc?.crossref && PANDOC_CROSSREF_XREF.test(id));
   for (const file of sourcesOf(doc)) {
     const raw = readFileSync(join(dir, file), 'utf8');
     const text = /\.(rmd|qmd)$/i.test(file) ? knitrView(raw) : raw;
-    const r = run('pandoc', ['-f', 'markdown', '-t', 'json'], dir, undefined, text);
+    const r = run('pandoc', ['-f', 'markdown', '-t', 'json', ...buildArgs], cwd, undefined, text);
     if (r.status !== 0) { problems.push(`${file}: pandoc: ${r.stderr.trim().split('\n')[0]}`); continue; }
     const tree = JSON.parse(r.stdout);
     const ids = [];
@@ -314,7 +334,7 @@ export function pandocOracle(doc) {
     const keys = [];
     for (const id of ids) {
       if (id === '*') { nociteAll = true; continue; }
-      if (quarto && QUARTO_XREF.test(id)) { xrefs.add(id); continue; }
+      if (isXref(id, quarto)) { xrefs.add(id); continue; }
       cited.add(id);
       keys.push(id);
     }
@@ -325,10 +345,10 @@ export function pandocOracle(doc) {
     // Without a bibliography pandoc's citeproc finds no key: each is undefined, as rendering would say.
     // A declared file that is missing would stop pandoc; --bibliography replaces the front matter's
     // list, so an empty file stands in when none of them exists.
-    const bibArgs = present.length ? present.map((b) => `--bibliography=${b}`) : [`--bibliography=${EMPTY_BIB}`];
-    const c = run('pandoc', ['-f', 'markdown', '-t', 'plain', '--citeproc', `--csl=${FALLBACK_CSL}`, ...bibArgs], dir, undefined, text);
+    const bibArgs = present.length ? present.map((b) => `--bibliography=${join(dir, b)}`) : [`--bibliography=${EMPTY_BIB}`];
+    const c = run('pandoc', ['-f', 'markdown', '-t', 'plain', ...buildArgs.filter((a) => !a.startsWith('--bibliography')), '--citeproc', `--csl=${FALLBACK_CSL}`, ...bibArgs], cwd, undefined, text);
     if (c.status !== 0) { problems.push(`${file}: pandoc --citeproc: ${c.stderr.trim().split('\n')[0]}`); continue; }
-    for (const m of c.stderr.matchAll(/\[WARNING\] Citeproc: citation (.+?) not found/g)) if (!QUARTO_XREF.test(m[1]) || !quarto) undef.add(m[1]);
+    for (const m of c.stderr.matchAll(/\[WARNING\] Citeproc: citation (.+?) not found/g)) if (!isXref(m[1], quarto)) undef.add(m[1]);
   }
   return { cited, undefined: undef, xrefs, nociteAll, problems, bibliographies: [...bibs] };
 }
@@ -491,11 +511,13 @@ export async function compareDocument(doc) {
   if (doc.kind === 'latex') {
     cli = cliReading(doc);
     for (const r of cli) {
+      // What this root cites (a subfile compiled alone cites its own keys only).
+      const definedHere = new Set([...(oracle.citedByRoot?.[r.root] ?? oracle.cited)].filter((k) => !oracle.undefined.has(k)));
       if (!r.exported) { add('exportDiff', '', `${r.root}: export failed: ${r.exportError}`); }
       else {
         const exp = new Set(r.exported);
-        for (const k of sorted(defined)) if (!exp.has(k)) add('exportDiff', k, `${r.root}: defined and cited, not exported`);
-        for (const k of sorted(exp)) if (!defined.has(k)) add('exportDiff', k, `${r.root}: exported, not a cited key the bibliography defines`);
+        for (const k of sorted(definedHere)) if (!exp.has(k)) add('exportDiff', k, `${r.root}: defined and cited, not exported`);
+        for (const k of sorted(exp)) if (!definedHere.has(k)) add('exportDiff', k, `${r.root}: exported, not a cited key the bibliography defines`);
       }
       if (!oracle.undefined.size) {
         for (const w of r.writes) add('syncWrite', '', `${r.root}: ${w}`);

@@ -31,7 +31,7 @@ function texFiles(dir, sub = '') {
   return out.sort();
 }
 
-/** [id, kind, package, upstream (TeX Live / CRAN name), folder, files (relative to the folder or absolute), roots, note, engine (fontspec documents: lualatex)] */
+/** [id, kind, package, upstream (TeX Live / CRAN name), folder, files (relative to the folder or absolute, or [file, path in the copy]), roots, note, engine (fontspec documents: lualatex)] */
 const biblatexExample = (n, note) => [`tex-biblatex-${n}`, 'latex', 'texlive-bibtex-extra', 'biblatex', `${TL}/latex/biblatex/examples`, [`${n}.tex`, BIBLATEX_EXAMPLES_BIB], [`${n}.tex`], `biblatex's own example: ${note}; biber; biblatex-examples.bib copied beside it`];
 const SPEC = [
   // ---- LaTeX, biblatex + biber
@@ -59,6 +59,9 @@ const SPEC = [
   ['tex-biblatex-dw-en-authortitle', 'latex', 'texlive-bibtex-extra', 'biblatex-dw', `${TL}/latex/biblatex-dw/examples`, ['en-authortitle-dw.tex', 'examples-dw.bib'], ['en-authortitle-dw.tex'], 'biblatex with \\bibliography{} (the old form)'],
   ['tex-urlbst', 'latex', 'texlive-bibtex-extra', 'urlbst', `${TL}/bibtex/urlbst`, ['urlbst.tex', 'urlbst.bib'], ['urlbst.tex'], 'urlbst\'s manual, BibTeX'],
   ['tex-bibtopic-sample', 'latex', 'texlive-bibtex-extra', 'bibtopic', `${TL}/latex/bibtopic`, ['sample.tex', 'articles.bib', 'books.bib'], ['sample.tex'], 'bibtopic: one bibliography per topic (btSect), two .bib files'],
+  // ---- issue 28: biblatex's global and per-section resources, bibunits, a bibliography only a class option names
+  ['tex-biblatex-apa-test', 'latex', 'texlive-bibtex-extra', 'biblatex-apa', `${TL}/latex/biblatex-apa`, [['biblatex-apa-test.tex', 'doc/biblatex-apa-test.tex'], ['biblatex-apa-test-references.bib', 'bibtex/bib/biblatex-apa-test-references.bib'], ['biblatex-apa-test-citations.bib', 'bibtex/bib/biblatex-apa-test-citations.bib']], ['doc/biblatex-apa-test.tex'], 'biblatex-apa\'s test: \\addglobalbib{../bibtex/bib/…-references.bib} and \\begin{refsection}[../bibtex/bib/…-citations.bib], almost 400 keys; the .bib files placed where its relative paths lead (as in TeX Live\'s tree); MnSymbol stubbed', 'lualatex'],
+  ['tex-jurabib-bibunits', 'latex', 'texlive-bibtex-extra', 'jurabib', `${TL}/latex/jurabib`, ['jbtestbu.tex', '/usr/share/texlive/texmf-dist/bibtex/bib/jurabib/jbtesthu.bib'], ['jbtestbu.tex'], 'jurabib with bibunits: two bibunits, each \\putbib[jbtesthu]; jbtesthu.bib copied beside it'],
   // ---- LaTeX: theses split into \include'd chapters, journal and conference samples (texlive-publishers-doc)
   ['tex-umthesis', 'latex', 'texlive-publishers-doc', 'umthesis', `${TL}/latex/umthesis`, texFiles(`${TL}/latex/umthesis`), ['example.tex'], 'a UMass thesis: six \\include chapters, \\bibliography{felty}; BibTeX'],
   ['tex-sphdthesis', 'latex', 'texlive-publishers-doc', 'sphdthesis', `${TL}/latex/sphdthesis/example`, texFiles(`${TL}/latex/sphdthesis/example`), ['thesis.tex'], 'a PhD thesis with its local class and \\input chapters'],
@@ -66,6 +69,8 @@ const SPEC = [
   ['tex-ucalgmthesis', 'latex', 'texlive-publishers-doc', 'ucalgmthesis', `${TL}/latex/ucalgmthesis`, texFiles(`${TL}/latex/ucalgmthesis`), ['sample-thesis.tex'], 'a Calgary thesis whose \\bibliography sits in an \\include\'d backmatter file'],
   ['tex-acmart-sigconf', 'latex', 'texlive-publishers-doc', 'acmart', `${TL}/latex/acmart/samples`, ['sample-sigconf.tex', 'sample-base.bib'], ['sample-sigconf.tex'], 'ACM conference sample: natbib, BibTeX'],
   ['tex-acmart-sigconf-biblatex', 'latex', 'texlive-publishers-doc', 'acmart', `${TL}/latex/acmart/samples`, ['sample-sigconf-biblatex.tex', 'sample-base.bib', 'software.bib'], ['sample-sigconf-biblatex.tex'], 'ACM conference sample with biblatex, two \\addbibresource'],
+  ['tex-cleanthesis', 'latex', 'texlive-publishers-doc', 'cleanthesis', `${TL}/latex/cleanthesis`, ['my-thesis.tex', 'my-thesis-setup.tex', 'bib-refs.bib', ...['abstract', 'acknowledgement', 'chapter-appendix', 'chapter-concepts', 'chapter-conclusion', 'chapter-introduction', 'chapter-related-work', 'chapter-system', 'colophon', 'declaration', 'titlepages'].map((c) => `content/${c}.tex`)], ['my-thesis.tex'], 'a thesis whose bibliography only the style\'s option names (\\usepackage[bibfile=bib-refs]{cleanthesis}, which \\addbibresource-s it): no file declares one; biblatex + biber'],
+  ['tex-classicthesis', 'latex', 'texlive-publishers-doc', 'classicthesis', `${TL}/latex/classicthesis`, ['ClassicThesis.tex', 'classicthesis-config.tex', 'Bibliography.bib', 'AMiede_Publications.bib', ...['Chapter01', 'Chapter02', 'Chapter03', 'Chapter0A'].map((c) => `Chapters/${c}.tex`), ...['Abstract', 'Acknowledgments', 'Bibliography', 'Colophon', 'Contents', 'Declaration', 'Dedication', 'DirtyTitlepage', 'Publications', 'Titleback', 'Titlepage'].map((c) => `FrontBackmatter/${c}.tex`)], ['ClassicThesis.tex'], 'a thesis: \\include chapters, \\addbibresource[label=ownpubs]{AMiede_Publications.bib} and \\begin{refsection}[ownpubs] with \\nocite{*}; biblatex with the BibTeX backend (bibtex8); beramono stubbed'],
   ['tex-aastex-sample', 'latex', 'texlive-publishers-doc', 'aastex', `${TL}/latex/aastex`, ['sample631.tex', 'sample631.bib'], ['sample631.tex'], 'AAS journals sample: natbib \\citep/\\citet, BibTeX'],
   // ---- R Markdown: bookdown projects
   ['rmd-bookdown-template', 'bookdown', 'r-cran-bookdown', 'bookdown', `${R}/bookdown/rstudio/templates/project/resources/common`, ['index.Rmd', '01-intro.Rmd', '02-cross-refs.Rmd', '03-parts.Rmd', '04-citations.Rmd', '05-blocks.Rmd', '06-share.Rmd', '07-references.Rmd', 'README.md', '_bookdown.yml', '_output.yml', 'book.bib'], [], "bookdown's project template: chapters render with index.Rmd's bibliography: and `@ref(label)` cross-references"],
@@ -109,11 +114,13 @@ const documents = [];
 for (const [id, kind, pkg, upstream, dir, files, roots, note, engine] of SPEC) {
   const version = dpkgVersion(pkg);
   const out = [];
-  for (const f of files) {
+  for (const entry of files) {
+    // A file, or [file, where it goes in the copy] (a document whose relative paths lead outside its folder).
+    const [f, to] = Array.isArray(entry) ? entry : [entry, undefined];
     const base = f.startsWith('/') ? f : join(dir, f);
     const from = existsSync(base) ? base : existsSync(`${base}.gz`) ? `${base}.gz` : undefined;
     if (!from) throw new Error(`${id}: ${base} is not installed`);
-    out.push({ from, to: f.startsWith('/') ? f.split('/').pop() : f });
+    out.push({ from, to: to ?? (f.startsWith('/') ? f.split('/').pop() : f) });
   }
   const upstreamUrl = pkg.startsWith('texlive') ? `https://ctan.org/pkg/${upstream}` : `https://cran.r-project.org/package=${upstream}`;
   documents.push({ id, kind, package: pkg, version, upstream: upstreamUrl, licence: licenceOf(pkg, upstream), ...(roots.length ? { roots } : {}), ...(engine ? { engine } : {}), note, files: out });

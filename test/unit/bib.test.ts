@@ -27,14 +27,15 @@ describe('.bib parsing', () => {
   it('reads a file with a BOM and CRLF line endings', () => {
     expect(parseBib(read('bom-crlf.bib')).entries.map((e) => e.key)).toEqual(['a1']);
   });
-  it('says where a broken file breaks, and keeps the entries that read', () => {
+  it('says where a broken file breaks, and keeps the entries that read, and the key of an entry broken after it, as BibTeX does', () => {
     const { entries, error } = parseBib(read('broken.bib'));
-    expect(entries.map((e) => e.key)).toEqual(['ok1']);
+    expect(entries.map((e) => e.key)).toEqual(['ok1', 'broken']);
+    expect(entries[1]).toMatchObject({ key: 'broken', partial: true, line: 5 });
     expect(error).toMatchObject({ line: 5, column: 1 });
-    expect(error?.message).toBe('not closed: the file ends inside it (a "{" in it may lack its "}"); entry broken is skipped');
+    expect(error?.message).toBe('not closed: the file ends inside it (a "{" in it may lack its "}"); entry broken is read up to there, as BibTeX reads it (its key counts)');
     const two = parseBib('@misc{a, title = {x}}\n@misc{b title = {y}}\n');
-    expect(two.entries.map((e) => e.key)).toEqual(['a']);
-    expect(two.error).toMatchObject({ line: 2, column: 1, message: 'expected "," after the key b, found "t"; entry b is skipped' });
+    expect(two.entries.map((e) => e.key)).toEqual(['a', 'b']);
+    expect(two.error).toMatchObject({ line: 2, column: 1, message: 'expected "," after the key b, found "t"; entry b is read up to there, as BibTeX reads it (its key counts)' });
   });
   it('finds a key definition and duplicate keys (ignoring case)', () => {
     const text = read('comments-strings.bib');
@@ -133,7 +134,7 @@ describe('appending to a .bib touches nothing else', () => {
 describe('bibliography declarations', () => {
   it('reads \\bibliography, \\addbibresource and ignores commented ones', () => {
     expect(latexBibliographies('\\bibliography{refs, more}\n% \\bibliography{old}\n\\addbibresource[label=x]{lib/main.bib}')).toEqual([
-      { path: 'refs.bib', via: 'bibtex' }, { path: 'more.bib', via: 'bibtex' }, { path: 'lib/main.bib', via: 'biblatex' },
+      { path: 'refs.bib', via: 'bibtex' }, { path: 'more.bib', via: 'bibtex' }, { path: 'lib/main.bib', via: 'biblatex', label: 'x' },
     ]);
   });
   it('reads the root magic comment', () => {

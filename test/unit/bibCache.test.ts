@@ -34,6 +34,7 @@ function workspace(): WorkspaceFiles & { text: string; stampOf: string; reads: n
     async exists() { return true; },
     realPath: async (uri) => uri,
     openDocument: () => undefined,
+    listFolder: async () => [],
   };
 }
 const bibOf = (cache: BibCache, ws: WorkspaceFiles) => cache.get(ws, REFS, 'bib', (t) => readBibFile(REFS.path, t));

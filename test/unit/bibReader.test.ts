@@ -23,10 +23,11 @@ describe('a malformed entry costs that entry only (issue 21, cause 4)', () => {
   });
   it('an unclosed @misc{simon2012, Year={2012}, takes the next entry with it, as BibTeX does, and no more', () => {
     const text = read('bib-unclosed-entry-takes-next.bib');
-    // BibTeX reads "@article" as a field name of simon2012, fails at its "{" and looks for the next "@".
-    expect(keys(text)).toEqual(['kept2014']);
+    // BibTeX reads "@article" as a field name of simon2012, fails at its "{" and looks for the next
+    // "@"; simon2012 itself stays, with its Year (BibTeX 0.99d writes \bibitem{simon2012}).
+    expect(keys(text)).toEqual(['simon2012', 'kept2014']);
     expect(parseBib(text).problems).toEqual([{
-      line: 1, column: 1, severity: 'error', message: 'expected "=" after the field name @article, found "{" (line 3); entry simon2012 is skipped',
+      line: 1, column: 1, severity: 'error', message: 'expected "=" after the field name @article, found "{" (line 3); entry simon2012 is read up to there, as BibTeX reads it (its key counts)',
     }]);
   });
 });
@@ -44,13 +45,14 @@ describe('entry types, field names and line endings as BibTeX reads them (issue 
   });
   it('a broken entry does not take the entries after it on the same line', () => {
     const text = read('bib-broken-entry-then-same-line.bib');
-    expect(keys(text)).toEqual(['same.line', 'last']);
+    // The broken entry keeps its key, as BibTeX keeps it (its .bbl has \bibitem{bad}).
+    expect(keys(text)).toEqual(['bad', 'same.line', 'last']);
     expect(problems(text)).toEqual([[1, 1, 'error']]);
   });
   it('lone-CR line endings: the problem on its own line, and the broken entry takes nothing else', () => {
     const text = read('bib-lone-cr-broken-entry.bib');
     expect(text).not.toContain('\n');
-    expect(parseBib(text).entries.map((e) => [e.key, e.line])).toEqual([['one', 1], ['two', 3], ['three', 4]]);
+    expect(parseBib(text).entries.map((e) => [e.key, e.line])).toEqual([['one', 1], ['broken', 2], ['two', 3], ['three', 4]]);
     expect(problems(text)).toEqual([[2, 1, 'error']]);
     // The same bytes with LF read the same.
     expect(parseBib(text.replace(/\r/g, '\n'))).toEqual(parseBib(text));

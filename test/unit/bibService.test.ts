@@ -63,17 +63,17 @@ describe('a document whose .bib has a broken entry (issue 21, cause 4)', () => {
     expect(list!.items[0]!.label).toBe('meurer2017');
   });
 
-  it('an unclosed entry: what BibTeX reads is known, the entry it loses is flagged; the planner refuses to write, naming the line', async () => {
+  it('an unclosed entry: what BibTeX reads is known (the broken entry\'s key too), the entry it loses is flagged; the planner refuses to write, naming the line', async () => {
     const { service } = setup({ '/ws/refs.bib': fixture('bib-unclosed-entry-takes-next.bib') });
-    const paper = doc('/ws/main.tex', 'latex', '\\bibliography{refs}\n\\cite{kept2014,taken2013}\n');
+    const paper = doc('/ws/main.tex', 'latex', '\\bibliography{refs}\n\\cite{kept2014,taken2013,simon2012}\n');
     expect((await service.diagnostics(paper)).map((d) => d.message)).toEqual([
-      'refs.bib, line 1: expected "=" after the field name @article, found "{" (line 3); entry simon2012 is skipped. The keys of its other entries are checked.',
+      'refs.bib, line 1: expected "=" after the field name @article, found "{" (line 3); entry simon2012 is read up to there, as BibTeX reads it (its key counts). The keys of its other entries are checked.',
       'Unknown citation key "taken2013": not in refs.bib, nor in the MLSys Papers corpus.',
     ]);
     const cite = doc('/ws/main.tex', 'latex', '\\bibliography{refs}\n\\cite{}\n');
     const plan = await service.planCitation(cite, { line: 1, character: 6 }, ['kwon2023efficient']);
     expect(plan.bibliography).toMatchObject({ kind: 'refuse', line: 1, column: 1 });
-    expect((plan.bibliography as { message: string }).message).toMatch(/^has an error at line 1, column 1 \(.*entry simon2012 is skipped\); it was not changed; add kwon2023efficient once it is fixed$/);
+    expect((plan.bibliography as { message: string }).message).toMatch(/^has an error at line 1, column 1 \(.*entry simon2012 is read up to there, as BibTeX reads it \(its key counts\)\); it was not changed; add kwon2023efficient once it is fixed$/);
   });
 
   it('the .bib itself: the problem is a warning at its line; an undefined macro is not (another database may define it)', async () => {

@@ -571,7 +571,7 @@ describe('--library FILE: your own libraries beside the corpus', () => {
     expect(r.code).toBe(0);
     expect(r.out.split('\n')[0]).toBe('doe2024quokka\tQuokka: A Scheduler for GPU Clusters');
     expect(r.out).toContain('zotero.bib');
-    expect(r.err).toBe(`${lib}:16:1: not closed: a "{" is still open where the next entry starts (line 17); entry broken is skipped`);
+    expect(r.err).toBe(`${lib}:16:1: not closed: a "{" is still open where the next entry starts (line 17); entry broken is left out (BibTeX keeps it with the fields before that)`);
     const twin = await runAsync('search', 'paged attention memory', '--library', lib, '--corpus', CORPUS, '--json');
     const keys = (JSON.parse(twin.out) as { key: string }[]).map((h) => h.key);
     expect(keys[0]).toBe('kwon2023efficient');

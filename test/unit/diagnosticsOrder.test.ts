@@ -153,9 +153,10 @@ interface Scenario {
 
 const WANT: Held = {
   [A]: [],
+  // b.tex declares nothing: it is checked against the refs.bib beside it (issue 28), and says so.
   [B]: [
-    '0:23 Unknown citation key "nowhere1": the document declares no bibliography and the MLSys Papers corpus does not know it.',
-    '0:32 Unknown citation key "nowhere2": the document declares no bibliography and the MLSys Papers corpus does not know it.',
+    '0:23 Unknown citation key "nowhere1": not declared; checked against refs.bib beside it; the MLSys Papers corpus does not know it either.',
+    '0:32 Unknown citation key "nowhere2": not declared; checked against refs.bib beside it; the MLSys Papers corpus does not know it either.',
   ],
   [C]: ['0:17 Unknown citation key "nowhere3": not in refs.bib, nor in the MLSys Papers corpus.'],
 };
@@ -210,16 +211,17 @@ describe('what the catalog knows does not depend on when each thing happened', (
   it.each(['pull', 'push'] as const)('a document that closes while the libraries reload takes its bibliography with it (%s)', async (kind) => {
     // refs.bib is named by the settings and still loading: the reload after A opens waits for it
     // (A's bibliography is read through the library store); A closes meanwhile.
-    const c = await client(kind, { '/ws/refs.bib': REFS, '/ws/a2.bib': entry('a2key', 'Only in a2.bib') }, { libraries: ['refs.bib'] });
+    // a2.bib is not beside b.tex, which declares nothing and is checked against the refs.bib there.
+    const c = await client(kind, { '/ws/refs.bib': REFS, '/ws/lib/a2.bib': entry('a2key', 'Only in a2.bib') }, { libraries: ['refs.bib'] });
     c.open(B, 'See \\cite{a2key}.\n');
     await c.settle();
-    c.open(A, doc('refs,a2'));
+    c.open(A, doc('refs,lib/a2'));
     await c.settle();
     await c.close(A);
     await c.settle();
     c.openGate();
     await c.settle();
-    expect(c.held()).toEqual({ [B]: ['0:10 Unknown citation key "a2key": the document declares no bibliography and the MLSys Papers corpus does not know it.'] });
+    expect(c.held()).toEqual({ [B]: ['0:10 Unknown citation key "a2key": not declared; checked against refs.bib beside it; the MLSys Papers corpus does not know it either.'] });
   });
 
   it('a push under way when its document closes is not sent: the closed document keeps no diagnostics', async () => {

@@ -183,8 +183,8 @@ describe('BibtexLibraryReader', () => {
       ['g', 10, 'misc', { title: 'G' }],
     ]);
     expect(r.problems.map((p) => [p.line, p.column, p.severity])).toEqual([[2, 1, 'error'], [7, 1, 'error'], [9, 3, 'error']]);
-    expect(r.problems[0]!.message).toBe('expected "," after the key b, found "t"; entry b is skipped');
-    expect(r.problems[1]!.message).toBe('not closed: a "{" is still open where the next entry starts; entry d is skipped');
+    expect(r.problems[0]!.message).toBe('expected "," after the key b, found "t"; entry b is left out (BibTeX keeps it with the fields before that)');
+    expect(r.problems[1]!.message).toBe('not closed: a "{" is still open where the next entry starts; entry d is left out (BibTeX keeps it with the fields before that)');
     for (const e of r.entries) {
       expect(text[e.start]).toBe('@');
       expect(text[e.end - 1]).toBe('}');
@@ -324,7 +324,7 @@ describe('BibtexLibraryReader', () => {
       [2, 28, 'warning', 'undefined macro nope (no @string defines it); it is read as empty'],
       [2, 42, 'warning', 'undefined macro toString (no @string defines it); it is read as empty'],
       [4, 10, 'warning', 'undefined macro Undef (no @string defines it); it is read as empty'],
-      [5, 1, 'error', expect.stringMatching(/entry broken is skipped$/)],
+      [5, 1, 'error', expect.stringMatching(/entry broken is left out \(BibTeX keeps it with the fields before that\)$/)],
     ]);
     // An @string that uses an undefined macro: the warning is on the @string line.
     expect(readBib('@string{x = y # {z}}\n@misc{d, title = x}\n').problems.map((p) => [p.line, p.column, p.severity])).toEqual([[1, 13, 'warning']]);

@@ -83,7 +83,8 @@ describe('libraries in the language server', () => {
     const diags = await s.notified<PublishDiagnosticsParams>(PublishDiagnosticsNotification.method, (p) => p.uri === LIB_URI && p.diagnostics.length > 0);
     expect(diags.diagnostics).toHaveLength(1);
     expect(diags.diagnostics[0]!.range.start.line).toBe(LIBRARY.split('\n').indexOf('@article{broken2020,'));
-    expect(diags.diagnostics[0]!.message).toMatch(/skipped/);
+    // Not one of the library's entries (its text is no entry to copy), though BibTeX keeps its key.
+    expect(diags.diagnostics[0]!.message).toMatch(/entry broken2020 is left out \(BibTeX keeps it with the fields before that\)$/);
   });
 
   it('searches library entries beside the corpus, with one row for a work both have', async () => {
@@ -339,19 +340,19 @@ describe('libraries in the language server', () => {
       expect(parsed.filter((t) => t.includes('@incollection{smith2024'))).toEqual([]);
     });
 
-    it('with a broken entry: checked against the entries that read, the error said once with its line, nothing parsed again per pull (issue 20, finding 11; issue 21, cause 4)', async () => {
+    it('with a broken entry: checked against the entries that read and the broken one\'s key (BibTeX keeps it), the error said once with its line, parsed once, not per pull (issue 20, finding 11; issue 21, cause 4; issue 28, cause 7)', async () => {
       const s = await start({ [LIB]: LIBRARY }, { citationStyle: 'apa', libraries: ['lib/zotero.bib'] });
       await s.notified<LibraryStatusParams>(Methods.libraryStatusChanged, (p) => p.files.length > 0 && p.files.every((f) => f.state === 'ready'));
       parsed.length = 0;
       s.open(DOC, 'latex', '\\bibliography{zotero}\n\\cite{smith2024mystery,proc2024}\n\\cite{broken2020}\n');
       const want = [
-        'lib/zotero.bib, line 21: not closed: a "{" is still open where the next entry starts (line 22); entry broken2020 is skipped. The keys of its other entries are checked.',
-        'Unknown citation key "broken2020": not in lib/zotero.bib, nor in the MLSys Papers corpus.',
+        'lib/zotero.bib, line 21: not closed: a "{" is still open where the next entry starts (line 22); entry broken2020 is read up to there, as BibTeX reads it (its key counts). The keys of its other entries are checked.',
       ];
       expect(await pull(s)).toEqual(want);
       expect(await pull(s)).toEqual(want);
-      // The library store's reading is the service's: the file is not parsed again, not even once.
-      expect(parsed.filter((t) => t.includes('broken2020'))).toEqual([]);
+      // The library leaves the broken entry out, so the store gives no reading of this file: the
+      // service parses it as BibTeX reads it, once for its text, not on each pull.
+      expect(parsed.filter((t) => t.includes('broken2020'))).toHaveLength(1);
     });
   });
 });

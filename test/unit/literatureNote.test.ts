@@ -156,6 +156,6 @@ describe('mlsysPapers/planNote', () => {
     expect(URI.parse((r as { uri: string }).uri).path).toBe('/ws/notes/%2E.%2F..%2F..%2Fetc%2Fpasswd.md');
     // `notes` is a symlink to /tmp/outside: its real path is not in the workspace.
     const realPath = async (u: URI) => (u.path.startsWith('/ws/notes') ? u.with({ path: u.path.replace('/ws/notes', '/tmp/outside') }) : u);
-    expect(await plan({}, 'kwon2023efficient', {}, { realPath })).toMatchObject({ error: expect.stringContaining('not inside the workspace folder') });
+    expect(await plan({}, 'kwon2023efficient', {}, { fileSystem: { realPath } })).toMatchObject({ error: expect.stringContaining('not inside the workspace folder') });
   });
 });

@@ -30,6 +30,7 @@ const idOf = (f: FileRef): string => (typeof f === 'string' ? URI.file(f) : f).t
  *   holds a file.
  * - `realPath` follows the links made with {@link link} (a folder or a file), else gives the URI
  *   normalised (`normalizeUri`), as a host that sees no symlink does.
+ * - `listFolder` names the files (on disk or open) directly in a folder.
  * - Every `readText` and `readDisk` is recorded in {@link reads}, to check what was, and was not, read.
  */
 export class MemoryWorkspace implements WorkspaceFiles {
@@ -131,6 +132,16 @@ export class MemoryWorkspace implements WorkspaceFiles {
 
   openDocument(uri: URI): { version: number; text: string } | undefined {
     return this.open.get(uri.toString());
+  }
+
+  async listFolder(folder: URI): Promise<string[] | undefined> {
+    const dir = normalizeUri(folder).path.replace(/\/$/, '');
+    const names = new Set<string>();
+    for (const k of [...this.disk.keys(), ...this.open.keys(), ...this.notUtf8]) {
+      const p = URI.parse(k).path;
+      if (p.slice(0, p.lastIndexOf('/')) === dir) names.add(p.slice(p.lastIndexOf('/') + 1));
+    }
+    return [...names].sort();
   }
 }
 

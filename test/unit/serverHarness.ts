@@ -65,7 +65,7 @@ export type HarnessHost = Partial<Omit<ServerHost, 'fileSystem'>> & { fileSystem
 /**
  * The harness's file system over `disk` (URI → text): a read or a stat is recorded in `reads`; a
  * stamp is `len<length>` (a folder, any prefix of a file's path, `d0:0`); real paths
- * are the URIs normalised; nothing is listed (a test lists with `fileSystem.listFiles`).
+ * are the URIs normalised; `listFiles` lists nothing (a test lists with `fileSystem.listFiles`), `listFolder` a folder's files.
  */
 export function memoryFileSystem(disk: ReadonlyMap<string, string>, reads: string[]): HostFileSystem {
   const isFolder = (uri: URI) => {
@@ -88,6 +88,10 @@ export function memoryFileSystem(disk: ReadonlyMap<string, string>, reads: strin
     realPath: async (uri) => normalizeUri(uri),
     foldsCase: false,
     listFiles: async () => [],
+    async listFolder(folder) {
+      const dir = folder.toString().replace(/\/$/, '') + '/';
+      return [...disk.keys()].filter((k) => k.startsWith(dir) && !k.slice(dir.length).includes('/')).map((k) => decodeURIComponent(k.slice(dir.length)));
+    },
   };
 }
 

@@ -388,10 +388,11 @@ describe('diagnostics', () => {
       // Citing creates the declared file: the quick fix that adds the entry applies.
       warning(missing, 'kwon2023efficient', 'not-in-bibliography', '"kwon2023efficient" is in the MLSys Papers corpus; refs.bib does not exist yet.'),
     ]);
-    // A .bib with a broken entry is read as BibTeX reads it: its other entries count, and the error is said once.
-    const broken = docOf('/ws/main.tex', 'latex', '\\bibliography{broken,refs}\n\\cite{nosuch1999}\n');
+    // A .bib with a broken entry is read as BibTeX reads it: its other entries count, the broken
+    // one keeps its key (BibTeX keeps the entry), and the error is said once.
+    const broken = docOf('/ws/main.tex', 'latex', '\\bibliography{broken,refs}\n\\cite{nosuch1999,a}\n');
     expect((await service.diagnostics(broken)).map((d) => d.message)).toEqual([
-      'broken.bib, line 1: not closed: the file ends inside it (a "{" in it may lack its "}"); entry a is skipped. The keys of its other entries are checked.',
+      'broken.bib, line 1: not closed: the file ends inside it (a "{" in it may lack its "}"); entry a is read up to there, as BibTeX reads it (its key counts). The keys of its other entries are checked.',
       'Unknown citation key "nosuch1999": not in broken.bib, nor in the MLSys Papers corpus.',
     ]);
   });
@@ -511,7 +512,8 @@ describe('bibliography resolution', () => {
     // From the workspace's settings: inside the workspace it counts; outside, it is ignored.
     expect(await messages(setup({ files, settings: { latexRoot: 'main.tex', latexRootFromWorkspace: true } }).service, doc)).toEqual([unknownIn('refs.bib')]);
     const ignored = setup({ files, settings: { latexRoot: '../outside/main.tex', latexRootFromWorkspace: true } });
-    expect(await messages(ignored.service, doc)).toEqual([undeclared]);
+    // The document is then its own root, which declares nothing: it is checked against the .bib at the workspace root, and says so.
+    expect(await messages(ignored.service, doc)).toEqual(['Unknown citation key "nosuch1999": not declared; checked against refs.bib at the workspace root; the MLSys Papers corpus does not know it either.']);
     expect(ignored.ws.reads).not.toContain(uriOf('/outside/main.tex'));
     // The setting wins over a magic comment (order: setting, magic comment, detected root); one it ignores does not.
     const magic = docOf('/ws/chapters/one.tex', 'latex', '% !TEX root = ../main.tex\n\\cite{kwon2023efficient,nosuch1999}\n');
@@ -697,7 +699,7 @@ describe('planCitation', () => {
     expect(plan.edit!.text).toBe('kwon2023efficient');
     expect(plan.bibliography).toMatchObject({ kind: 'refuse', uri: uriOf('/ws/refs.bib'), line: 2, column: 1 });
     const message = (plan.bibliography as Extract<BibChange, { kind: 'refuse' }>).message;
-    expect(message.startsWith('has an error at line 2, column 1 (expected "," or "}" after the value of title, found "@" (line 3); entry foo is skipped)')).toBe(true);
+    expect(message.startsWith('has an error at line 2, column 1 (expected "," or "}" after the value of title, found "@" (line 3); entry foo is read up to there, as BibTeX reads it (its key counts))')).toBe(true);
     expect(message.endsWith('; it was not changed; add kwon2023efficient once it is fixed')).toBe(true);
   });
 
@@ -837,10 +839,10 @@ describe('planDeclaration and citedKeys', () => {
     expect(service.planDeclaration(bare, 'references.bib')!.insertions).toEqual([{ offset: 0, text: '---\nbibliography: references.bib\n---\n\n' }]);
   });
 
-  it('lists the cited keys in order, each once', () => {
+  it('lists the cited keys in order, each once', async () => {
     const { service } = setup();
-    expect(service.citedKeys(docOf('/ws/main.tex', 'latex', '\\cite{b,a} % \\cite{c}\n\\citep{b,d}\n'))).toEqual(['b', 'a', 'd']);
-    expect(service.citedKeys(docOf('/ws/note.md', 'markdown', 'See [@x; @y] and @x.\n'))).toEqual(['x', 'y']);
+    expect(await service.citedKeys(docOf('/ws/main.tex', 'latex', '\\cite{b,a} % \\cite{c}\n\\citep{b,d}\n'))).toEqual(['b', 'a', 'd']);
+    expect(await service.citedKeys(docOf('/ws/note.md', 'markdown', 'See [@x; @y] and @x.\n'))).toEqual(['x', 'y']);
   });
 });
 

@@ -48,6 +48,16 @@ describe('mlsys-papers sync', () => {
     expect(readFileSync(bib, 'utf8')).toBe(before);
   });
 
+  it('reads a Markdown document as the server does: the Makefile\'s bibliography, and pandoc-crossref\'s @sec: as no key (issue 28)', async () => {
+    mkdirSync(join(demo, 'thesis'));
+    writeFileSync(join(demo, 'thesis/Makefile'), 'pdf:\n\tpandoc ch1.md --filter=pandoc-crossref --bibliography=refs/main.bib -o t.pdf\n');
+    mkdirSync(join(demo, 'thesis/refs'));
+    writeFileSync(join(demo, 'thesis/refs/main.bib'), '@misc{own1, title = {Own}}\n');
+    writeFileSync(join(demo, 'thesis/ch1.md'), '# One {#sec:one}\n\nSee @sec:one, [@own1] and @nosuch2020key.\n');
+    const res = await sync('thesis/ch1.md', true);
+    expect(res.err).toEqual(['not in the bibliography nor the corpus, left as they are: nosuch2020key']);
+  });
+
   it('names a reused work\'s file as its other lines name files: relative to the working directory', async () => {
     const note = join(demo, 'notes.md');
     writeFileSync(note, `${readFileSync(note, 'utf8')}\nSee [@kwon2023efficient].\n`);
@@ -73,8 +83,15 @@ describe('mlsys-papers sync', () => {
     writeFileSync(join(demo, 'c.md'), '---\nbibliography: c.json\n---\n[@yu2022orca]\n');
     expect((await sync('c.md')).out).toEqual(['c.json: created with yu2022orca']);
     expect(JSON.parse(readFileSync(join(demo, 'c.json'), 'utf8'))).toEqual([expect.objectContaining({ id: 'yu2022orca' })]);
+    // A document that declares none is checked against the .bib beside it (demo's references.bib
+    // has yu2022orca), but nothing is written to a file it does not declare.
     writeFileSync(join(demo, 'd.tex'), '\\cite{yu2022orca}\n');
-    expect((await sync('d.tex')).code).toBe(2);
+    const found = await sync('d.tex');
+    expect([found.code, found.out]).toEqual([0, ['d.tex: declares no bibliography; references.bib beside it, which its keys were checked against, has every corpus entry it cites']]);
+    writeFileSync(join(demo, 'd.tex'), '\\cite{yu2022orca,kwon2023efficient}\n');
+    const missing = await sync('d.tex');
+    expect(missing.code).toBe(2);
+    expect(missing.err.at(-1)).toMatch(/^d\.tex declares no bibliography .*; nothing was written$/);
   });
 
   it('keeps a bibliography\'s invalid UTF-8 bytes by refusing to rewrite it', async () => {

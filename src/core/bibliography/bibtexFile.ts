@@ -28,6 +28,11 @@ export interface BibEntry {
   keyStart?: number;
   /** A CSL item as read (CSL-JSON or CSL-YAML); `fields` is then a BibTeX-like view of it. */
   csl?: Record<string, unknown>;
+  /**
+   * A `.bib` entry broken after its key (a missing comma between two fields): BibTeX keeps it with
+   * the fields before the error, so its key is defined; the error is one of the file's problems.
+   */
+  partial?: true;
 }
 
 /** Where a `.bib` file has an error (an entry that is skipped). `line` and `column` are 1-based. */
@@ -53,16 +58,22 @@ export interface ParsedBib {
 
 /**
  * Reads a `.bib` file with the one tolerant reader ({@link BibtexLibraryReader}): a broken entry
- * costs that entry (and, when it is not closed, what BibTeX would lose with it), and is a problem.
+ * costs that entry (and, when it is not closed, what BibTeX would lose with it), and is a problem;
+ * an entry broken after its key keeps that key and the fields before the error (`partial`), as
+ * BibTeX 0.99d keeps it (it prints the error, then cites the entry).
  *
  * @param text - the file's text (a leading BOM is allowed)
  * @returns the entries that read, in file order (each with its offset and line), the problems in
  *   file order, and the first error-level one as `error`
  */
 export function parseBib(text: string): ParsedBib {
-  const r = new BibtexLibraryReader(text);
+  const r = new BibtexLibraryReader(text, undefined, { keepPartial: true });
   r.read();
-  const entries = r.entries.map((e) => ({ key: e.key, type: e.type, fields: e.fields, start: e.start, line: e.line }));
+  const entries: BibEntry[] = r.entries.map((e) => ({ key: e.key, type: e.type, fields: e.fields, start: e.start, line: e.line }));
+  if (r.partial.length) {
+    entries.push(...r.partial.map((e) => ({ key: e.key, type: e.type, fields: e.fields, start: e.start, line: e.line, partial: true as const })));
+    entries.sort((a, b) => a.start! - b.start!);
+  }
   const first = r.problems.find((p) => p.severity === 'error');
   return { entries, problems: r.problems, ...(first ? { error: { line: first.line, column: first.column, message: first.message } } : {}) };
 }

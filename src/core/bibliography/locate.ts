@@ -6,9 +6,10 @@
  * and LaTeX Workshop read it). Markdown: the YAML front matter's `bibliography:` (a string or a
  * list), as Pandoc's User's Guide ("Specifying bibliographic data") defines it.
  */
+import type { URI } from 'vscode-uri';
 import { parseYaml } from '../text/yaml.js';
 import { latexCommands } from '../latex/commands.js';
-import { latexRegions, maskLatex } from '../latex/scan.js';
+import { isLetter, latexRegions, maskLatex } from '../latex/scan.js';
 
 /**
  * The root file named by a `% !TEX root = …` magic comment in the first 20 lines: a comment (as
@@ -62,41 +63,171 @@ export function texRootCommentOf(text: string): TexRootComment | undefined {
 /** A bibliography file declared by a document, relative to the document's folder. */
 export interface BibDeclaration {
   path: string;
-  /** `bibtex` for `\bibliography`, `biblatex` for `\addbibresource`, `pandoc` for front matter. */
+  /**
+   * `bibtex` for `\bibliography` and the commands that name BibTeX databases like it (bibunits'
+   * `\putbib`, bibtopic's `btSect`), `biblatex` for biblatex's resources (`\addbibresource`,
+   * `\addglobalbib`, `\addsectionbib`, a `refsection`'s), `pandoc` for Markdown's.
+   */
   via: 'bibtex' | 'biblatex' | 'pandoc';
+  /**
+   * The folder the path is relative to, when not the root's: the declaring file's for a `\subfix`
+   * path, or a `\bibliography` in a subfiles document (set by the project model, which knows the
+   * file); the working directory of a pandoc build that names the file. Resolving tries it first,
+   * then the root's folder.
+   */
+  dir?: URI;
+  /** Written as `\subfix{path}` (subfiles manual, "Fixing paths"): relative to the declaring file's folder. */
+  subfix?: true;
+  /** biblatex's `label=` option: a `refsection`'s optional argument may name the resource by it. */
+  label?: string;
+  /** From a `refsection` environment's optional argument: a resource, or the label of one. */
+  section?: true;
+  /**
+   * A resource that is not a file we read: a URL (`location=remote`), another data type than
+   * BibTeX's (`datatype=biblatexml`, `ris`, …), or a glob (`glob=true`, biber expands it).
+   */
+  unread?: 'remote' | 'datatype' | 'glob';
+}
+
+/** The commands that declare bibliography files, each with what it is: a BibTeX database list, or one biblatex resource. */
+const DECLARING: ReadonlyMap<string, 'list' | 'resource'> = new Map([
+  // LaTeX's \bibliography; bibentry's \nobibliography; bibunits' \defaultbibliography.
+  ['bibliography', 'list'], ['nobibliography', 'list'], ['defaultbibliography', 'list'],
+  // biblatex manual §3.8.1 (3.7.1 in older editions): \addbibresource, \addglobalbib, \addsectionbib.
+  ['addbibresource', 'resource'], ['addglobalbib', 'resource'], ['addsectionbib', 'resource'],
+  ['begin', 'list'],
+]);
+
+/** At most this many characters of an argument are read for its closing brace (paths are short). */
+const ARGUMENT_MAX = 4096;
+
+/** The offset of the `}` that closes the group opened at `open`, braces nested (`{\subfix{a}}`); -1 when none within {@link ARGUMENT_MAX}. */
+function closingBrace(clean: string, open: number): number {
+  let depth = 0;
+  const end = Math.min(clean.length, open + ARGUMENT_MAX);
+  for (let k = open; k < end; k++) {
+    const c = clean.charCodeAt(k);
+    if (c === 92) { k++; continue; }
+    if (c === 123) depth++;
+    else if (c === 125 && --depth === 0) return k;
+  }
+  return -1;
+}
+
+/** The text of an optional argument `[…]` at `at` (after blanks); undefined when none. */
+function optionalAt(clean: string, at: number): string | undefined {
+  const m = /^\s*\[([^\]]*)\]/.exec(clean.slice(at, at + ARGUMENT_MAX));
+  return m?.[1];
+}
+
+/** A `key=value` option list (`location=remote, label={x}`) as a map, keys lower-cased, values unbraced. */
+function keyValues(options: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const part of options.split(',')) {
+    const eq = part.indexOf('=');
+    const key = (eq < 0 ? part : part.slice(0, eq)).trim().toLowerCase();
+    if (key) out.set(key, eq < 0 ? 'true' : part.slice(eq + 1).trim().replace(/^\{(.*)\}$/s, '$1').trim());
+  }
+  return out;
+}
+
+/** One name of a declaration as written: `\subfix{p}` is `p` relative to the declaring file. */
+function nameOf(raw: string): { name: string; subfix?: true } | undefined {
+  const name = raw.trim();
+  if (!name) return undefined;
+  const fix = /^\\subfix\s*\{([^{}]*)\}$/.exec(name);
+  return fix ? (fix[1]!.trim() ? { name: fix[1]!.trim(), subfix: true } : undefined) : { name };
 }
 
 /**
  * The bibliography files a LaTeX document declares, in order, outside comments, verbatim text and
- * `\iffalse` blocks (`maskLatex`). `\bibliography{refs,more}` gives `refs.bib` and `more.bib`.
+ * `\iffalse` blocks (`maskLatex`):
+ *
+ * - `\bibliography{refs,more}` (and bibentry's `\nobibliography{…}`, bibunits'
+ *   `\defaultbibliography{…}` and `\putbib[…]`, bibtopic's `\begin{btSect}[style]{…}`): BibTeX
+ *   databases, `.bib` added to each name without it;
+ * - biblatex's `\addbibresource`, `\addglobalbib` and `\addsectionbib` (`[options]{resource}`:
+ *   `label=` names it, `location=remote` and a `datatype` other than `bibtex` make it a resource we
+ *   do not read, as does `glob=true`), and `\begin{refsection}[a.bib,label]` (the resources of that
+ *   section, files or labels). biblatex reads a section's citations from the global resources and
+ *   the section's own (or else the default ones); the union of all of them is read here, so a key is
+ *   never flagged that some section defines (checked with biber 2.18);
+ * - the subfiles package's `\subfix{path}` in any of them: the path relative to the declaring file.
  *
  * @param text - a LaTeX document
  * @param clean - the document already masked by `maskLatex`, when the caller has it
- * @returns the declared files, paths as written (with `.bib` added to `\bibliography` names)
+ * @returns the declared files, paths as written (with `.bib` added to BibTeX database names)
  */
 export function latexBibliographies(text: string, clean = maskLatex(text)): BibDeclaration[] {
-  const out: BibDeclaration[] = [];
-  const wanted = (name: string) => name === 'bibliography' || name === 'addbibresource' || name === 'begin';
-  for (const cmd of latexCommands(clean, wanted, (name) => name === 'begin')) {
-    let arg = cmd.groups[0]!;
-    if (arg.close < 0) continue;
+  const found: { at: number; decl: BibDeclaration }[] = [];
+  const list = (at: number, names: string, via: BibDeclaration['via'], extra: Partial<BibDeclaration> = {}) => {
+    for (const raw of names.split(',')) {
+      const n = nameOf(raw);
+      if (!n) continue;
+      const path = via === 'bibtex' && !/\.bib$/i.test(n.name) ? `${n.name}.bib` : n.name;
+      found.push({ at, decl: { path, via, ...(n.subfix ? { subfix: true } : {}), ...extra } });
+    }
+  };
+  for (const cmd of latexCommands(clean, (name) => DECLARING.has(name), (name) => name === 'begin')) {
+    const g = cmd.groups[0]!;
+    const close = closingBrace(clean, g.open);
+    if (close < 0) continue;
+    const arg = clean.slice(g.open + 1, close);
     if (cmd.command === 'begin') {
+      const env = arg.trim();
       // bibtopic's sections name their databases: \begin{btSect}[style]{books,articles} (bibtopic's
       // manual, section 3); BibTeX reads each as \bibliography would.
-      if (clean.slice(arg.open + 1, arg.close).trim() !== 'btSect') continue;
-      arg = cmd.groups[1]!;
-      if (!arg || arg.close < 0) continue;
+      if (env === 'btSect') {
+        const second = cmd.groups[1];
+        const end = second ? closingBrace(clean, second.open) : -1;
+        if (second && end >= 0) list(cmd.start, clean.slice(second.open + 1, end), 'bibtex');
+      } else if (env === 'refsection') {
+        const resources = optionalAt(clean, close + 1);
+        if (resources !== undefined) list(cmd.start, resources, 'biblatex', { section: true });
+      }
+      continue;
     }
-    const via = cmd.command === 'addbibresource' ? 'biblatex' : 'bibtex';
-    const files = clean.slice(arg.open + 1, arg.close);
-    // \bibliography takes a comma-separated list; \addbibresource takes one file.
-    for (const raw of via === 'bibtex' ? files.split(',') : [files]) {
-      const name = raw.trim();
-      if (!name) continue;
-      out.push({ path: via === 'bibtex' && !/\.bib$/i.test(name) ? `${name}.bib` : name, via });
-    }
+    if (DECLARING.get(cmd.command) === 'list') { list(cmd.start, arg, 'bibtex'); continue; }
+    // One resource, with its options: \addbibresource[label=x,location=remote]{…}.
+    const options = keyValues([...clean.slice(cmd.start, g.open).matchAll(/\[([^\]]*)\]/g)].map((m) => m[1]!).join(','));
+    const n = nameOf(arg);
+    if (!n) continue;
+    const datatype = options.get('datatype')?.toLowerCase();
+    const unread = options.get('location')?.toLowerCase() === 'remote' || /^[a-z][a-z0-9+.-]*:\/\//i.test(n.name) ? 'remote'
+      : datatype && datatype !== 'bibtex' ? 'datatype'
+        : options.get('glob')?.toLowerCase() === 'true' ? 'glob' : undefined;
+    const label = options.get('label');
+    found.push({ at: cmd.start, decl: { path: n.name, via: 'biblatex', ...(n.subfix ? { subfix: true } : {}), ...(label ? { label } : {}), ...(unread ? { unread } : {}) } });
   }
-  return out;
+  // bibunits' \putbib[refs,more] names the unit's databases in its optional argument alone (bibunits
+  // manual, "User interface"); without one the unit uses \defaultbibliography's.
+  for (let at = clean.indexOf('\\putbib'); at >= 0; at = clean.indexOf('\\putbib', at + 7)) {
+    let run = 0;
+    while (at - run - 1 >= 0 && clean.charCodeAt(at - run - 1) === 92) run++;
+    if (run % 2 === 1 || isLetter(clean.charCodeAt(at + 7))) continue;
+    const names = optionalAt(clean, at + 7);
+    if (names !== undefined) list(at, names, 'bibtex');
+  }
+  return found.sort((a, b) => a.at - b.at).map((f) => f.decl);
+}
+
+/**
+ * The declarations of {@link latexBibliographies} that name files to read, in order: not a
+ * resource we do not read, and not a `refsection`'s naming of a resource by its label (that
+ * resource is declared already).
+ *
+ * @returns the files to read, and the resources that cannot be read (as written)
+ */
+export function readableDeclarations(decls: readonly BibDeclaration[]): { files: BibDeclaration[]; unread: string[] } {
+  const labels = new Set(decls.flatMap((d) => (d.label ? [d.label] : [])));
+  const files: BibDeclaration[] = [];
+  const unread: string[] = [];
+  for (const d of decls) {
+    if (d.section && labels.has(d.path)) continue;
+    if (d.unread) unread.push(d.path);
+    else files.push(d);
+  }
+  return { files, unread };
 }
 
 /** The YAML front matter of a Markdown document: its text and offsets (inside the fences). */

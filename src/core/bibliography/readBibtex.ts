@@ -19,7 +19,13 @@
  *   `"` outside braces), a run of digits, or a macro name (`@string`, compared without case);
  * - an error costs the command it is in: BibTeX goes on looking for the next `@` from where the
  *   error was found ("I'm skipping whatever remains of this entry"), so an entry that is not
- *   closed takes the entry after it too (its `@type` is read as a field name).
+ *   closed takes the entry after it too (its `@type` is read as a field name);
+ * - an entry whose error comes after its key still exists for BibTeX, with the fields read before
+ *   the error (`bibtex.web` stores the entry when it reads the key; BibTeX 0.99d then warns, e.g.
+ *   "empty journal in key", and cites it). A reader made with `keepPartial` keeps such an entry in
+ *   {@link BibtexLibraryReader.partial} (a document's bibliography, whose keys must be defined as
+ *   BibTeX defines them); a library's reader leaves it out (its text is no entry to copy). biber
+ *   (btparse) instead stops with an error and writes no `.bbl`, so for biblatex nothing is defined.
  *
  * Where we read more than BibTeX: `%` to the end of the line is a comment between the tokens of a
  * command (btparse's lexer, which biber uses, does the same); a braced or quoted value that does
@@ -82,6 +88,12 @@ const LINE_BREAK = /\r\n?|\n/g;
 export class BibtexLibraryReader extends BibtexScanner {
   /** Entries in file order (with duplicate keys, as written). */
   readonly entries: RawBibEntry[] = [];
+  /**
+   * With `keepPartial`: entries broken after their key (a missing comma between two fields, a value
+   * not closed), in file order, each with the fields read before the error and `end` at the error:
+   * BibTeX keeps them (see the module comment). Empty otherwise.
+   */
+  readonly partial: RawBibEntry[] = [];
   readonly problems: LibraryProblem[] = [];
   /** `@string` definitions: lower-case name → offsets of the block that defines it (the last one). */
   readonly strings = new Map<string, { start: number; end: number }>();
@@ -98,12 +110,17 @@ export class BibtexLibraryReader extends BibtexScanner {
   /** The line of the last stray "@" warned about: one warning a line (a line of junk may hold thousands). */
   private strayLine = 0;
 
+  /** Whether entries broken after their key are kept in {@link partial}. */
+  private readonly keepPartial: boolean;
+
   /**
    * @param text - the file's text (a leading BOM is allowed)
    * @param range - read only this part (default: all of it)
+   * @param opts.keepPartial - keep entries broken after their key, as BibTeX does ({@link partial})
    */
-  constructor(text: string, range?: BibReadRange) {
+  constructor(text: string, range?: BibReadRange, opts: { keepPartial?: boolean } = {}) {
     super(text, range);
+    this.keepPartial = !!opts.keepPartial;
     this.pos = this.scanAt = this.lineAt;
     this.budget = maxTotalBibExpansion(text.length);
   }
@@ -230,6 +247,7 @@ export class BibtexLibraryReader extends BibtexScanner {
     const close = open === 123 ? '}' : ')';
     this.pending = [];
     let key: string | undefined;
+    let fields: Record<string, string> | undefined;
     try {
       i = this.skipBlanks(i + 1);
       if (kind === 'preamble') {
@@ -260,7 +278,7 @@ export class BibtexLibraryReader extends BibtexScanner {
         if (!key) throw new BibError(i, 'no citation key (expected "@type{key,")', i);
         if (text[i] === ',') {
           i = this.skipBlanks(i + 1);
-          const fields: Record<string, string> = Object.create(null) as Record<string, string>;
+          const read: Record<string, string> = fields = Object.create(null) as Record<string, string>;
           let size = 0;
           while (text[i] !== close) {
             const fieldAt = i;
@@ -270,16 +288,23 @@ export class BibtexLibraryReader extends BibtexScanner {
             const field = name.toLowerCase();
             if (v.value.length > MAX_BIB_EXPANSION) {
               this.pending.push({ ...this.where(fieldAt), severity: 'warning', message: `field ${field} of entry ${key} is longer than ${MAX_BIB_EXPANSION.toLocaleString('en-US')} characters; the field is left out` });
-            } else if (Object.hasOwn(fields, field)) {
+            } else if (Object.hasOwn(read, field)) {
               this.pending.push({ ...this.where(fieldAt), severity: 'warning', message: `field ${field} of entry ${key} is repeated; the first one is read (as BibTeX does)` });
             } else {
-              fields[field] = v.value.text;
+              read[field] = v.value.text;
               size += v.value.length;
             }
             if (text[i] === ',') i = this.skipBlanks(i + 1);
-            else if (text[i] !== close) throw new BibError(i, `expected "," or "${close}" after the value of ${field}, found ${this.found(i)}`);
+            else if (text[i] !== close) {
+              // `title={T2}\n journal={J2}`: the next field, its comma left out.
+              const next = this.identifier(i);
+              const missingComma = !!next && text[this.skipBlanks(i + next.length)] === '=';
+              throw new BibError(i, missingComma
+                ? `expected "," or "${close}" after the value of ${field}, found the field ${next.toLowerCase()}: the "," between them is missing`
+                : `expected "," or "${close}" after the value of ${field}, found ${this.found(i)}`);
+            }
           }
-          this.finish(at, i, start, kind, key, fields, size);
+          this.finish(at, i, start, kind, key, read, size);
         } else if (text[i] === close) {
           this.finish(at, i, start, kind, key, Object.create(null) as Record<string, string>, 0);
         } else throw new BibError(i, `expected "," after the key ${key}, found ${this.found(i)}`);
@@ -298,7 +323,11 @@ export class BibtexLibraryReader extends BibtexScanner {
       const line = errorAt.line !== start.line ? ` (line ${errorAt.line})` : '';
       // Run into the end: a brace opened inside it took the closing one (BibTeX: "unbalanced braces").
       const message = e.at >= this.end && this.end === text.length ? `not closed: the file ends inside it (a "{" in it may lack its "}")` : `${e.message}${line}`;
-      this.problems.push({ ...start, severity: 'error', message: `${message}; ${what} is skipped` });
+      // After its key BibTeX has stored the entry: it keeps it with the fields read so far.
+      if (key && isEntry) {
+        if (this.keepPartial) this.partial.push({ key, type: kind, fields: { ...(fields ?? {}) }, start: at, end: Math.max(Math.min(e.at, this.end), at + 1), line: start.line });
+        this.problems.push({ ...start, severity: 'error', message: this.keepPartial ? `${message}; entry ${key} is read up to there, as BibTeX reads it (its key counts)` : `${message}; entry ${key} is left out (BibTeX keeps it with the fields before that)` });
+      } else this.problems.push({ ...start, severity: 'error', message: `${message}; ${what} is skipped` });
       this.pos = Math.max(e.resume, at + 1);
     }
   }

@@ -10,13 +10,16 @@
 import { URI, Utils } from 'vscode-uri';
 import type { WorkspaceFiles } from '../workspace/files.js';
 import { inWorkspaceReal, isInside, mayReadFor, namedFrom } from '../workspace/paths.js';
+import { fromFolder } from '../workspace/writtenPath.js';
 import { fileKind, isMarkdown } from '../workspace/fileKind.js';
 import type { Entry } from '../corpus/schema.js';
 import { quartoCustomKeys } from '../markdown/crossref.js';
 import { parseYaml } from '../text/yaml.js';
-import type { LatexProject } from '../latex/project.js';
+import { latexFileFacts, LatexProject, type LatexFileFacts } from '../latex/project.js';
 import { readThebibliography, type ThebibliographySource } from '../latex/thebibliography.js';
-import { bibliographyDeclarations, latexBibliographies, markdownBibliographies, texRootCommentOf, type BibDeclaration } from './locate.js';
+import { inlineReferences, pandocBuildOf } from '../markdown/pandocBuild.js';
+import { bibliographyDeclarations, latexBibliographies, markdownBibliographies, readableDeclarations, texRootCommentOf, type BibDeclaration } from './locate.js';
+import { undeclaredBibliography, type UndeclaredWhere } from './undeclared.js';
 import { BibCache } from './bibCache.js';
 import { planBibAddition, planBibSync, readBibFile, type BibInsertion, type BibFile, type BibSyncPlan } from './planAdditions.js';
 
@@ -28,8 +31,11 @@ export interface BibDocument {
   text: string;
 }
 
-/** A bibliography file a document declares, as read. */
-export type ResolvedBibFile = BibFile & { uri: URI };
+/**
+ * A bibliography file a document declares, as read. `inline`: the Markdown document itself, whose
+ * front matter holds `references:` (never written to).
+ */
+export type ResolvedBibFile = BibFile & { uri: URI; inline?: true };
 
 /** The bibliography a document declares: where it lives and what it holds. */
 export interface DocumentBibliography {
@@ -52,6 +58,17 @@ export interface DocumentBibliography {
    * instead.
    */
   missingRoot?: { path: string; uri: URI; line: number; start: number; end: number; outside?: boolean };
+  /**
+   * Declared resources that are not files we read, as written: a URL (`location=remote`), another
+   * data type (`datatype=biblatexml`), a glob. A key may be defined there: none is flagged.
+   */
+  unread?: string[];
+  /**
+   * The document declares no bibliography, and `files` are the `.bib` files found beside its root
+   * (`beside`) or at its workspace folder's root (`workspace`), which its keys are checked against
+   * (`undeclared.ts`).
+   */
+  undeclared?: UndeclaredWhere;
 }
 
 /** Options of {@link resolveBibliography}. */
@@ -74,7 +91,7 @@ export interface ResolveOptions {
    * named by the setting or a magic comment, and each root's declarations across its included
    * files. Absent: a LaTeX document without either is its own root.
    */
-  project?: Pick<LatexProject, 'rootsOf' | 'declarationsOf'> & Partial<Pick<LatexProject, 'thebibliographyOf'>>;
+  project?: Pick<LatexProject, 'rootsOf' | 'declarationsOf'> & Partial<Pick<LatexProject, 'thebibliographyOf' | 'indexing'>>;
 }
 
 /** The names of the Quarto project file, in the order Quarto looks for them. */
@@ -165,6 +182,24 @@ export async function resolveBibliography(ws: WorkspaceFiles, doc: BibDocument, 
       if (known) return known;
       return root.toString() === self ? latexBibliographies(doc.text) : cache.get(ws, root, 'latex', latexBibliographies);
     };
+    /**
+     * A root a setting or a `% !TEX root` names is compiled as a root even without `\documentclass`
+     * (its class and bibliography may come from files it `\input`s): the project's answer once it
+     * has read the workspace, else its link chain read now, bounded (`LatexProject.readChain`), so
+     * that the answer does not depend on how far the indexer got (issue 28, cause 3).
+     */
+    const namedDeclsOf = async (root: URI): Promise<readonly BibDeclaration[] | null> => {
+      const known = project && !project.indexing ? project.declarationsOf(root, true) : undefined;
+      if (known) return known;
+      const chain = new LatexProject();
+      const read = async (uri: URI): Promise<LatexFileFacts | undefined> => {
+        if (uri.toString() === self) return latexFileFacts(doc.text);
+        // The root was checked where it is named; every file it leads to must lie where the project may read.
+        if (uri.toString() !== root.toString() && !(await mayReadFor(ws, doc.uri, uri))) return undefined;
+        return (await cache.get(ws, uri, 'latexFacts', latexFileFacts)) ?? undefined;
+      };
+      return (await chain.readChain(root, read)) ? chain.declarationsOf(root, true) ?? [] : null;
+    };
     const named: URI[] = [];
     if (opts.latexRoot && opts.latexRootBase) {
       const setting = Utils.joinPath(opts.latexRootBase, opts.latexRoot);
@@ -177,7 +212,7 @@ export async function resolveBibliography(ws: WorkspaceFiles, doc: BibDocument, 
     if (magicUri && !magicOutside) named.push(magicUri);
     if (magicOutside) missingRoot = { path: magic!.path, uri: magicUri, line: magic!.line, start: magic!.start, end: magic!.end, ...(await ws.exists(magicUri) ? { outside: true } : {}) };
     for (const uri of named) {
-      const decls = await declsOf(uri);
+      const decls = await namedDeclsOf(uri);
       if (decls) { roots = [{ uri, decls }]; break; }
       if (uri === magicUri) missingRoot = { path: magic!.path, uri, line: magic!.line, start: magic!.start, end: magic!.end };
     }
@@ -199,28 +234,55 @@ export async function resolveBibliography(ws: WorkspaceFiles, doc: BibDocument, 
       const book = await bookdownBook(ws, doc.uri, cache);
       if (book) { root = book.uri; decls = book.decls; }
     }
-    roots = [{ uri: root, decls }];
+    // What the build names (a Makefile's pandoc --bibliography, a defaults or metadata file), after the document's own.
+    const build = await pandocBuildOf(ws, doc, cache);
+    roots = [{ uri: root, decls: [...decls, ...build.bibliographies] }];
   } else return undefined;
   const files: ResolvedBibFile[] = [];
   const missing: URI[] = [];
+  const unread: string[] = [];
   const seen = new Set<string>();
   for (const r of roots) {
-    for (const d of r.decls) {
-      const uri = namedFrom(r.uri, d.path);
-      if (seen.has(uri.toString())) continue;
-      seen.add(uri.toString());
-      const file = await cache.get(ws, uri, 'bib', (text) => readBibFile(d.path, text));
-      if (file === null) missing.push(uri);
-      else if (file) files.push({ ...file, uri });
+    const usable = readableDeclarations(r.decls);
+    unread.push(...usable.unread);
+    for (const d of usable.files) {
+      // A path relative to another folder than the root's (a \subfix path, a build's working
+      // directory) is looked for there first, then from the root: either way it is compiled.
+      const candidates = d.dir ? [fromFolder(d.dir, d.path), namedFrom(r.uri, d.path)] : [namedFrom(r.uri, d.path)];
+      let found = false;
+      for (const uri of candidates) {
+        if (seen.has(uri.toString())) { found = true; break; }
+        const file = await cache.get(ws, uri, 'bib', (text) => readBibFile(d.path, text));
+        if (file === null) continue;
+        seen.add(uri.toString());
+        if (file) files.push({ ...file, uri });
+        found = true;
+        break;
+      }
+      const first = candidates[0]!;
+      if (!found && !seen.has(first.toString())) { seen.add(first.toString()); missing.push(first); }
     }
   }
+  // Pandoc reads the front matter's references: beside the bibliography files.
+  const inline = isMarkdown(kind) ? inlineReferences(doc.uri, doc.text) : undefined;
+  if (inline) files.push(inline);
   const out: DocumentBibliography = { root: roots[0]!.uri, files, missing };
+  if (unread.length) out.unread = unread;
   if (kind === 'latex') {
     out.roots = roots.map((r) => r.uri);
     // With every declared .bib missing (an arXiv submission), the .bbl BibTeX wrote from them is what LaTeX reads.
     const jobBbl = !files.length && roots.some((r) => r.decls.some((d) => d.via === 'bibtex'));
     const thebibliography = await readThebibliography(ws, cache, out.roots, doc, opts.project, jobBbl, (uri) => mayReadFor(ws, doc.uri, uri));
     if (thebibliography.length) out.thebibliography = thebibliography;
+  }
+  // Nothing declared at all: the .bib files beside the root (or at the workspace's root) are where its keys are checked.
+  if (!files.length && !missing.length && !unread.length && !out.thebibliography) {
+    const found = await undeclaredBibliography(ws, out.root);
+    for (const uri of found?.uris ?? []) {
+      const file = await cache.get(ws, uri, 'bib', (text) => readBibFile(uri.path, text));
+      if (file) files.push({ ...file, uri });
+    }
+    if (files.length) out.undeclared = found!.where;
   }
   if (missingRoot) out.missingRoot = missingRoot;
   return out;
@@ -258,9 +320,13 @@ export type BibUpdate =
 export async function planBibliographyUpdate(ws: WorkspaceFiles, bib: DocumentBibliography | undefined, plan: BibSyncPlan, opts: { allowOutside?: boolean } = {}): Promise<BibUpdate> {
   const entries = plan.add;
   if (!bib || !entries.length) return { kind: 'none' };
+  // Files nobody declared are read for checks only: the document still declares no bibliography.
+  if (bib.undeclared) return { kind: 'declare', entries };
   const keys = entries.map((e) => e.key).join(', ');
-  const target = bib.files[0];
-  const broken = bib.files.find((s) => s.error);
+  // A document's own front matter references are never written to.
+  const writable = bib.files.filter((s) => !s.inline);
+  const target = writable[0];
+  const broken = writable.find((s) => s.error);
   if (target?.error || (!target && broken)) {
     const b = (target ?? broken)!;
     return {

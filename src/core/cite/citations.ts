@@ -8,7 +8,7 @@
 import { frontMatterOf } from '../bibliography/locate.js';
 import { latexCiteCommands } from '../latex/commands.js';
 import { latexRegions, maskLatex, type LatexRegion } from '../latex/scan.js';
-import { isCrossReference, quartoCustomKeys, type CrossrefSyntax } from '../markdown/crossref.js';
+import { hasCrossrefFields, isCrossReference, quartoCustomKeys, type CrossrefSyntax } from '../markdown/crossref.js';
 import { bracedKeyEnds, pandocKeyAt, scanPandoc, type PandocScan } from '../markdown/pandoc.js';
 import { fileKind, isMarkdown } from '../workspace/fileKind.js';
 
@@ -122,7 +122,7 @@ export function crossrefSyntaxOf(text: string, base: Partial<CrossrefSyntax> = {
   let pandocCrossref = !!base.pandocCrossref;
   const custom = [...(base.quartoCustom ?? [])];
   if (fm) {
-    if (/pandoc-crossref/.test(text.slice(fm.start, fm.end))) pandocCrossref = true;
+    if (/pandoc-crossref/.test(text.slice(fm.start, fm.end)) || hasCrossrefFields(fm.data)) pandocCrossref = true;
     const crossref = fm.data?.crossref;
     if (crossref !== undefined && !quarto) pandocCrossref = true;
     custom.push(...quartoCustomKeys(crossref));

@@ -20,7 +20,9 @@
  *   its main file, named relative to its own folder.
  * - A root's bibliography: its `\bibliography` and `\addbibresource` declarations and those of every
  *   file it includes, in the order the files are reached, paths relative to the root's folder (the
- *   folder BibTeX and biber run in).
+ *   folder BibTeX and biber run in), except a `\subfix{path}`, and a `\bibliography` path in a
+ *   subfiles document, which are relative to the file that writes them (subfiles manual, "Fixing
+ *   paths": the package applies `\subfix` to `\bibliography`).
  * - Every command is read outside comments, verbatim text and `\iffalse` blocks (`maskLatex`); a
  *   path holding a macro (`\input{\dir/a}`) or a macro parameter (`#1`) is not followed.
  *
@@ -41,6 +43,9 @@ import { fileKind } from '../workspace/fileKind.js';
 
 /** At most this many `.tex` files are indexed (a workspace that is a whole file system is not read whole). */
 export const LATEX_FILE_LIMIT = 20000;
+
+/** At most this many files of a root's chain are read on demand ({@link LatexProject.readChain}). */
+export const ROOT_CHAIN_LIMIT = 256;
 
 /** How a file is pulled in. */
 export type LatexLinkKind = 'input' | 'include' | 'subfile' | 'import' | 'subimport';
@@ -194,6 +199,11 @@ export class LatexProject {
   lastGraphWork = 0;
   /** How many texts were scanned since the project was made (for tests that count work). */
   scans = 0;
+  /**
+   * True while the host is still reading the workspace's files into the project (the server's
+   * indexer): its answers may lack files not read yet.
+   */
+  indexing = false;
   /** Grows whenever a file's links, root status or declarations change, or a file goes: answers may differ. */
   revision = 0;
 
@@ -327,38 +337,53 @@ export class LatexProject {
     const roots = [...this.files.values()].filter((f) => this.isRoot(f)).sort((a, b) => (a.uri.toString() < b.uri.toString() ? -1 : 1));
     for (const root of roots) {
       const rootId = root.uri.toString();
-      const rootDir = Utils.dirname(root.uri);
-      const order: string[] = [];
-      const bbl: URI[][] = [];
-      const visited = new Set<string>([rootId]);
-      // Depth first, in link order: files are reached in the order TeX reads them.
-      const stack: { file: FileState; base: URI }[] = [{ file: root, base: rootDir }];
-      while (stack.length) {
-        const { file, base } = stack.pop()!;
-        this.lastGraphWork++;
-        const id = file.uri.toString();
-        order.push(id);
+      const { order, bbl } = this.reachFrom(root);
+      for (const id of order) {
         let list = this.rootsReaching.get(id);
         if (!list) this.rootsReaching.set(id, list = []);
         list.push(rootId);
-        const next: { file: FileState; base: URI }[] = [];
-        for (const link of file.facts.links) {
-          const to = this.follow(file, base, rootDir, link);
-          if (!to) {
-            // Its `.tex` candidates (`main.bbl.tex`) were looked up: the project holds every `.tex` file it may read.
-            if (namesBbl(link)) bbl.push(this.linkDirs(file, base, rootDir, link).flatMap(({ dir }) => candidateNames(link.kind, link.path).filter(namesBblFile).map((name) => under(dir, name))));
-            continue;
-          }
-          const tid = to.target.uri.toString();
-          if (visited.has(tid)) continue;
-          visited.add(tid);
-          next.push({ file: to.target, base: to.base });
-        }
-        for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]!);
       }
       this.reach.set(rootId, order);
       this.bbl.set(rootId, bbl);
     }
+  }
+
+  /**
+   * The files a root reaches, depth first in link order (the order TeX reads them), and the
+   * `.bbl` links no known file answers.
+   *
+   * @param unresolved - when given, receives each other link no known file answers: the URIs
+   *   TeX tries, in order
+   */
+  private reachFrom(root: FileState, unresolved?: URI[][]): { order: string[]; bbl: URI[][] } {
+    const rootDir = Utils.dirname(root.uri);
+    const order: string[] = [];
+    const bbl: URI[][] = [];
+    const visited = new Set<string>([root.uri.toString()]);
+    // Depth first, in link order: files are reached in the order TeX reads them.
+    const stack: { file: FileState; base: URI }[] = [{ file: root, base: rootDir }];
+    while (stack.length) {
+      const { file, base } = stack.pop()!;
+      this.lastGraphWork++;
+      const id = file.uri.toString();
+      order.push(id);
+      const next: { file: FileState; base: URI }[] = [];
+      for (const link of file.facts.links) {
+        const to = this.follow(file, base, rootDir, link);
+        if (!to) {
+          if (unresolved && !namesBbl(link)) unresolved.push(this.linkDirs(file, base, rootDir, link).flatMap(({ dir }) => candidateNames(link.kind, link.path).map((name) => under(dir, name))));
+          // Its `.tex` candidates (`main.bbl.tex`) were looked up: the project holds every `.tex` file it may read.
+          if (namesBbl(link)) bbl.push(this.linkDirs(file, base, rootDir, link).flatMap(({ dir }) => candidateNames(link.kind, link.path).filter(namesBblFile).map((name) => under(dir, name))));
+          continue;
+        }
+        const tid = to.target.uri.toString();
+        if (visited.has(tid)) continue;
+        visited.add(tid);
+        next.push({ file: to.target, base: to.base });
+      }
+      for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]!);
+    }
+    return { order, bbl };
   }
 
   /**
@@ -386,17 +411,29 @@ export class LatexProject {
 
   /**
    * The bibliography declarations of a root and of every file it includes, in the order the files
-   * are reached (the root's first), paths as written: relative to the root's folder.
+   * are reached (the root's first), paths as written: relative to the root's folder, or to the
+   * declaring file's (`dir`) for a `\subfix` path and a subfiles document's `\bibliography`.
    *
+   * @param asRoot - read a file that is no root (no `\documentclass`: a `% !TEX root` naming a
+   *   file whose class comes from a file it `\input`s) as a root all the same, following its links
    * @returns undefined when the project does not know the file
    */
-  declarationsOf(root: URI): BibDeclaration[] | undefined {
+  declarationsOf(root: URI, asRoot = false): BibDeclaration[] | undefined {
     this.walk();
     const id = root.toString();
     const self = this.files.get(id);
     if (!self) return undefined;
-    const files = this.reach.get(id) ?? [id];
-    return files.flatMap((f) => this.files.get(f)?.facts.bibs ?? []);
+    const files = this.reach.get(id) ?? (asRoot ? this.reachFrom(self).order : [id]);
+    return files.flatMap((f) => {
+      const file = this.files.get(f);
+      if (!file) return [];
+      // A \subfix path is relative to the file that writes it, and so is a \bibliography in a
+      // subfiles document (the package applies \subfix to \bibliography itself: subfiles manual,
+      // "Fixing paths"), whether the subfile is compiled alone or through its main file.
+      const own = f !== id && file.facts.subfilesMain !== undefined;
+      const dir = Utils.dirname(file.uri);
+      return file.facts.bibs.map((b) => (f !== id && (b.subfix || (own && b.via === 'bibtex')) ? { ...b, dir } : b));
+    });
   }
 
   /**
@@ -416,6 +453,45 @@ export class LatexProject {
     const reached = this.reach.get(id);
     if (!reached) return { files: [{ uri: self.uri, thebibliography: self.facts.thebibliography }], bbl: bblCandidates(self.uri, self.facts) };
     return { files: reached.map((f) => ({ uri: this.files.get(f)!.uri, thebibliography: this.files.get(f)!.facts.thebibliography })), bbl: this.bbl.get(id) ?? [] };
+  }
+
+  /**
+   * Reads a root's link chain into this project on demand, breadth first by depth: each link no
+   * known file answers is looked for where TeX looks ({@link LatexProject.declarationsOf}'s rules),
+   * each candidate `.tex` file read at most once, at most `limit` reads in all.
+   *
+   * @param read - a file's facts ({@link latexFileFacts} of its text, which the caller may cache by
+   *   stamp; it decides what may be read); undefined when it cannot be read
+   * @returns whether the root could be read
+   */
+  async readChain(root: URI, read: (uri: URI) => Promise<LatexFileFacts | undefined>, limit = ROOT_CHAIN_LIMIT): Promise<boolean> {
+    const facts = await read(root);
+    if (facts === undefined) return false;
+    this.pending.delete(root.toString());
+    this.apply(root, facts);
+    const tried = new Set<string>([root.toString()]);
+    let reads = 1;
+    for (let added = true; added;) {
+      added = false;
+      const unresolved: URI[][] = [];
+      this.reachFrom(this.files.get(root.toString())!, unresolved);
+      for (const candidates of unresolved) {
+        for (const c of candidates) {
+          const id = c.toString();
+          if (tried.has(id) || fileKind(c) !== 'latex') continue;
+          if (reads >= limit) return true;
+          tried.add(id);
+          reads++;
+          const f = await read(c);
+          if (f === undefined) continue;
+          this.pending.delete(id);
+          this.apply(c, f);
+          added = true;
+          break;
+        }
+      }
+    }
+    return true;
   }
 
   /** The files a root reaches through its links, the root first (empty when it is not a known root). */

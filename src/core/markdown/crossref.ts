@@ -22,6 +22,22 @@ export const QUARTO_CROSSREF_PREFIXES: readonly string[] = [
 /** pandoc-crossref's reference prefixes (its manual, "Syntax"). */
 export const PANDOC_CROSSREF_PREFIXES: readonly string[] = ['fig', 'tbl', 'sec', 'eq', 'lst'];
 
+/**
+ * pandoc-crossref's metadata fields (its manual, "Customization"): a project file (front matter,
+ * metadata file, defaults file) that sets one is configuring the filter, so the project runs it.
+ */
+export const PANDOC_CROSSREF_FIELDS: ReadonlySet<string> = new Set([
+  'figPrefix', 'eqnPrefix', 'tblPrefix', 'lstPrefix', 'secPrefix', 'figureTitle', 'tableTitle', 'listingTitle',
+  'figPrefixTemplate', 'eqnPrefixTemplate', 'tblPrefixTemplate', 'lstPrefixTemplate', 'secPrefixTemplate',
+  'crossrefYaml', 'autoSectionLabels', 'codeBlockCaptions', 'figureTemplate', 'tableTemplate', 'listingTemplate',
+  'eqnIndexTemplate', 'subfigureTemplate', 'chapDelim', 'rangeDelim', 'pairDelim', 'lastDelim', 'refDelim', 'linkReferences',
+]);
+
+/** Whether a metadata mapping (parsed YAML) sets one of pandoc-crossref's fields ({@link PANDOC_CROSSREF_FIELDS}). */
+export function hasCrossrefFields(meta: unknown): boolean {
+  return !!meta && typeof meta === 'object' && !Array.isArray(meta) && Object.keys(meta).some((k) => PANDOC_CROSSREF_FIELDS.has(k));
+}
+
 /** Which cross-reference syntaxes a Markdown document uses. */
 export interface CrossrefSyntax {
   /** Quarto's `@<prefix>-<label>`: a `.qmd` file, or a document of a Quarto project. */

@@ -9,6 +9,7 @@ import { Diagnostic, DiagnosticSeverity, Position, Range } from 'vscode-language
 import { URI } from 'vscode-uri';
 import { bibKeyOffset, duplicateKeys, parseBib } from '../bibliography/bibtexFile.js';
 import { readBibFile } from '../bibliography/planAdditions.js';
+import type { UndeclaredWhere } from '../bibliography/undeclared.js';
 import { citationsIn, type CitedKey } from '../cite/citations.js';
 import { fileKind, isCiting } from '../workspace/fileKind.js';
 import { definedKeys } from '../latex/thebibliography.js';
@@ -67,6 +68,16 @@ export async function bibDiagnostics(ctx: ServiceContext, doc: TextDocument): Pr
 }
 
 /**
+ * What a message says of a bibliography nobody declared (`bibliography/undeclared.ts`): "not
+ * declared; checked against refs.bib beside it".
+ *
+ * @param names - the files, as the user sees them
+ */
+export function undeclaredNote(where: UndeclaredWhere, names: string): string {
+  return where === 'beside' ? l10n.t('not declared; checked against {0} beside it', names) : l10n.t('not declared; checked against {0} at the workspace root', names);
+}
+
+/**
  * A citing document's diagnostics: unknown keys, keys of the corpus or a library missing from the
  * bibliography, a `% !TEX root` naming no file, and each unreadable bibliography once. Cross-references
  * written as citations (Quarto's `@fig-plot`) are not checked.
@@ -115,10 +126,20 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
       });
     }
   }
+  // A declared resource we do not read (a URL, BibLaTeXML) may define any key: none is flagged.
+  if (bib?.unread?.length) return out;
+  // Files nobody declared, found beside the document (or at the workspace root): said in every message.
+  const undeclared = bib?.undeclared ? undeclaredNote(bib.undeclared, bibName) : undefined;
   for (const c of cited) {
     if (defined(c.key)) continue;
     const known = corpus.entry(c.key) ?? ctx.lookup(c.key);
     const from = known?.library ? l10n.t('your library {0}', known.library.name) : l10n.t('the MLSys Papers corpus');
+    if (undeclared) {
+      raise(c, known ? DiagnosticCodes.notInBib : DiagnosticCodes.unknown, known
+        ? l10n.t('"{0}" is in {1} but not in the bibliography ({2}).', c.key, from, undeclared)
+        : l10n.t('Unknown citation key "{0}": {1}; the MLSys Papers corpus does not know it either.', c.key, undeclared));
+      continue;
+    }
     if (!known) {
       // Without a readable bibliography we cannot tell a typo from a key defined elsewhere,
       // unless the corpus does not know it either: then say so.

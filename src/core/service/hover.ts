@@ -9,6 +9,7 @@ import { Hover, MarkupKind, Position } from 'vscode-languageserver-types';
 import { citationAt } from '../cite/citations.js';
 import { bibitemOf, bibitemPlainText } from '../latex/thebibliography.js';
 import { bibFieldsText } from './bibFieldsText.js';
+import { undeclaredNote } from './citationDiagnostics.js';
 import { bibEntryMarkdown, codeSpan, entryMarkdown, escapeMarkdown } from './entryCards.js';
 import { bibEntries, rangeOf, type ServiceContext } from './serviceContext.js';
 import { NOT_CANCELLED, type Cancellation } from './types.js';
@@ -32,9 +33,12 @@ export async function hover(ctx: ServiceContext, doc: TextDocument, position: Po
   const { corpus } = ctx.opts.corpus();
   const entry = ctx.lookup(c.key);
   const searched = [...(bib?.files ?? []), ...(bib?.thebibliography ?? [])].map((s) => ctx.displayPath(s.uri)).join(', ');
-  const where = own ? l10n.t('✓ in {0}', ctx.displayPath(own.source.uri))
+  let where = own ? l10n.t('✓ in {0}', ctx.displayPath(own.source.uri))
     : bibitem ? l10n.t('✓ in {0}', ctx.displayPath(bibitem.source.uri))
       : searched ? l10n.t('✗ not in {0}', searched) : l10n.t('no bibliography declared');
+  // Files nobody declared, found beside the document: the hover says so.
+  if (bib?.undeclared) where += ` (${undeclaredNote(bib.undeclared, searched)})`;
+  else if (bib?.unread?.length && !own && !bibitem) where += ` (${l10n.t('not read: {0}', bib.unread.join(', '))})`;
   let md: string;
   if (entry) {
     md = entryMarkdown(corpus, entry, { read: ctx.isRead(entry.key), detailsLink: !!ctx.clientUi() });

@@ -68,8 +68,12 @@ export interface CitationService {
    * @returns the insertions, or undefined for a LaTeX document without `\\end{document}`
    */
   planDeclaration(doc: TextDocument, file: string): { version: number; insertions: { offset: number; text: string }[] } | undefined;
-  /** The keys a document cites, in order, each once (ignoring case). */
-  citedKeys(doc: TextDocument): string[];
+  /**
+   * The keys a document cites, in order, each once (ignoring case); cross-references written as
+   * citations are not keys (a `.qmd` file's or a Quarto project's `@fig-x`; `@fig:x` where the
+   * document or its build runs pandoc-crossref).
+   */
+  citedKeys(doc: TextDocument): Promise<string[]>;
   /** A Markdown document's citations and their CSL items, for the Markdown preview (`previewCitations.ts`). */
   previewCitations(doc: TextDocument): Promise<PreviewCitations>;
   /** Forgets every cached file (the workspace folders changed). */
@@ -99,9 +103,8 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     planDeclaration,
     previewCitations: (doc) => previewCitations(ctx, doc),
 
-    citedKeys(doc) {
-      const kind = fileKind(URI.parse(doc.uri), doc.languageId);
-      return citedKeys(doc.getText(), doc.languageId, isMarkdown(kind) ? { quarto: kind === 'quarto' } : undefined);
+    async citedKeys(doc) {
+      return citedKeys(doc.getText(), doc.languageId, await ctx.crossrefsOf(doc));
     },
 
     clearCache() {
@@ -112,7 +115,8 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
       if (!isCiting(fileKind(URI.parse(doc.uri), doc.languageId))) return [];
       const bib = await ctx.bibliographyOf(doc);
       // One that does not parse as a whole joins too: the library reader reads its good entries.
-      return bib?.files.map((f) => f.uri) ?? [];
+      // The document's own front matter references are no library file.
+      return bib?.files.filter((f) => !f.inline).map((f) => f.uri) ?? [];
     },
   };
 }

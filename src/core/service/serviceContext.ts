@@ -11,12 +11,11 @@ import { Range } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
 import type { BibEntry } from '../bibliography/bibtexFile.js';
 import { BibCache } from '../bibliography/bibCache.js';
-import { quartoProject, resolveBibliography, type DocumentBibliography, type ResolveOptions } from '../bibliography/resolve.js';
+import { resolveBibliography, type DocumentBibliography, type ResolveOptions } from '../bibliography/resolve.js';
 import { isInside } from '../workspace/paths.js';
-import { fileKind, isMarkdown } from '../workspace/fileKind.js';
-import { crossrefSyntaxOf } from '../cite/citations.js';
 import type { LatexProject } from '../latex/project.js';
 import type { CrossrefSyntax } from '../markdown/crossref.js';
+import { documentCrossrefs } from '../markdown/documentCrossrefs.js';
 import type { Logger } from '../config/logger.js';
 import type { Entry } from '../corpus/schema.js';
 import type { WorkspaceFiles } from '../workspace/files.js';
@@ -52,7 +51,7 @@ export interface CitationServiceOptions {
    */
   clientUi?: () => boolean;
   /** The workspace's LaTeX project: the roots of a LaTeX file that names none, and their `\bibitem`s (see `resolveBibliography`). */
-  project?: Pick<LatexProject, 'rootsOf' | 'declarationsOf'> & Partial<Pick<LatexProject, 'thebibliographyOf'>>;
+  project?: Pick<LatexProject, 'rootsOf' | 'declarationsOf'> & Partial<Pick<LatexProject, 'thebibliographyOf' | 'indexing'>>;
 }
 
 /** One entry of a document's bibliography with the file it came from. */
@@ -152,13 +151,8 @@ export function createServiceContext(opts: CitationServiceOptions): ServiceConte
       return resolveBibliography(ws, { uri, languageId: doc.languageId, text: doc.getText() }, resolve);
     },
 
-    async crossrefsOf(doc) {
-      const uri = URI.parse(doc.uri);
-      const kind = fileKind(uri, doc.languageId);
-      if (!isMarkdown(kind)) return undefined;
-      const project = await quartoProject(ws, uri, cache);
-      const quarto = kind === 'quarto' || !!project;
-      return crossrefSyntaxOf(doc.getText(), { quarto, quartoCustom: project?.crossrefCustom ?? [] });
+    crossrefsOf(doc) {
+      return documentCrossrefs(ws, { uri: URI.parse(doc.uri), languageId: doc.languageId, text: doc.getText() }, cache);
     },
 
     async formatted(entry, scope) {

@@ -62,4 +62,13 @@ export interface WorkspaceFiles {
   realPath(uri: URI): Promise<URI | undefined>;
   /** The file's open document, if the editor has it open; undefined elsewhere (the CLI). */
   openDocument(uri: URI): OpenText | undefined;
+  /**
+   * The names of the files in a folder (not of its subfolders; a link counts as a file), for what
+   * a document does not name itself: its build's scripts (`markdown/pandocBuild.ts`), a `.bib`
+   * beside a document that declares none (`bibliography/undeclared.ts`). What is named is read
+   * later as any file is (a regular file only).
+   *
+   * @returns undefined for a folder that cannot be listed: nothing is looked for there
+   */
+  listFolder(folder: URI): Promise<string[] | undefined>;
 }

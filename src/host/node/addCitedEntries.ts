@@ -94,7 +94,9 @@ export async function syncBibliography(
   };
   switch (update.kind) {
     case 'none':
-      out.push(`${file}: the bibliography has every corpus entry it cites`);
+      out.push(bib?.undeclared
+        ? `${file}: declares no bibliography; ${bib.files.map((f) => show(f.uri)).join(', ')} ${bib.undeclared === 'beside' ? 'beside it' : 'at the root of the working directory'}, which its keys were checked against, has every corpus entry it cites`
+        : `${file}: the bibliography has every corpus entry it cites`);
       return { code: 0, out, err: [...err, ...unread()] };
     case 'declare':
       return { code: 2, out, err: [...err, ...unread(), `${file} declares no bibliography (\\bibliography{…}, \\addbibresource{…} or bibliography: in the front matter); nothing was written`] };

@@ -7,7 +7,7 @@ import { URI } from 'vscode-uri';
 import type { OpenText, WorkspaceFiles } from '../../core/workspace/files.js';
 import { DEFAULT_MAX_FILE_MB, maxFileBytes } from '../../core/config/fileLimits.js';
 import { decodeForReading, decodeUtf8 } from '../../core/text/utf8.js';
-import { FOLDS_CASE, readProblem, readRegularFile, realPathOf, statIfAny } from './regularFiles.js';
+import { FOLDS_CASE, listFolderNames, readProblem, readRegularFile, realPathOf, statIfAny } from './regularFiles.js';
 import { createFile, replaceFile } from './safeWrite.js';
 
 /** The {@link WorkspaceFiles} of `node:fs`, whose only workspace folder is `root`. */
@@ -57,6 +57,10 @@ export class NodeBibWorkspace implements WorkspaceFiles {
 
   async exists(uri: URI): Promise<boolean> {
     return (await statIfAny(uri.fsPath)) !== undefined;
+  }
+
+  async listFolder(folder: URI): Promise<string[] | undefined> {
+    return folder.scheme === 'file' ? listFolderNames(folder.fsPath) : undefined;
   }
 
   async realPath(uri: URI): Promise<URI | undefined> {

@@ -5,7 +5,9 @@
  */
 import { URI } from 'vscode-uri';
 import type { WorkspaceFiles } from '../../core/workspace/files.js';
+import { BibCache } from '../../core/bibliography/bibCache.js';
 import { citedKeys } from '../../core/cite/citations.js';
+import { documentCrossrefs } from '../../core/markdown/documentCrossrefs.js';
 import { indexLatexFiles, LATEX_FILE_LIMIT, LatexProject } from '../../core/latex/project.js';
 import { listNodeFiles } from './nodeServerHost.js';
 
@@ -24,14 +26,16 @@ export async function nodeLatexProject(ws: Pick<WorkspaceFiles, 'readText'>, roo
 /**
  * The keys a document cites, as LaTeX writes them to the `.aux` files: a root's own and those of
  * every file it reaches through `\input`, `\include`, `\subfile` and `\import` (in the order reached,
- * each key once); a file that is no root, its own. Markdown documents cite their own keys.
+ * each key once); a file that is no root, its own. Markdown documents cite their own keys, their
+ * cross-references (Quarto's, pandoc-crossref's where the project runs it) left out as the
+ * language server leaves them out.
  *
  * @param project - the folder's LaTeX project ({@link nodeLatexProject}); undefined: the file alone
  * @param text - the document's text (its file's text, read by the caller)
  * @param languageId - `latex`, `markdown`, … (`languageOfPath`)
  */
-export async function documentCitedKeys(ws: Pick<WorkspaceFiles, 'readText'>, project: LatexProject | undefined, uri: URI, text: string, languageId: string): Promise<string[]> {
-  const own = citedKeys(text, languageId);
+export async function documentCitedKeys(ws: WorkspaceFiles, project: LatexProject | undefined, uri: URI, text: string, languageId: string): Promise<string[]> {
+  const own = citedKeys(text, languageId, await documentCrossrefs(ws, { uri, languageId, text }, new BibCache()));
   if (!project) return own;
   const keys = new Set(own);
   for (const file of project.filesOf(uri)) {

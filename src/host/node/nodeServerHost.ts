@@ -14,7 +14,7 @@ import type { CorpusData } from '../../core/corpus/readCorpus.js';
 import { DEFAULT_MAX_FILE_MB, maxFileBytes } from '../../core/config/fileLimits.js';
 import { decodeForReading } from '../../core/text/utf8.js';
 import { fileStampOf, startServer, type HostFile, type HostFileSystem, type ServerHost } from '../../server/server.js';
-import { FOLDS_CASE, readRegularFile, realPathOf, statIfAny } from './regularFiles.js';
+import { FOLDS_CASE, listFolderNames, readRegularFile, realPathOf, statIfAny } from './regularFiles.js';
 import { defaultCacheDir, nodeLibraryCache, sha256 } from './libraryCache.js';
 
 /**
@@ -119,6 +119,7 @@ export const nodeFileSystem: HostFileSystem = {
   realPath: realNodePath,
   foldsCase: FOLDS_CASE,
   listFiles: async (folders, extensions, limit) => (await listNodeFiles(folders, extensions, limit)) ?? [],
+  listFolder: async (folder) => (folder.scheme === 'file' ? listFolderNames(folder.fsPath) : undefined),
 };
 
 /**

@@ -7,7 +7,7 @@
  * workspace" decision.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
-import { lstat, open, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
+import { lstat, open, readdir, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { megabytes } from '../../core/config/fileLimits.js';
 
@@ -221,3 +221,18 @@ export async function realPathOf(path: string): Promise<string | undefined> {
 
 /** Whether this platform's file systems ignore case by default (NTFS, APFS): real paths are compared case-folded. */
 export const FOLDS_CASE = process.platform === 'win32' || process.platform === 'darwin';
+
+/**
+ * The names of the files in a folder (regular files and links; not subfolders), for the core's
+ * `WorkspaceFiles.listFolder`: what is named here is read later as any file is, a regular file only.
+ *
+ * @returns undefined when the folder cannot be read (missing, not a folder, no permission)
+ */
+export async function listFolderNames(path: string): Promise<string[] | undefined> {
+  try {
+    return (await readdir(path, { withFileTypes: true })).filter((d) => d.isFile() || d.isSymbolicLink()).map((d) => d.name);
+  } catch {
+    // ignored: a folder that cannot be listed holds nothing to look at; the caller names no file from it.
+    return undefined;
+  }
+}
