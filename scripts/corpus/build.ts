@@ -132,7 +132,10 @@ export function draftFromDblp(r: PubRecord, d: Decision): Draft {
     type: r.type, kind: 'paper', title: r.title, authors: r.authors, year: r.year, venue: r.venue,
     ...(journal
       ? { venue_full: journal.venue_full, journal: journal.journal, ...(r.volume ? { volume: r.volume } : {}), ...(r.number ? { number: r.number } : {}) }
-      : r.booktitle ? { venue_full: r.booktitle, booktitle: r.booktitle, ...(r.series && r.volume ? { series: r.series, volume: r.volume } : {}) } : {}),
+      : r.type === 'article' && r.journal
+        // A journal the table does not name (JMLR): the record's own journal field.
+        ? { venue_full: r.journal, journal: r.journal, ...(r.volume ? { volume: r.volume } : {}), ...(r.number ? { number: r.number } : {}) }
+        : r.booktitle ? { venue_full: r.booktitle, booktitle: r.booktitle, ...(r.series && r.volume ? { series: r.series, volume: r.volume } : {}) } : {}),
     ...(r.pages ? { pages: r.pages } : {}),
     ...(r.publisher ? { publisher: r.publisher } : {}),
     ...(r.doi ? { doi: r.doi } : {}),

@@ -22,6 +22,7 @@ import { draftFromDblp, draftFromUsenix, fileOfVenue, type Draft } from './build
 import type { Decisions } from './decisions.js';
 import type { Pair, RecordIndex } from './pairs.js';
 import { MORE_SYSTEMS_VENUES, SNAPSHOT_VENUES } from './moreVenues.js';
+import { OTHER_VENUES, OTHER_VENUES_SOURCE } from './otherVenues.js';
 import type { PubRecord } from './records.js';
 import { entriesFileYaml, entryYaml } from './yamlOut.js';
 
@@ -67,7 +68,7 @@ export interface GenerateReport {
 }
 
 /** Venues in the order their files are filled (the order suffixes are given in). */
-const VENUE_ORDER = ['OSDI', 'SOSP', 'NSDI', 'USENIX ATC', 'EuroSys', 'ASPLOS', 'SoCC', 'FAST', 'SIGCOMM', 'VLDB', 'SIGMOD', 'MLSys', 'NeurIPS', 'ICML', 'ICLR', ...MORE_SYSTEMS_VENUES];
+const VENUE_ORDER = ['OSDI', 'SOSP', 'NSDI', 'USENIX ATC', 'EuroSys', 'ASPLOS', 'SoCC', 'FAST', 'SIGCOMM', 'VLDB', 'SIGMOD', 'MLSys', 'NeurIPS', 'ICML', 'ICLR', ...MORE_SYSTEMS_VENUES, ...OTHER_VENUES];
 
 /**
  * Writes the field entry files for every included decision.
@@ -190,12 +191,15 @@ function headerOf(venue: string): string[] {
     GENERATED_MARK,
     `(scripts/corpus/README.md). Do not edit by hand: decisions, topics, aliases and summaries are in`,
     `scripts/corpus/selection/*.yaml; every other field comes from the records named in each entry.`,
-    ML_VENUES.has(venue)
-      ? `The ${venue} papers ML-systems writers cite, selected by the rule in corpus/README.md ("What goes in", ML venues)`
-      : `The ML-systems papers of ${venue} from 2016 on, selected by the rule in corpus/README.md ("What goes in")`,
-    SNAPSHOT_VENUES.has(venue)
-      ? `from DBLP's CrossTeX records in the fetched kaimast/crosstex-dbgen snapshot ("Records").`
-      : `from the published records in ../shared/corpus-sources ("Records").`,
+    OTHER_VENUES.includes(venue)
+      ? `The works of ${venue} that ML-systems writers cite, selected by the rule in corpus/README.md ("What goes in")`
+      : ML_VENUES.has(venue)
+        ? `The ${venue} papers ML-systems writers cite, selected by the rule in corpus/README.md ("What goes in", ML venues)`
+        : `The ML-systems papers of ${venue} from 2016 on, selected by the rule in corpus/README.md ("What goes in")`,
+    OTHER_VENUES.includes(venue) ? OTHER_VENUES_SOURCE
+      : SNAPSHOT_VENUES.has(venue)
+        ? `from DBLP's CrossTeX records in the fetched kaimast/crosstex-dbgen snapshot ("Records").`
+        : `from the published records in ../shared/corpus-sources ("Records").`,
   ];
 }
 

