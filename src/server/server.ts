@@ -26,6 +26,7 @@ import { createCitationService } from '../core/service/service.js';
 import { ServiceCommands } from '../core/service/types.js';
 import { ServerContext } from './serverContext.js';
 import { registerCustomRequests } from './customRequests.js';
+import { registerTopicRequests } from './topicRequests.js';
 import { Diagnostics } from './diagnostics.js';
 import { registerLanguageFeatures } from './handlers.js';
 import type { ServerHost } from './host.js';
@@ -187,6 +188,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   registerLanguageFeatures(ctx, workspace, service);
   diagnostics.register();
   registerCustomRequests(ctx, { workspace, sources, references, service, read });
+  registerTopicRequests(ctx, { sources, read });
 
   documents.listen(gate.documentsConnection(connection));
   connection.listen();

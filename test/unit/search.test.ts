@@ -6,46 +6,13 @@ import {
   type SearchDocument,
 } from '../../src/core/search/corpusSearch.js';
 import { realCorpus } from './helpers.js';
+import { READING_LIST_QUERIES } from './querySets.js';
 
 const index = createSearchIndex(realCorpus());
 const keys = (q: string, n = 5) => index.search(q, n).map((h) => h.entry.key);
 
 describe('named queries on the real corpus return the expected entry first', () => {
-  it.each([
-    ['paged attention', 'kwon2023efficient'],
-    ['PagedAttention', 'kwon2023efficient'],
-    ['efficient memory management kwon', 'kwon2023efficient'],
-    ['ZeRO', 'rajbhandari2020zero'],
-    ['zero offload', 'ren2021zero'],
-    ['GPipe', 'huang2019gpipe'],
-    ['gpip', 'huang2019gpipe'], // prefix, while typing
-    ['pipedream', 'narayanan2019pipedream'],
-    ['1F1B', 'narayanan2021memory'],
-    ['ring attention', 'liu2024ringattention'],
-    ['striped attention', 'brandon2023striped'],
-    ['flashattention 2', 'dao2024flashattention'],
-    ['FlashAttention-2', 'dao2024flashattention'],
-    ['orca', 'yu2022orca'],
-    ['speculative decoding', 'leviathan2023fast'],
-    ['speculatve decodng', 'leviathan2023fast'], // fuzzy: typos
-    ['sarathi-serve', 'agrawal2024taming'],
-    ['chunked prefill', 'agrawal2023sarathi'], // the paper that introduced chunked prefills
-    ['splitwise', 'patel2024splitwise'],
-    ['FSDP', 'zhao2023pytorch'],
-    ['pytorch ddp', 'li2020pytorch'],
-    ['horovod', 'sergeev2018horovod'],
-    ['gshard', 'lepikhin2021gshard'],
-    ['alpa', 'zheng2022alpa'],
-    ['quantization gptq', 'frantar2023optq'],
-    ['smoothquant', 'xiao2023smoothquant'],
-    ['distrifusion', 'li2024distrifusion'],
-    ['sublinear memory', 'chen2016training'],
-    ['activation checkpointing', 'chen2016training'],
-    ['kwon2023', 'kwon2023efficient'],
-    ['深度学习', 'zhangnddive'],
-    ['李宏毅', 'lee2021machine'],
-    ['大规模语言模型', 'zhang2023large'],
-  ])('%j → %s', (q, key) => {
+  it.each(READING_LIST_QUERIES)('%j → %s', (q, key) => {
     expect(keys(q)[0]).toBe(key);
   });
 

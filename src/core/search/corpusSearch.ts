@@ -9,7 +9,7 @@ import { stemmer } from 'stemmer';
 import type { Corpus } from '../corpus/model.js';
 import { foldAscii } from '../cite/key.js';
 import { displayName } from '../cite/names.js';
-import type { CorpusEntry, Entry } from '../corpus/schema.js';
+import { onReadingList, type CorpusEntry, type Entry } from '../corpus/schema.js';
 import { BM25, FUZZY_RATIO, MATCH_WEIGHTS, MAX_FUZZY } from './scoring.js';
 
 /** A ranked search hit. */
@@ -232,6 +232,20 @@ export function mergeHits(fromCorpus: readonly SearchHit[], fromLibraries: reado
     .sort((a, b) => b.r - a.r || Number(b.corpus) - Number(a.corpus))
     .map((x) => x.h);
   return [...merged, ...fromCorpus.filter((h) => h.partial)].slice(0, limit);
+}
+
+/**
+ * What the search lists when nothing is typed (and completion offers for an empty key): the
+ * reading list in corpus order, then the field's works, at most `limit`.
+ *
+ * @param corpus - the corpus model
+ * @param limit - entries at most
+ */
+export function firstEntries(corpus: Pick<Corpus, 'entries'>, limit: number): CorpusEntry[] {
+  const out: CorpusEntry[] = [];
+  for (const e of corpus.entries) { if (out.length >= limit) return out; if (onReadingList(e)) out.push(e); }
+  for (const e of corpus.entries) { if (out.length >= limit) return out; if (!onReadingList(e)) out.push(e); }
+  return out;
 }
 
 /** The search index and its query methods. Build once per corpus with {@link createSearchIndex}. */
