@@ -10,7 +10,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildCorpus, type CorpusData } from '../src/core/corpus/model.js';
-import { createSearchIndex, parseQuery } from '../src/core/search/corpusSearch.js';
+import { createSearchIndex } from '../src/core/search/corpus/corpusIndex.js';
+import { parseQuery } from '../src/core/search/queryLanguage.js';
 
 const query = process.argv[2] ?? 'paged attention';
 const limit = Number(process.argv[3] ?? 60);

@@ -41,7 +41,8 @@ import { pathToFileURL } from 'node:url';
 import { percentile, QUERIES } from './common.js';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import { buildCorpus, type CorpusData } from '../src/core/corpus/model.js';
-import { createSearchIndex, parseQuery, type SearchIndex } from '../src/core/search/corpusSearch.js';
+import { createSearchIndex, type SearchIndex } from '../src/core/search/corpus/corpusIndex.js';
+import { parseQuery } from '../src/core/search/queryLanguage.js';
 import { benchCorpus, benchDist } from './benchCorpus.js';
 import { FROM_WORKSPACE, Methods, type InitializationOptions, type SearchParams, type SearchResult } from '../src/server/protocol.js';
 

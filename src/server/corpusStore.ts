@@ -8,7 +8,7 @@ import type { URI } from 'vscode-uri';
 import { buildCorpus, crossCheck, entryLocations, mergeCorpusData, type Corpus, type CorpusData, type EntryLocation } from '../core/corpus/readCorpus.js';
 import type { Problem } from '../core/text/problems.js';
 import type { Logger } from '../core/config/logger.js';
-import { createSearchIndex, type SearchIndex } from '../core/search/corpusSearch.js';
+import { createSearchIndex, type SearchIndex } from '../core/search/corpus/corpusIndex.js';
 import { CorpusBrowser } from '../core/corpus/browse.js';
 import { DIAGNOSTIC_SOURCE, textHash, type CorpusView } from '../core/service/types.js';
 

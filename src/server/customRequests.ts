@@ -6,7 +6,8 @@
  */
 import { URI } from 'vscode-uri';
 import type { Entry } from '../core/corpus/schema.js';
-import { firstEntries, parseQuery } from '../core/search/corpusSearch.js';
+import { firstEntries } from '../core/search/corpus/corpusIndex.js';
+import { parseQuery } from '../core/search/queryLanguage.js';
 import type { CitationService } from '../core/service/service.js';
 import type { ServerContext } from './serverContext.js';
 import { GROUP_LIMIT } from './libraryStore.js';

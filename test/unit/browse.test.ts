@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { CorpusBrowser, YEAR_GROUPS_FROM, type BrowseNode, type BrowseOptions } from '../../src/core/corpus/browse.js';
 import { buildCorpus, type Corpus } from '../../src/core/corpus/model.js';
 import { LEVELS, onReadingList, type CorpusEntry } from '../../src/core/corpus/schema.js';
-import { firstEntries } from '../../src/core/search/corpusSearch.js';
+import { firstEntries } from '../../src/core/search/corpus/corpusIndex.js';
 import { corpusOfSize, CROWDED_TOPIC } from './generatedCorpus.js';
 import { entry, realCorpusData } from './helpers.js';
 

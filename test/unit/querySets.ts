@@ -7,7 +7,7 @@
 import { foldAscii } from '../../src/core/cite/key.js';
 import type { Corpus } from '../../src/core/corpus/model.js';
 import { onReadingList, type CorpusEntry } from '../../src/core/corpus/schema.js';
-import type { SearchIndex } from '../../src/core/search/corpusSearch.js';
+import type { SearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
 
 /** A query and the key of the entry it is after. */
 export type NamedQuery = readonly [query: string, key: string];

@@ -1,6 +1,6 @@
 /**
- * One ranking: the same documents in the corpus search (MiniSearch, `core/search/corpusSearch.ts`) and in the
- * library index (`core/library/index/`) give the same hits, in the same order, with the same
+ * One ranking: the same documents in the corpus search (MiniSearch, `core/search/corpus/corpusIndex.ts`) and in the
+ * library index (`core/search/library/`) give the same hits, in the same order, with the same
  * scores (up to float rounding: MiniSearch keeps a running mean of field lengths, the library
  * index their sum), for queries both engines match alike.
  *
@@ -20,10 +20,13 @@ import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { foldAscii } from '../../src/core/cite/key.js';
 import { displayName } from '../../src/core/cite/names.js';
-import { LibraryIndex, MAX_EXPANSIONS, TOP_LIST } from '../../src/core/library/index/libraryIndex.js';
+import { LibraryIndex, MAX_EXPANSIONS, TOP_LIST } from '../../src/core/search/library/libraryIndex.js';
 import { buildCorpus } from '../../src/core/corpus/model.js';
 import type { CorpusEntry, Entry, LibraryEntry } from '../../src/core/corpus/schema.js';
-import { createSearchIndex, indexTerms, mergeHits, parseQuery, queryTerm, tokenize, type SearchHit } from '../../src/core/search/corpusSearch.js';
+import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
+import { indexTerms, queryTerm, tokenize } from '../../src/core/search/analysis.js';
+import { mergeHits, type SearchHit } from '../../src/core/search/hits.js';
+import { parseQuery } from '../../src/core/search/queryLanguage.js';
 import { BM25, MATCH_WEIGHTS, MAX_FUZZY } from '../../src/core/search/scoring.js';
 import { realCorpus } from './helpers.js';
 

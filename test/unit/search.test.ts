@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
-import {
-  createSearchIndex, indexTerms, parseQuery, SEARCH_FIELDS, searchDocuments, tokenize, topicsMatching, withAbbreviations,
-  type SearchDocument,
-} from '../../src/core/search/corpusSearch.js';
+import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
+import { indexTerms, tokenize, withAbbreviations } from '../../src/core/search/analysis.js';
+import { parseQuery, topicsMatching } from '../../src/core/search/queryLanguage.js';
+import { SEARCH_FIELDS, searchDocuments, type SearchDocument } from '../../src/core/search/corpus/corpusDocuments.js';
 import { realCorpus } from './helpers.js';
 import { READING_LIST_QUERIES } from './querySets.js';
 

@@ -12,7 +12,7 @@ import { toBibtex } from '../../src/core/cite/writeBibtex.js';
 import type { Corpus } from '../../src/core/corpus/readCorpus.js';
 import type { Logger } from '../../src/core/config/logger.js';
 import type { Entry } from '../../src/core/corpus/schema.js';
-import { createSearchIndex } from '../../src/core/search/corpusSearch.js';
+import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
 import { entryMarkdown, escapeMarkdown } from '../../src/core/service/entryCards.js';
 import { LatexProject } from '../../src/core/latex/project.js';
 import { createCitationService, type CitationService } from '../../src/core/service/service.js';

@@ -1,6 +1,6 @@
 /**
  * The one definition of how a match scores, shared by the corpus search (MiniSearch, given these
- * as its `searchOptions.bm25`, `weights` and `maxFuzzy`) and the library index (`library/index/`),
+ * as its `searchOptions.bm25`, `weights` and `maxFuzzy`) and the library index (`library/`),
  * so that a query ranks the same whichever index holds an entry.
  *
  * The values are MiniSearch 7's defaults (`defaultSearchOptions` and `defaultBM25params` in its
@@ -10,6 +10,17 @@
  * MiniSearch's defaults.
  */
 import type { BM25Params } from 'minisearch';
+
+/** Field weights: a title or system-name hit outranks an author or summary hit. */
+export const FIELD_BOOSTS = {
+  title: 4, aliases: 4, key: 3, authors: 2, venue: 1.5, year: 1, topics: 1, summary: 0.6,
+} as const;
+
+/** Score factor when the whole query is an entry's name: its key, an alias, or its title's name before ':'. */
+export const EXACT_NAME_BOOST = 1.5;
+
+/** Document boosts by level: among equally good matches, foundations first. */
+export const LEVEL_BOOST: Record<string, number> = { 'must-read': 1.1, optional: 1.05, advanced: 1 };
 
 /** BM25+'s parameters: term-frequency saturation `k`, length normalisation `b`, and the floor `d` of a match. */
 export const BM25: Readonly<BM25Params> = Object.freeze({ k: 1.2, b: 0.7, d: 0.5 });

@@ -11,7 +11,7 @@ import { citeContextAt } from '../cite/citationContext.js';
 import type { LatexBibitem } from '../latex/bibitems.js';
 import { bibitemPlainText } from '../latex/thebibliography.js';
 import type { Entry } from '../corpus/schema.js';
-import { firstEntries } from '../search/corpusSearch.js';
+import { firstEntries } from '../search/corpus/corpusIndex.js';
 import { bibFieldsText } from './bibFieldsText.js';
 import { bibEntryMarkdown, entryMarkdown, escapeMarkdown, venueYear } from './entryCards.js';
 import { bibEntries, type ServiceContext } from './serviceContext.js';

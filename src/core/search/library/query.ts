@@ -1,12 +1,14 @@
 /**
  * Running a query on a library index: the words it matches (exact, prefix, typo), read from the
  * rarest, scored with BM25+ as the corpus search scores them (`core/search/scoring.ts`), the
- * filters tested on the candidates only. The bounds on a keystroke's work are in `library/index/libraryIndex.ts`.
+ * filters tested on the candidates only. The bounds on a keystroke's work are in `search/library/libraryIndex.ts`.
  */
 import { foldAscii } from '../../cite/key.js';
 import type { Entry } from '../../corpus/schema.js';
-import { CJK, queryTerm, tokenize, type ParsedQuery, type QueryFilters, type SearchHit } from '../../search/corpusSearch.js';
-import { BM25, FUZZY_RATIO, MAX_FUZZY, fuzzyWeight, prefixWeight } from '../../search/scoring.js';
+import { CJK, queryTerm, tokenize } from '../analysis.js';
+import type { ParsedQuery, QueryFilters } from '../queryLanguage.js';
+import type { SearchHit } from '../hits.js';
+import { BM25, FUZZY_RATIO, MAX_FUZZY, fuzzyWeight, prefixWeight } from '../scoring.js';
 import { DOC_MASK, DOC_SHIFT, F, FIELD_SHIFT, MAX_EXPANSIONS, TF_MASK, docOf, lowerBound, posting, type IndexData, type Prepared } from './data.js';
 import { topK } from './heap.js';
 
@@ -154,7 +156,7 @@ function expand(ix: IndexData, term: string, prefix: boolean, fuzzy: boolean): Q
 /**
  * The entries that match every word, best first, at most `limit` of those `want` accepts.
  *
- * @param truncate - a one-word query reads its words' top lists (see `library/index/libraryIndex.ts`)
+ * @param truncate - a one-word query reads its words' top lists (see `search/library/libraryIndex.ts`)
  * @returns the entries and their summed scores; `truncated` when a top list stood for a longer list
  */
 function rank(ix: IndexData, words: QueryWord[], want: (i: number) => boolean, limit: number, truncate: boolean): { docs: number[]; scores: number[]; truncated: boolean } {
