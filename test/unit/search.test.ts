@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
-import { indexTerms, tokenize, withAbbreviations } from '../../src/core/search/analysis.js';
+import { indexTerms, queryTerm, tokenize, withAbbreviations } from '../../src/core/search/analysis.js';
 import { parseQuery, topicsMatching } from '../../src/core/search/queryLanguage.js';
 import { SEARCH_FIELDS, searchDocuments, type SearchDocument } from '../../src/core/search/corpus/corpusDocuments.js';
 import { realCorpus } from './helpers.js';
@@ -41,6 +41,45 @@ describe('named queries on the real corpus return the expected entry first', () 
 
   it('finds the Megatron papers and repository for "megatron"', () => {
     expect(keys('megatron', 4)).toEqual(expect.arrayContaining(['narayanan2021efficient', 'nvidia2019megatron', 'shoeybi2019megatron']));
+  });
+});
+
+describe('a query, term by term', () => {
+  it('scores an entry as MiniSearch\'s query does: the sum of its terms\' scores times the distinct terms it matches (OR); all terms: the AND query', () => {
+    // The corpus search sums each query term's own hits (kept between keystrokes) instead of
+    // running the whole query: this holds the two equal, score for score, on MiniSearch itself.
+    const words = ['paged', 'attention', 'pipeline', 'parallel', 'serving', 'memory', 'cache', 'caching', 'zero', 'offload', 'kernels', 'fusion'];
+    const docs = fc.array(fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 40 });
+    const query = fc.array(fc.oneof(fc.constantFrom(...words), fc.constantFrom('pag', 'pip', 'cach', 'atention', 'zer')), { minLength: 1, maxLength: 4 });
+    fc.assert(fc.property(docs, query, (titles, q) => {
+      const ms = new MiniSearch({ fields: ['title'], searchOptions: { prefix: (t) => t.length >= 2, fuzzy: (t) => (t.length >= 5 ? 0.2 : false), processTerm: queryTerm }, processTerm: indexTerms });
+      ms.addAll(titles.map((t, id) => ({ id, title: t.join(' ') })));
+      const terms = q.map(queryTerm);
+      const sums = new Map<number, { score: number; terms: Set<string> }>();
+      for (const term of terms) {
+        for (const r of ms.search(term, { tokenize: (t) => [t], processTerm: (t) => t })) {
+          const s = sums.get(r.id as number);
+          if (s) { s.score += r.score; s.terms.add(term); } else sums.set(r.id as number, { score: r.score, terms: new Set([term]) });
+        }
+      }
+      const byId = (rs: [number, number][]) => rs.sort((x, y) => x[0] - y[0]);
+      const ours = byId([...sums].map(([id, s]) => [id, s.score * s.terms.size]));
+      expect(ours).toEqual(byId(ms.search(q.join(' '), { combineWith: 'OR' }).map((r) => [r.id as number, r.score])));
+      const all = byId([...sums].filter(([, s]) => s.terms.size === new Set(terms).size).map(([id, s]) => [id, s.score * s.terms.size]));
+      expect(all).toEqual(byId(ms.search(q.join(' '), { combineWith: 'AND' }).map((r) => [r.id as number, r.score])));
+    }), { numRuns: 300, seed: 7 });
+  });
+});
+
+describe('the term hits an index keeps between queries', () => {
+  it('change no answer: a query typed keystroke by keystroke after others answers as on a fresh index', () => {
+    const queries = ['mixture of experts training', 'paged attention', 'speculatve decodng', '深度学习', 'attention year:2023..2024 venue:iclr', 'zero offload zero'];
+    const used = createSearchIndex(realCorpus());
+    for (const q of queries) for (let i = 1; i <= q.length; i++) used.search(q.slice(0, i), 20);
+    for (const q of [...queries].reverse()) {
+      const fresh = createSearchIndex(realCorpus());
+      expect(used.search(q, 20), q).toEqual(fresh.search(q, 20));
+    }
   });
 });
 

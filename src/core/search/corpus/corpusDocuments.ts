@@ -20,6 +20,11 @@ export interface SearchDocument {
   authors: string;
   venue: string;
   year: string;
+  /**
+   * The entry's topics as search tokens, each once, separated by spaces (the words of the topics'
+   * ids, Chinese labels with their character bigrams, and paths): the index takes them as they are
+   * ({@link topicTokens}), not through the tokenizer again.
+   */
   topics: string;
   summary: string;
 }
@@ -57,4 +62,9 @@ export function searchDocuments(corpus: Corpus): SearchDocument[] {
     topics: topicText(e),
     summary: withAbbreviations(e.summary ?? ''),
   }));
+}
+
+/** The tokens of a document's `topics` field (see {@link SearchDocument.topics}). */
+export function topicTokens(text: string): string[] {
+  return text ? text.split(' ') : [];
 }

@@ -4,7 +4,7 @@
  * matching, the query language's filters (`../queryLanguage.ts`) and our ranking on top
  * (`../scoring.ts`, which the library index shares). MiniSearch is used through its public API only.
  */
-import MiniSearch, { type SearchResult as MsResult } from 'minisearch';
+import MiniSearch from 'minisearch';
 import type { Corpus } from '../../corpus/model.js';
 import { foldAscii } from '../../cite/key.js';
 import { displayName } from '../../cite/names.js';
@@ -13,9 +13,12 @@ import { indexTerms, queryTerm, tokenize } from '../analysis.js';
 import type { SearchHit } from '../hits.js';
 import { parseQuery, topicsMatching, type QueryFilters } from '../queryLanguage.js';
 import { BM25, EXACT_NAME_BOOST, FIELD_BOOSTS, FUZZY_RATIO, LEVEL_BOOST, MATCH_WEIGHTS, MAX_FUZZY } from '../scoring.js';
-import { SEARCH_FIELDS, searchDocuments, type SearchDocument } from './corpusDocuments.js';
+import { SEARCH_FIELDS, searchDocuments, topicTokens, type SearchDocument } from './corpusDocuments.js';
 
 const fold = foldAscii;
+
+/** Query terms whose hits a corpus index keeps (the words of the last few queries). */
+const TERM_CACHE = 64;
 
 /**
  * What the search lists when nothing is typed (and completion offers for an empty key): the
@@ -56,17 +59,27 @@ export function createSearchIndex(corpus: Corpus): SearchIndex {
   // Every indexed word is stored as typed (folded) and as its Porter stem, so a query's stem finds
   // `cache`, `caches`, `caching` alike and a half-typed word still prefix-matches the whole one.
   const vocabulary = new Set<string>();
-  const termsOf = new Map<string, string[]>();
+  const termsOf = new Map<string, string | string[]>();
+  // Fields whose texts repeat across entries (a venue, a year) are split once per text; the topics
+  // are tokens already.
+  const repeated = new Map<string, string[]>();
   const ms = new MiniSearch<SearchDocument>({
     fields: [...SEARCH_FIELDS],
     storeFields: [],
-    tokenize,
+    tokenize: (text, field) => {
+      if (field === 'topics') return topicTokens(text);
+      if (field !== 'venue' && field !== 'year') return tokenize(text);
+      let tokens = repeated.get(text);
+      if (!tokens) repeated.set(text, tokens = tokenize(text));
+      return tokens;
+    },
     // A word is folded and stemmed once per build, not at each of its occurrences.
     processTerm: (t) => {
       let terms = termsOf.get(t);
-      if (!terms) {
-        termsOf.set(t, terms = indexTerms(t));
-        for (const term of terms) vocabulary.add(term);
+      if (terms === undefined) {
+        const all = indexTerms(t);
+        for (const term of all) vocabulary.add(term);
+        termsOf.set(t, terms = all.length === 1 ? all[0]! : all);
       }
       return terms;
     },
@@ -85,38 +98,91 @@ export function createSearchIndex(corpus: Corpus): SearchIndex {
   });
   ms.addAll(docs);
   termsOf.clear();
+  repeated.clear();
 
   // Names an entry is known by: an exact hit on one of these outranks a hit inside a longer name.
   const names = entries.map((e) => new Set([e.key, ...e.aliases, e.title.split(':')[0]!, e.title_en?.split(':')[0] ?? ''].map((n) => fold(n).trim()).filter(Boolean)));
 
+  // What the filters read of an entry, folded once, the first time a filter asks.
+  let authorNames: string[][] | undefined;
+  let venueTexts: string[] | undefined;
   let topicSets: Set<string>[] | undefined;
   const passes = (i: number, f: QueryFilters): boolean => {
     const e = entries[i]!;
     if (f.yearFrom !== undefined && (e.year === undefined || e.year < f.yearFrom)) return false;
     if (f.yearTo !== undefined && (e.year === undefined || e.year > f.yearTo)) return false;
-    if (f.author && !f.author.some((a) => e.authors.some((p) => fold(displayName(p)).includes(a)))) return false;
-    if (f.venue && !f.venue.some((v) => fold(`${e.venue ?? ''} ${e.venue_full ?? ''}`).includes(v))) return false;
+    if (f.author) {
+      authorNames ??= entries.map((x) => x.authors.map((p) => fold(displayName(p))));
+      const names = authorNames[i]!;
+      if (!f.author.some((a) => names.some((n) => n.includes(a)))) return false;
+    }
+    if (f.venue) {
+      venueTexts ??= entries.map((x) => fold(`${x.venue ?? ''} ${x.venue_full ?? ''}`));
+      if (!f.venue.some((v) => venueTexts![i]!.includes(v))) return false;
+    }
     if (topicSets && !topicSets.some((set) => e.topics.some((t) => set.has(t)))) return false;
     return true;
   };
+
+  // Each query term's hits (entry ids and scores, unfiltered), for the terms of the last queries:
+  // typing "mixture of experts tr" searches only the word being typed, the others' hits are kept.
+  const termHits = new Map<string, { ids: Int32Array; scores: Float64Array }>();
+  const hitsOf = (term: string) => {
+    let hits = termHits.get(term);
+    if (hits) {
+      termHits.delete(term);
+    } else {
+      // One term, as MiniSearch reads it within a query (already split and stemmed), with the
+      // same prefix and typo options: its score here is its part of a query's sum.
+      const rs = ms.search(term, { tokenize: (t) => [t], processTerm: (t) => t });
+      hits = { ids: Int32Array.from(rs, (r) => r.id as number), scores: Float64Array.from(rs, (r) => r.score) };
+      if (termHits.size >= TERM_CACHE) termHits.delete(termHits.keys().next().value!);
+    }
+    termHits.set(term, hits);
+    return hits;
+  };
+  // One query's sums, per entry; `stamp` tells the entries this query touched from earlier ones'.
+  const sum = new Float64Array(entries.length);
+  const matched = new Uint16Array(entries.length);
+  const stamp = new Uint32Array(entries.length);
+  let queries = 0;
 
   return {
     search(query, limit = 50) {
       const { text, filters } = parseQuery(query);
       topicSets = filters.topic?.map((needle) => topicsMatching(corpus, needle));
-      const filter = (r: MsResult) => passes(r.id as number, filters);
       if (!text) {
-        const anyFilter = Object.keys(filters).length > 0;
-        return anyFilter ? entries.filter((_e, i) => passes(i, filters)).slice(0, limit).map((entry) => ({ entry, score: 0 })) : [];
+        if (!Object.keys(filters).length) return [];
+        const out: SearchHit[] = [];
+        for (let i = 0; i < entries.length && out.length < limit; i++) if (passes(i, filters)) out.push({ entry: entries[i]!, score: 0 });
+        return out;
       }
-      const all = ms.search(text, { combineWith: 'AND', filter });
-      const seen = new Set(all.map((r) => r.id));
-      const some = ms.search(text, { combineWith: 'OR', filter }).filter((r) => !seen.has(r.id));
+      // MiniSearch's OR query, term by term: an entry's score is the sum of its terms' scores (in
+      // query order) times the number of distinct terms it matches (MiniSearch's \`combinators\`
+      // and \`search\`), so an entry that matches every term has the score an AND query gives it.
+      const terms = tokenize(text).map(queryTerm).filter(Boolean);
+      const distinct = [...new Set(terms)];
+      const stampNow = ++queries;
+      const touched: number[] = [];
+      for (const term of terms) {
+        const { ids, scores } = hitsOf(term);
+        for (let k = 0; k < ids.length; k++) {
+          const id = ids[k]!;
+          if (stamp[id] !== stampNow) { stamp[id] = stampNow; sum[id] = scores[k]!; matched[id] = 0; touched.push(id); } else sum[id] += scores[k]!;
+        }
+      }
+      for (const term of distinct) for (const id of hitsOf(term).ids) matched[id]++;
       const exact = fold(text).trim();
-      const rescore = (rs: MsResult[], partial: boolean): SearchHit[] => rs
-        .map((r) => ({ entry: entries[r.id as number]!, score: names[r.id as number]!.has(exact) ? r.score * EXACT_NAME_BOOST : r.score, ...(partial ? { partial } : {}) }))
-        .sort((a, b) => b.score - a.score);
-      return [...rescore(all, false), ...rescore(some, true)].slice(0, limit);
+      const all: SearchHit[] = [];
+      const some: SearchHit[] = [];
+      for (const id of touched) {
+        if (!passes(id, filters)) continue;
+        const score = sum[id]! * matched[id]! * (names[id]!.has(exact) ? EXACT_NAME_BOOST : 1);
+        if (matched[id] === distinct.length) all.push({ entry: entries[id]!, score });
+        else some.push({ entry: entries[id]!, score, partial: true });
+      }
+      const byScore = (x: SearchHit, y: SearchHit) => y.score - x.score;
+      return [...all.sort(byScore), ...some.sort(byScore)].slice(0, limit);
     },
   };
 }
