@@ -57,7 +57,7 @@ export const READING_LIST_QUERIES: readonly NamedQuery[] = [
  * name before its colon, an author with a year, a phrase of the title.
  */
 export const READING_LIST_MORE: readonly NamedQuery[] = [
-  ['vllm paper', 'kwon2023efficient'],
+  ['vllm sosp', 'kwon2023efficient'],
   ['continuous batching', 'yu2022orca'],
   ['distserve', 'zhong2024distserve'],
   ['sglang', 'zheng2024sglang'],

@@ -12,7 +12,7 @@ import { onReadingList, type CorpusEntry } from '../../corpus/schema.js';
 import { indexTerms, queryTerm, tokenize } from '../analysis.js';
 import type { SearchHit } from '../hits.js';
 import { parseQuery, topicsMatching, type QueryFilters } from '../queryLanguage.js';
-import { BM25, EXACT_NAME_BOOST, FIELD_BOOSTS, FUZZY_RATIO, LEVEL_BOOST, MATCH_WEIGHTS, MAX_FUZZY } from '../scoring.js';
+import { BM25, documentBoost, EXACT_NAME_BOOST, FIELD_BOOSTS, FUZZY_RATIO, MATCH_WEIGHTS, MAX_FUZZY } from '../scoring.js';
 import { SEARCH_FIELDS, searchDocuments, topicTokens, type SearchDocument } from './corpusDocuments.js';
 
 const fold = foldAscii;
@@ -63,6 +63,7 @@ export function createSearchIndex(corpus: Corpus): SearchIndex {
   // Fields whose texts repeat across entries (a venue, a year) are split once per text; the topics
   // are tokens already.
   const repeated = new Map<string, string[]>();
+  const boosts = entries.map(documentBoost);
   const ms = new MiniSearch<SearchDocument>({
     fields: [...SEARCH_FIELDS],
     storeFields: [],
@@ -89,7 +90,7 @@ export function createSearchIndex(corpus: Corpus): SearchIndex {
       prefix: (term) => term.length >= 2,
       // Typos only: a word the corpus has (`caching`) is not also matched as a near word (`catching`).
       fuzzy: (term) => (term.length >= 5 && /^[a-z]+$/.test(term) && !vocabulary.has(term) ? FUZZY_RATIO : false),
-      boostDocument: (id) => LEVEL_BOOST[entries[id as number]?.level ?? ''] ?? 1,
+      boostDocument: (id) => boosts[id as number] ?? 1,
       // The one scoring definition, shared with the library index (`search/scoring.ts`).
       bm25: { ...BM25 },
       weights: { ...MATCH_WEIGHTS },
@@ -123,6 +124,8 @@ export function createSearchIndex(corpus: Corpus): SearchIndex {
     if (topicSets && !topicSets.some((set) => e.topics.some((t) => set.has(t)))) return false;
     return true;
   };
+  // The order of a listing with filters only: the reading list first, as for an empty query.
+  let listingOrder: number[] | undefined;
 
   // Each query term's hits (entry ids and scores, unfiltered), for the terms of the last queries:
   // typing "mixture of experts tr" searches only the word being typed, the others' hits are kept.
@@ -153,8 +156,9 @@ export function createSearchIndex(corpus: Corpus): SearchIndex {
       topicSets = filters.topic?.map((needle) => topicsMatching(corpus, needle));
       if (!text) {
         if (!Object.keys(filters).length) return [];
+        listingOrder ??= [...entries.keys()].sort((x, y) => Number(onReadingList(entries[y]!)) - Number(onReadingList(entries[x]!)) || x - y);
         const out: SearchHit[] = [];
-        for (let i = 0; i < entries.length && out.length < limit; i++) if (passes(i, filters)) out.push({ entry: entries[i]!, score: 0 });
+        for (const i of listingOrder) { if (out.length >= limit) break; if (passes(i, filters)) out.push({ entry: entries[i]!, score: 0 }); }
         return out;
       }
       // MiniSearch's OR query, term by term: an entry's score is the sum of its terms' scores (in
