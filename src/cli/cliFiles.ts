@@ -2,12 +2,13 @@
  * The CLI's corpora and files: the bundled or `--corpus` corpus, regular files read within the
  * size cap, outputs written, and every file system failure as one usage-error line naming the path.
  */
-import { mkdirSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { mkdirSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { buildCorpus, type Corpus } from '../core/corpus/readCorpus.js';
 import { DEFAULT_MAX_FILE_MB, maxFileBytes } from '../core/config/fileLimits.js';
 import { CorpusError, formatProblem } from '../core/text/problems.js';
 import { readProblem, readRegularFileSync } from '../host/node/regularFiles.js';
+import { fsReason, WriteRefused, writeFileSafely } from '../host/node/safeWrite.js';
 import { loadCompiledCorpus, loadCorpusDir, type LoadedCorpus } from '../host/node/readCorpusFiles.js';
 import { UsageError, type Values } from './options.js';
 import { didYouMean, firstLine, suggest } from './output.js';
@@ -83,13 +84,17 @@ export function readText(path: string, label: string): string {
   return r.bytes.toString('utf8');
 }
 
-/** Writes a file, creating its folder; a failure is a one-line usage error naming it. */
+/**
+ * Writes a file, creating its folder, whole or not at all (`host/node/safeWrite.ts`: a file that
+ * was there stays byte for byte as it was when the write fails); a failure is a one-line usage
+ * error naming it.
+ */
 export function writeText(path: string, text: string): void {
   try {
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, text);
+    writeFileSafely(path, text);
   } catch (e) {
-    if (isFsError(e)) throw new UsageError(`cannot write ${path}: ${reason(e, path, true)}`);
+    if (isFsError(e) || e instanceof WriteRefused) throw new UsageError(`cannot write ${path}: ${reason(e, path, true)}`);
     throw e;
   }
 }
@@ -97,16 +102,6 @@ export function writeText(path: string, text: string): void {
 function isFsError(e: unknown): e is NodeJS.ErrnoException {
   return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && typeof (e as NodeJS.ErrnoException).syscall === 'string';
 }
-
-const FS_REASONS: Record<string, string> = {
-  ENOENT: 'no such file or folder',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EISDIR: 'is a folder',
-  EROFS: 'read-only file system',
-  ENOSPC: 'no space left on the device',
-  EMFILE: 'too many open files',
-};
 
 /**
  * Why an operation failed, in a few words and one line.
@@ -117,17 +112,16 @@ const FS_REASONS: Record<string, string> = {
  */
 function reason(e: unknown, named?: string, writing = false): string {
   if (e instanceof CorpusError) return e.problems.map((p) => p.message).join('; ');
+  const at = isFsError(e) && e.path && e.path !== named ? `${e.path}: ` : '';
   if (isFsError(e)) {
-    const at = e.path && e.path !== named ? `${e.path}: ` : '';
     if (e.code === 'ENOTDIR' || (e.code === 'EEXIST' && e.syscall === 'mkdir')) {
       const file = e.path && fileInTheWay(e.path);
       return `${file || 'a parent'} is a file, not a folder`;
     }
     if (e.code === 'ENOENT' && writing) return `${at}the file cannot be created there`;
-    const words = FS_REASONS[e.code ?? ''];
-    if (words) return `${at}${words}`;
   }
-  return firstLine(e);
+  const words = fsReason(e);
+  return words ? `${at}${words}` : firstLine(e);
 }
 
 /** The first ancestor of a path (or the path itself) that is a file, where a folder was needed. */

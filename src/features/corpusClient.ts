@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import { buildTaxonomy, type Taxonomy } from '../core/corpus/model.js';
 import type { Entry } from '../core/corpus/schema.js';
 import type { BrowseNode, BrowseParent } from '../core/corpus/browse.js';
-import { isCitingLanguage } from '../core/cite/citationContext.js';
+import { fileKind, isCiting } from '../core/workspace/fileKind.js';
 import { Disposable } from './dispose.js';
 import type { ServerApi } from './client/serverApi.js';
 import type { EntryResult, LibraryEntriesResult, LibraryFileStatus, LibraryGroup, TopicFilter } from '../server/protocol.js';
@@ -214,7 +214,7 @@ export class CorpusClient extends Disposable {
 
   /** The keys a LaTeX or Markdown document cites, in order, each once (read by the server). */
   async citedKeys(doc: vscode.TextDocument, token?: vscode.CancellationToken): Promise<string[]> {
-    if (!isCitingLanguage(doc.languageId)) return [];
+    if (!isCiting(fileKind(doc.uri.path, doc.languageId))) return [];
     return this.server.citedKeys({ uri: doc.uri.toString() }, token);
   }
 

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { planCitation } from '../core/cite/insert.js';
-import { isCitingLanguage } from '../core/cite/citationContext.js';
+import { fileKind, isCiting } from '../core/workspace/fileKind.js';
 import type { Entry } from '../core/corpus/schema.js';
 import type { Config } from './config.js';
 import type { Bibliographies } from './bibliography.js';
@@ -15,7 +15,7 @@ import { Commands } from '../ids.js';
 
 /** Whether citations in this editor are LaTeX or Pandoc citations (rather than plain text). */
 export function isCitingEditor(editor: vscode.TextEditor | undefined): boolean {
-  return isCitingLanguage(editor?.document.languageId ?? '');
+  return !!editor && isCiting(fileKind(editor.document.uri.path, editor.document.languageId));
 }
 
 /** The editor to insert into: the active one, else the last visible LaTeX/Markdown editor. */

@@ -10,7 +10,8 @@ import type { Problem } from '../core/text/problems.js';
 import type { Logger } from '../core/config/logger.js';
 import { createSearchIndex, type SearchIndex } from '../core/search/corpus/corpusIndex.js';
 import { CorpusBrowser } from '../core/corpus/browse.js';
-import { DIAGNOSTIC_SOURCE, textHash, type CorpusView } from '../core/service/types.js';
+import type { CatalogCorpus } from '../core/library/catalog.js';
+import { DIAGNOSTIC_SOURCE, textHash } from '../core/service/types.js';
 
 /** Reads a corpus file: its text, or why it cannot be read (`is not UTF-8 text`). */
 export type CorpusFileReader = (uri: URI) => Promise<{ text: string } | { problem: string }>;
@@ -40,7 +41,7 @@ export class CorpusStore {
   }
 
   /** The corpus and its index (built now if it was not). */
-  get view(): CorpusView {
+  get view(): CatalogCorpus {
     const c = this.current;
     const log = this.log;
     return {

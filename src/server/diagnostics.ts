@@ -10,7 +10,8 @@
  */
 import { DiagnosticRefreshRequest, DocumentDiagnosticReportKind, type DocumentDiagnosticParams, type DocumentDiagnosticReport, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { isCitingLanguage } from '../core/cite/citationContext.js';
+import { URI } from 'vscode-uri';
+import { fileKind, isCiting } from '../core/workspace/fileKind.js';
 import type { CitationService } from '../core/service/service.js';
 import type { ServerContext } from './serverContext.js';
 import { Params } from './requests.js';
@@ -115,7 +116,7 @@ export class Diagnostics {
   }
 
   private watchPull(document: TextDocument): void {
-    if (!this.ctx.can.refresh || !isCitingLanguage(document.languageId)) return;
+    if (!this.ctx.can.refresh || !isCiting(fileKind(URI.parse(document.uri), document.languageId))) return;
     const uri = document.uri;
     this.pullWatch.start(uri, PULL_WATCH_MS, () => {
       const doc = this.documents.get(uri);

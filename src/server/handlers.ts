@@ -67,7 +67,7 @@ async function genericEdit(workspace: ServerWorkspace, b: BibChange): Promise<Wo
       }
       // A closed file: the client opens it as it is on disk; positions count lines the way LSP does.
       if (!b.disk?.editorSafe) return l10n.t('{0} has mixed line endings or is not UTF-8; add the entry in an editor that keeps them, or run mlsys-papers sync.', URI.parse(b.uri).path);
-      const raw = await workspace.service.readDisk!(URI.parse(b.uri));
+      const raw = await workspace.service.readDisk(URI.parse(b.uri));
       if (typeof raw !== 'string') return l10n.t('{0} cannot be read.', URI.parse(b.uri).path);
       const at = TextDocument.create(b.uri, 'bibtex', 0, raw).positionAt(b.disk.offset);
       return { changes: { [b.uri]: [{ range: { start: at, end: at }, newText: b.disk.text }] } };

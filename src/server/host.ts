@@ -20,11 +20,6 @@ export function fileStampOf(mtime: number, size: number, directory: boolean | 's
   return `${directory === 'special' ? 's' : directory ? 'd' : 'm'}${mtime}:${size}`;
 }
 
-/** How long a request naming a document waits for the document's `didOpen` (see `openDocument`), in ms. */
-const OPEN_WAIT_MS = 5000;
-/** How many formatted references are kept (for hovers and completion documentation). */
-const FORMATTED_LIMIT = 500;
-
 /**
  * A file as the host reads it; `stamp` as {@link fileStampOf} makes it. `notFile`: neither a
  * regular file nor a folder (a device, a FIFO, `/dev/stdin`), never read; `tooLarge`: over the
@@ -46,30 +41,47 @@ export interface BundledFiles {
   read(path: string): Promise<string | undefined>;
 }
 
+/**
+ * A file system the server reads through: the host's own (Node: `node:fs`, for `file:` URIs) or
+ * the client's (`clientFileSystem.ts`: `mlsysPapers/readFile`, `mlsysPapers/stat`,
+ * `mlsysPapers/findFiles`), chosen once at `initialize` (`ServerContext.initialize`). Either is
+ * overlaid by the open documents (`serverWorkspace.ts`). A file it cannot reach is missing.
+ */
+export interface HostFileSystem {
+  /**
+   * Reads a file without blocking the server's thread: stat first (following symlinks), and only
+   * a regular file of at most `maxBytes` is read.
+   *
+   * @param maxBytes - the size cap in bytes (`mlsysPapers.maxFileSizeMB`)
+   * @returns the file, or undefined when it does not exist or cannot be read
+   */
+  readFile(uri: URI, maxBytes: number): Promise<HostFile>;
+  /** What changes when the file changes, without reading it ({@link fileStampOf}); undefined when missing. */
+  stamp(uri: URI): Promise<string | undefined>;
+  /**
+   * A file's real path (`WorkspaceFiles.realPath`: symlinks resolved; for a file not there yet,
+   * its nearest existing folder's real path plus the rest), for every "inside the workspace" and
+   * "is this a library" decision. A file system that sees no symlink (the client's) gives the
+   * URI normalised.
+   */
+  realPath(uri: URI): Promise<URI | undefined>;
+  /** Whether names are compared ignoring case (real paths are then compared case-folded). */
+  readonly foldsCase: boolean;
+  /**
+   * The regular files under some folders whose names end with one of `extensions` (`.tex`),
+   * without following symbolic links or entering hidden folders; at most `limit`.
+   */
+  listFiles(folders: readonly URI[], extensions: readonly string[], limit: number): Promise<URI[]>;
+}
+
 /** What the server needs from where it runs. */
 export interface ServerHost {
   /**
-   * Reads a file the server can reach itself (Node: `file:` URIs), without blocking the server's
-   * thread: stat first (following symlinks), and only a regular file of at most `maxBytes` is read.
-   *
-   * @param maxBytes - the size cap in bytes (`mlsysPapers.maxFileSizeMB`)
-   * @returns the file, undefined when it does not exist, or null when this host cannot read such URIs (the client is asked)
+   * The host's own file system (Node: `file:` URIs), used when every workspace folder is a
+   * `file:` URI. Absent (the browser), or for other folders, the client's is used
+   * (`clientFileSystem.ts`), when the client offers one (`initializationOptions.fileSystem`).
    */
-  readFile?(uri: URI, maxBytes: number): Promise<HostFile | null> | HostFile | null;
-  /**
-   * What changes when the file changes, without reading it ({@link fileStampOf}, as the stamps
-   * of {@link readFile}); same conventions as {@link readFile}. Absent: the client is asked
-   * (`mlsysPapers/stat`), or, without one, the file is read for it.
-   */
-  stamp?(uri: URI): Promise<string | undefined | null> | string | undefined | null;
-  /**
-   * A file's real path (`BibWorkspace.realPath`: symlinks resolved; for a file not there yet, its
-   * nearest existing folder's real path plus the rest), for every "inside the workspace" and "is
-   * this a library" decision. Absent (the browser): URIs are compared normalised.
-   */
-  realPath?(uri: URI): Promise<URI | undefined>;
-  /** Whether the host's file system ignores case in names (real paths are then compared case-folded). */
-  foldsCase?: boolean;
+  fileSystem?: HostFileSystem;
   /**
    * The compiled bundled corpus (`dist/corpus.json`).
    *
@@ -90,12 +102,6 @@ export interface ServerHost {
   libraryCache?(dir: string | undefined, warn: (message: string) => void): LibraryCache | undefined;
   /** A strong hash of a text, for cache keys (Node: SHA-256); absent: FNV-1a with the length. */
   hash?(text: string): string;
-  /**
-   * The regular files under some folders whose names end with one of `extensions` (`.tex`), without
-   * following symbolic links or entering hidden folders; at most `limit`. Absent, or null for
-   * folders it cannot reach: the client is asked (`mlsysPapers/findFiles`).
-   */
-  listFiles?(folders: readonly URI[], extensions: readonly string[], limit: number): Promise<URI[] | null>;
   /** The clock the server's timers run on; absent: {@link REAL_CLOCK}. */
   clock?: Clock;
 }

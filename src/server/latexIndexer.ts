@@ -9,6 +9,7 @@ import { FileChangeType, type FileEvent } from 'vscode-languageserver';
 import { URI } from 'vscode-uri';
 import { indexLatexFiles, LATEX_FILE_LIMIT, LatexProject } from '../core/latex/project.js';
 import type { Logger } from '../core/config/logger.js';
+import { fileKind } from '../core/workspace/fileKind.js';
 import type { Clock } from './host.js';
 
 /** How long one slice of indexing may run before the server answers other requests, in ms. */
@@ -39,8 +40,8 @@ export interface LatexProjectHost {
   log: Logger;
 }
 
-/** Whether a URI names a file the project indexes (`.tex`). */
-export const isLatexFile = (uri: string): boolean => /\.tex$/i.test(uri);
+/** Whether a URI names a file the project indexes (a LaTeX file by its name). */
+const isLatexFile = (uri: string): boolean => fileKind(URI.parse(uri)) === 'latex';
 
 /** Keeps the server's {@link LatexProject} in step with the workspace. */
 export class LatexProjectIndexer {

@@ -24,8 +24,8 @@ import * as l10n from '@vscode/l10n';
 import { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-types';
 import { URI, Utils } from 'vscode-uri';
 import type { ParsedBib } from '../core/bibliography/bibtexFile.js';
-import type { BibtexReadings } from '../core/bibliography/resolve.js';
-import { bibFormatOf } from '../core/bibliography/bibFormat.js';
+import type { BibtexReadings } from '../core/bibliography/bibCache.js';
+import { fileKind, isBibliography } from '../core/workspace/fileKind.js';
 import type { Logger } from '../core/config/logger.js';
 import { buildCorpus } from '../core/corpus/model.js';
 import type { Entry } from '../core/corpus/schema.js';
@@ -237,7 +237,8 @@ export class LibraryStore implements BibtexReadings {
     f.cached = false;
     this.onStatus(this.status());
     const started = this.host.now();
-    const format = bibFormatOf(f.uri.path);
+    const kind = fileKind(f.uri);
+    const format = isBibliography(kind) ? kind : undefined;
     const fail = (message: string) => {
       if (!current()) return;
       f.state = 'error';

@@ -5,7 +5,7 @@
  */
 import { URI } from 'vscode-uri';
 import * as l10n from '@vscode/l10n';
-import { inWorkspaceReal } from '../core/bibliography/resolve.js';
+import { inWorkspaceReal } from '../core/workspace/paths.js';
 import { BUNDLED_STYLES, type BundledStyle } from '../core/cite/styles.js';
 import type { Entry } from '../core/corpus/schema.js';
 import type { ServerContext } from './serverContext.js';

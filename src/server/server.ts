@@ -17,9 +17,7 @@ import {
   type WorkspaceFoldersChangeEvent,
 } from 'vscode-languageserver';
 import { URI } from 'vscode-uri';
-import { inWorkspace } from '../core/bibliography/resolve.js';
-import { bibFormatOf } from '../core/bibliography/bibFormat.js';
-import { LATEX_LANGUAGES } from '../core/cite/citationContext.js';
+import { fileKind, isBibliography } from '../core/workspace/fileKind.js';
 import { configureL10n, TOPIC_LABELS, type TopicLabels } from '../core/text/l10n.js';
 import { LATEX_FILE_LIMIT } from '../core/latex/project.js';
 import { createCitationService } from '../core/service/service.js';
@@ -30,8 +28,7 @@ import { registerTopicRequests } from './topicRequests.js';
 import { Diagnostics } from './diagnostics.js';
 import { registerLanguageFeatures } from './handlers.js';
 import type { ServerHost } from './host.js';
-import { isLatexFile, LatexProjectIndexer } from './latexIndexer.js';
-import { Methods } from './protocol.js';
+import { LatexProjectIndexer } from './latexIndexer.js';
 import { References } from './references.js';
 import { Params } from './requests.js';
 import { ServerSettings } from './serverSettings.js';
@@ -39,7 +36,7 @@ import { Sources } from './sources.js';
 import { Watching } from './watching.js';
 import { ServerWorkspace } from './serverWorkspace.js';
 
-export { fileStampOf, REAL_CLOCK, type BundledFiles, type Clock, type HostFile, type ServerHost } from './host.js';
+export { fileStampOf, REAL_CLOCK, type BundledFiles, type Clock, type HostFile, type HostFileSystem, type ServerHost } from './host.js';
 
 /**
  * Serves the citation language service on a connection until it closes.
@@ -64,14 +61,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
 
   // The LaTeX project: roots of files that name none, from the workspace's \input and \include.
   const latex = new LatexProjectIndexer({
-    list: async () => {
-      const own = host.listFiles ? await host.listFiles(ctx.folders, ['.tex'], LATEX_FILE_LIMIT + 1) : null;
-      if (own) return own;
-      if (!ctx.init.fileSystem) return [];
-      const found = await connection.sendRequest<string[]>(Methods.findFiles, { pattern: '**/*.tex' })
-        .catch((e: unknown) => { log.warn(`findFiles **/*.tex: ${String(e)}`); return []; });
-      return found.map((u) => URI.parse(u)).filter((u) => inWorkspace(workspace.service, u));
-    },
+    list: () => ctx.files.listFiles(ctx.folders, ['.tex'], LATEX_FILE_LIMIT + 1),
     read: (uri) => workspace.service.readText(uri),
     yield: ctx.yield,
     now: () => ctx.clock.now(),
@@ -163,22 +153,23 @@ export function startServer(connection: Connection, host: ServerHost): void {
   }));
 
   connection.onDidChangeWatchedFiles(gate.heed('workspace/didChangeWatchedFiles', Params.didChangeWatchedFiles, ({ changes }: DidChangeWatchedFilesParams) => {
-    if (changes.some((c) => isLatexFile(c.uri))) void latex.filesChanged(changes).catch(ctx.fail);
+    if (changes.some((c) => fileKind(c.uri) === 'latex')) void latex.filesChanged(changes).catch(ctx.fail);
     if (sources.filesChanged(changes).bib) diagnostics.refresh();
   }));
 
   documents.onDidChangeContent(({ document }) => {
     const uri = document.uri;
-    if (LATEX_LANGUAGES.has(document.languageId)) latex.documentChanged(uri, document.getText());
+    const kind = fileKind(URI.parse(uri), document.languageId);
+    if (kind === 'latex') latex.documentChanged(uri, document.getText());
     sources.documentChanged(uri);
     // An edited bibliography changes the answers for the documents that cite from it.
-    if (bibFormatOf(URI.parse(uri).path)) diagnostics.refresh();
+    if (isBibliography(kind)) diagnostics.refresh();
     else diagnostics.documentChanged(document);
   });
   // Open documents' bibliographies join the libraries (includeDocumentBibliography).
   documents.onDidOpen(() => sources.reloadLibrariesSoon());
   documents.onDidClose(({ document }) => {
-    if (LATEX_LANGUAGES.has(document.languageId)) void latex.documentClosed(document.uri).catch(ctx.fail);
+    if (fileKind(URI.parse(document.uri), document.languageId) === 'latex') void latex.documentClosed(document.uri).catch(ctx.fail);
     sources.reloadLibrariesSoon();
     settings.forget(document.uri);
     sources.documentClosed(document.uri);

@@ -6,7 +6,8 @@
 import type { Connection, InitializeParams } from 'vscode-languageserver';
 import { URI } from 'vscode-uri';
 import type { Logger } from '../core/config/logger.js';
-import { REAL_CLOCK, type Clock, type ServerHost } from './host.js';
+import { clientFileSystem } from './clientFileSystem.js';
+import { REAL_CLOCK, type Clock, type HostFileSystem, type ServerHost } from './host.js';
 import type { InitializationOptions } from './protocol.js';
 import { RequestGate } from './requests.js';
 
@@ -43,6 +44,11 @@ export class ServerContext {
   /** Every handler is registered through it: answered always, in LSP's lifecycle, parameters checked (`requests.ts`). */
   readonly gate: RequestGate;
   readonly clock: Clock;
+  /**
+   * The file system every file is read through, chosen at `initialize` ({@link initialize}): the
+   * host's own when it has one and every workspace folder is a `file:` URI, else the client's.
+   */
+  files: HostFileSystem;
 
   constructor(readonly connection: Connection, readonly host: ServerHost) {
     this.clock = host.clock ?? REAL_CLOCK;
@@ -52,6 +58,7 @@ export class ServerContext {
       error: (m) => this.tell(() => connection.console.error(m instanceof Error ? `${m.message}\n${m.stack ?? ''}` : m)),
     };
     this.gate = new RequestGate(this.log);
+    this.files = clientFileSystem(connection, this.log, false, () => this.folders);
   }
 
   /** Runs `send` unless the connection is gone (once disposed, sending throws, at once or in its promise). */
@@ -73,11 +80,13 @@ export class ServerContext {
   /** Lets other messages be handled: resolves on the clock's next turn. */
   readonly yield = (): Promise<void> => new Promise<void>((resolve) => { this.clock.setTimeout(resolve, 0); });
 
-  /** Reads the client's `initialize`: its options, folders and capabilities. */
+  /** Reads the client's `initialize`: its options, folders and capabilities, and chooses the file system ({@link files}). */
   initialize(params: InitializeParams): void {
     this.init = (params.initializationOptions && typeof params.initializationOptions === 'object' ? params.initializationOptions : {}) as InitializationOptions;
     this.folders = (params.workspaceFolders ?? []).map((f) => URI.parse(f.uri));
     if (!this.folders.length && params.rootUri) this.folders = [URI.parse(params.rootUri)];
+    const own = this.host.fileSystem;
+    this.files = own && this.folders.every((f) => f.scheme === 'file') ? own : clientFileSystem(this.connection, this.log, !!this.init.fileSystem, () => this.folders);
     const ws = params.capabilities.workspace;
     this.can.pullConfig = !!ws?.configuration;
     this.can.refresh = !!ws?.diagnostics?.refreshSupport;

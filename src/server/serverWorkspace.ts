@@ -1,20 +1,20 @@
 /**
- * The files the server reads: open documents first (`TextDocuments`), else the host's own file
- * access, else the client's (`mlsysPapers/readFile`, `mlsysPapers/stat`). Also the extension's own
- * files from the client, the paths settings name, and the wait for a document a request names
- * before its `didOpen` arrives.
+ * The files the server reads: open documents first (`TextDocuments`), over the one file system
+ * chosen at `initialize` (the host's own, or the client's: `ServerContext.files`). Also the
+ * extension's own files from the client, the paths settings name, and the wait for a document a
+ * request names before its `didOpen` arrives.
  */
 import { TextDocuments } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI, Utils } from 'vscode-uri';
 import * as l10n from '@vscode/l10n';
-import { bibFormatOf } from '../core/bibliography/bibFormat.js';
-import { normalizeUri } from '../core/bibliography/resolve.js';
+import { fileKind } from '../core/workspace/fileKind.js';
+import { normalizeUri } from '../core/workspace/paths.js';
 import { megabytes } from '../core/config/fileLimits.js';
-import type { ServiceWorkspace } from '../core/service/types.js';
+import type { WorkspaceFiles } from '../core/workspace/files.js';
 import type { ServerContext } from './serverContext.js';
-import { fileStampOf, type BundledFiles, type HostFile } from './host.js';
-import { Methods, type ReadBundledParams, type ReadBundledResult, type ReadFileResult, type StatResult } from './protocol.js';
+import type { BundledFiles, HostFile } from './host.js';
+import { Methods, type ReadBundledParams, type ReadBundledResult } from './protocol.js';
 import type { ServerSettings } from './serverSettings.js';
 
 /** How long a request naming a document waits for the document's `didOpen` (see {@link ServerWorkspace.openDocument}), in ms. */
@@ -22,7 +22,7 @@ export const OPEN_WAIT_MS = 5000;
 
 /**
  * A file's text, or why there is none (a sentence for a problem naming it). `stamp`: what
- * {@link ServiceWorkspace.stamp} gives for that text (an open document's version, else the file's
+ * {@link WorkspaceFiles.stamp} gives for that text (an open document's version, else the file's
  * modification time and size as read), when known.
  */
 export type TextOrProblem = { text: string; stamp?: string } | { problem: string };
@@ -33,11 +33,10 @@ export class ServerWorkspace {
 
   /** The extension's own files, from the client (`mlsysPapers/readBundled`), when it offers them. */
   readonly bundledFiles: BundledFiles;
-  /** The same files for the citation service ({@link ServiceWorkspace}). */
-  readonly service: ServiceWorkspace;
+  /** The same files for the citation service and the core ({@link WorkspaceFiles}): open documents over the file system chosen at `initialize`. */
+  readonly service: WorkspaceFiles;
 
   constructor(private readonly ctx: ServerContext, private readonly settings: ServerSettings) {
-    const { host } = ctx;
     this.bundledFiles = {
       get corpus() {
         return typeof ctx.init.bundledCorpus === 'string' ? ctx.init.bundledCorpus : undefined;
@@ -52,15 +51,16 @@ export class ServerWorkspace {
     const self = this;
     this.service = {
       get folders() { return ctx.folders; },
-      foldsCase: host.foldsCase,
-      realPath: async (uri) => (host.realPath ? host.realPath(uri) : normalizeUri(uri)),
+      get foldsCase() { return ctx.files.foldsCase; },
+      realPath: (uri) => ctx.files.realPath(uri),
       async readText(uri) {
         const open = documents.get(uri.toString());
         if (open) return open.getText();
         const f = await self.readFile(uri);
-        // A .bib that is not UTF-8 is read as Windows-1252 (BibTeX reads bytes): its keys count; the
-        // planner writes only through readDisk, which refuses it. JSON and YAML must be UTF-8.
-        if (f && 'notUtf8' in f) return legacyBib(uri, f);
+        // A .bib, .tex or .bbl that is not UTF-8 is read as Windows-1252 (BibTeX and TeX read bytes):
+        // its keys and links count; the planner writes only through readDisk, which refuses it.
+        // JSON, YAML and Markdown must be UTF-8.
+        if (f && 'notUtf8' in f) return legacyText(uri, f);
         return f && 'text' in f ? f.text.replace(/^\uFEFF/, '') : undefined;
       },
       async readDisk(uri) {
@@ -83,53 +83,14 @@ export class ServerWorkspace {
     };
   }
 
-  /**
-   * Reads a file: the host's own access first, else the client's (`mlsysPapers/readFile`). Either
-   * reads only a regular file within the size cap; anything else comes back as what it is.
-   */
+  /** Reads a file through the file system chosen at `initialize` (regular files within the size cap only; anything else comes back as what it is). */
   async readFile(uri: URI): Promise<HostFile> {
-    const { host, init, connection, log } = this.ctx;
-    const max = await this.settings.maxBytes();
-    const own = host.readFile ? await host.readFile(uri, max) : null;
-    if (own !== null || !init.fileSystem) return own ?? undefined;
-    try {
-      const r = await connection.sendRequest<ReadFileResult>(Methods.readFile, { uri: uri.toString(), maxBytes: max });
-      if ('missing' in r) return undefined;
-      const stamp = fileStampOf(r.mtime, r.size, 'directory' in r || ('notFile' in r ? 'special' : false));
-      if ('directory' in r) return { directory: true, stamp };
-      if ('notFile' in r) return { notFile: true, stamp };
-      if ('tooLarge' in r) return { tooLarge: true, size: r.size, stamp };
-      // A client that does not know the cap (an older one) sent the text: it is held to it here.
-      if ('text' in r && (r.size > max || r.text.length > max)) return { tooLarge: true, size: r.size, stamp };
-      return 'notUtf8' in r ? { notUtf8: true, stamp, ...(r.legacyText !== undefined ? { legacyText: r.legacyText } : {}) } : { text: r.text, stamp };
-    } catch (e) {
-      log.warn(`cannot read ${uri.toString(true)} through the client: ${String(e)}`);
-      return undefined;
-    }
+    return this.ctx.files.readFile(uri, await this.settings.maxBytes());
   }
 
-  /**
-   * A file's stamp on disk ({@link fileStampOf}), undefined when missing. Asked on every keystroke
-   * for every declared file, so it never transfers the file: the host's stat, else the client's
-   * (`mlsysPapers/stat`); only a host with a reader and no stat reads the file for it.
-   */
-  async fileStamp(uri: URI): Promise<string | undefined> {
-    const { host, init, connection, log } = this.ctx;
-    if (host.stamp) {
-      const own = await host.stamp(uri);
-      if (own !== null) return own;
-    } else if (host.readFile) {
-      const own = await host.readFile(uri, await this.settings.maxBytes());
-      if (own !== null) return own?.stamp;
-    }
-    if (!init.fileSystem) return undefined;
-    try {
-      const r = await connection.sendRequest<StatResult>(Methods.stat, { uri: uri.toString() });
-      return 'missing' in r ? undefined : fileStampOf(r.mtime, r.size, 'directory' in r || ('notFile' in r ? 'special' : false));
-    } catch (e) {
-      log.warn(`cannot stat ${uri.toString(true)} through the client: ${String(e)}`);
-      return undefined;
-    }
+  /** A file's stamp on disk ({@link fileStampOf}), undefined when missing: asked on every keystroke for every declared file, so it never transfers the file. */
+  fileStamp(uri: URI): Promise<string | undefined> {
+    return this.ctx.files.stamp(uri);
   }
 
   /** Why a file gave no text, for a problem naming it ("not a regular file", "larger than 200 MB"). */
@@ -150,7 +111,7 @@ export class ServerWorkspace {
     const f = await this.readFile(uri);
     if (f && 'text' in f) return { text: stripBom ? f.text.replace(/^\uFEFF/, '') : f.text, stamp: f.stamp };
     // A library is only read (never written): an 8-bit .bib is read as Windows-1252.
-    const legacy = f && 'notUtf8' in f ? legacyBib(uri, f) : undefined;
+    const legacy = f && 'notUtf8' in f && fileKind(uri) === 'bibtex' ? f.legacyText : undefined;
     if (legacy !== undefined) return { text: legacy, stamp: f!.stamp };
     return { problem: await this.unreadable(f) };
   }
@@ -199,7 +160,13 @@ export class ServerWorkspace {
   }
 }
 
-/** The Windows-1252 reading of a `.bib` whose bytes are not UTF-8 (BibTeX reads bytes); none for other formats, which must be UTF-8. */
-function legacyBib(uri: URI, f: { legacyText?: string }): string | undefined {
-  return bibFormatOf(uri.path) === 'bibtex' ? f.legacyText : undefined;
+/**
+ * The Windows-1252 reading of a file whose bytes are not UTF-8, for the files BibTeX and TeX read
+ * as bytes (`.bib`, LaTeX sources, `.bbl`: a Latin-1 root is then part of the LaTeX project, as the
+ * CLI reads it); none for other formats (CSL-JSON, YAML, Markdown), which must be UTF-8. For
+ * reading only: nothing is written through it.
+ */
+function legacyText(uri: URI, f: { legacyText?: string }): string | undefined {
+  const kind = fileKind(uri);
+  return kind === 'bibtex' || kind === 'latex' || kind === 'bbl' ? f.legacyText : undefined;
 }

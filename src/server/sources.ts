@@ -8,8 +8,9 @@ import { FileChangeType, type FileEvent } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import * as l10n from '@vscode/l10n';
-import { BibCache, inWorkspaceReal, sameFile } from '../core/bibliography/resolve.js';
-import { bibFormatOf } from '../core/bibliography/bibFormat.js';
+import { BibCache } from '../core/bibliography/bibCache.js';
+import { inWorkspaceReal, sameFile } from '../core/workspace/paths.js';
+import { fileKind, isBibliography } from '../core/workspace/fileKind.js';
 import { Catalog } from '../core/library/catalog.js';
 import type { CorpusView } from '../core/service/types.js';
 import type { ServerContext } from './serverContext.js';
@@ -84,7 +85,7 @@ export class Sources {
   }
 
   /** The corpus and the libraries, as the service sees them (the catalog, on the corpus as it is now). */
-  view(): Required<CorpusView> {
+  view(): CorpusView {
     const catalog = this.catalog;
     catalog.setCorpus(this.corpus.view);
     return {
@@ -227,12 +228,13 @@ export class Sources {
     let corpus = false;
     let libraryCreated = false;
     for (const c of changes) {
+      const kind = fileKind(URI.parse(c.uri));
       if (this.libraries.has(c.uri)) this.libraries.fileChanged(c.uri);
-      else if (c.type === FileChangeType.Created && this.libraryGlobs && /\.(bib|json|ya?ml)$/i.test(c.uri)) libraryCreated = true;
+      else if (c.type === FileChangeType.Created && this.libraryGlobs && isBibliography(kind)) libraryCreated = true;
       if (this.corpus.isUserFile(c.uri)) corpus = true;
       // A .bbl is a document's thebibliography (`\input{main.bbl}`, an arXiv source's references).
-      else if (bibFormatOf(URI.parse(c.uri).path) || /\.bbl$/i.test(c.uri)) bib = true;
-      if (c.type === FileChangeType.Created && this.corpusGlobs && /\.ya?ml$/i.test(c.uri)) corpus = true;
+      else if (isBibliography(kind) || kind === 'bbl') bib = true;
+      if (c.type === FileChangeType.Created && this.corpusGlobs && kind === 'csl-yaml') corpus = true;
     }
     if (corpus) this.reloadSoon();
     else if (libraryCreated) this.reloadLibrariesSoon();

@@ -7,8 +7,8 @@
  */
 import { DidChangeWatchedFilesNotification, type Disposable, type FileSystemWatcher } from 'vscode-languageserver';
 import { URI, Utils } from 'vscode-uri';
-import { inWorkspace } from '../core/bibliography/resolve.js';
-import type { ServiceWorkspace } from '../core/service/types.js';
+import type { WorkspaceFiles } from '../core/workspace/files.js';
+import { inWorkspace } from '../core/workspace/paths.js';
 import type { ServerContext } from './serverContext.js';
 
 /** The workspace watcher's glob: every file whose change may change an answer. */
@@ -20,7 +20,7 @@ export class Watching {
   private outsideKey = '';
   private outsideRegistration: Promise<Disposable | undefined> = Promise.resolve(undefined);
 
-  constructor(private readonly ctx: ServerContext, private readonly workspace: ServiceWorkspace) {}
+  constructor(private readonly ctx: ServerContext, private readonly workspace: WorkspaceFiles) {}
 
   /** Registers the workspace watcher ({@link WORKSPACE_GLOB}), once initialized. */
   watchWorkspace(): void {

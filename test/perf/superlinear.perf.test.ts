@@ -9,6 +9,7 @@ import { findBibKeys, parseBib, planBibAppend, STRING_COMMAND } from '../../src/
 import { frontMatterOf } from '../../src/core/bibliography/locate.js';
 import { planBibAddition, readBibFile } from '../../src/core/bibliography/planAdditions.js';
 import { latexFileFacts } from '../../src/core/latex/project.js';
+import { pandocCitations } from '../../src/core/cite/citations.js';
 import { readCslJsonLibrary } from '../../src/core/bibliography/readCslJson.js';
 import { parseYaml } from '../../src/core/text/yaml.js';
 import { entry } from '../unit/helpers.js';
@@ -219,5 +220,22 @@ describe('CSL libraries on one line (issue 20, finding 9)', () => {
     // Quadratic was ×100 here; 30 leaves room for the garbage collector of 10,000 parsed items.
     // (cslLibrary.test.ts counts the characters scanned, which no machine's load can move.)
     expectLinear('readCslJsonLibrary (one line, 1k vs 10k items)', () => readCslJsonLibrary(a), () => readCslJsonLibrary(b), 30);
+  });
+});
+
+describe('closers never found in a Markdown paragraph (issue 28, hostile item 3)', () => {
+  // Each `@{` read on to the paragraph's end looking for its `}`: 40 kB took 11 s, 60 kB of `[@{`
+  // gave no answer in 60 s. The ends of braced keys are now found in one pass per paragraph; so
+  // are the backtick runs that close code (a long run never closed searched once per backtick).
+  it.each([
+    ['[@{ in a paragraph', (n: number) => `See ${'[@{'.repeat(n / 3)}.\n`],
+    ['@{ in a paragraph', (n: number) => `See ${'@{'.repeat(n / 2)}.\n`],
+    ['@{ in the front matter\'s nocite:', (n: number) => `---\nnocite: "${'@{'.repeat(n / 2)}"\n---\n\nText.\n`],
+    ['a backtick run never closed, then text', (n: number) => `${'`'.repeat(n / 20)}${'a '.repeat(n / 2)}\n`],
+  ])('pandocCitations over %s: 6 kB vs 60 kB', (_name, make) => {
+    const a = make(6_000);
+    const b = make(60_000);
+    expect(pandocCitations(b)).toEqual([]);
+    expectLinear(`pandocCitations (${_name})`, () => pandocCitations(a), () => pandocCitations(b));
   });
 });

@@ -9,7 +9,8 @@ import { DocumentDiagnosticRequest, type Diagnostic } from 'vscode-languageserve
 import { URI } from 'vscode-uri';
 import { parseBib, type ParsedBib } from '../../src/core/bibliography/bibtexFile.js';
 import { readBibFile } from '../../src/core/bibliography/planAdditions.js';
-import { BibCache, type BibWorkspace } from '../../src/core/bibliography/resolve.js';
+import { BibCache } from '../../src/core/bibliography/bibCache.js';
+import type { WorkspaceFiles } from '../../src/core/workspace/files.js';
 import { Methods, type LibraryStatusParams } from '../../src/server/protocol.js';
 import { start } from './serverHarness.js';
 
@@ -24,15 +25,18 @@ const REFS = URI.file('/ws/refs.bib');
 const TEXT = '@article{k,\n  title = {A Key},\n  year = {2024},\n}\n';
 
 /** A workspace of one file whose text and stamp the test sets; counts the reads of its text. */
-function workspace(): BibWorkspace & { text: string; stampOf: string; reads: number } {
+function workspace(): WorkspaceFiles & { text: string; stampOf: string; reads: number } {
   return {
-    folders: [URI.file('/ws')], text: TEXT, stampOf: 's1', reads: 0,
+    folders: [URI.file('/ws')], foldsCase: false, text: TEXT, stampOf: 's1', reads: 0,
     async readText() { this.reads++; return this.text; },
+    async readDisk() { return this.text; },
     async stamp() { return this.stampOf; },
     async exists() { return true; },
+    realPath: async (uri) => uri,
+    openDocument: () => undefined,
   };
 }
-const bibOf = (cache: BibCache, ws: BibWorkspace) => cache.get(ws, REFS, 'bib', (t) => readBibFile(REFS.path, t));
+const bibOf = (cache: BibCache, ws: WorkspaceFiles) => cache.get(ws, REFS, 'bib', (t) => readBibFile(REFS.path, t));
 
 describe('BibCache with a host that reads BibTeX files', () => {
   it('takes a published reading without reading the file, and not once the host says it moved on', async () => {
@@ -82,7 +86,7 @@ describe('the language server\'s one bibliography cache', () => {
   it('gives a document the library store\'s reading of its .bib: the text is read once, by the store, and parsed by no one else', async () => {
     // The stamp the harness's reads give (the Node host's stat and read agree the same way).
     const stamps = { [REFS.toString()]: `len${TEXT.length}` };
-    const s = await start({ '/ws/refs.bib': TEXT }, { citationStyle: 'apa', libraries: ['refs.bib'] }, { stamp: (uri) => stamps[uri.toString()] ?? null });
+    const s = await start({ '/ws/refs.bib': TEXT }, { citationStyle: 'apa', libraries: ['refs.bib'] }, { fileSystem: { stamp: async (uri) => stamps[uri.toString()] } });
     await s.notified<LibraryStatusParams>(Methods.libraryStatusChanged, (p) => p.files.length > 0 && p.files.every((f) => f.state === 'ready'));
     const reads = () => s.reads.filter((u) => u === REFS.toString()).length;
     expect(reads()).toBe(1);

@@ -13,7 +13,7 @@ import { type MarkupContent, type Position } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
 import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
 import { createCitationService } from '../../src/core/service/service.js';
-import { DEFAULT_DOCUMENT_SETTINGS, type CorpusView } from '../../src/core/service/types.js';
+import { corpusView, DEFAULT_DOCUMENT_SETTINGS, type CorpusView } from '../../src/core/service/types.js';
 import { realCorpus } from './helpers.js';
 import { MemoryWorkspace } from './memoryWorkspace.js';
 
@@ -33,7 +33,7 @@ vi.mock('../../src/core/bibliography/bibtexFile.js', async (actual) => {
 let view: CorpusView;
 beforeAll(() => {
   const corpus = realCorpus();
-  view = { corpus, index: createSearchIndex(corpus) };
+  view = corpusView(corpus, createSearchIndex(corpus));
 });
 
 function setup(files: Record<string, string>) {

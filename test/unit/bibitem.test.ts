@@ -17,7 +17,7 @@ import { latexBibitems } from '../../src/core/latex/bibitems.js';
 import { LatexProject } from '../../src/core/latex/project.js';
 import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
 import { createCitationService } from '../../src/core/service/service.js';
-import { DEFAULT_DOCUMENT_SETTINGS, type CorpusView } from '../../src/core/service/types.js';
+import { corpusView, DEFAULT_DOCUMENT_SETTINGS, type CorpusView } from '../../src/core/service/types.js';
 import { syncBibliography } from '../../src/host/node/addCitedEntries.js';
 import { realCorpus } from './helpers.js';
 import { MemoryWorkspace } from './memoryWorkspace.js';
@@ -103,7 +103,7 @@ describe('a root\'s \\bibitems across its files and the .bbl files it inputs', (
 let view: CorpusView;
 beforeAll(() => {
   const corpus = realCorpus();
-  view = { corpus, index: createSearchIndex(corpus) };
+  view = corpusView(corpus, createSearchIndex(corpus));
 });
 
 /** A service over files under /ws, with their LaTeX project (every .tex file) unless `noProject`. */

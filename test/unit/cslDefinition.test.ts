@@ -69,11 +69,11 @@ describe('go to definition in a CSL bibliography', () => {
     expect(await definitionOf('refs.yaml', yaml, 'smith2021')).toEqual({ uri: uri('refs.yaml'), range: Range.create(5, 7, 5, 7) });
   });
 
-  it('CSL-YAML read as one document (an anchor), and a top-level list', async () => {
-    const anchored = '- id: a\n  author: &me\n    - family: Roe\n- id: b\n  author: *me\n';
-    expect(await definitionOf('refs.yml', anchored, 'b')).toEqual({ uri: uri('refs.yml'), range: Range.create(3, 6, 3, 6) });
-    const plain = '# mine\n- title: x\n  id: \'c\'\n';
-    expect(await definitionOf('refs.yml', plain, 'c')).toEqual({ uri: uri('refs.yml'), range: Range.create(2, 7, 2, 7) });
+  it('CSL-YAML read as one document (an anchor), and ids written after other fields', async () => {
+    const anchored = 'references:\n- id: a\n  author: &me\n    - family: Roe\n- id: b\n  author: *me\n';
+    expect(await definitionOf('refs.yml', anchored, 'b')).toEqual({ uri: uri('refs.yml'), range: Range.create(4, 6, 4, 6) });
+    const plain = '# mine\nreferences:\n- title: x\n  id: \'c\'\n';
+    expect(await definitionOf('refs.yml', plain, 'c')).toEqual({ uri: uri('refs.yml'), range: Range.create(3, 7, 3, 7) });
   });
 
   it('prefers the item whose id matches exactly (pandoc\'s ids are case-sensitive)', async () => {

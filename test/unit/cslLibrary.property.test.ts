@@ -9,7 +9,8 @@
  * - CSL-YAML read in slices (the list split by the line scan, a few dozen items per parse) gives
  *   the items, lines and problems of the document parsed whole, for libraries written by the
  *   `yaml` library in its various styles (block or flow, indented or compact lists, folded and
- *   quoted strings), as Pandoc's `references:` or a top-level list, with other keys, comments,
+ *   quoted strings), as Pandoc's `references:` or a top-level list (one problem either way: pandoc
+ *   reads no reference from it), with other keys, comments,
  *   blank lines, `---` and `...`, LF or CRLF, with or without a BOM; where the document has a
  *   YAML error, reading in slices reports one too and never throws; and what it hands on is
  *   plain data `JSON.stringify` takes;

@@ -126,7 +126,7 @@ describe('finding 10: a CSL-YAML library is read in slices of bounded work', () 
   const block = (n: number) => Array.from({ length: n }, (_, i) => `- id: k${i}\n  title: "Paper ${i}: a study"\n  author:\n  - family: Doe\n    given: J\n  issued:\n    date-parts: [[${1990 + (i % 30)}]]\n`).join('');
   const pandoc = (n: number) => `---\n# exported\nnocite: |\n  @*\nreferences:\n${block(n)}# the end\n...\n`;
   it('no call of read() parses more than a batch (twice, for a batch read again item by item), at 4,000 items', () => {
-    for (const text of [block(4_000), pandoc(4_000)]) {
+    for (const text of [`references:\n${block(4_000)}`, pandoc(4_000)]) {
       const r = new CslYamlReader(text);
       const work = sliced(r);
       expect(r.wholeDocument).toBe(false);
@@ -140,13 +140,15 @@ describe('finding 10: a CSL-YAML library is read in slices of bounded work', () 
   });
   it('reads what the whole document reads: items, lines and problems', () => {
     const texts = [
-      block(50), pandoc(50), block(3).replace(/\n/g, '\r\n'), `\uFEFF${pandoc(3)}`,
+      `references:\n${block(50)}`, pandoc(50), `references:\n${block(3)}`.replace(/\n/g, '\r\n'), `\uFEFF${pandoc(3)}`,
       'references:\n  - id: a\n    title: A\n\n  # a comment\n  - id: b\n    abstract: |\n      - not an item\n      more\n  - id: c\nnocite: "@*"\n',
       'title: My refs\nreferences:\n- id: a\n- 42\n- title: no id\n-\n- [1, 2]\n- id: b\n  note: >\n    folded\n    text\n',
-      '- {"id": "a", "title": "flow items"}\n- {id: b}\n', '- id: a\n...\n# after the end\n',
+      'references:\n- {"id": "a", "title": "flow items"}\n- {id: b}\n', 'references:\n- id: a\n...\n# after the end\n',
       'references:\n- id: a\n  tags: [x,\n    y]\n- id: b\n', 'references:\n- id: "a"\n  title: "two\n    lines"\n- id: b\n',
       'references:\n- id: a\n  title: [unclosed\n- id: b\n- id: c\n  bad: "\n', 'references:\n- id: a\n  id: a2\n- id: b\n',
-      '- id: a\n  x: *nope\n- id: b\n', 'references:\n- id: a\nreferences:\n- id: b\n',
+      'references:\n- id: a\n  x: *nope\n- id: b\n', 'references:\n- id: a\nreferences:\n- id: b\n',
+      // A list without references: is one problem, where the list starts, read either way.
+      block(3), '# mine\n\n- id: a\n', '---\n- id: a\n...\n',
     ];
     for (const text of texts) {
       const a = readCslYamlLibrary(text);
@@ -166,7 +168,7 @@ describe('finding 10: a CSL-YAML library is read in slices of bounded work', () 
   it('where the scan cannot split, the document is parsed whole, with the same result', () => {
     const texts = [
       'references: [{id: a}, {id: b}]\n', 'references:\n- &x {id: a}\n- id: b\n  same: *x\n', '%YAML 1.2\n---\n- id: a\n',
-      'references:\n\t- id: a\n', '- id: a\n---\n- id: b\n', 'references:\n  - id: a\n kind: x\n', 'not: csl\n', '',
+      'references:\n\t- id: a\n', 'references:\n- id: a\n---\n- id: b\n', 'references:\n  - id: a\n kind: x\n', 'not: csl\n', '',
       'refs:\n- id: a\n', '[{id: a}]\n', 'references:\n- id: a\n...\nreferences: x\n',
     ];
     for (const text of texts) {
@@ -187,17 +189,17 @@ describe('finding 10: a CSL-YAML library is read in slices of bounded work', () 
       return r.wholeDocument;
     };
     for (const anchored of ['- &a\n  id: a\n', '- id: a\n  x: &a 1\n', '- id: a\n  x: !!str &a 1\n', '- id: a\n  x: [1, &a 2]\n', '- id: a\n  x: {k: 1,&a k2: 2}\n', '- id: a\n  x:\n  - &a 1\n', '- {"id": "a", "x":&a 1}\n']) {
-      expect(whole(anchored), anchored).toBe(true);
+      expect(whole(`references:\n${anchored}`), anchored).toBe(true);
     }
     for (const prose of ['- id: a\n  title: Research & Development\n', '- id: a\n  title: AT&T\n', '- id: a\n  URL: https://x.org/?a=1&b=2\n', '- id: a\n  note: see &amp; there\n', '- id: a\n  title: "&quoted"\n']) {
-      expect(whole(prose), prose).toBe(false);
+      expect(whole(`references:\n${prose}`), prose).toBe(false);
     }
   });
   it('a text with a lone CR is refused where the scan finds it', () => {
     expect(readCslYamlLibrary('references:\n- id: a\r- id: b\n').problems).toEqual([{ line: 2, column: 8, message: expect.stringMatching(/lone CR/), severity: 'error' }]);
   });
   it('progress: total once the list is scanned, done as items are read', () => {
-    const r = new CslYamlReader(block(200));
+    const r = new CslYamlReader(`references:\n${block(200)}`);
     expect([r.total, r.done]).toEqual([0, 0]);
     const seen: [number, number][] = [];
     while (!r.read(() => true)) seen.push([r.done, r.total]);

@@ -214,7 +214,7 @@ describe('the language server (Node host on a real folder)', () => {
   async function diskServer(ws: string, settings: Record<string, unknown>): Promise<Session> {
     const { nodeServerHost } = await import('../../src/host/node/nodeServerHost.js');
     const host = nodeServerHost(join(__dirname, '../../dist'));
-    return start({}, { citationStyle: 'apa', ...settings }, { readFile: host.readFile, stamp: host.stamp, realPath: host.realPath, foldsCase: host.foldsCase }, undefined, {}, ws);
+    return start({}, { citationStyle: 'apa', ...settings }, { fileSystem: host.fileSystem }, undefined, {}, ws);
   }
   const settled = (s: Session, count: number) => s.notified<LibraryStatusParams>(Methods.libraryStatusChanged, (p) => p.files.length === count && p.files.every((f) => f.state !== 'loading'));
 
@@ -320,7 +320,7 @@ describe('the language server through the client (the browser build, VS Code: ml
   it('sends the cap, and takes notFile, tooLarge, and an older client\'s oversized text as one problem each', async () => {
     const asked: ReadFileParams[] = [];
     const big = `@misc{big,\n  note = {${'x'.repeat(1024 * 1024)}},\n}\n`;
-    const s = await start({}, { citationStyle: 'apa', libraries: ['/ws/dev.bib', '/ws/big.bib', '/ws/old.bib', '/ws/good.bib'], maxFileSizeMB: 1 }, { readFile: () => null, stamp: () => null }, { fileSystem: true });
+    const s = await start({}, { citationStyle: 'apa', libraries: ['/ws/dev.bib', '/ws/big.bib', '/ws/old.bib', '/ws/good.bib'], maxFileSizeMB: 1 }, { fileSystem: null }, { fileSystem: true });
     s.client.onRequest(Methods.readFile, (p: ReadFileParams): ReadFileResult => {
       asked.push(p);
       if (p.uri.endsWith('dev.bib')) return { notFile: true, mtime: 1, size: 0 };

@@ -17,7 +17,7 @@ import {
 import { URI } from 'vscode-uri';
 import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
 import { createCitationService } from '../../src/core/service/service.js';
-import { DEFAULT_DOCUMENT_SETTINGS } from '../../src/core/service/types.js';
+import { corpusView, DEFAULT_DOCUMENT_SETTINGS } from '../../src/core/service/types.js';
 import { nodeLatexProject } from '../../src/host/node/nodeLatexProject.js';
 import { listNodeFiles } from '../../src/host/node/nodeServerHost.js';
 import { syncBibliography } from '../../src/host/node/addCitedEntries.js';
@@ -38,9 +38,11 @@ async function paper(extraFiles: Record<string, string> = {}, capabilities = {})
   const files: Record<string, string> = { '/ws/main.tex': MAIN, '/ws/sections/intro.tex': INTRO, '/ws/refs.bib': SMITH, ...extraFiles };
   let lists = 0;
   const s = await start(files, { citationStyle: 'apa' }, {
-    listFiles: async () => {
-      lists++;
-      return Object.keys(files).filter((p) => p.endsWith('.tex')).map((p) => URI.file(p));
+    fileSystem: {
+      listFiles: async () => {
+        lists++;
+        return Object.keys(files).filter((p) => p.endsWith('.tex')).map((p) => URI.file(p));
+      },
     },
   }, undefined, capabilities);
   await s.notified<LogMessageParams>('window/logMessage', (p) => /LaTeX project: \d+ \.tex file/.test(p.message));
@@ -187,7 +189,7 @@ describe('the fixtures of issue 21 (causes 1 and 2), read from disk', () => {
     const ws = new NodeBibWorkspace(dir);
     const corpus = realCorpus();
     const service = createCitationService({
-      workspace: ws, corpus: () => ({ corpus, index: createSearchIndex(corpus) }), config: () => DEFAULT_DOCUMENT_SETTINGS,
+      workspace: ws, corpus: () => corpusView(corpus, createSearchIndex(corpus)), config: () => DEFAULT_DOCUMENT_SETTINGS,
       logger: { info() {}, warn() {}, error() {} }, project: await nodeLatexProject(ws, dir),
     });
     const file = join(dir, 'sections/intro.tex');

@@ -2,16 +2,16 @@
  * The one in-memory workspace of the service tests (the citation service, `resolveBibliography`,
  * the planner, the LaTeX project's bibliographies), after VS Code's Markdown language service's
  * `InMemoryWorkspace` (`microsoft/vscode-markdown-languageservice`, `src/test/inMemoryWorkspace.ts`):
- * the host interfaces `ServiceWorkspace` and `BibWorkspace` (`src/core/service/types.ts`,
- * `src/core/bibliography/resolve.ts`) over maps, so a test says what is on disk and what is open, and
+ * the core's file contract `WorkspaceFiles` (`src/core/workspace/files.ts`) over maps, so a test says what is on disk and what is open, and
  * checks what was read. No disk, no clock.
  */
 import { URI } from 'vscode-uri';
-import { normalizeUri } from '../../src/core/bibliography/resolve.js';
+import { normalizeUri } from '../../src/core/workspace/paths.js';
+import type { WorkspaceFiles } from '../../src/core/workspace/files.js';
 import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
 import { createCitationService, type CitationService } from '../../src/core/service/service.js';
 import type { CitationServiceOptions } from '../../src/core/service/serviceContext.js';
-import { DEFAULT_DOCUMENT_SETTINGS, type CorpusView, type ServiceWorkspace } from '../../src/core/service/types.js';
+import { corpusView, DEFAULT_DOCUMENT_SETTINGS, type CorpusView } from '../../src/core/service/types.js';
 import { realCorpus } from './helpers.js';
 
 /** A file by absolute path (`/ws/refs.bib`) or by URI. */
@@ -32,8 +32,9 @@ const idOf = (f: FileRef): string => (typeof f === 'string' ? URI.file(f) : f).t
  *   normalised (`normalizeUri`), as a host that sees no symlink does.
  * - Every `readText` and `readDisk` is recorded in {@link reads}, to check what was, and was not, read.
  */
-export class MemoryWorkspace implements ServiceWorkspace {
+export class MemoryWorkspace implements WorkspaceFiles {
   readonly folders: URI[];
+  readonly foldsCase = false;
   /** URIs (as strings) read through `readText` and `readDisk`, in order. */
   readonly reads: string[] = [];
   private readonly disk = new Map<string, string>();
@@ -143,9 +144,9 @@ let view: CorpusView | undefined;
 export function serviceOver(files: Record<string, string>, extra: Partial<CitationServiceOptions> = {}): CitationService {
   view ??= (() => {
     const corpus = realCorpus();
-    return { corpus, index: createSearchIndex(corpus) };
+    return corpusView(corpus, createSearchIndex(corpus));
   })();
-  const corpus = view;
+  const corpus: CorpusView = view;
   return createCitationService({
     workspace: new MemoryWorkspace(files), corpus: () => corpus, config: () => DEFAULT_DOCUMENT_SETTINGS,
     logger: { info() {}, warn() {}, error() {} }, ...extra,

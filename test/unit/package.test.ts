@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../../src/core/cite/citationContext.js';
+import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../../src/core/workspace/fileKind.js';
 import { Commands, Settings, Views } from '../../src/ids.js';
 
 const ROOT = join(__dirname, '../..');

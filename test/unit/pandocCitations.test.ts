@@ -192,7 +192,21 @@ describe('linear work (counted, not timed)', () => {
     ['list items nested on lines', '- a\n  '],
     ['indented code and blank lines', '    a\n\n'],
     ['citations and e-mail addresses', '@a [@b,@c] me@x.org '],
+    // Issue 28: each `@{` looked for its closing brace to the paragraph's end (60 kB: no answer in 60 s).
+    ['braced keys never closed, in brackets', '[@{'],
+    ['braced keys never closed', '@{'],
+    ['braced keys never closed, author suppressed', '-@{'],
   ];
+  it('a long backtick run never closed, then text: 10× both costs at most 12× the work (found by npm run fuzz)', () => {
+    // Pandoc reads the run's first backtick as a symbol and tries again from the next: each shorter
+    // run looked for its closer to the paragraph's end, the run's length times.
+    const text = (k: number) => `${'`'.repeat(k)}${'a '.repeat(10 * k)}`;
+    scanPandoc(text(300));
+    const a = lastPandocScanWork();
+    scanPandoc(text(3000));
+    const b = lastPandocScanWork();
+    expect(b, `${a} then ${b}`).toBeLessThanOrEqual(12 * a);
+  });
   it.each(cases)('%s: 10× the input costs at most 12× the work, and at most 60 per character', (_name, unit) => {
     const text = (n: number) => unit.repeat(Math.ceil(n / unit.length));
     const small = text(10_000), large = text(100_000);

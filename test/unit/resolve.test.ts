@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { URI, Utils } from 'vscode-uri';
-import {
-  BibCache, isInside, planBibliographyUpdate, planCitationSync, resolveBibliography,
-} from '../../src/core/bibliography/resolve.js';
+import { BibCache } from '../../src/core/bibliography/bibCache.js';
+import { planBibliographyUpdate, planCitationSync, resolveBibliography } from '../../src/core/bibliography/resolve.js';
+import { isInside } from '../../src/core/workspace/paths.js';
 import { entry } from './helpers.js';
 import { MemoryWorkspace } from './memoryWorkspace.js';
 

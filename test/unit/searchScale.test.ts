@@ -11,7 +11,7 @@ import { onReadingList, type CorpusEntry } from '../../src/core/corpus/schema.js
 import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
 import { READING_LIST_BOOST } from '../../src/core/search/scoring.js';
 import { createCitationService } from '../../src/core/service/service.js';
-import { DEFAULT_DOCUMENT_SETTINGS } from '../../src/core/service/types.js';
+import { corpusView, DEFAULT_DOCUMENT_SETTINGS } from '../../src/core/service/types.js';
 import { corpusOfSize, FIELD_SIZE } from './generatedCorpus.js';
 import { cursor, entry, realCorpus, realCorpusData } from './helpers.js';
 import { MemoryWorkspace } from './memoryWorkspace.js';
@@ -67,8 +67,9 @@ describe('the reading list among the field\'s works', () => {
 });
 
 describe('completion ranks as the search does, at 3,000+ entries', () => {
+  const view = corpusView(large, index);
   const service = createCitationService({
-    workspace: new MemoryWorkspace({}), corpus: () => ({ corpus: large, index }), config: () => DEFAULT_DOCUMENT_SETTINGS,
+    workspace: new MemoryWorkspace({}), corpus: () => view, config: () => DEFAULT_DOCUMENT_SETTINGS,
     logger: { info() {}, warn() {}, error() {} },
   });
   it.each([

@@ -15,7 +15,8 @@ import {
 import { URI } from 'vscode-uri';
 import type { CorpusData } from '../../src/core/corpus/readCorpus.js';
 import { loadCorpusDir } from '../../src/host/node/readCorpusFiles.js';
-import { startServer, type HostFile, type ServerHost } from '../../src/server/server.js';
+import { normalizeUri } from '../../src/core/workspace/paths.js';
+import { startServer, type HostFile, type HostFileSystem, type ServerHost } from '../../src/server/server.js';
 
 export const ROOT = join(__dirname, '../..');
 /** The bundled corpus, loaded once per test file. */
@@ -29,7 +30,7 @@ beforeAll(() => {
 export interface Session {
   client: MessageConnection;
   init: InitializeResult;
-  /** URIs the host was asked to read, in order. */
+  /** URIs the host was asked to read or stat, in order. */
   reads: string[];
   /** How many times the host loaded the formatter (once per reference formatted, not cached). */
   cslLoads: () => number;
@@ -54,6 +55,42 @@ export interface Session {
   dispose(): void;
 }
 
+/**
+ * What a test may change of the harness's host: any member of `ServerHost`, and members of its
+ * file system (`fileSystem`: merged over the in-memory one; `null`: no file system of the host's
+ * own, so the client's is used, as in the browser).
+ */
+export type HarnessHost = Partial<Omit<ServerHost, 'fileSystem'>> & { fileSystem?: Partial<HostFileSystem> | null };
+
+/**
+ * The harness's file system over `disk` (URI → text): a read or a stat is recorded in `reads`; a
+ * stamp is `len<length>` (a folder, any prefix of a file's path, `d0:0`); real paths
+ * are the URIs normalised; nothing is listed (a test lists with `fileSystem.listFiles`).
+ */
+export function memoryFileSystem(disk: ReadonlyMap<string, string>, reads: string[]): HostFileSystem {
+  const isFolder = (uri: URI) => {
+    const dir = uri.toString().replace(/\/$/, '') + '/';
+    return [...disk.keys()].some((k) => k.startsWith(dir));
+  };
+  return {
+    async readFile(uri): Promise<HostFile> {
+      reads.push(uri.toString());
+      const text = disk.get(uri.toString());
+      if (text !== undefined) return { text, stamp: `len${text.length}` };
+      return isFolder(uri) ? { directory: true, stamp: 'd0:0' } : undefined;
+    },
+    async stamp(uri) {
+      reads.push(uri.toString());
+      const text = disk.get(uri.toString());
+      if (text !== undefined) return `len${text.length}`;
+      return isFolder(uri) ? 'd0:0' : undefined;
+    },
+    realPath: async (uri) => normalizeUri(uri),
+    foldsCase: false,
+    listFiles: async () => [],
+  };
+}
+
 const sessions: { dispose(): void }[] = [];
 afterEach(() => {
   for (const s of sessions.splice(0)) s.dispose();
@@ -66,7 +103,7 @@ afterEach(() => {
 export function connectOnly(files: Record<string, string> = {}): { client: MessageConnection; logs: string[]; dispose(): void } {
   const disk = new Map(Object.entries(files).map(([p, t]) => [URI.file(p).toString(), t]));
   const host: ServerHost = {
-    readFile: (uri): HostFile => { const text = disk.get(uri.toString()); return text === undefined ? undefined : { text, stamp: `len${text.length}` }; },
+    fileSystem: memoryFileSystem(disk, []),
     bundledCorpus: () => bundled,
     bundledCsl: (path) => readFileSync(join(ROOT, 'csl', path), 'utf8'),
     loadCsl: async () => import('../../src/core/cite/citeproc.js'),
@@ -92,22 +129,17 @@ export function connectOnly(files: Record<string, string> = {}): { client: Messa
  * `folder` replaces `/ws` (a real folder, for a host over the disk). `pull` false: a client without
  * pull diagnostics (Neovim before 0.10), to which the server pushes them.
  */
-export async function start(files: Record<string, string>, settings: Record<string, unknown> = { citationStyle: 'apa' }, extra: Partial<ServerHost> = {}, initializationOptions?: unknown, workspaceCapabilities: ClientCapabilities['workspace'] = {}, folder = '/ws', pull = true): Promise<Session> {
+export async function start(files: Record<string, string>, settings: Record<string, unknown> = { citationStyle: 'apa' }, extra: HarnessHost = {}, initializationOptions?: unknown, workspaceCapabilities: ClientCapabilities['workspace'] = {}, folder = '/ws', pull = true): Promise<Session> {
   const disk = new Map(Object.entries(files).map(([p, t]) => [URI.file(p).toString(), t]));
   const reads: string[] = [];
   let cslLoads = 0;
+  const { fileSystem, ...rest } = extra;
   const host: ServerHost = {
-    readFile(uri): HostFile {
-      reads.push(uri.toString());
-      const text = disk.get(uri.toString());
-      if (text !== undefined) return { text, stamp: `len${text.length}` };
-      const dir = uri.toString().replace(/\/$/, '') + '/';
-      return [...disk.keys()].some((k) => k.startsWith(dir)) ? { directory: true, stamp: 'dir' } : undefined;
-    },
+    fileSystem: fileSystem === null ? undefined : { ...memoryFileSystem(disk, reads), ...fileSystem },
     bundledCorpus: () => bundled,
     bundledCsl: (path) => readFileSync(join(ROOT, 'csl', path), 'utf8'),
     loadCsl: async () => { cslLoads++; return import('../../src/core/cite/citeproc.js'); },
-    ...extra,
+    ...rest,
   };
   const toServer = new PassThrough();
   const toClient = new PassThrough();

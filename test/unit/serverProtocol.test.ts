@@ -74,7 +74,7 @@ describe('the server answers every request', () => {
   });
 
   it('answers RequestFailed (-32803) with one line and no stack when a handler fails', async () => {
-    const s = await start({}, { citationStyle: 'apa' }, { readFile: () => { throw new Error('disk on fire'); } });
+    const s = await start({}, { citationStyle: 'apa' }, { fileSystem: { readFile: () => { throw new Error('disk on fire'); } } });
     const e = await errorOf(s.client.sendRequest(Methods.planInsertion, { uri: URI.file('/ws/refs.bib').toString(), keys: ['kwon2023efficient'] }));
     expect(e.code).toBe(LSPErrorCodes.RequestFailed);
     expect(e.message).toBe('mlsysPapers/planInsertion failed: disk on fire');

@@ -17,7 +17,7 @@ import { entryMarkdown, escapeMarkdown } from '../../src/core/service/entryCards
 import { LatexProject } from '../../src/core/latex/project.js';
 import { createCitationService, type CitationService } from '../../src/core/service/service.js';
 import {
-  DEFAULT_DOCUMENT_SETTINGS, DiagnosticCodes, DIAGNOSTIC_SOURCE, ServiceCommands, textHash, type BibChange, type CorpusView,
+  corpusView, DEFAULT_DOCUMENT_SETTINGS, DiagnosticCodes, DIAGNOSTIC_SOURCE, ServiceCommands, textHash, type BibChange, type CorpusView,
   type DocumentSettings,
 } from '../../src/core/service/types.js';
 import { CURSOR, cursor, realCorpus } from './helpers.js';
@@ -70,7 +70,7 @@ let kwonBib: string;
 
 beforeAll(() => {
   corpus = realCorpus();
-  view = { corpus, index: createSearchIndex(corpus) };
+  view = corpusView(corpus, createSearchIndex(corpus));
   kwon = corpus.entry('kwon2023efficient')!;
   orca = corpus.entry('yu2022orca')!;
   kwonBib = toBibtex(kwon);

@@ -6,7 +6,7 @@
 import type { URI } from 'vscode-uri';
 import type { ParsedBib } from './bibtexFile.js';
 import { bibFormatOf } from './bibFormat.js';
-import type { BibWorkspace } from './resolve.js';
+import type { WorkspaceFiles } from '../workspace/files.js';
 import type { BibFile } from './planAdditions.js';
 
 /** The {@link BibCache} kind of bibliography files (made by `readBibFile`); a host's BibTeX readings fill it too. */
@@ -33,7 +33,7 @@ function bibtexFile(path: string, text: string, parsed: ParsedBib): BibFile {
 }
 
 /**
- * What files' texts gave, keyed by URI and by what would change them ({@link BibWorkspace.stamp}):
+ * What files' texts gave, keyed by URI and by what would change them ({@link WorkspaceFiles.stamp}):
  * the one cache of bibliography files. Completion and diagnostics ask on every change of a
  * document; a large `.bib` is read and parsed once per change of that file. In the language server
  * the library store shares it: it publishes each BibTeX library's reading ({@link publish}), and a
@@ -57,8 +57,8 @@ export class BibCache {
    *
    * @returns `make(text)` for the file's current text, or null when the file does not exist
    */
-  async get<T>(ws: BibWorkspace, uri: URI, kind: string, make: (text: string) => T | Promise<T>): Promise<T | null> {
-    const stamp = ws.stamp ? await ws.stamp(uri) : undefined;
+  async get<T>(ws: WorkspaceFiles, uri: URI, kind: string, make: (text: string) => T | Promise<T>): Promise<T | null> {
+    const stamp = await ws.stamp(uri);
     const id = `${kind}:${uri.toString()}`;
     const hit = stamp !== undefined ? this.entries.get(id) : undefined;
     if (hit && hit.stamp === stamp && this.settled(hit)) {
@@ -78,7 +78,7 @@ export class BibCache {
    * or read an edit of it), under the stamp of the text it read, so that the next {@link get} of
    * that file finds it without reading the file.
    *
-   * @param stamp - the {@link BibWorkspace.stamp} of `text`, taken before the text was read
+   * @param stamp - the {@link WorkspaceFiles.stamp} of `text`, taken before the text was read
    * @param reading - called on the first hit; undefined when the host's reading has moved on
    *   since (the entry is then a miss)
    */

@@ -9,9 +9,9 @@ import { bibtexForAddition } from '../library/verbatim.js';
 import { toCslJson } from '../cite/formatCitation.js';
 import type { Entry } from '../corpus/schema.js';
 import { readCslJsonLibrary } from './readCslJson.js';
-import { readCslYamlLibrary } from './readCslYaml.js';
+import { cslYamlReferences, readCslYamlLibrary } from './readCslYaml.js';
 import { parseYaml } from '../text/yaml.js';
-import { bibFormatOf, cslYamlReferences, type BibFormat } from './bibFormat.js';
+import { bibFormatOf, type BibFormat } from './bibFormat.js';
 import { eolOf, parseBib, planBibAppend, trailingSpaceStart, type BibEntry, type BibProblem, type BibSyntaxError } from './bibtexFile.js';
 import { bibEntryIdentity, cslYear, entryIdentity, SameWorkIndex } from './sameWork.js';
 

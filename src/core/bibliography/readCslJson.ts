@@ -1,6 +1,6 @@
 /**
  * Reading CSL libraries: CSL-JSON (a Zotero or Better BibTeX export: a JSON array of CSL items)
- * here, CSL-YAML (Pandoc's `references:` list, or a top-level list of items) in `readCslYaml.ts`, in
+ * here, CSL-YAML (Pandoc's `references:` list) in `readCslYaml.ts`, in
  * slices ({@link CslJsonReader}, `CslYamlReader`) or at once. An item that is not a mapping with a
  * non-empty `id`, that contains itself (a YAML alias inside its own anchor) or that is nested more
  * than {@link MAX_CSL_DEPTH} levels deep is a problem at its line; the other items load, each with

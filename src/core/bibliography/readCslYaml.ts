@@ -1,10 +1,9 @@
 /**
- * Reading a CSL-YAML library (Pandoc's `references:` list, or a top-level list of CSL items) in
- * slices, with the checks every CSL reader makes (`readCslJson.ts`): an item that is not a mapping with a
+ * Reading a CSL-YAML library (Pandoc's `references:` list; a top-level list of CSL items is one
+ * problem, as pandoc reads no reference from it: {@link BARE_CSL_YAML_LIST}) in slices, with the checks every CSL reader makes (`readCslJson.ts`): an item that is not a mapping with a
  * non-empty `id`, that contains itself or is nested too deeply is a problem at its line.
  */
 import { isMap, isScalar, isSeq, type Document, type Node as YamlNode } from 'yaml';
-import { cslYamlReferences } from './bibFormat.js';
 import { nodeToJS, parseYaml, type YamlProblem } from '../text/yaml.js';
 import type { LibraryProblem } from './readBibtex.js';
 import {
@@ -24,7 +23,7 @@ export const YAML_BATCH_CHARS = 16 * 1024;
 /**
  * Reads a CSL-YAML library in slices. The `yaml` library parses a document in one piece (a
  * 100,000-item file took 9 s and 1.8 GB), so the list is split first, by a linear scan of the
- * lines: in Pandoc's `references:` list, or a top-level list, an item starts at a `- ` at the
+ * lines: in Pandoc's `references:` list an item starts at a `- ` at the
  * list's indentation and runs to the next one (YAML lets no line of an item's node start there:
  * its block scalars and flow lines are indented further). The items are then parsed a few dozen
  * at a time, each batch as a list of its own, and the text around the list (other keys, `---`,
@@ -51,7 +50,6 @@ export class CslYamlReader implements CslReader {
   private cr = -2;
   private amp = -2;
   private where: 'head' | 'list' | 'tail' = 'head';
-  private topList = false;
   private sawContent = false;
   private sawDocStart = false;
   private refsPending = false;
@@ -129,6 +127,7 @@ export class CslYamlReader implements CslReader {
         if (anchorAt(text, this.amp, pos, ce)) return this.fallBack();
       }
       if (!this.classify(pos, ce)) return this.fallBack();
+      if (this.phase === 'done') return true;
       pos = le + 1;
       this.line++;
       if (pos >= checkAt && pos < n) {
@@ -165,7 +164,12 @@ export class CslYamlReader implements CslReader {
       }
       if (item) {
         if (!this.refsPending && this.sawContent) return false;
-        this.topList = !this.refsPending;
+        if (!this.refsPending) {
+          // The document is a list: no `references:`, so pandoc reads no item of it.
+          this.problems.push(problemAt(text, j, BARE_CSL_YAML_LIST));
+          this.phase = 'done';
+          return true;
+        }
         this.where = 'list';
         this.indent = ind;
         this.starts.push(ls);
@@ -190,7 +194,6 @@ export class CslYamlReader implements CslReader {
     // After the list: other keys of the mapping, and a `...` that ends the document.
     if (this.endMarker || marker === '-' || tabbed) return false;
     if (marker === '.') return (this.endMarker = true);
-    if (this.topList) return false;
     return !(ind === 0 && (c === 37 || c === 34 || c === 39 || text.startsWith('references', j)));
   }
 
@@ -218,10 +221,8 @@ export class CslYamlReader implements CslReader {
     }
     const root = parsed.doc.contents;
     const empty = (v: unknown) => v === null || (isScalar(v) && v.value === null);
-    const ok = this.topList
-      ? empty(root)
-      : isMap(root) && root.items.filter((p) => isScalar(p.key) && p.key.value === 'references' && empty(p.value)).length === 1
-        && root.items.every((p) => isScalar(p.key) && (p.key.value !== 'references' || empty(p.value)));
+    const ok = isMap(root) && root.items.filter((p) => isScalar(p.key) && p.key.value === 'references' && empty(p.value)).length === 1
+      && root.items.every((p) => isScalar(p.key) && (p.key.value !== 'references' || empty(p.value)));
     this.phase = ok ? 'items' : 'whole';
     if (ok) this.count = starts.length;
   }
@@ -312,7 +313,7 @@ export class CslYamlReader implements CslReader {
     this.bom = bom;
     const refs = cslYamlReferences(parsed.doc);
     if (refs.error) {
-      this.problems.push({ line: 1, column: 1, message: refs.error, severity: 'error' });
+      this.problems.push(refs.at === undefined ? { line: 1, column: 1, message: refs.error, severity: 'error' } : problemAt(text, refs.at + bom, refs.error));
       return;
     }
     if (!refs.list || !isSeq(refs.list)) return;
@@ -431,4 +432,33 @@ export function readCslYamlLibrary(text: string): CslLibrary {
   const r = new CslYamlReader(text);
   r.read();
   return { items: r.items, problems: r.problems };
+}
+
+/**
+ * The problem of a CSL-YAML file that is a list of items with no `references:` field. Pandoc reads
+ * no reference from it ("citation alpha not found", checked with pandoc 2.17 and
+ * `test/unit/hostilePass3.test.ts`): its keys are not defined, and nothing is appended to it.
+ */
+export const BARE_CSL_YAML_LIST = 'a list of CSL items with no "references:" field: pandoc reads no references from it (put the list under "references:")';
+
+/**
+ * Where the CSL items of a CSL-YAML bibliography are: Pandoc's `references:` list (Pandoc's User's
+ * Guide, "Citations": a YAML bibliography is a mapping whose `references` field holds CSL items).
+ * Anything else is not a CSL-YAML bibliography; a top-level list of items ({@link BARE_CSL_YAML_LIST})
+ * neither, as pandoc reads it.
+ *
+ * @returns the list and its key; or `error`, with `at` the offset the problem is placed at (the
+ *   list's start for a top-level list, else absent: the file's start)
+ */
+export function cslYamlReferences(doc: Document.Parsed): { list?: YamlNode; pairKey?: YamlNode; error?: string; at?: number } {
+  const root = doc.contents;
+  if (root === null || (isScalar(root) && root.value === null)) return {};
+  if (isSeq(root)) return { error: BARE_CSL_YAML_LIST, at: root.range?.[0] ?? 0 };
+  if (!isMap(root)) return { error: 'not a CSL-YAML bibliography (expected "references:" with a list of CSL items)' };
+  const pair = root.items.find((p) => isScalar(p.key) && p.key.value === 'references');
+  if (!pair) return { error: 'not a CSL-YAML bibliography: it has no "references:" field' };
+  const value = pair.value as YamlNode | null;
+  if (value === null || (isScalar(value) && value.value === null)) return { pairKey: pair.key as YamlNode };
+  if (!isSeq(value)) return { error: '"references:" must be a list of CSL items' };
+  return { list: value, pairKey: pair.key as YamlNode };
 }

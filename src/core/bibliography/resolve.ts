@@ -4,11 +4,13 @@
  * Markdown front matter, a Quarto project's `_quarto.yml`), what they hold, and what citing
  * entries must change in them ({@link planBibliographyUpdate}).
  *
- * Pure: every file is read through a {@link BibWorkspace} that the host provides (VS Code's
+ * Pure: every file is read through the {@link WorkspaceFiles} the host provides (VS Code's
  * workspace with its open documents, or the file system for the CLI), with URIs from `vscode-uri`.
  */
 import { URI, Utils } from 'vscode-uri';
-import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../cite/citationContext.js';
+import type { WorkspaceFiles } from '../workspace/files.js';
+import { inWorkspaceReal, isInside, mayReadFor, namedFrom } from '../workspace/paths.js';
+import { fileKind, isMarkdown } from '../workspace/fileKind.js';
 import type { Entry } from '../corpus/schema.js';
 import { quartoCustomKeys } from '../markdown/crossref.js';
 import { parseYaml } from '../text/yaml.js';
@@ -16,46 +18,7 @@ import type { LatexProject } from '../latex/project.js';
 import { readThebibliography, type ThebibliographySource } from '../latex/thebibliography.js';
 import { bibliographyDeclarations, latexBibliographies, markdownBibliographies, texRootCommentOf, type BibDeclaration } from './locate.js';
 import { BibCache } from './bibCache.js';
-import { bibFormatOf } from './bibFormat.js';
 import { planBibAddition, planBibSync, readBibFile, type BibInsertion, type BibFile, type BibSyncPlan } from './planAdditions.js';
-
-export { BibCache, type BibtexReadings } from './bibCache.js';
-
-/** What resolving a bibliography needs from its host. */
-export interface BibWorkspace {
-  /** The workspace folders; files are written only inside them. */
-  readonly folders: readonly URI[];
-  /**
-   * The text of a file: its open document's (unsaved changes included) when there is one, else
-   * the file's on disk.
-   *
-   * @returns undefined when the file does not exist or cannot be read
-   */
-  readText(uri: URI): Promise<string | undefined>;
-  /**
-   * What changes when the file's text changes (an open document's version, else modification time
-   * and size), for caching; undefined when the file does not exist. Hosts without it read every time.
-   */
-  stamp?(uri: URI): Promise<string | undefined>;
-  /** Whether a file or folder exists. */
-  exists(uri: URI): Promise<boolean>;
-  /**
-   * Where a file really is: symlinks resolved, `.` and `..` and doubled separators gone, in the
-   * case the file system stores its names (Node: `fs.promises.realpath`). For a file that does not
-   * exist yet: the real path of its nearest existing folder, plus the rest of the path (a dangling
-   * symlink followed to where a write would land). Absent, or for URIs the host cannot resolve:
-   * {@link normalizeUri} of the URI (no symlink is seen).
-   *
-   * @returns undefined when the path cannot be resolved (a symlink loop, no permission to look):
-   *   {@link inWorkspaceReal} then counts it as outside, so nothing is written there
-   */
-  realPath?(uri: URI): Promise<URI | undefined>;
-  /**
-   * Whether the file system ignores the case of names (Windows, macOS by default): real paths are
-   * then compared case-folded ({@link pathKey}).
-   */
-  readonly foldsCase?: boolean;
-}
 
 /** A document as the resolver sees it. */
 export interface BibDocument {
@@ -83,95 +46,12 @@ export interface DocumentBibliography {
   roots?: URI[];
   /** LaTeX: the files of its roots that define `\bibitem` keys or hold a `thebibliography` environment (absent when none do). */
   thebibliography?: ThebibliographySource[];
-  /** LaTeX: a `% !TEX root` magic comment that names a file that does not exist (then the root was detected). */
-  missingRoot?: { path: string; uri: URI; line: number; start: number; end: number };
-}
-
-/** Whether `uri` is `folder` or inside it (same scheme and authority; path segments compared whole). */
-export function isInside(folder: URI, uri: URI): boolean {
-  if (folder.scheme !== uri.scheme || folder.authority !== uri.authority) return false;
-  const base = folder.path.endsWith('/') ? folder.path : `${folder.path}/`;
-  const path = Utils.resolvePath(uri).path;
-  return path === folder.path || path.startsWith(base);
-}
-
-/**
- * Whether `uri` is inside one of the workspace folders, comparing its path as text (after
- * {@link normalizeUri}). For what is shown and watched only: every decision to read or write a
- * file because it lies in the workspace takes {@link inWorkspaceReal}, which sees symlinks.
- */
-export function inWorkspace(ws: Pick<BibWorkspace, 'folders'>, uri: URI): boolean {
-  const n = normalizeUri(uri);
-  return ws.folders.some((f) => isInside(normalizeUri(f), n));
-}
-
-/**
- * A URI with `.` and `..` segments resolved, doubled and trailing separators dropped (vscode-uri's
- * `Utils.resolvePath`, POSIX semantics on the path). `..` after a symlinked folder then names the
- * symlink's parent, not the target's: only a host's {@link BibWorkspace.realPath} knows better.
- */
-export function normalizeUri(uri: URI): URI {
-  return uri.path === '' ? uri : Utils.resolvePath(uri);
-}
-
-/**
- * A file's real location ({@link BibWorkspace.realPath}, else {@link normalizeUri}).
- *
- * @returns undefined when the host cannot resolve it (then nothing may be written there)
- */
-export async function realUri(ws: Pick<BibWorkspace, 'realPath'>, uri: URI): Promise<URI | undefined> {
-  const n = normalizeUri(uri);
-  if (!ws.realPath) return n;
-  let real: URI | undefined;
-  try {
-    real = await ws.realPath(n);
-  } catch {
-    // ignored: a host's realPath does not throw by contract; one that does has not resolved the
-    // path, and an unresolved path is answered as "cannot tell", which refuses the write.
-    return undefined;
-  }
-  return real && normalizeUri(real);
-}
-
-/** A URI as a key that two names of one file share: case-folded where the file system folds case. */
-export function pathKey(ws: Pick<BibWorkspace, 'foldsCase'>, uri: URI): string {
-  return (ws.foldsCase ? uri.with({ path: uri.path.toLowerCase() }) : uri).toString();
-}
-
-/**
- * Whether two URIs name the same file: their real paths ({@link realUri}) compared as
- * {@link pathKey}s. A URI that cannot be resolved is the same as nothing.
- */
-export async function sameFile(ws: Pick<BibWorkspace, 'realPath' | 'foldsCase'>, a: URI, b: URI): Promise<boolean> {
-  const [ra, rb] = await Promise.all([realUri(ws, a), realUri(ws, b)]);
-  return !!ra && !!rb && pathKey(ws, ra) === pathKey(ws, rb);
-}
-
-/**
- * Whether a file really lies inside one of the workspace folders: its real path ({@link realUri}:
- * symlinks resolved, `..` normalised) inside a folder's real path, case-folded where the file
- * system folds case. Every decision to write a file, or to read one a workspace's settings name,
- * takes this, so that `\bibliography{linkdir/refs}` with `linkdir` a symlink to `/etc` is outside.
- *
- * @returns false when the file's real path cannot be resolved
- */
-export async function inWorkspaceReal(ws: Pick<BibWorkspace, 'folders' | 'realPath' | 'foldsCase'>, uri: URI): Promise<boolean> {
-  const real = await realUri(ws, uri);
-  if (!real) return false;
-  const fold = (u: URI) => (ws.foldsCase ? u.with({ path: u.path.toLowerCase() }) : u);
-  for (const f of ws.folders) {
-    const rf = await realUri(ws, f);
-    if (rf && isInside(fold(rf), fold(real))) return true;
-  }
-  return false;
-}
-
-/**
- * A file named by a document, relative to the document's folder (absolute paths as they are, with
- * doubled leading separators as one: `//refs` is no URI path without an authority, and threw).
- */
-function relativeTo(doc: URI, path: string): URI {
-  return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) ? doc.with({ path: path.replace(/\\/g, '/').replace(/^\/{2,}/, '/') }) : Utils.joinPath(Utils.dirname(doc), path);
+  /**
+   * LaTeX: a `% !TEX root` magic comment that names a file that does not exist, or (`outside`) one
+   * that exists outside the workspace, which is not read ({@link mayReadFor}); the root was detected
+   * instead.
+   */
+  missingRoot?: { path: string; uri: URI; line: number; start: number; end: number; outside?: boolean };
 }
 
 /** Options of {@link resolveBibliography}. */
@@ -213,7 +93,7 @@ export interface QuartoProject {
  * folder, up to its workspace folder (Quarto's "Project Basics": a project is a directory with
  * `_quarto.yml`, and its metadata applies to every document in it).
  */
-export async function quartoProject(ws: BibWorkspace, doc: URI, cache: BibCache): Promise<QuartoProject | undefined> {
+export async function quartoProject(ws: WorkspaceFiles, doc: URI, cache: BibCache): Promise<QuartoProject | undefined> {
   const top = ws.folders.find((f) => isInside(f, doc));
   if (!top) return undefined;
   for (let dir = Utils.dirname(doc); isInside(top, dir); dir = Utils.dirname(dir)) {
@@ -240,7 +120,7 @@ export async function quartoProject(ws: BibWorkspace, doc: URI, cache: BibCache)
  * @returns `index.Rmd` and its front matter's `bibliography:`, undefined when the document is in
  *   no book or the book's `index.Rmd` declares none
  */
-async function bookdownBook(ws: BibWorkspace, doc: URI, cache: BibCache): Promise<{ uri: URI; decls: BibDeclaration[] } | undefined> {
+async function bookdownBook(ws: WorkspaceFiles, doc: URI, cache: BibCache): Promise<{ uri: URI; decls: BibDeclaration[] } | undefined> {
   const top = ws.folders.find((f) => isInside(f, doc));
   if (!top) return undefined;
   for (let dir = Utils.dirname(doc); isInside(top, dir); dir = Utils.dirname(dir)) {
@@ -271,11 +151,12 @@ async function bookdownBook(ws: BibWorkspace, doc: URI, cache: BibCache): Promis
  *
  * @returns undefined for documents of other languages
  */
-export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, opts: ResolveOptions = {}): Promise<DocumentBibliography | undefined> {
+export async function resolveBibliography(ws: WorkspaceFiles, doc: BibDocument, opts: ResolveOptions = {}): Promise<DocumentBibliography | undefined> {
   const cache = opts.cache ?? new BibCache();
   let roots: { uri: URI; decls: readonly BibDeclaration[] }[] = [];
   let missingRoot: DocumentBibliography['missingRoot'];
-  if (LATEX_LANGUAGES.has(doc.languageId)) {
+  const kind = fileKind(doc.uri, doc.languageId);
+  if (kind === 'latex') {
     const project = opts.project;
     const self = doc.uri.toString();
     /** A root's declarations: the project's (its included files' too), else its own, scanned once per change; null when it does not exist. */
@@ -290,8 +171,11 @@ export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, op
       if (!opts.latexRootFromWorkspace || (await inWorkspaceReal(ws, setting))) named.push(setting);
     }
     const magic = texRootCommentOf(doc.text);
-    const magicUri = magic && relativeTo(doc.uri, magic.path);
-    if (magicUri) named.push(magicUri);
+    const magicUri = magic && namedFrom(doc.uri, magic.path);
+    // A root outside the workspace is named in a message, never read (one that is not there is missing, as inside).
+    const magicOutside = !!magicUri && !(await mayReadFor(ws, doc.uri, magicUri));
+    if (magicUri && !magicOutside) named.push(magicUri);
+    if (magicOutside) missingRoot = { path: magic!.path, uri: magicUri, line: magic!.line, start: magic!.start, end: magic!.end, ...(await ws.exists(magicUri) ? { outside: true } : {}) };
     for (const uri of named) {
       const decls = await declsOf(uri);
       if (decls) { roots = [{ uri, decls }]; break; }
@@ -304,7 +188,7 @@ export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, op
       }
     }
     if (!roots.length) roots = [{ uri: doc.uri, decls: (await declsOf(doc.uri)) ?? [] }];
-  } else if (MARKDOWN_LANGUAGES.has(doc.languageId)) {
+  } else if (isMarkdown(kind)) {
     let decls = markdownBibliographies(doc.text);
     let root = doc.uri;
     if (!decls.length) {
@@ -322,7 +206,7 @@ export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, op
   const seen = new Set<string>();
   for (const r of roots) {
     for (const d of r.decls) {
-      const uri = relativeTo(r.uri, d.path);
+      const uri = namedFrom(r.uri, d.path);
       if (seen.has(uri.toString())) continue;
       seen.add(uri.toString());
       const file = await cache.get(ws, uri, 'bib', (text) => readBibFile(d.path, text));
@@ -331,11 +215,11 @@ export async function resolveBibliography(ws: BibWorkspace, doc: BibDocument, op
     }
   }
   const out: DocumentBibliography = { root: roots[0]!.uri, files, missing };
-  if (LATEX_LANGUAGES.has(doc.languageId)) {
+  if (kind === 'latex') {
     out.roots = roots.map((r) => r.uri);
     // With every declared .bib missing (an arXiv submission), the .bbl BibTeX wrote from them is what LaTeX reads.
     const jobBbl = !files.length && roots.some((r) => r.decls.some((d) => d.via === 'bibtex'));
-    const thebibliography = await readThebibliography(ws, cache, out.roots, doc, opts.project, jobBbl);
+    const thebibliography = await readThebibliography(ws, cache, out.roots, doc, opts.project, jobBbl, (uri) => mayReadFor(ws, doc.uri, uri));
     if (thebibliography.length) out.thebibliography = thebibliography;
   }
   if (missingRoot) out.missingRoot = missingRoot;
@@ -371,7 +255,7 @@ export type BibUpdate =
  * @param plan - what to add ({@link planBibSync})
  * @param opts.allowOutside - the user asked to write outside the workspace (the CLI's `--allow-outside`)
  */
-export async function planBibliographyUpdate(ws: BibWorkspace, bib: DocumentBibliography | undefined, plan: BibSyncPlan, opts: { allowOutside?: boolean } = {}): Promise<BibUpdate> {
+export async function planBibliographyUpdate(ws: WorkspaceFiles, bib: DocumentBibliography | undefined, plan: BibSyncPlan, opts: { allowOutside?: boolean } = {}): Promise<BibUpdate> {
   const entries = plan.add;
   if (!bib || !entries.length) return { kind: 'none' };
   const keys = entries.map((e) => e.key).join(', ');

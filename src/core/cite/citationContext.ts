@@ -8,6 +8,7 @@ import { latexCiteCommands } from '../latex/commands.js';
 import { latexRegionAt, latexRegions, maskLatex } from '../latex/scan.js';
 import { isCrossReference, NO_CROSSREFS, type CrossrefSyntax } from '../markdown/crossref.js';
 import { scanPandoc } from '../markdown/pandoc.js';
+import { fileKind, isMarkdown } from '../workspace/fileKind.js';
 
 /** How far LaTeX context detection looks before and after the cursor (completion reads this much). */
 const LATEX_LOOK_BACK = 2000;
@@ -158,15 +159,6 @@ function enclosingBracket(text: string, offset: number): { start: number; end: n
   return { start, end };
 }
 
-/** The languages we treat as LaTeX and as Markdown (VS Code language ids). */
-export const LATEX_LANGUAGES: ReadonlySet<string> = new Set(['latex', 'tex', 'latex-expl3']);
-export const MARKDOWN_LANGUAGES: ReadonlySet<string> = new Set(['markdown', 'quarto', 'rmd', 'pandoc', 'mdx']);
-
-/** Whether documents of this VS Code language id hold citations we read and write (LaTeX or Markdown). */
-export function isCitingLanguage(languageId: string): boolean {
-  return LATEX_LANGUAGES.has(languageId) || MARKDOWN_LANGUAGES.has(languageId);
-}
-
 /**
  * Detects the citation context for a document of the given language.
  *
@@ -175,7 +167,8 @@ export function isCitingLanguage(languageId: string): boolean {
  *   `quarto` language, none for the others
  */
 export function citeContextAt(text: string, offset: number, languageId: string, crossrefs?: CrossrefSyntax): CiteContext | undefined {
-  if (LATEX_LANGUAGES.has(languageId)) return latexCiteContext(text, offset);
-  if (MARKDOWN_LANGUAGES.has(languageId)) return pandocCiteContext(text, offset, crossrefs ?? { ...NO_CROSSREFS, quarto: languageId === 'quarto' });
+  const kind = fileKind('', languageId);
+  if (kind === 'latex') return latexCiteContext(text, offset);
+  if (isMarkdown(kind)) return pandocCiteContext(text, offset, crossrefs ?? { ...NO_CROSSREFS, quarto: kind === 'quarto' });
   return undefined;
 }

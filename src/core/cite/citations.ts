@@ -6,11 +6,11 @@
  * (`markdown/crossref.ts`), and the front matter's `nocite:` (Pandoc's User's Guide, "Citation syntax").
  */
 import { frontMatterOf } from '../bibliography/locate.js';
-import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from './citationContext.js';
 import { latexCiteCommands } from '../latex/commands.js';
 import { latexRegions, maskLatex, type LatexRegion } from '../latex/scan.js';
 import { isCrossReference, quartoCustomKeys, type CrossrefSyntax } from '../markdown/crossref.js';
-import { pandocKeyAt, scanPandoc } from '../markdown/pandoc.js';
+import { bracedKeyEnds, pandocKeyAt, scanPandoc } from '../markdown/pandoc.js';
+import { fileKind, isMarkdown } from '../workspace/fileKind.js';
 
 /** One cited key: `offset` and `length` in UTF-16 code units. */
 export interface CitedKey {
@@ -156,10 +156,13 @@ export function pandocDocumentCitations(text: string, crossrefs: Partial<Crossre
     if (nocite) {
       const base = block.start + nocite.index + 'nocite:'.length;
       const value = nocite[1]!;
+      // Where each `@{…}` ends, found once: each `@{` read on to the end was quadratic.
+      let braced: Int32Array | undefined;
       for (let k = value.indexOf('@'); k >= 0; k = value.indexOf('@', k + 1)) {
         if (k > 0 && /[\p{L}\p{N}]/u.test(value[k - 1]!)) continue;
         if (value[k + 1] === '*') { all = true; continue; }
-        const found = pandocKeyAt(value, k + 1);
+        if (value[k + 1] === '{') braced ??= bracedKeyEnds(value);
+        const found = pandocKeyAt(value, k + 1, braced);
         if (!found || found.keyEnd === found.keyStart) continue;
         cited.push({ key: value.slice(found.keyStart, found.keyEnd), offset: base + found.keyStart, length: found.keyEnd - found.keyStart });
       }
@@ -183,8 +186,9 @@ export function pandocCitations(text: string, crossrefs: Partial<CrossrefSyntax>
  *   only the language (`quarto` reads Quarto's cross-references)
  */
 export function documentCitations(text: string, languageId: string, crossrefs?: Partial<CrossrefSyntax>): DocumentCitations {
-  if (LATEX_LANGUAGES.has(languageId)) return latexDocumentCitations(text);
-  if (MARKDOWN_LANGUAGES.has(languageId)) return pandocDocumentCitations(text, crossrefs ?? { quarto: languageId === 'quarto' });
+  const kind = fileKind('', languageId);
+  if (kind === 'latex') return latexDocumentCitations(text);
+  if (isMarkdown(kind)) return pandocDocumentCitations(text, crossrefs ?? { quarto: kind === 'quarto' });
   return { cited: [], all: false };
 }
 

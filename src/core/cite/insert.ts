@@ -2,7 +2,8 @@
  * What text to insert for a citation, given the document, the cursor and the keys.
  * Pure: the VS Code layer turns the result into a `WorkspaceEdit`.
  */
-import { citeContextAt, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from './citationContext.js';
+import { citeContextAt } from './citationContext.js';
+import { fileKind, isMarkdown } from '../workspace/fileKind.js';
 import type { Entry } from '../corpus/schema.js';
 import type { CiteCommand, MarkdownStyle } from './citationForms.js';
 import { markdownLink, plainReference } from './formatCitation.js';
@@ -45,7 +46,8 @@ export function planCitation(
   text: string, offset: number, languageId: string, entries: readonly Entry[], opts: CitationOptions,
 ): TextInsertion {
   const keys = entries.map((e) => e.key);
-  if (LATEX_LANGUAGES.has(languageId)) {
+  const kind = fileKind('', languageId);
+  if (kind === 'latex') {
     const ctx = citeContextAt(text, offset, languageId);
     if (ctx) {
       const partialFull = text.slice(ctx.keyStart, ctx.keyEnd);
@@ -61,7 +63,7 @@ export function planCitation(
     }
     return { offset, length: 0, text: `\\${opts.latexCommand}{${keys.join(',')}}`, added: keys };
   }
-  if (MARKDOWN_LANGUAGES.has(languageId)) {
+  if (isMarkdown(kind)) {
     if (opts.markdownStyle === 'link') return { offset, length: 0, text: entries.map(markdownLink).join(', '), added: keys };
     const ctx = citeContextAt(text, offset, languageId);
     if (ctx) {

@@ -33,9 +33,11 @@
  */
 import { URI, Utils } from 'vscode-uri';
 import { latexBibliographies, type BibDeclaration } from '../bibliography/locate.js';
+import { fromFolder } from '../workspace/writtenPath.js';
 import { latexBibitems, type LatexThebibliography } from './bibitems.js';
 import { latexCommands } from './commands.js';
 import { BACKSLASH, isLetter, LBRACE, maskLatex } from './scan.js';
+import { fileKind } from '../workspace/fileKind.js';
 
 /** At most this many `.tex` files are indexed (a workspace that is a whole file system is not read whole). */
 export const LATEX_FILE_LIMIT = 20000;
@@ -136,13 +138,8 @@ export function latexFileFacts(text: string): LatexFileFacts {
   return { links, bibs: latexBibliographies(text, clean), documentClass, subfilesMain, thebibliography: latexBibitems(text, clean) };
 }
 
-/** Whether a path as written is absolute (POSIX, or a Windows drive). */
-const isAbsolute = (p: string): boolean => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p);
-
-/** `path` from folder `dir` (an absolute path as it is), normalised. */
-function under(dir: URI, path: string): URI {
-  return isAbsolute(path) ? dir.with({ path: path.replace(/\\/g, '/') }) : Utils.joinPath(dir, path);
-}
+/** `path` from folder `dir` (an absolute path as it is), normalised (`writtenPath.ts`). */
+const under = fromFolder;
 
 /** The names TeX tries for an input file: `name.tex` then `name`, or `name` alone when it has the extension; `\include` only `name.tex`. */
 function candidateNames(kind: LatexLinkKind, path: string): string[] {
@@ -152,7 +149,7 @@ function candidateNames(kind: LatexLinkKind, path: string): string[] {
 
 /** Whether a link names a `.bbl` file (`\input{main.bbl}`): a file the project does not index, but whose `\bibitem`s count. */
 const namesBbl = (link: LatexLink): boolean => namesBblFile(link.path);
-const namesBblFile = (name: string): boolean => /\.bbl$/i.test(name);
+const namesBblFile = (name: string): boolean => fileKind(name) === 'bbl';
 
 /**
  * The `.bbl` files a file's own links name, each as the URIs TeX tries in order, from the file's

@@ -4,10 +4,11 @@
  * (`\input{main.bbl}`), as LaTeX reads them when the root is compiled. These keys are defined as a
  * `.bib` file's keys are: citing one is no unknown key.
  *
- * Pure: files come through the resolver's {@link BibWorkspace}, parsed once per change ({@link BibCache}).
+ * Pure: files come through the resolver's {@link WorkspaceFiles}, parsed once per change ({@link BibCache}).
  */
 import type { URI } from 'vscode-uri';
-import type { BibCache, BibWorkspace } from '../bibliography/resolve.js';
+import type { BibCache } from '../bibliography/bibCache.js';
+import type { WorkspaceFiles } from '../workspace/files.js';
 import { texToText } from '../bibliography/texToText.js';
 import { latexBibitems, type LatexBibitem } from './bibitems.js';
 import { bblCandidates, latexFileFacts, type LatexProject, type ThebibliographyFiles } from './project.js';
@@ -35,11 +36,14 @@ export interface ThebibliographySource {
  * @param jobBbl - also read each root's own `.bbl` (`main.tex`: `main.bbl`), which LaTeX's
  *   `\bibliography` inputs: for a document whose declared `.bib` files are all missing, as in an
  *   arXiv submission, which ships the `.bbl` BibTeX wrote and not the `.bib`
+ * @param mayRead - whether a `.bbl` file may be read (the resolver's containment rule: inside the
+ *   workspace, by real path); one that may not is left out as if it did not exist, and TeX's next
+ *   candidate is tried
  * @returns the sources (empty when none); a `.bbl` file that does not exist is left out
  */
 export async function readThebibliography(
-  ws: BibWorkspace, cache: BibCache, roots: readonly URI[], doc: { uri: URI; text: string },
-  project?: Partial<Pick<LatexProject, 'thebibliographyOf'>>, jobBbl = false,
+  ws: WorkspaceFiles, cache: BibCache, roots: readonly URI[], doc: { uri: URI; text: string },
+  project?: Partial<Pick<LatexProject, 'thebibliographyOf'>>, jobBbl = false, mayRead: (uri: URI) => Promise<boolean> = async () => true,
 ): Promise<ThebibliographySource[]> {
   const out: ThebibliographySource[] = [];
   const seen = new Set<string>();
@@ -62,6 +66,7 @@ export async function readThebibliography(
     const bbl = jobBbl ? [...files.bbl, [root.with({ path: root.path.replace(/(\.[^./]*)?$/, '.bbl') })]] : files.bbl;
     for (const candidates of bbl) {
       for (const uri of candidates) {
+        if (!(await mayRead(uri))) continue;
         const read = await cache.get(ws, uri, 'bibitems', (text) => latexBibitems(text));
         if (read) { add(uri, read); break; }
       }

@@ -50,7 +50,7 @@ import { parseBlocks } from './pandocBlocks.js';
 import { scanInlines } from './pandocInline.js';
 import { finder, resetWork, workDone, type PandocKey, type View } from './pandocScanBase.js';
 
-export { pandocKeyAt } from './pandocInline.js';
+export { bracedKeyEnds, pandocKeyAt } from './pandocInline.js';
 export type { PandocKey } from './pandocScanBase.js';
 
 /** What {@link scanPandoc} finds. */

@@ -50,18 +50,43 @@ function charAt(t: string, i: number): string {
 /**
  * The braced key `{…}` at `i` (`charsInBalanced '{' '}'` of non-blank characters).
  *
+ * @param ends - {@link bracedKeyEnds} of `t`, when the caller reads many keys of one text
  * @returns the offset after the closing brace, or -1
  */
-function bracedKeyEnd(t: string, i: number, end: number): number {
+function bracedKeyEnd(t: string, i: number, end: number, ends?: Int32Array): number {
   if (t[i] !== '{') return -1;
+  if (ends) return ends[i]! <= end ? ends[i]! : -1;
   let depth = 0;
   for (let k = i; k < end; k++) {
     const c = t[k]!;
-    if (/\s/.test(c)) return -1;
+    if (/\s/.test(c)) { countWork(k - i); return -1; }
     if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) return k + 1;
+    else if (c === '}' && --depth === 0) { countWork(k - i); return k + 1; }
   }
+  countWork(end - i);
   return -1;
+}
+
+/**
+ * For every `{` of a text, where the braced key it opens ends ({@link bracedKeyEnd}'s answer: the
+ * offset after the `}` that balances it with no blank between), or -1; one pass with a stack, which
+ * a blank empties (no brace open before it can close without a blank inside). Reading each `@{`
+ * of a paragraph to its end instead was quadratic: 60 kB of `[@{` took over a minute (issue 28).
+ */
+export function bracedKeyEnds(t: string): Int32Array {
+  countWork(t.length);
+  const out = new Int32Array(t.length).fill(-1);
+  // The stack in a typed array: a JavaScript array grown to hundreds of thousands of elements cost
+  // more per element the longer it got (600 kB of `@{`: 160 ms, against 10 ms so).
+  const open = new Int32Array(t.length);
+  let top = 0;
+  for (let k = 0; k < t.length; k++) {
+    const c = t.charCodeAt(k);
+    if (c === 123) open[top++] = k;
+    else if (c === 125) { if (top) out[open[--top]!] = k + 1; }
+    else if (c <= 32 || c >= 128 ? /\s/.test(t[k]!) : false) top = 0;
+  }
+  return out;
 }
 
 /**
@@ -69,13 +94,15 @@ function bracedKeyEnd(t: string, i: number, end: number): number {
  *
  * @param t - the text
  * @param i - the offset right after the `@`
+ * @param ends - {@link bracedKeyEnds} of `t`, for a caller that reads every `@` of a text (each
+ *   `@{` would otherwise read on to the text's end)
  * @returns the key's `[keyStart, keyEnd)` and where the citation key's syntax ends (after a `}`),
  *   or undefined when no key starts there
  */
-export function pandocKeyAt(t: string, i: number): { keyStart: number; keyEnd: number; end: number } | undefined {
+export function pandocKeyAt(t: string, i: number, ends?: Int32Array): { keyStart: number; keyEnd: number; end: number } | undefined {
   const simple = simpleKeyEnd(t, i, t.length);
   if (simple > 0) return { keyStart: i, keyEnd: simple, end: simple };
-  const braced = bracedKeyEnd(t, i, t.length);
+  const braced = bracedKeyEnd(t, i, t.length, ends);
   return braced > 0 ? { keyStart: i + 1, keyEnd: braced - 1, end: braced } : undefined;
 }
 
@@ -110,23 +137,30 @@ export function scanInlines(t: string, views: readonly View[], keys: PandocKey[]
   // Parts that are not text (code, math, …), `[a, b)` in the paragraph, ascending.
   const cuts: [number, number][] = [];
   const cut = (a: number, b: number) => cuts.push([a, b]);
-  // Closing candidates, remembered as `next` does: a backtick run of each length, a `$`.
-  const runs = new Map<number, { from: number; at: number }>();
+  // Closing candidates: the paragraph's backtick runs by length, found in one pass at its first
+  // backtick, each list read forward once (the openers come in order). Searching on from each
+  // opener was quadratic for a long run never closed: pandoc reads its first backtick as a symbol
+  // and tries again from the next, so a run of 3,000 made 3,000 searches to the paragraph's end.
+  let runs: Map<number, { starts: number[]; next: number }> | undefined;
+  /** The end of the last backtick run the reader measured. */
+  let runEnd = -1;
   const closingBackticks = (from: number, run: number): number => {
-    const m = runs.get(run);
-    if (m && from >= m.from && (m.at < 0 || from <= m.at)) return m.at;
-    let k = from, found = -1;
-    while (k < n) {
-      const b = p.indexOf('`', k);
-      if (b < 0) break;
-      let e = b;
-      while (e < n && p[e] === '`') e++;
-      if (e - b === run) { found = b; break; }
-      k = e;
+    if (!runs) {
+      runs = new Map();
+      countWork(n);
+      for (let b = p.indexOf('`'); b >= 0; b = p.indexOf('`', b)) {
+        let e = b;
+        while (e < n && p[e] === '`') e++;
+        let list = runs.get(e - b);
+        if (!list) runs.set(e - b, list = { starts: [], next: 0 });
+        list.starts.push(b);
+        b = e;
+      }
     }
-    countWork((found < 0 ? n : found) - from);
-    runs.set(run, { from, at: found });
-    return found;
+    const list = runs.get(run);
+    if (!list) return -1;
+    while (list.next < list.starts.length && list.starts[list.next]! < from) { list.next++; countWork(1); }
+    return list.next < list.starts.length ? list.starts[list.next]! : -1;
   };
   // pandoc's `mathInlineWith "$" "$"`: the math ends at the first `$` (not escaped); it is no
   // math when a blank comes before that `$` or a digit after it (`$5 and $6`).
@@ -140,6 +174,8 @@ export function scanInlines(t: string, views: readonly View[], keys: PandocKey[]
   };
   // Where each `{` and `[` of the paragraph closes, computed once when raw TeX needs it.
   let matches: Int32Array | undefined;
+  // Where each braced key of the paragraph ends, computed once at its first `@{`.
+  let braced: Int32Array | undefined;
   let lastStr = -1;
   let brackets = 0;
   let openStar = 0, openUnderscore = 0;
@@ -162,8 +198,12 @@ export function scanInlines(t: string, views: readonly View[], keys: PandocKey[]
         continue;
       }
       case '`': {
-        let k = i;
+        // Inside a run already measured (pandoc tries again from its next backtick), its end is known.
+        const from = i < runEnd ? runEnd : i;
+        let k = from;
         while (k < n && p[k] === '`') k++;
+        countWork(k - from + 1);
+        runEnd = k;
         const run = k - i;
         const close = closingBackticks(k, run);
         if (close >= 0) {
@@ -255,7 +295,8 @@ export function scanInlines(t: string, views: readonly View[], keys: PandocKey[]
         if (lastStr === i) { i = exampleRefEnd(p, i + 1); continue; }
         let keyStart = i + 1, keyEnd = simpleKeyEnd(p, keyStart, n), end = keyEnd;
         if (keyEnd < 0) {
-          end = bracedKeyEnd(p, keyStart, n);
+          if (p.charCodeAt(keyStart) === 123) braced ??= bracedKeyEnds(p);
+          end = bracedKeyEnd(p, keyStart, n, braced);
           if (end > 0) { keyStart++; keyEnd = end - 1; }
         }
         // No citation: pandoc's `exampleRef` takes the `@` and a label, which ends no word.

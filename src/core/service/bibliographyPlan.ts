@@ -6,8 +6,9 @@
  * change to the files chosen (`planBibliographyUpdate`: append, create, declare, or refuse). The
  * byte-level insertion is `planBibAddition`'s, which each caller runs on the exact text it writes.
  */
-import { planBibliographyUpdate, planCitationSync, resolveBibliography, type BibDocument, type BibUpdate, type BibWorkspace, type DocumentBibliography, type ResolveOptions } from '../bibliography/resolve.js';
+import { planBibliographyUpdate, planCitationSync, resolveBibliography, type BibDocument, type BibUpdate, type DocumentBibliography, type ResolveOptions } from '../bibliography/resolve.js';
 import type { BibSyncPlan } from '../bibliography/planAdditions.js';
+import type { WorkspaceFiles } from '../workspace/files.js';
 import { bibitemKeys } from '../latex/thebibliography.js';
 import type { Entry } from '../corpus/schema.js';
 
@@ -30,7 +31,7 @@ export interface DocumentBibliographyPlan {
  * @param opts - how the bibliography is resolved (`ResolveOptions`), and `allowOutside`: the user
  *   allows writes whose real path leaves the workspace
  */
-export async function planDocumentBibliography(ws: BibWorkspace, doc: BibDocument, entries: readonly Entry[], opts: ResolveOptions & { allowOutside?: boolean } = {}): Promise<DocumentBibliographyPlan> {
+export async function planDocumentBibliography(ws: WorkspaceFiles, doc: BibDocument, entries: readonly Entry[], opts: ResolveOptions & { allowOutside?: boolean } = {}): Promise<DocumentBibliographyPlan> {
   const { allowOutside, ...resolve } = opts;
   const bib = await resolveBibliography(ws, doc, resolve);
   // A key a \bibitem of the document's thebibliography defines is there already: nothing to add for it.

@@ -8,10 +8,9 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { Diagnostic, DiagnosticSeverity, Position, Range } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
 import { bibKeyOffset, duplicateKeys, parseBib } from '../bibliography/bibtexFile.js';
-import { bibFormatOf } from '../bibliography/bibFormat.js';
 import { readBibFile } from '../bibliography/planAdditions.js';
 import { citationsIn, type CitedKey } from '../cite/citations.js';
-import { isCitingLanguage } from '../cite/citationContext.js';
+import { fileKind, isCiting } from '../workspace/fileKind.js';
 import { definedKeys } from '../latex/thebibliography.js';
 import { rangeOf, type ServiceContext } from './serviceContext.js';
 import { DIAGNOSTIC_SOURCE, DiagnosticCodes, NOT_CANCELLED, type Cancellation } from './types.js';
@@ -21,7 +20,7 @@ import { DIAGNOSTIC_SOURCE, DiagnosticCodes, NOT_CANCELLED, type Cancellation } 
  * {@link bibDiagnostics} for a BibTeX file, none for anything else.
  */
 export async function diagnostics(ctx: ServiceContext, doc: TextDocument, token: Cancellation = NOT_CANCELLED): Promise<Diagnostic[]> {
-  return isCitingLanguage(doc.languageId) ? citationDiagnostics(ctx, doc, token) : bibDiagnostics(ctx, doc);
+  return isCiting(fileKind(URI.parse(doc.uri), doc.languageId)) ? citationDiagnostics(ctx, doc, token) : bibDiagnostics(ctx, doc);
 }
 
 /**
@@ -32,11 +31,10 @@ export async function diagnostics(ctx: ServiceContext, doc: TextDocument, token:
 export async function bibDiagnostics(ctx: ServiceContext, doc: TextDocument): Promise<Diagnostic[]> {
   const { ws, cache } = ctx;
   const uri = URI.parse(doc.uri);
-  const bibtex = bibFormatOf(uri.path) === 'bibtex';
-  if (doc.languageId !== 'bibtex' && !bibtex) return [];
+  if (fileKind(uri, doc.languageId) !== 'bibtex') return [];
   const text = doc.getText();
   // The workspace's view of this very document: read once for it and for the documents that cite from it.
-  const shared = bibtex && ws.openDocument?.(uri)?.version === doc.version
+  const shared = ws.openDocument(uri)?.version === doc.version
     ? await cache.get(ws, uri, 'bib', (t) => readBibFile(uri.path, t))
     : undefined;
   const read = shared?.text === text ? shared : parseBib(text);
@@ -58,7 +56,7 @@ export async function bibDiagnostics(ctx: ServiceContext, doc: TextDocument): Pr
   // The reader's problems (a skipped entry, a field left out), unless the file is a library
   // whose store publishes them already. Not an undefined macro: BibTeX reads a document's
   // databases as one (`\bibliography{abbrev,refs}`), so another file may define it.
-  if (!ctx.opts.corpus().isLibraryReady?.(uri.toString())) {
+  if (!ctx.opts.corpus().isLibraryReady(uri.toString())) {
     for (const p of read.problems ?? []) {
       if (p.message.startsWith('undefined macro ')) continue;
       const at = Position.create(p.line - 1, p.column - 1);
@@ -98,17 +96,22 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
     const found = bib.root.toString() === doc.uri ? l10n.t('the document itself') : displayPath(bib.root);
     out.push({
       range: rangeOf(doc, { offset: m.start, length: m.end - m.start }), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, code: DiagnosticCodes.missingRoot,
-      message: l10n.t('The root file "{0}" named by % !TEX root does not exist; the root used instead is {1}.', m.path, found),
+      message: m.outside
+        ? l10n.t('The root file "{0}" named by % !TEX root is outside the workspace; it was not read; the root used instead is {1}.', m.path, found)
+        : l10n.t('The root file "{0}" named by % !TEX root does not exist; the root used instead is {1}.', m.path, found),
     });
   }
   // Once per broken bibliography, on the first citation (not per citation): the keys it defines elsewhere still count.
   const first = cited[0];
   if (first) {
-    for (const s of readable) {
+    for (const s of bib?.files ?? []) {
       if (!s.error) continue;
       out.push({
         range: rangeOf(doc, first), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE,
-        message: l10n.t('{0}, line {1}: {2}. The keys of its other entries are checked.', displayPath(s.uri), s.error.line, s.error.message),
+        message: readable.includes(s)
+          ? l10n.t('{0}, line {1}: {2}. The keys of its other entries are checked.', displayPath(s.uri), s.error.line, s.error.message)
+          // Nothing of it reads (a CSL file that is not CSL, a CSL-YAML list without references:): no key of it counts.
+          : l10n.t('{0}, line {1}: {2}. None of its keys are defined.', displayPath(s.uri), s.error.line, s.error.message),
       });
     }
   }

@@ -26,7 +26,7 @@ export function codeActions(ctx: ServiceContext, doc: TextDocument, diagnostics:
       const command: Command = { title, command: ServiceCommands.addToBibliography, arguments: [doc.uri, key] };
       out.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, command });
     }
-    if (d.code === DiagnosticCodes.unknown && ctx.opts.clientUi?.()) {
+    if (d.code === DiagnosticCodes.unknown && ctx.clientUi()) {
       const title = l10n.t('Search MLSys Papers for a replacement for {0}', key);
       out.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], command: { title, command: ServiceCommands.replaceKey, arguments: [doc.uri, d.range, key] } });
     }

@@ -75,7 +75,7 @@ export async function complete(ctx: ServiceContext, doc: TextDocument, position:
   const words = foldAscii(cite.prefix).split(/[^a-z0-9]+/).filter(Boolean);
   const typed = (hay: readonly string[]) => words.every((w) => hay.some((h) => h.startsWith(w)));
   // A bibliography that is a loaded library is searched through the index instead (it may hold 100,000 entries).
-  const own = bibEntries(bib).filter((b) => !view.isLibraryReady?.(b.source.uri.toString())).map((b) => b.entry)
+  const own = bibEntries(bib).filter((b) => !view.isLibraryReady(b.source.uri.toString())).map((b) => b.entry)
     .filter((b) => !corpus.entry(b.key) && !cite.existing.includes(b.key) && typed(wordsOf(b)))
     .slice(0, COMPLETION_LIMIT)
     .map((b): CompletionItem => ({
@@ -102,7 +102,7 @@ export async function complete(ctx: ServiceContext, doc: TextDocument, position:
   const declared = new Set(bib?.files.map((f) => f.uri.toString()) ?? []);
   const isOwn = (e: Entry) => !!e.library && declared.has(e.library.uri);
   const ranked = [...hits.filter(isOwn), ...hits.filter((e) => !isOwn(e))];
-  const fromCorpus = ranked.map((e) => view.toCite?.(e.key) ?? e).filter((e) => !cite.existing.includes(e.key)).map((e): CompletionItem => ({
+  const fromCorpus = ranked.map((e) => view.toCite(e.key) ?? e).filter((e) => !cite.existing.includes(e.key)).map((e): CompletionItem => ({
     // A corpus entry whose work the user's library holds is offered under the user's key.
     label: e.key,
     labelDetails: { description: e.library ? [venueYear(e), e.library.name].filter(Boolean).join(' · ') : venueYear(e) },

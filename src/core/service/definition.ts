@@ -48,7 +48,7 @@ export async function definition(ctx: ServiceContext, doc: TextDocument, positio
   }
   const library = ctx.lookup(c.key)?.library;
   if (library) return Location.create(library.uri, Range.create(library.line - 1, 0, library.line - 1, 0));
-  if (ctx.opts.clientUi?.() && ctx.opts.corpus().corpus.entry(c.key)) return Location.create(URI.from({ scheme: ENTRY_SCHEME, path: `/${c.key}.bib` }).toString(), Range.create(0, 0, 0, 0));
+  if (ctx.clientUi() && ctx.opts.corpus().corpus.entry(c.key)) return Location.create(URI.from({ scheme: ENTRY_SCHEME, path: `/${c.key}.bib` }).toString(), Range.create(0, 0, 0, 0));
   return undefined;
 }
 

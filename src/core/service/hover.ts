@@ -37,7 +37,7 @@ export async function hover(ctx: ServiceContext, doc: TextDocument, position: Po
       : searched ? l10n.t('✗ not in {0}', searched) : l10n.t('no bibliography declared');
   let md: string;
   if (entry) {
-    md = entryMarkdown(corpus, entry, { read: ctx.isRead(entry.key), detailsLink: !!ctx.opts.clientUi?.() });
+    md = entryMarkdown(corpus, entry, { read: ctx.isRead(entry.key), detailsLink: !!ctx.clientUi() });
     const ref = await ctx.formatted(entry, doc.uri);
     if (ref) md += `\n\n---\n\n${escapeMarkdown(ref)}`;
   } else if (own) {

@@ -10,10 +10,10 @@ import type { Position } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
 import { editorText, eolOf } from '../bibliography/bibtexFile.js';
 import { planLatexBibDeclaration, planMarkdownBibDeclaration } from '../bibliography/locate.js';
-import { inWorkspaceReal } from '../bibliography/resolve.js';
+import { inWorkspaceReal } from '../workspace/paths.js';
 import { planBibAddition, planBibSync, readBibFile } from '../bibliography/planAdditions.js';
 import { planCitation } from '../cite/insert.js';
-import { isCitingLanguage, LATEX_LANGUAGES } from '../cite/citationContext.js';
+import { fileKind, isCiting } from '../workspace/fileKind.js';
 import type { Entry } from '../corpus/schema.js';
 import { planDocumentBibliography } from './bibliographyPlan.js';
 import type { ServiceContext } from './serviceContext.js';
@@ -21,7 +21,7 @@ import { textHash, type BibChange, type CitePlan } from './types.js';
 
 /** The refusal for a bibliography file that is one of the user's libraries, which we never write. */
 async function refuseLibrary(ctx: ServiceContext, uri: URI, keys: readonly string[]): Promise<BibChange | undefined> {
-  return (await ctx.opts.corpus().isLibrary?.(uri.toString()))
+  return (await ctx.opts.corpus().isLibrary(uri.toString()))
     ? { kind: 'refuse', uri: uri.toString(), message: l10n.t('is one of your libraries (mlsysPapers.libraries), which MLSys Papers never writes to; it was not changed; add {0} to it with your reference manager', keys.join(', ')) }
     : undefined;
 }
@@ -37,7 +37,7 @@ async function insertionInto(ctx: ServiceContext, uri: URI, entries: readonly En
     if (ins) document = { version: open.version, ...ins };
   }
   let disk;
-  const raw = ws.readDisk ? await ws.readDisk(uri) : await ws.readText(uri);
+  const raw = await ws.readDisk(uri);
   if (typeof raw === 'string') {
     const source = readBibFile(uri.path, raw);
     const ins = source && planBibAddition(source, entries);
@@ -57,7 +57,7 @@ async function insertionInto(ctx: ServiceContext, uri: URI, entries: readonly En
 async function refuseExisting(ctx: ServiceContext, uri: URI, keys: readonly string[]): Promise<BibChange | undefined> {
   const { ws } = ctx;
   if (!(await ws.exists(uri))) return undefined;
-  const raw = ws.readDisk ? await ws.readDisk(uri) : undefined;
+  const raw = await ws.readDisk(uri);
   const why = raw && typeof raw === 'object' ? l10n.t('is not UTF-8 text, and rewriting it would change its other characters') : l10n.t('exists but cannot be read as a file');
   return { kind: 'refuse', uri: uri.toString(), message: l10n.t('{0}; it was not changed; add {1} by hand', why, keys.join(', ')) };
 }
@@ -83,7 +83,7 @@ async function planBibliography(ctx: ServiceContext, doc: TextDocument, entries:
       bibliography = { kind: 'refuse', uri: update.uri.toString(), message: update.message, line: update.line, column: update.column };
       break;
     case 'append':
-      bibliography = await insertionInto(ctx, update.uri, update.entries, ctx.ws.openDocument?.(update.uri));
+      bibliography = await insertionInto(ctx, update.uri, update.entries, ctx.ws.openDocument(update.uri));
   }
   return { reused, bibliography, citeAs: sync.citeAs };
 }
@@ -99,7 +99,7 @@ async function planBibliography(ctx: ServiceContext, doc: TextDocument, entries:
 export async function planCitationAt(ctx: ServiceContext, doc: TextDocument, position: Position, keys: readonly string[]): Promise<CitePlan> {
   const entries = ctx.entriesOf(keys);
   const settings = await ctx.opts.config(URI.parse(doc.uri));
-  const sync = settings.syncBibliography && isCitingLanguage(doc.languageId);
+  const sync = settings.syncBibliography && isCiting(fileKind(URI.parse(doc.uri), doc.languageId));
   const planned = sync ? await planBibliography(ctx, doc, entries) : undefined;
   const cited = entries.map((e) => ({ ...e, key: planned?.citeAs.get(e.key) ?? e.key }));
   const ins = planCitation(doc.getText(), doc.offsetAt(position), doc.languageId, cited, settings);
@@ -151,7 +151,7 @@ export async function planInsertion(ctx: ServiceContext, file: URI, keys: readon
   }
   const { add } = planBibSync(entries, [source]);
   if (!add.length) return { kind: 'none' };
-  return insertionInto(ctx, file, add, ws.openDocument?.(file));
+  return insertionInto(ctx, file, add, ws.openDocument(file));
 }
 
 /**
@@ -165,6 +165,6 @@ export async function planInsertion(ctx: ServiceContext, file: URI, keys: readon
 export function planDeclaration(doc: TextDocument, file: string): { version: number; insertions: { offset: number; text: string }[] } | undefined {
   const text = doc.getText();
   const eol = eolOf(text) === '\r\n' ? '\r\n' : '\n';
-  const insertions = LATEX_LANGUAGES.has(doc.languageId) ? planLatexBibDeclaration(text, file, eol) : [planMarkdownBibDeclaration(text, file, eol)];
+  const insertions = fileKind(URI.parse(doc.uri), doc.languageId) === 'latex' ? planLatexBibDeclaration(text, file, eol) : [planMarkdownBibDeclaration(text, file, eol)];
   return insertions && { version: doc.version, insertions };
 }

@@ -4,7 +4,7 @@
  * LSP (`src/server/`); unit tests run it on in-memory workspaces.
  *
  * Positions are LSP positions (line and UTF-16 character, both 0-based); results are LSP types
- * (`vscode-languageserver-types`). Files are read only through the {@link ServiceWorkspace}; the
+ * (`vscode-languageserver-types`). Files are read only through the host's `WorkspaceFiles`; the
  * service imports neither `vscode` nor `node:`.
  *
  * This module wires one provider per feature, as `vscode-markdown-languageservice` does:
@@ -15,7 +15,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, CompletionItem, CompletionList, Diagnostic, Hover, Location, Position, Range } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
 import { citedKeys } from '../cite/citations.js';
-import { isCitingLanguage, MARKDOWN_LANGUAGES } from '../cite/citationContext.js';
+import { fileKind, isCiting, isMarkdown } from '../workspace/fileKind.js';
 import { codeActions } from './codeActions.js';
 import { diagnostics } from './citationDiagnostics.js';
 import { complete, resolveCompletion } from './completion.js';
@@ -23,7 +23,7 @@ import { definition, entryDocument } from './definition.js';
 import { hover } from './hover.js';
 import { planBibliographyAddition, planCitationAt, planDeclaration, planInsertion } from './plans.js';
 import { createServiceContext, type CitationServiceOptions } from './serviceContext.js';
-import type { BibChange, Cancellation, CitePlan, ServiceWorkspace } from './types.js';
+import type { BibChange, Cancellation, CitePlan } from './types.js';
 
 export { COMPLETION_LIMIT } from './completion.js';
 export type { CitationServiceOptions } from './serviceContext.js';
@@ -95,8 +95,8 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     planDeclaration,
 
     citedKeys(doc) {
-      return citedKeys(doc.getText(), doc.languageId, MARKDOWN_LANGUAGES.has(doc.languageId)
-        ? { quarto: doc.languageId === 'quarto' || /\.qmd$/i.test(URI.parse(doc.uri).path) } : undefined);
+      const kind = fileKind(URI.parse(doc.uri), doc.languageId);
+      return citedKeys(doc.getText(), doc.languageId, isMarkdown(kind) ? { quarto: kind === 'quarto' } : undefined);
     },
 
     clearCache() {
@@ -104,7 +104,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     },
 
     async bibliographyFiles(doc) {
-      if (!isCitingLanguage(doc.languageId)) return [];
+      if (!isCiting(fileKind(URI.parse(doc.uri), doc.languageId))) return [];
       const bib = await ctx.bibliographyOf(doc);
       // One that does not parse as a whole joins too: the library reader reads its good entries.
       return bib?.files.map((f) => f.uri) ?? [];

@@ -10,18 +10,21 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { Range } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
 import type { BibEntry } from '../bibliography/bibtexFile.js';
-import { BibCache, isInside, quartoProject, resolveBibliography, type DocumentBibliography, type ResolveOptions } from '../bibliography/resolve.js';
+import { BibCache } from '../bibliography/bibCache.js';
+import { quartoProject, resolveBibliography, type DocumentBibliography, type ResolveOptions } from '../bibliography/resolve.js';
+import { isInside } from '../workspace/paths.js';
+import { fileKind, isMarkdown } from '../workspace/fileKind.js';
 import { crossrefSyntaxOf } from '../cite/citations.js';
-import { MARKDOWN_LANGUAGES } from '../cite/citationContext.js';
 import type { LatexProject } from '../latex/project.js';
 import type { CrossrefSyntax } from '../markdown/crossref.js';
 import type { Logger } from '../config/logger.js';
 import type { Entry } from '../corpus/schema.js';
-import type { CorpusView, DocumentSettings, ServiceWorkspace } from './types.js';
+import type { WorkspaceFiles } from '../workspace/files.js';
+import type { CorpusView, DocumentSettings } from './types.js';
 
 /** What `createCitationService` needs. */
 export interface CitationServiceOptions {
-  workspace: ServiceWorkspace;
+  workspace: WorkspaceFiles;
   /** The current corpus and index (asked on every request, so a reloaded corpus counts at once). */
   corpus: () => CorpusView;
   /** The settings in a document's scope. */
@@ -62,12 +65,14 @@ export interface OwnEntry {
 export interface ServiceContext {
   /** The host's options, as given to `createCitationService`. */
   readonly opts: CitationServiceOptions;
-  readonly ws: ServiceWorkspace;
+  readonly ws: WorkspaceFiles;
   readonly log: Logger;
   /** Parsed bibliography files and Quarto projects, by URI and stamp (the host's, when it gives one). */
   readonly cache: BibCache;
   /** Whether the user marked an entry read (false when the host does not say). */
   isRead(key: string): boolean;
+  /** Whether the editor has our own UI (`CitationServiceOptions.clientUi`; false when the host does not say). */
+  clientUi(): boolean;
   /** A path as the user sees it: relative to the workspace folder that holds the file, else the full path or URI. */
   displayPath(uri: URI): string;
   /** How a document's bibliography is resolved, from the settings in its scope (plus `allowOutside`, for plans). */
@@ -117,6 +122,7 @@ export function createServiceContext(opts: CitationServiceOptions): ServiceConte
   const log = opts.logger;
   const cache = opts.cache ?? new BibCache(opts.cacheSize ?? 64);
   const isRead = opts.isRead ?? (() => false);
+  const clientUi = opts.clientUi ?? (() => false);
 
   const displayPath = (uri: URI): string => {
     const folder = ws.folders.find((f) => isInside(f, uri));
@@ -138,7 +144,7 @@ export function createServiceContext(opts: CitationServiceOptions): ServiceConte
   };
 
   return {
-    opts, ws, log, cache, isRead, displayPath, resolveOptions,
+    opts, ws, log, cache, isRead, clientUi, displayPath, resolveOptions,
 
     async bibliographyOf(doc) {
       const uri = URI.parse(doc.uri);
@@ -147,10 +153,11 @@ export function createServiceContext(opts: CitationServiceOptions): ServiceConte
     },
 
     async crossrefsOf(doc) {
-      if (!MARKDOWN_LANGUAGES.has(doc.languageId)) return undefined;
       const uri = URI.parse(doc.uri);
+      const kind = fileKind(uri, doc.languageId);
+      if (!isMarkdown(kind)) return undefined;
       const project = await quartoProject(ws, uri, cache);
-      const quarto = doc.languageId === 'quarto' || /\.qmd$/i.test(uri.path) || !!project;
+      const quarto = kind === 'quarto' || !!project;
       return crossrefSyntaxOf(doc.getText(), { quarto, quartoCustom: project?.crossrefCustom ?? [] });
     },
 
@@ -167,13 +174,12 @@ export function createServiceContext(opts: CitationServiceOptions): ServiceConte
 
     lookup(key) {
       const v = opts.corpus();
-      return v.entry ? v.entry(key) : v.corpus.entry(key);
+      return v.entry(key);
     },
 
     entriesOf(keys) {
       const v = opts.corpus();
-      const list = [...new Set(keys.map((k) => (v.toCite ? v.toCite(k) : v.corpus.entry(k))).filter((e): e is Entry => !!e))];
-      return v.prepare ? v.prepare(list) : list;
+      return v.prepare([...new Set(keys.map((k) => v.toCite(k)).filter((e): e is Entry => !!e))]);
     },
   };
 }

@@ -2,8 +2,6 @@
  * What the citation language service needs from its host, and the plain-data plans it returns.
  * Everything here is JSON-serialisable: plans travel from the language server to the client.
  */
-import type { URI } from 'vscode-uri';
-import type { BibWorkspace } from '../bibliography/resolve.js';
 import type { CiteCommand, MarkdownStyle } from '../cite/citationForms.js';
 import type { Corpus } from '../corpus/readCorpus.js';
 import type { Entry } from '../corpus/schema.js';
@@ -11,44 +9,47 @@ import type { SearchIndex } from '../search/corpus/corpusIndex.js';
 import { readSettings, SETTINGS, type Settings } from '../config/settings.js';
 
 /**
- * The files the service reads: {@link BibWorkspace} (open documents first, then disk), plus the
- * raw text of a file on disk for planning a write that must keep every byte.
- */
-export interface ServiceWorkspace extends BibWorkspace {
-  /**
-   * The file's bytes on disk as UTF-8 text, byte-order mark kept as U+FEFF, ignoring any open
-   * document.
-   *
-   * @returns undefined when it does not exist or cannot be read; `{ notUtf8: true }` when its bytes are not UTF-8
-   */
-  readDisk?(uri: URI): Promise<string | { notUtf8: true } | undefined>;
-  /** The file's open document, if the editor has it open: its version and text (unsaved changes included). */
-  openDocument?(uri: URI): { version: number; text: string } | undefined;
-}
-
-/**
- * The corpus the service answers from, and its search index (built by whoever owns the corpus);
- * with the user's libraries, what they add (absent members: no libraries).
+ * The corpus the service answers from, and its search index (built by whoever owns the corpus),
+ * with the user's libraries: the language server's catalog (`core/library/catalog.ts`), or the
+ * corpus alone ({@link corpusView}).
  */
 export interface CorpusView {
   readonly corpus: Corpus;
   /** Searches the corpus and the libraries. */
   readonly index: SearchIndex;
   /** An entry of the corpus or of a library by key, ignoring case (the corpus's first). */
-  entry?(key: string): Entry | undefined;
+  entry(key: string): Entry | undefined;
   /**
    * What citing `key` cites: a corpus entry, or the same work in a library (under the
    * user's key) unless the user prefers corpus keys; or a library entry.
    */
-  toCite?(key: string): Entry | undefined;
+  toCite(key: string): Entry | undefined;
   /** Library entries as citing copies them: their own BibTeX text, or CSL item (`Entry.library`). */
-  prepare?(entries: readonly Entry[]): Entry[];
+  prepare(entries: readonly Entry[]): Entry[];
   /** Whether a URI is a library file named by the settings, however it is spelt (real paths compared): never written to. */
-  isLibrary?(uri: string): boolean | Promise<boolean>;
+  isLibrary(uri: string): boolean | Promise<boolean>;
   /** Whether a URI is a library file that has loaded (its entries are in the index). */
-  isLibraryReady?(uri: string): boolean;
+  isLibraryReady(uri: string): boolean;
   /** The library entry that is the same work as a corpus entry (`bibliography/sameWork.ts`), whatever the preference. */
-  sameWorkInLibrary?(corpusKey: string): Entry | undefined;
+  sameWorkInLibrary(corpusKey: string): Entry | undefined;
+}
+
+/**
+ * The corpus alone as a {@link CorpusView}: no library, so lookups are the corpus's, citing cites
+ * the corpus entry, and no file is a library.
+ *
+ * @param index - the corpus's search index (`createSearchIndex`)
+ */
+export function corpusView(corpus: Corpus, index: SearchIndex): CorpusView {
+  return {
+    corpus, index,
+    entry: (key) => corpus.entry(key),
+    toCite: (key) => corpus.entry(key),
+    prepare: (entries) => [...entries],
+    isLibrary: () => false,
+    isLibraryReady: () => false,
+    sameWorkInLibrary: () => undefined,
+  };
 }
 
 /** The settings that matter for one document, read in that document's scope. */

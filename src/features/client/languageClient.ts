@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
-import { isCitingLanguage, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../../core/cite/citationContext.js';
+import { BIBTEX_LANGUAGE, fileKind, isCiting, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../../core/workspace/fileKind.js';
 import { maxFileBytes } from '../../core/config/fileLimits.js';
 import { decodeForReading } from '../../core/text/utf8.js';
 import { Commands, Settings } from '../../ids.js';
@@ -21,12 +21,13 @@ import { FROM_WORKSPACE, ServerRequests, TOPIC_LABELS_SETTING, type Initializati
  * about (see the middleware), and `.bib` files for their duplicate keys.
  */
 export const SERVER_SELECTOR = [
-  ...[...LATEX_LANGUAGES, ...MARKDOWN_LANGUAGES, 'bibtex'].map((language) => ({ language })),
+  ...[...LATEX_LANGUAGES, ...MARKDOWN_LANGUAGES, BIBTEX_LANGUAGE].map((language) => ({ language })),
   { pattern: '**/*.{bib,json,yaml,yml}' },
 ];
 
 /** Whether the server has answers for a document: a citing language (LaTeX, Markdown). */
-const citing = (doc: vscode.TextDocument) => isCitingLanguage(doc.languageId);
+const kindOf = (doc: vscode.TextDocument) => fileKind(doc.uri.path, doc.languageId);
+const citing = (doc: vscode.TextDocument) => isCiting(kindOf(doc));
 
 /**
  * A file's metadata, or undefined when it is not there. Any other failure (no permission, an
@@ -103,7 +104,7 @@ export function createLanguageClient(log: vscode.LogOutputChannel, make: ClientF
     // Hovers carry one command link (Show Details); every other text in them is escaped.
     markdown: { isTrusted: { enabledCommands: [Commands.showDetails] } },
     // A JSON or YAML file is synced only for its text: no completion, hover or checks on it.
-    diagnosticPullOptions: { filter: (doc) => !citing(doc) && doc.languageId !== 'bibtex' && !/\.bib$/i.test(doc.uri.path) },
+    diagnosticPullOptions: { filter: (doc) => { const kind = kindOf(doc); return !isCiting(kind) && kind !== 'bibtex'; } },
     middleware: {
       provideCompletionItem: (doc, pos, ctx, token, next) => (citing(doc) ? next(doc, pos, ctx, token) : undefined),
       provideHover: (doc, pos, token, next) => (citing(doc) ? next(doc, pos, token) : undefined),

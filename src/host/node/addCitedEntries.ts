@@ -8,7 +8,8 @@
  */
 import { relative, resolve } from 'node:path';
 import { URI } from 'vscode-uri';
-import { inWorkspaceReal } from '../../core/bibliography/resolve.js';
+import { inWorkspaceReal } from '../../core/workspace/paths.js';
+import { fileKind, isCiting } from '../../core/workspace/fileKind.js';
 import { planBibAddition, readBibFile } from '../../core/bibliography/planAdditions.js';
 import { citedKeys } from '../../core/cite/citations.js';
 import { definedKeys } from '../../core/latex/thebibliography.js';
@@ -17,14 +18,15 @@ import type { Entry } from '../../core/corpus/schema.js';
 import { planDocumentBibliography } from '../../core/service/bibliographyPlan.js';
 import { documentCitedKeys, nodeLatexProject } from './nodeLatexProject.js';
 import { NodeBibWorkspace, readTextForRewrite, writeText } from './nodeBibWorkspace.js';
+import { fsReason } from './safeWrite.js';
 
-/** The VS Code language id a document's extension stands for, or undefined. */
+/**
+ * The VS Code language id a document's name stands for (`fileKind`: `latex`, `markdown` or
+ * `quarto`), or undefined for a file that cites nothing.
+ */
 export function languageOfPath(path: string): string | undefined {
-  if (/\.(tex|ltx|latex)$/i.test(path)) return 'latex';
-  if (/\.qmd$/i.test(path)) return 'quarto';
-  if (/\.rmd$/i.test(path)) return 'rmd';
-  if (/\.(md|markdown)$/i.test(path)) return 'markdown';
-  return undefined;
+  const kind = fileKind(path);
+  return isCiting(kind) ? kind : undefined;
 }
 
 /** What `sync` did or would do. */
@@ -47,8 +49,9 @@ export interface SyncResult {
  * @param opts.text - the document's text, when already read
  * @param opts.allowOutside - write even where the file's real path leaves `cwd` (`--allow-outside`)
  * @param opts.maxBytes - the largest file read, in bytes (default: `DEFAULT_MAX_FILE_MB`)
- * @throws Error naming the file when the bibliography file to rewrite is not UTF-8, not a regular
- *   file, larger than the cap, or cannot be written
+ * @returns code 2 with one line naming the bibliography file as the user would (relative to
+ *   `cwd`) when it is not UTF-8, not a regular file, larger than the cap, or cannot be written (a
+ *   full disk, a file size limit, no permission): the file is then byte for byte as it was
  */
 export async function syncBibliography(
   file: string, corpus: Corpus, opts: { cwd: string; dryRun?: boolean; text: string; allowOutside?: boolean; maxBytes?: number },
@@ -65,6 +68,8 @@ export async function syncBibliography(
   const keys = await documentCitedKeys(ws, project, URI.file(resolve(opts.cwd, file)), opts.text, languageId);
   const entries = [...new Set(keys.map((k) => corpus.entry(k)))].filter((e) => !!e);
   const { bib, sync: plan, update } = await planDocumentBibliography(ws, { uri: URI.file(resolve(opts.cwd, file)), languageId, text: opts.text }, entries, { project, allowOutside: opts.allowOutside });
+  // A root outside the working directory is not read (`mayReadFor`): the document is its own root.
+  if (bib?.missingRoot?.outside) err.push(`${file}: % !TEX root names ${bib.missingRoot.path}, which is outside the working directory; it was not read`);
   const defined = definedKeys(bib);
   const unknown = keys.filter((k) => !corpus.entry(k) && !defined(k));
   if (unknown.length) err.push(`not in the bibliography nor the corpus, left as they are: ${unknown.join(', ')}`);
@@ -76,6 +81,17 @@ export async function syncBibliography(
   const escaped = async (uri: URI) => !opts.allowOutside && !(await inWorkspaceReal(ws, uri))
     ? `${show(uri)}: is outside the working directory (a symlink now leads out of it); it was not changed; pass --allow-outside to write there`
     : undefined;
+  /** Writes the file whole or not at all; why it could not be written, as one line naming it, or undefined once written. */
+  const write = (uri: URI, text: string, create: boolean): string | undefined => {
+    try {
+      writeText(uri.fsPath, text, { create });
+      return undefined;
+    } catch (e) {
+      const why = fsReason(e) ?? (e as NodeJS.ErrnoException).code;
+      if (why === undefined) throw e;
+      return `${show(uri)}: cannot be written (${why}); nothing was written`;
+    }
+  };
   switch (update.kind) {
     case 'none':
       out.push(`${file}: the bibliography has every corpus entry it cites`);
@@ -100,7 +116,8 @@ export async function syncBibliography(
       if (!opts.dryRun) {
         const refused = await escaped(update.uri);
         if (refused) return { code: 2, out, err: [...err, refused] };
-        await writeText(update.uri.fsPath, update.text, { create: true });
+        const failed = write(update.uri, update.text, true);
+        if (failed) return { code: 2, out, err: [...err, failed] };
       }
       out.push(`${show(update.uri)}: ${opts.dryRun ? 'would create' : 'created'} with ${keysText}`);
       if (opts.dryRun) out.push(update.text);
@@ -110,14 +127,20 @@ export async function syncBibliography(
       err.push(...unread());
       const path = update.uri.fsPath;
       // Plan again on the file's exact bytes (the resolver's text may have lost invalid UTF-8).
-      const raw = await readTextForRewrite(path, ws.maxBytes);
+      let raw: string;
+      try {
+        raw = await readTextForRewrite(path, ws.maxBytes);
+      } catch (e) {
+        return { code: 2, out, err: [...err, `${show(update.uri)}: ${e instanceof Error ? e.message : String(e)}`] };
+      }
       const source = readBibFile(path, raw);
       const ins = source && planBibAddition(source, update.entries);
       if (!ins) return { code: 2, out, err: [...err, `${show(update.uri)}: has a shape we cannot add to without rewriting it; nothing was written`] };
       if (!opts.dryRun) {
         const refused = await escaped(update.uri);
         if (refused) return { code: 2, out, err: [...err, refused] };
-        await writeText(path, raw.slice(0, ins.offset) + ins.text + raw.slice(ins.offset));
+        const failed = write(update.uri, raw.slice(0, ins.offset) + ins.text + raw.slice(ins.offset), false);
+        if (failed) return { code: 2, out, err: [...err, failed] };
       }
       out.push(`${show(update.uri)}: ${verb} ${update.entries.map((e) => e.key).join(', ')}`);
       if (opts.dryRun) out.push(`at offset ${ins.offset}:`, ins.text);

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { libraryCacheKey, type LibraryTextId } from '../../core/library/libraryCacheFormat.js';
 import { loadLibrary, type LoadedLibrary } from '../../core/library/loadLibrary.js';
 import { restoreSliced, saveSliced } from '../../server/libraryLoading.js';
-import { bibFormatOf } from '../../core/bibliography/bibFormat.js';
+import { fileKind, isBibliography } from '../../core/workspace/fileKind.js';
 import { decodeForReading } from '../../core/text/utf8.js';
 import { DEFAULT_MAX_FILE_MB, maxFileBytes } from '../../core/config/fileLimits.js';
 import { readProblem, readRegularFileSync } from './regularFiles.js';
@@ -48,7 +48,8 @@ export async function loadLibraryFiles(paths: readonly string[], opts: { cacheDi
   const log = { info: () => {}, warn: (m: string) => opts.warn?.(m), error: (e: Error | string) => opts.warn?.(`library cache: ${e instanceof Error ? e.message : e}`) };
   const problems: string[] = [];
   for (const path of paths) {
-    const format = bibFormatOf(path);
+    const kind = fileKind(path);
+    const format = isBibliography(kind) ? kind : undefined;
     if (!format) throw new LibraryFileError(`--library ${path}: not a library (.bib, .json or .yaml)`);
     // Stat first, then read through the checked descriptor: a one-shot command may block, but not on a FIFO.
     const read = readRegularFileSync(path, maxBytes);

@@ -1,17 +1,17 @@
 /**
- * The file system as the core's {@link BibWorkspace}, for the command line: files are read from
- * disk (regular files only, within the size cap), and the one workspace folder is the directory
- * the command runs in, compared by real paths.
+ * The file system as the core's {@link WorkspaceFiles}, for the command line: files are read from
+ * disk (regular files only, within the size cap), no document is open, and the one workspace
+ * folder is the directory the command runs in, compared by real paths.
  */
-import { writeFile } from 'node:fs/promises';
 import { URI } from 'vscode-uri';
-import type { BibWorkspace } from '../../core/bibliography/resolve.js';
+import type { OpenText, WorkspaceFiles } from '../../core/workspace/files.js';
 import { DEFAULT_MAX_FILE_MB, maxFileBytes } from '../../core/config/fileLimits.js';
 import { decodeForReading, decodeUtf8 } from '../../core/text/utf8.js';
 import { FOLDS_CASE, readProblem, readRegularFile, realPathOf, statIfAny } from './regularFiles.js';
+import { createFile, replaceFile } from './safeWrite.js';
 
-/** A {@link BibWorkspace} over `node:fs`, whose only workspace folder is `root`. */
-export class NodeBibWorkspace implements BibWorkspace {
+/** The {@link WorkspaceFiles} of `node:fs`, whose only workspace folder is `root`. */
+export class NodeBibWorkspace implements WorkspaceFiles {
   readonly folders: readonly URI[];
   readonly foldsCase = FOLDS_CASE;
   /**
@@ -39,9 +39,20 @@ export class NodeBibWorkspace implements BibWorkspace {
     return undefined;
   }
 
+  async readDisk(uri: URI): Promise<string | { notUtf8: true } | undefined> {
+    const r = await readRegularFile(uri.fsPath, this.maxBytes);
+    if (r.kind !== 'file') return undefined;
+    return decodeUtf8(r.bytes) ?? { notUtf8: true };
+  }
+
   async stamp(uri: URI): Promise<string | undefined> {
     const st = await statIfAny(uri.fsPath);
-    return st && `m${st.mtimeMs}:${st.size}`;
+    return st?.isFile() ? `m${st.mtimeMs}:${st.size}` : undefined;
+  }
+
+  /** No document is open on the command line. */
+  openDocument(): OpenText | undefined {
+    return undefined;
   }
 
   async exists(uri: URI): Promise<boolean> {
@@ -60,22 +71,26 @@ export class NodeBibWorkspace implements BibWorkspace {
  * a file that is not valid UTF-8 is refused (decoding it would replace bytes when written back).
  *
  * @param maxBytes - the largest file read, in bytes
- * @throws Error naming the file when it is not a regular file, larger than the cap, not valid UTF-8, or cannot be read
+ * @throws Error saying why (without the file's name, which the caller gives as the user wrote it)
+ *   when it is not a regular file, larger than the cap, not valid UTF-8, or cannot be read
  */
 export async function readTextForRewrite(path: string, maxBytes = maxFileBytes(DEFAULT_MAX_FILE_MB)): Promise<string> {
   const r = await readRegularFile(path, maxBytes);
-  if (r.kind !== 'file') throw new Error(`${path}: ${readProblem(r, maxBytes)}; nothing was written`);
+  if (r.kind !== 'file') throw new Error(`${readProblem(r, maxBytes)}; nothing was written`);
   const text = decodeUtf8(r.bytes);
-  if (text === undefined) throw new Error(`${path} is not UTF-8 text; rewriting it would change its other characters`);
+  if (text === undefined) throw new Error('is not UTF-8 text; rewriting it would change its other characters');
   return text;
 }
 
 /**
- * Writes text as UTF-8 (U+FEFF becomes the byte-order mark again).
+ * Writes text as UTF-8 (U+FEFF becomes the byte-order mark again), whole or not at all
+ * (`safeWrite.ts`: beside it, then in its place; mode, owner and group kept).
  *
- * @param opts.create - the file must not exist yet (`wx`: a file, or a dangling symlink, that
- *   appeared since the plan is not written through)
+ * @param opts.create - the file must not exist yet (a file, or a dangling symlink, that appeared
+ *   since the plan is not written through)
+ * @throws the file system's error, or `WriteRefused`; the file is then as it was
  */
-export async function writeText(path: string, text: string, opts: { create?: boolean } = {}): Promise<void> {
-  await writeFile(path, text, { encoding: 'utf8', flag: opts.create ? 'wx' : 'w' });
+export function writeText(path: string, text: string, opts: { create?: boolean } = {}): void {
+  if (opts.create) createFile(path, text);
+  else replaceFile(path, text);
 }

@@ -4,7 +4,7 @@
  * the root's bibliography, are found as the language server finds them.
  */
 import { URI } from 'vscode-uri';
-import type { BibWorkspace } from '../../core/bibliography/resolve.js';
+import type { WorkspaceFiles } from '../../core/workspace/files.js';
 import { citedKeys } from '../../core/cite/citations.js';
 import { indexLatexFiles, LATEX_FILE_LIMIT, LatexProject } from '../../core/latex/project.js';
 import { listNodeFiles } from './nodeServerHost.js';
@@ -14,7 +14,7 @@ import { listNodeFiles } from './nodeServerHost.js';
  *
  * @param ws - reads the files (a file that cannot be read is left out)
  */
-export async function nodeLatexProject(ws: Pick<BibWorkspace, 'readText'>, root: string): Promise<LatexProject> {
+export async function nodeLatexProject(ws: Pick<WorkspaceFiles, 'readText'>, root: string): Promise<LatexProject> {
   const project = new LatexProject();
   const files = (await listNodeFiles([URI.file(root)], ['.tex'], LATEX_FILE_LIMIT)) ?? [];
   await indexLatexFiles(project, files, { read: (uri) => ws.readText(uri) });
@@ -30,7 +30,7 @@ export async function nodeLatexProject(ws: Pick<BibWorkspace, 'readText'>, root:
  * @param text - the document's text (its file's text, read by the caller)
  * @param languageId - `latex`, `markdown`, … (`languageOfPath`)
  */
-export async function documentCitedKeys(ws: Pick<BibWorkspace, 'readText'>, project: LatexProject | undefined, uri: URI, text: string, languageId: string): Promise<string[]> {
+export async function documentCitedKeys(ws: Pick<WorkspaceFiles, 'readText'>, project: LatexProject | undefined, uri: URI, text: string, languageId: string): Promise<string[]> {
   const own = citedKeys(text, languageId);
   if (!project) return own;
   const keys = new Set(own);

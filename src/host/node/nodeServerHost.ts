@@ -13,7 +13,7 @@ import { URI, Utils } from 'vscode-uri';
 import type { CorpusData } from '../../core/corpus/readCorpus.js';
 import { DEFAULT_MAX_FILE_MB, maxFileBytes } from '../../core/config/fileLimits.js';
 import { decodeForReading } from '../../core/text/utf8.js';
-import { fileStampOf, startServer, type HostFile, type ServerHost } from '../../server/server.js';
+import { fileStampOf, startServer, type HostFile, type HostFileSystem, type ServerHost } from '../../server/server.js';
 import { FOLDS_CASE, readRegularFile, realPathOf, statIfAny } from './regularFiles.js';
 import { defaultCacheDir, nodeLibraryCache, sha256 } from './libraryCache.js';
 
@@ -112,6 +112,15 @@ export async function listNodeFiles(folders: readonly URI[], extensions: readonl
   return out;
 }
 
+/** The file system of the Node host: `file:` URIs through `node:fs` (any other URI is missing). */
+export const nodeFileSystem: HostFileSystem = {
+  readFile: async (uri, maxBytes) => (await readNodeFile(uri, maxBytes)) ?? undefined,
+  stamp: async (uri) => (await statNodeFile(uri)) ?? undefined,
+  realPath: realNodePath,
+  foldsCase: FOLDS_CASE,
+  listFiles: async (folders, extensions, limit) => (await listNodeFiles(folders, extensions, limit)) ?? [],
+};
+
 /**
  * The Node host of the server.
  *
@@ -120,10 +129,7 @@ export async function listNodeFiles(folders: readonly URI[], extensions: readonl
  */
 export function nodeServerHost(dist: string): ServerHost {
   return {
-    readFile: (uri, maxBytes) => readNodeFile(uri, maxBytes),
-    stamp: statNodeFile,
-    realPath: realNodePath,
-    foldsCase: FOLDS_CASE,
+    fileSystem: nodeFileSystem,
     // The extension's own files, read once at start, before any request.
     bundledCorpus: () => JSON.parse(readFileSync(join(dist, 'corpus.json'), 'utf8')) as CorpusData,
     async bundledCsl(path) {
@@ -139,7 +145,6 @@ export function nodeServerHost(dist: string): ServerHost {
     home: homedir(),
     libraryCache: (dir, warn) => nodeLibraryCache(dir ?? defaultCacheDir(), warn),
     hash: sha256,
-    listFiles: (folders, extensions, limit) => listNodeFiles(folders, extensions, limit),
   };
 }
 

@@ -1,0 +1,61 @@
+/**
+ * The client's file system, for a server with none of its own (the Web Worker) or a workspace its
+ * own cannot reach (folders that are no `file:` URIs): every file through `mlsysPapers/readFile`
+ * and `mlsysPapers/stat`, listings through `mlsysPapers/findFiles`, as `vscode.workspace.fs`
+ * answers them. A client that does not offer them (`initializationOptions.fileSystem` unset) gives
+ * no file: every file is missing and every listing empty.
+ */
+import type { Connection } from 'vscode-languageserver';
+import { URI } from 'vscode-uri';
+import type { Logger } from '../core/config/logger.js';
+import { inWorkspace, normalizeUri } from '../core/workspace/paths.js';
+import { fileStampOf, type HostFile, type HostFileSystem } from './host.js';
+import { Methods, type ReadFileResult, type StatResult } from './protocol.js';
+
+/**
+ * The client's file system over a connection.
+ *
+ * @param offered - whether the client answers the file requests (`initializationOptions.fileSystem`)
+ * @param folders - the workspace folders, asked when a listing is made (a `findFiles` answer outside them is dropped)
+ */
+export function clientFileSystem(connection: Connection, log: Logger, offered: boolean, folders: () => readonly URI[]): HostFileSystem {
+  return {
+    foldsCase: false,
+    // No symlink is seen through the client: URIs are compared normalised.
+    realPath: async (uri) => normalizeUri(uri),
+    async readFile(uri, maxBytes): Promise<HostFile> {
+      if (!offered) return undefined;
+      try {
+        const r = await connection.sendRequest<ReadFileResult>(Methods.readFile, { uri: uri.toString(), maxBytes });
+        if ('missing' in r) return undefined;
+        const stamp = fileStampOf(r.mtime, r.size, 'directory' in r || ('notFile' in r ? 'special' : false));
+        if ('directory' in r) return { directory: true, stamp };
+        if ('notFile' in r) return { notFile: true, stamp };
+        if ('tooLarge' in r) return { tooLarge: true, size: r.size, stamp };
+        // A client that does not know the cap (an older one) sent the text: it is held to it here.
+        if ('text' in r && (r.size > maxBytes || r.text.length > maxBytes)) return { tooLarge: true, size: r.size, stamp };
+        return 'notUtf8' in r ? { notUtf8: true, stamp, ...(r.legacyText !== undefined ? { legacyText: r.legacyText } : {}) } : { text: r.text, stamp };
+      } catch (e) {
+        log.warn(`cannot read ${uri.toString(true)} through the client: ${String(e)}`);
+        return undefined;
+      }
+    },
+    async stamp(uri) {
+      if (!offered) return undefined;
+      try {
+        const r = await connection.sendRequest<StatResult>(Methods.stat, { uri: uri.toString() });
+        return 'missing' in r ? undefined : fileStampOf(r.mtime, r.size, 'directory' in r || ('notFile' in r ? 'special' : false));
+      } catch (e) {
+        log.warn(`cannot stat ${uri.toString(true)} through the client: ${String(e)}`);
+        return undefined;
+      }
+    },
+    async listFiles(_folders, extensions) {
+      if (!offered) return [];
+      const pattern = extensions.length === 1 ? `**/*${extensions[0]}` : `**/*{${extensions.join(',')}}`;
+      const found = await connection.sendRequest<string[]>(Methods.findFiles, { pattern })
+        .catch((e: unknown) => { log.warn(`findFiles ${pattern}: ${String(e)}`); return []; });
+      return found.map((u) => URI.parse(u)).filter((u) => inWorkspace({ folders: folders() }, u));
+    },
+  };
+}
