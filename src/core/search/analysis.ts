@@ -72,6 +72,17 @@ function isJoiner(code: number): boolean {
   return code === 45 || code === 46 || code === 43 || code === 95;
 }
 
+/**
+ * The words of a query, as both indexes look them up: {@link tokenize}'s tokens, except that a
+ * Chinese or Japanese run of more than two characters is left to its character pairs (every index
+ * has the pairs of every text; the run itself is a term only where a text has exactly that run),
+ * so a phrase from the middle of a title, `深度学习` in `动手学深度学习`, finds it as well as a topic
+ * label that begins with it.
+ */
+export function queryWords(text: string): string[] {
+  return tokenize(text).filter((w) => !(CJK.test(w) && [...w].length > 2));
+}
+
 /** A word as it is stored in the index: folded to ASCII lower case, and its Porter stem if that differs. */
 export function indexTerms(word: string): string[] {
   const term = fold(word);

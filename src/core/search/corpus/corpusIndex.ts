@@ -9,7 +9,7 @@ import type { Corpus } from '../../corpus/model.js';
 import { foldAscii } from '../../cite/key.js';
 import { displayName } from '../../cite/names.js';
 import { onReadingList, type CorpusEntry } from '../../corpus/schema.js';
-import { indexTerms, queryTerm, tokenize } from '../analysis.js';
+import { indexTerms, queryTerm, queryWords, tokenize } from '../analysis.js';
 import type { SearchHit } from '../hits.js';
 import { parseQuery, topicsMatching, type QueryFilters } from '../queryLanguage.js';
 import { BM25, documentBoost, EXACT_NAME_BOOST, FIELD_BOOSTS, FUZZY_RATIO, MATCH_WEIGHTS, MAX_FUZZY } from '../scoring.js';
@@ -164,7 +164,7 @@ export function createSearchIndex(corpus: Corpus): SearchIndex {
       // MiniSearch's OR query, term by term: an entry's score is the sum of its terms' scores (in
       // query order) times the number of distinct terms it matches (MiniSearch's \`combinators\`
       // and \`search\`), so an entry that matches every term has the score an AND query gives it.
-      const terms = tokenize(text).map(queryTerm).filter(Boolean);
+      const terms = queryWords(text).map(queryTerm).filter(Boolean);
       const distinct = [...new Set(terms)];
       const stampNow = ++queries;
       const touched: number[] = [];

@@ -5,7 +5,7 @@
  */
 import { foldAscii } from '../../cite/key.js';
 import type { Entry } from '../../corpus/schema.js';
-import { CJK, queryTerm, tokenize } from '../analysis.js';
+import { queryTerm, queryWords } from '../analysis.js';
 import type { ParsedQuery, QueryFilters } from '../queryLanguage.js';
 import type { SearchHit } from '../hits.js';
 import { BM25, FUZZY_RATIO, MAX_FUZZY, fuzzyWeight, prefixWeight } from '../scoring.js';
@@ -53,9 +53,8 @@ export function searchIndex(ix: IndexData, query: ParsedQuery, limit: number, sk
   const filter = filterOf(ix, filters);
   const passes = (i: number): boolean => ix.alive[i] === 1 && (!filter || filter(i)) && !skip?.(ix.byId[i]!);
   // The query's words, each split as the index splits text (`kwon2023e` → `kwon2023e`, `kwon`,
-  // `2023`, `e`); a Chinese or Japanese run is matched by its character pairs (the index has those
-  // of every title), not as a whole, so a phrase from the middle of a title still finds it.
-  const terms = (text: string) => tokenize(text).map(foldAscii).filter((w) => w && !(CJK.test(w) && [...w].length > 2));
+  // `2023`, `e`), Chinese and Japanese runs by their character pairs (`queryWords`).
+  const terms = (text: string) => queryWords(text).map(foldAscii).filter(Boolean);
   const raw = query.text.trim().split(/\s+/).filter(Boolean);
   const head = terms(raw.slice(0, -1).join(' '));
   const lastWord = foldAscii(raw[raw.length - 1] ?? '');
