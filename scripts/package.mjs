@@ -34,8 +34,8 @@ const RUNTIME = [
 const named = new Set([pkg.main, pkg.browser, pkg.icon, ...RUNTIME].map((p) => p.replace(/^\.\//, '')));
 (function walk(node, key) {
   if (typeof node === 'string') {
-    // `path`, `icon`; a walkthrough step's `media.image`/`media.markdown`/`media.svg`.
-    if (['path', 'icon', 'image', 'markdown', 'svg'].includes(key) && /\.[a-z]+$/i.test(node)) named.add(node.replace(/^\.\//, ''));
+    // `path`, `icon`; a walkthrough step's `media.image`/`media.markdown`/`media.svg`; the Markdown preview's styles.
+    if (['path', 'icon', 'image', 'markdown', 'svg', 'markdown.previewStyles'].includes(key) && /\.[a-z]+$/i.test(node)) named.add(node.replace(/^\.\//, ''));
   } else if (node && typeof node === 'object') {
     for (const [k, v] of Object.entries(node)) walk(v, Array.isArray(node) ? key : k);
   }

@@ -4,16 +4,16 @@
  */
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type ServerOptions } from 'vscode-languageclient/node';
-import { activateWith } from './activate.js';
+import { activateWith, type ExtensionApi } from './activate.js';
 import { CLIENT_ID, CLIENT_NAME } from './features/client/languageClient.js';
 
-export function activate(context: vscode.ExtensionContext): void {
+export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const module = vscode.Uri.joinPath(context.extensionUri, 'dist', 'server.js').fsPath;
   const server: ServerOptions = {
     run: { module, transport: TransportKind.ipc },
     debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
   };
-  activateWith(context, (options) => new LanguageClient(CLIENT_ID, CLIENT_NAME, server, options));
+  return activateWith(context, (options) => new LanguageClient(CLIENT_ID, CLIENT_NAME, server, options));
 }
 
 export function deactivate(): void {}

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { BaseLanguageClient, BrowserMessageReader, BrowserMessageWriter, type LanguageClientOptions, type MessageTransports } from 'vscode-languageclient/browser';
-import { activateWith } from './activate.js';
+import { activateWith, type ExtensionApi } from './activate.js';
 import { CLIENT_ID, CLIENT_NAME } from './features/client/languageClient.js';
 import { decodeUtf8 } from './core/text/utf8.js';
 import { BUNDLED_PATH, ServerRequests, type InitializationOptions, type ReadBundledResult } from './server/protocol.js';
@@ -99,8 +99,8 @@ class WorkerLanguageClient extends BaseLanguageClient {
   }
 }
 
-export function activate(context: vscode.ExtensionContext): void {
-  activateWith(context, (options) => new WorkerLanguageClient(options, context.extensionUri));
+export function activate(context: vscode.ExtensionContext): ExtensionApi {
+  return activateWith(context, (options) => new WorkerLanguageClient(options, context.extensionUri));
 }
 
 export function deactivate(): void {}

@@ -6,6 +6,8 @@
 import { SHOW_DETAILS_COMMAND } from './core/service/entryCards.js';
 import { ServiceCommands } from './core/service/types.js';
 
+const SERVICE_OPEN_NOTE = ServiceCommands.openNote;
+
 export const EXTENSION_ID = 'mlsys-papers.mlsys-papers';
 
 export const Commands = {
@@ -32,6 +34,7 @@ export const Commands = {
   showDetails: SHOW_DETAILS_COMMAND,
   showLog: 'mlsysPapers.showLog',
   showLibraries: 'mlsysPapers.showLibraries',
+  openNote: SERVICE_OPEN_NOTE,
 } as const;
 
 export const Views = {
@@ -56,6 +59,8 @@ export const Settings = {
   citationStyle: 'citationStyle',
   maxFileSizeMB: 'maxFileSizeMB',
   allowWritesOutsideWorkspace: 'allowWritesOutsideWorkspace',
+  notesFolder: 'notesFolder',
+  noteTemplate: 'noteTemplate',
 } as const;
 
 /** Context keys used in `when` clauses. */

@@ -32,7 +32,7 @@ export function topicFilterOf(c: Pick<Config, 'topicsShow' | 'levels'>): TopicFi
 }
 
 /** The settings of {@link Config} that name files (read only inside the workspace when a workspace sets them). */
-export const FILE_SETTINGS = [Settings.corpusFiles, Settings.libraries, Settings.citationStyle, Settings.latexRoot] as const;
+export const FILE_SETTINGS = [Settings.corpusFiles, Settings.libraries, Settings.citationStyle, Settings.latexRoot, Settings.noteTemplate] as const;
 
 /**
  * Reads every setting.

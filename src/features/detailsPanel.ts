@@ -113,6 +113,8 @@ class DetailsPanel extends Disposable {
       await vscode.env.openExternal(vscode.Uri.parse(m.url, true));
     } else if (m.type === 'toggleRead') {
       await this.read.set([e.key], !this.read.isRead(e.key));
+    } else if (m.type === 'openNote') {
+      await vscode.commands.executeCommand(Commands.openNote, e.key, this.scope);
     }
   }
 }

@@ -26,7 +26,10 @@ export async function showEntryActions(ctx: Ctx, entries: readonly Entry[]): Pro
   const editor = targetEditor();
   const items: ActionItem[] = [
     ...(editor ? [{ label: `$(quote) ${vscode.l10n.t('Insert Citation')}`, description: vscode.workspace.asRelativePath(editor.document.uri), run: () => citeEntries(editor, entries, ctx.config.for(editor.document.uri), ctx.bibs) }] : []),
-    ...(many ? [] : [{ label: `$(info) ${vscode.l10n.t('Show Details')}`, run: () => vscode.commands.executeCommand(Commands.showDetails, first.key) }]),
+    ...(many ? [] : [
+      { label: `$(info) ${vscode.l10n.t('Show Details')}`, run: () => vscode.commands.executeCommand(Commands.showDetails, first.key) },
+      { label: `$(notebook) ${vscode.l10n.t('Open Note')}`, description: ctx.notes.has(first.key) ? vscode.l10n.t('has a note') : undefined, run: () => vscode.commands.executeCommand(Commands.openNote, first.key) },
+    ]),
     { label: `$(key) ${vscode.l10n.t('Copy Citation Key')}`, description: entries.map((e) => e.key).join(', '), run: () => vscode.env.clipboard.writeText(entries.map((e) => e.key).join(',')) },
     { label: `$(copy) ${vscode.l10n.t('Copy BibTeX')}`, run: () => copyBibtex(ctx.corpus, entries) },
     ...(many ? [] : [

@@ -18,6 +18,7 @@ import { entryTooltip, KIND_ICONS } from './widgetPresentation.js';
 import { Disposable } from './dispose.js';
 import type { Ctx } from './client/ctx.js';
 import type { ReadState } from './readState.js';
+import type { NoteIndex } from './literatureNotes.js';
 
 /** A topic as the server lists it, with its counts. */
 type TopicRow = Extract<BrowseNode, { kind: 'topic' }>;
@@ -56,9 +57,13 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
   /** Whether the last listing of the roots had the Libraries node. */
   private librariesShown = false;
 
-  constructor(private readonly corpus: CorpusClient, private readonly read: ReadState, private readonly config: ConfigStore, private readonly log: vscode.LogOutputChannel) {
+  constructor(
+    private readonly corpus: CorpusClient, private readonly read: ReadState, private readonly config: ConfigStore, private readonly log: vscode.LogOutputChannel,
+    private readonly notes?: Pick<NoteIndex, 'has' | 'onDidChange'>,
+  ) {
     super();
     const refresh = () => this.emitter.fire(undefined);
+    if (notes) this._register(notes.onDidChange(refresh));
     this._register(corpus.onDidChange(refresh));
     // The server counts a topic's read entries: it has the read state before the view asks again
     // (the read state's own listener, registered first, sends it).
@@ -206,12 +211,13 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
     const item = new vscode.TreeItem(e.title, vscode.TreeItemCollapsibleState.None);
     item.id = `entry:${node.topicId}:${e.key}`;
     const mark = e.level === 'must-read' ? '⚡ ' : '';
-    item.description = `${mark}${venueYear(e)}${read ? ' · ✓' : ''}`;
+    const note = this.notes?.has(e.key) ?? false;
+    item.description = `${mark}${venueYear(e)}${read ? ' · ✓' : ''}${note ? ' · ✎' : ''}`;
     item.tooltip = entryTooltip(this.corpus.taxonomy, e, { read });
     item.iconPath = new vscode.ThemeIcon(read ? 'pass' : e.library ? 'library' : KIND_ICONS[e.kind]);
     item.contextValue = read ? ContextValues.entryRead : ContextValues.entry;
     item.accessibilityInformation = {
-      label: `${e.title}, ${venueYear(e)}${e.level ? `, ${levelName(e.level)}` : ''}${read ? `, ${vscode.l10n.t('read')}` : ''}`,
+      label: `${e.title}, ${venueYear(e)}${e.level ? `, ${levelName(e.level)}` : ''}${read ? `, ${vscode.l10n.t('read')}` : ''}${note ? `, ${vscode.l10n.t('has a note')}` : ''}`,
     };
     item.command = { command: Commands.entryActions, title: vscode.l10n.t('Show actions'), arguments: [node] };
     return item;
@@ -235,8 +241,8 @@ async function filterByLevel(config: ConfigStore): Promise<void> {
  * Only / Show Everything (the setting `mlsysPapers.topicsShow`; one of the two shows at a time).
  */
 export function registerTopicTree(ctx: Ctx): vscode.Disposable {
-  const { corpus, read, config, log } = ctx;
-  const provider = new TopicTreeProvider(corpus, read, config, log);
+  const { corpus, read, config, log, notes } = ctx;
+  const provider = new TopicTreeProvider(corpus, read, config, log, notes);
   const view = vscode.window.createTreeView(Views.topics, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true });
   const setContext = () => {
     void vscode.commands.executeCommand('setContext', ContextKeys.levelFiltered, config.value.levels.length < LEVELS.length);

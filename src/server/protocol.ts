@@ -87,6 +87,10 @@ export const ClientRequests = {
   libraryGroups: new RequestType<LibraryGroupsParams, LibraryGroupsResult, void>('mlsysPapers/libraryGroups'),
   /** The entries of one group of a library, newest first. */
   libraryEntries: new RequestType<LibraryEntriesParams, LibraryEntriesResult, void>('mlsysPapers/libraryEntries'),
+  /** A Markdown text's citations and bibliography rendered as `pandoc --citeproc` renders them, for the Markdown preview. */
+  previewCitations: new RequestType<PreviewCitationsParams, PreviewCitationsResult, void>('mlsysPapers/previewCitations'),
+  /** Where an entry's literature note is, and the text of a new one (the client creates it). */
+  planNote: new RequestType<PlanNoteParams, PlanNoteResult, void>('mlsysPapers/planNote'),
 } as const;
 
 /** Notifications the client sends the server. */
@@ -291,6 +295,45 @@ export interface FormatParams {
 
 /** `mlsysPapers/format` result: one reference per key, or the reason the style cannot be used. */
 export type FormatResult = { references: string[] } | { error: string };
+
+export interface PreviewCitationsParams {
+  /** The document (its settings, bibliography and folder count). */
+  uri: string;
+  languageId: string;
+  /** The text the preview renders, which the answer's offsets refer to (an open document may have moved on). */
+  text: string;
+}
+
+/** One rendered citation: `[start, end)` of its text in the request's text (UTF-16 code units), and its HTML. */
+export interface PreviewCitation {
+  start: number;
+  end: number;
+  html: string;
+}
+
+/**
+ * `mlsysPapers/previewCitations` result: every citation's HTML, and the bibliography's (`null` with
+ * `suppress-bibliography`, or when nothing known is cited): where it goes (the `::: {#refs}` div's
+ * fence lines, else the end). `error`: why nothing was rendered (a style that cannot be used).
+ */
+export interface PreviewCitationsResult {
+  citations: PreviewCitation[];
+  bibliography: { html: string; open?: { start: number; end: number }; close?: { start: number; end: number } } | null;
+  error?: string;
+}
+
+export interface PlanNoteParams {
+  key: string;
+  /** A document or folder whose workspace folder and settings count; the first workspace folder when absent. */
+  scope?: string;
+}
+
+/**
+ * `mlsysPapers/planNote` result: the note's URI and whether it exists; for a note to create, its
+ * text (from the template); or why there is none (no folder open, a notes folder or template
+ * outside the workspace, a template that cannot be read).
+ */
+export type PlanNoteResult = { uri: string; exists: true } | { uri: string; exists: false; text: string } | { error: string };
 
 export interface ReadStateParams {
   keys: string[];

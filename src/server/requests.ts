@@ -261,4 +261,6 @@ export const Params = {
   citedKeys: z.looseObject({ uri }),
   format: z.looseObject({ keys, scope: z.optional(uri) }),
   readState: z.looseObject({ keys }),
+  previewCitations: z.looseObject({ uri, languageId: z.string(), text: z.string() }),
+  planNote: z.looseObject({ key: z.string(), scope: z.optional(uri) }),
 };

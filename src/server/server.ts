@@ -10,7 +10,9 @@
  * - `references.ts`: formatted references (CSL);
  * - `diagnostics.ts`: pull, push and refresh;
  * - `watching.ts`: the client's file watchers, in and outside the workspace;
- * - `handlers.ts`, `customRequests.ts`: the standard and the `mlsysPapers/*` requests.
+ * - `handlers.ts`, `customRequests.ts`: the standard and the `mlsysPapers/*` requests;
+ * - `citationPreview.ts`: citations rendered for the Markdown preview;
+ * - `literatureNotes.ts`: where an entry's note is, and a new note's text.
  */
 import {
   CodeActionKind, TextDocumentSyncKind, type Connection, type DidChangeConfigurationParams, type DidChangeWatchedFilesParams, type InitializeParams, type InitializeResult,
@@ -23,8 +25,10 @@ import { LATEX_FILE_LIMIT } from '../core/latex/project.js';
 import { createCitationService } from '../core/service/service.js';
 import { ServiceCommands } from '../core/service/types.js';
 import { ServerContext } from './serverContext.js';
+import { registerCitationPreview } from './citationPreview.js';
 import { registerCustomRequests } from './customRequests.js';
 import { registerTopicRequests } from './topicRequests.js';
+import { registerLiteratureNotes } from './literatureNotes.js';
 import { Diagnostics } from './diagnostics.js';
 import { registerLanguageFeatures } from './handlers.js';
 import type { ServerHost } from './host.js';
@@ -120,7 +124,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
         hoverProvider: true,
         definitionProvider: true,
         diagnosticProvider: { interFileDependencies: true, workspaceDiagnostics: false },
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Empty] },
         ...(init.clientCommands ? {} : { executeCommandProvider: { commands: [ServiceCommands.addToBibliography] } }),
         ...(ctx.can.folders ? { workspace: { workspaceFolders: { supported: true, changeNotifications: true } } } : {}),
       },
@@ -180,6 +184,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
   diagnostics.register();
   registerCustomRequests(ctx, { workspace, sources, references, service, read });
   registerTopicRequests(ctx, { sources, read });
+  registerCitationPreview(ctx, service, references);
+  registerLiteratureNotes(ctx, settings, workspace, sources);
 
   documents.listen(gate.documentsConnection(connection));
   connection.listen();

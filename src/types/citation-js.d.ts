@@ -18,7 +18,33 @@ declare module 'citeproc' {
     constructor(sys: Sys, style: string, lang?: string, forceLang?: boolean);
     setOutputFormat(format: 'text' | 'html' | 'rtf'): void;
     updateItems(ids: string[]): void;
-    makeBibliography(): [unknown, string[]] | false;
+    updateUncitedItems(ids: string[]): void;
+    makeBibliography(): [BibliographyParams, string[]] | false;
+    /** Processes every citation at once ("Dynamic batched mode"): `[citationID, noteIndex, text]` per citation, in order. */
+    rebuildProcessorState(citations: Citation[], format?: 'text' | 'html' | 'rtf', uncited?: string[]): [string, number, string][];
+  }
+  /** A citation cluster (citeproc-js manual, "Citations"). */
+  export interface Citation {
+    citationID: string;
+    citationItems: CitationItem[];
+    properties: { noteIndex: number; mode?: 'composite' | 'author-only' | 'suppress-author' };
+  }
+  export interface CitationItem {
+    id: string;
+    locator?: string;
+    label?: string;
+    prefix?: string;
+    suffix?: string;
+    'suppress-author'?: boolean;
+    'author-only'?: boolean;
+  }
+  /** The first element of `makeBibliography`'s result. */
+  export interface BibliographyParams {
+    entry_ids: string[][];
+    hangingindent?: boolean | number;
+    'second-field-align'?: string | false;
+    linespacing?: number;
+    entryspacing?: number;
   }
   const CSL: { Engine: typeof Engine };
   export default CSL;

@@ -45,6 +45,8 @@ export const KINDS = {
   syncWrite: 'sync --dry-run plans a write for a project whose bibliography defines every cited key',
   syncUnknown: 'sync --dry-run calls keys unknown that the bibliography defines',
   oracle: 'the reference tool failed on the document',
+  previewCitation: 'a citation in the Markdown preview reads otherwise than in pandoc --citeproc HTML',
+  previewEntry: 'the Markdown preview\'s bibliography differs from pandoc --citeproc\'s (entries, order or text)',
 };
 
 /**
@@ -145,7 +147,7 @@ export function sourcesOf(doc) {
   });
 }
 
-function run(cmd, args, cwd, timeout = 120_000, input = undefined) {
+export function run(cmd, args, cwd, timeout = 120_000, input = undefined) {
   // Stub packages (stubs/README.md) come after TeX's own search path: an installed package wins.
   const env = { ...process.env, max_print_line: '10000', TEXINPUTS: process.env.TEXINPUTS ? `${process.env.TEXINPUTS}::${join(HERE, 'stubs')}//` : `:${join(HERE, 'stubs')}//` };
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout, maxBuffer: 1 << 28, env, input });
@@ -235,9 +237,9 @@ export function knitrView(text) {
 }
 
 /** A style for citeproc when the document's own cannot be had (a URL, a file not in the repository): warnings do not depend on it. */
-const FALLBACK_CSL = join(ROOT, 'csl/styles/apa.csl');
+export const FALLBACK_CSL = join(ROOT, 'csl/styles/apa.csl');
 /** An empty bibliography, for documents whose declared files are all missing. */
-const EMPTY_BIB = join(HERE, 'stubs/empty.bib');
+export const EMPTY_BIB = join(HERE, 'stubs/empty.bib');
 
 /** Every `Cite` node's citation ids in a pandoc JSON tree (blocks and metadata). */
 function citeIds(node, out) {
@@ -267,7 +269,7 @@ function metaList(v) {
  * front matter's, else the Quarto project's `_quarto.yml`, else (bookdown) `index.Rmd`'s front
  * matter: bookdown renders all chapters as one document with index.Rmd's metadata.
  */
-function markdownBibliography(doc, file, meta) {
+export function markdownBibliography(doc, file, meta) {
   const dir = docDir(doc);
   const own = metaList(meta.bibliography).map((b) => join(dirname(file), b));
   if (own.length) return own;
@@ -352,6 +354,34 @@ export async function serverReading(doc) {
 
 async function serverReadingOf(doc, file) {
   const dir = docDir(doc);
+  const session = await lspSession(doc);
+  try {
+    const uri = pathToFileURL(join(dir, file)).href;
+    const text = readFileSync(join(dir, file), 'utf8');
+    await session.conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: languageOf(file), version: 1, text } });
+    const cited = await session.conn.sendRequest('mlsysPapers/citedKeys', { uri });
+    const report = await session.conn.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
+    const lines = text.split('\n');
+    const diagnostics = (report.items ?? []).filter((d) => d.source && /mlsys/i.test(d.source));
+    const flagged = diagnostics.filter((d) => d.code === 'unknown-key' || d.code === 'not-in-bibliography' || d.code === 'not-in-thebibliography').map((d) => utf16Slice(lines, d.range));
+    await session.close();
+    return { file, cited, flagged, diagnostics };
+  } catch (e) {
+    throw new Error(`${doc.id}: ${file}: language server: ${e.message}${session.stderr() ? `\n${session.stderr().slice(-2000)}` : ''}`);
+  } finally {
+    session.dispose();
+  }
+}
+
+/**
+ * A language server on a document's folder (`node dist/cli.js lsp --stdio`, no settings: every
+ * `workspace/configuration` item is null), initialized; for a LaTeX document, once it has indexed
+ * the `.tex` files.
+ *
+ * @returns the connection, `close()` (shutdown and exit), `dispose()` (ends the process) and its stderr so far
+ */
+export async function lspSession(doc) {
+  const dir = docDir(doc);
   const child = spawn(process.execPath, [CLI, 'lsp', '--stdio'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
@@ -370,6 +400,7 @@ async function serverReadingOf(doc, file) {
   conn.onNotification('window/logMessage', (p) => { if (/LaTeX project: \d+ \.tex file\(s\) read/.test(p.message)) indexedLatex(); });
   conn.onNotification(() => {});
   conn.listen();
+  const dispose = () => { conn.dispose(); child.kill(); };
   try {
     const folder = pathToFileURL(dir).href;
     await conn.sendRequest('initialize', {
@@ -383,23 +414,16 @@ async function serverReadingOf(doc, file) {
       const late = new Promise((_, rej) => { timer = setTimeout(() => rej(new Error('no "LaTeX project: … read" log line within 60 s')), 60_000); });
       try { await Promise.race([latexIndexed, late]); } finally { clearTimeout(timer); }
     }
-    const uri = pathToFileURL(join(dir, file)).href;
-    const text = readFileSync(join(dir, file), 'utf8');
-    await conn.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: languageOf(file), version: 1, text } });
-    const cited = await conn.sendRequest('mlsysPapers/citedKeys', { uri });
-    const report = await conn.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
-    const lines = text.split('\n');
-    const diagnostics = (report.items ?? []).filter((d) => d.source && /mlsys/i.test(d.source));
-    const flagged = diagnostics.filter((d) => d.code === 'unknown-key' || d.code === 'not-in-bibliography' || d.code === 'not-in-thebibliography').map((d) => utf16Slice(lines, d.range));
-    await conn.sendRequest('shutdown');
-    await conn.sendNotification('exit');
-    return { file, cited, flagged, diagnostics };
   } catch (e) {
-    throw new Error(`${doc.id}: ${file}: language server: ${e.message}${stderr ? `\n${stderr.slice(-2000)}` : ''}`);
-  } finally {
-    conn.dispose();
-    child.kill();
+    dispose();
+    throw new Error(`${doc.id}: language server: ${e.message}${stderr ? `\n${stderr.slice(-2000)}` : ''}`);
   }
+  return {
+    conn,
+    stderr: () => stderr,
+    close: async () => { await conn.sendRequest('shutdown'); await conn.sendNotification('exit'); },
+    dispose,
+  };
 }
 
 /** The text an LSP range covers (UTF-16 columns, one line). */

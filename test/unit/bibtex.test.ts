@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bibtexName, protectCapitals, texEscape, toBibtex } from '../../src/core/cite/writeBibtex.js';
 import { toCslJson } from '../../src/core/cite/formatCitation.js';
+import { entryFromBibtex } from '../../src/core/library/entries.js';
 import { entry, realCorpus } from './helpers.js';
 
 describe('BibTeX output', () => {
@@ -8,6 +9,11 @@ describe('BibTeX output', () => {
     expect(texEscape('50% & $5 #1 a_b {x} ~^')).toBe('50\\% \\& \\$5 \\#1 a\\_b \\textbraceleft{}x\\textbraceright{} \\textasciitilde{}\\textasciicircum{}');
     expect(texEscape('Lamé Ñoño Gödel ı ß')).toBe("Lam{\\'e} {\\~N}o{\\~n}o G{\\\"o}del {\\i} {\\ss}");
     expect(texEscape('Čech')).toBe('{\\v{C}}ech');
+    // An accented i keeps its own letter: biber reads {\'\i} as a dotless i and a combining accent,
+    // which pdflatex cannot set (the corpus's "Martín").
+    expect(texEscape('Martín Jiří')).toBe("Mart{\\'i}n Ji{\\v{r}}{\\'i}");
+    // Letters and signs of titles that have TeX commands but no place in pdflatex's UTF-8 input.
+    expect(texEscape('μLayer, µs, Tux², n³')).toBe('{$\\mu$}Layer, {$\\mu$}s, Tux{\\textsuperscript{2}}, n{\\textsuperscript{3}}');
   });
 
   it('protects acronyms, camel-case names and aliases from lower-casing', () => {
@@ -82,5 +88,22 @@ describe('BibTeX output', () => {
   it('CSL-JSON has id, type, title, authors and issued', () => {
     const csl = toCslJson(entry({ key: 'a', type: 'inproceedings', year: 2023, booktitle: 'Proc', pages: '1--2', doi: '10.1/x' }));
     expect(csl).toMatchObject({ id: 'a', type: 'paper-conference', title: 'A Title', author: [{ family: 'Smith', given: 'Ann' }], issued: { 'date-parts': [[2023]] }, 'container-title': 'Proc', page: '1-2', DOI: '10.1/x' });
+  });
+});
+
+describe('a BibTeX library entry as a CSL item (toCslJson)', () => {
+  const lib = { uri: 'file:///lib.bib', name: 'lib.bib' };
+  const raw = (type: string, fields: Record<string, string>) => entryFromBibtex({ key: 'k', type, fields, start: 0, end: 0, line: 1 }, lib);
+
+  it('a book\'s publisher is its publisher, not a container it is "in" (found on spdep\'s vignettes in the preview against pandoc)', () => {
+    const item = toCslJson(raw('book', { title: 'Interactive Spatial Data Analysis', author: 'Bailey, T. C.', publisher: 'Longman', year: '1995', edition: '2nd', series: 'Lecture Notes' }));
+    expect(item['container-title']).toBeUndefined();
+    expect(item).toMatchObject({ type: 'book', publisher: 'Longman', edition: '2nd', 'collection-title': 'Lecture Notes' });
+  });
+
+  it('a report\'s institution and a thesis\'s school are their publisher; a chapter is in its book', () => {
+    expect(toCslJson(raw('techreport', { title: 'T', institution: 'MathSoft Inc.', year: '1996' }))).toMatchObject({ type: 'report', publisher: 'MathSoft Inc.' });
+    expect(toCslJson(raw('phdthesis', { title: 'T', school: 'MIT', year: '1996' }))).toMatchObject({ type: 'thesis', publisher: 'MIT' });
+    expect(toCslJson(raw('incollection', { title: 'T', booktitle: 'Discrete Geometry', publisher: 'NYAS', year: '1985' }))).toMatchObject({ 'container-title': 'Discrete Geometry', publisher: 'NYAS' });
   });
 });

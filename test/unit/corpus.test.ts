@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCorpus, crossCheck, entryLocations, parseEntriesFile, parseTopicsFile } from '../../src/core/corpus/readCorpus.js';
 import { formatProblem } from '../../src/core/text/problems.js';
 import { loadCorpusDir } from '../../src/host/node/readCorpusFiles.js';
+import { arxivId, bareDoi, normaliseTitle } from '../../src/core/bibliography/sameWork.js';
 
 const FIX = join(__dirname, 'fixtures');
 const bad = (name: string) => {
@@ -145,6 +146,55 @@ describe('the bundled corpus', () => {
   });
   it('files are valid YAML lists named after their source', () => {
     const files = readdirSync(join(__dirname, '../../corpus/entries'));
-    expect(files.every((f) => /^seed\d{3}-[a-z0-9-]+\.yaml$|^curated-[a-z0-9-]+\.yaml$/.test(f))).toBe(true);
+    const odd = files.filter((f) => !/^seed\d{3}-[a-z0-9-]+\.yaml$|^curated-[a-z0-9-]+\.yaml$|^field-[a-z0-9-]+\.yaml$/.test(f));
+    expect(odd).toEqual([]);
+  });
+  it('each field-*.yaml file starts with a comment saying what it holds and how it was made', () => {
+    const dir = join(__dirname, '../../corpus/entries');
+    for (const f of readdirSync(dir).filter((n) => n.startsWith('field-'))) {
+      expect(readFileSync(join(dir, f), 'utf8'), f).toMatch(/^# \S.*\n(?:#.*\n)*/);
+    }
+  });
+});
+
+describe('the bundled corpus: one entry per work, records well-formed', () => {
+  const { data } = loadCorpusDir(join(__dirname, '../../corpus'), join(__dirname, '../..'));
+  const entries = data.entries;
+  /** Keys of entries that share a value, for each value two or more entries share. */
+  const shared = (value: (e: (typeof entries)[number]) => string | undefined) => {
+    const by = new Map<string, string[]>();
+    for (const e of entries) {
+      const v = value(e);
+      if (v) by.set(v, [...(by.get(v) ?? []), e.key]);
+    }
+    return [...by].filter(([, keys]) => keys.length > 1);
+  };
+  it('no two entries have the same DOI (compared without case)', () => {
+    expect(shared((e) => bareDoi(e.doi)?.toLowerCase())).toEqual([]);
+  });
+  it('no two entries have the same arXiv id (version dropped)', () => {
+    expect(shared((e) => arxivId(e.arxiv))).toEqual([]);
+  });
+  it('no two entries have the same normalised title and year', () => {
+    expect(shared((e) => `${normaliseTitle(e.title_en ?? e.title)}|${e.year ?? ''}`)).toEqual([]);
+  });
+  it('every record id is usenix:<node id> or dblp:<DBLP key>, and names one entry only', () => {
+    const bad = entries.flatMap((e) => e.records.filter((r) => !/^usenix:\d+$|^dblp:(?:conf|journals)\/[A-Za-z0-9-]+\/[A-Za-z0-9_-]+$/.test(r)).map((r) => `${e.key}: ${r}`));
+    expect(bad).toEqual([]);
+    const owners = new Map<string, string>();
+    const twice: string[] = [];
+    for (const e of entries) {
+      for (const r of e.records) {
+        if (owners.has(r)) twice.push(`${r}: ${owners.get(r)} and ${e.key}`);
+        else owners.set(r, e.key);
+      }
+    }
+    expect(twice).toEqual([]);
+  });
+  it('an entry of the field\'s literature names the records it rests on, or the pages it was checked against', () => {
+    for (const e of entries.filter((x) => x.sources.includes('field'))) {
+      expect(e.records.length + e.verified.length, e.key).toBeGreaterThan(0);
+      for (const r of e.records.filter((x) => x.startsWith('dblp:'))) expect(e.verified, e.key).toContain(`https://dblp.org/rec/${r.slice(5)}`);
+    }
   });
 });

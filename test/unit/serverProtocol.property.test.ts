@@ -126,12 +126,16 @@ const validRequest: fc.Arbitrary<Action> = fc.oneof(
   fc.tuple(fc.constantFrom('/ws/refs.bib', ...LIB_PATHS), keysArb).map(([p, keys]) => ({ kind: 'request' as const, method: Methods.planInsertion, params: { uri: libUri(p), keys } })),
   keysArb.map((keys) => ({ kind: 'request' as const, method: Methods.format, params: { keys } })),
   fc.tuple(docName, hostileString).map(([d, key]) => ({ kind: 'request' as const, method: ExecuteCommandRequest.method, params: { command: 'mlsysPapers.addToBibliography', arguments: [DOCS[d], key] } })),
+  // The preview's text: citations of every form around the hostile keys, and random text.
+  fc.tuple(docName, fc.array(fc.oneof(hostileString.map((k) => `[see @${k}, p. 3; -@{${k}}] @${k} [@${k}]`), fc.constantFrom('::: {#refs}\n', ':::\n', '---\nbibliography: lib/control.bib\nnocite: "@*"\n---\n', '\n\n', '`'), fc.string({ unit: 'binary', maxLength: 40 })), { maxLength: 12 }))
+    .map(([d, parts]) => ({ kind: 'request' as const, method: Methods.previewCitations, params: { uri: DOCS[d], languageId: LANG[d], text: parts.join(' ') } })),
+  fc.tuple(hostileString, fc.option(docName, { nil: undefined })).map(([key, d]) => ({ kind: 'request' as const, method: Methods.planNote, params: { key, ...(d ? { scope: DOCS[d] } : {}) } })),
 );
 
 const REQUEST_METHODS = [
   CompletionRequest.method, CompletionResolveRequest.method, HoverRequest.method, DefinitionRequest.method, DocumentDiagnosticRequest.method, CodeActionRequest.method,
   ExecuteCommandRequest.method, Methods.search, Methods.entry, Methods.libraryGroups, Methods.libraryEntries, Methods.entryDocument, Methods.planCitation,
-  Methods.planBibliography, Methods.planDeclaration, Methods.citedKeys, Methods.planInsertion, Methods.format, 'mlsysPapers/noSuchMethod',
+  Methods.planBibliography, Methods.planDeclaration, Methods.citedKeys, Methods.planInsertion, Methods.format, Methods.previewCitations, Methods.planNote, 'mlsysPapers/noSuchMethod',
 ];
 const NOTIFICATION_METHODS = [
   DidOpenTextDocumentNotification.method, DidChangeTextDocumentNotification.method, DidCloseTextDocumentNotification.method,

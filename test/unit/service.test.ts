@@ -588,7 +588,7 @@ describe('codeActions', () => {
     const doc = docOf('/ws/main.tex', 'latex', '\\bibliography{refs}\n\\cite{kwon2023efficient,nosuch1999}\n');
     const diags = await service.diagnostics(doc);
     const [notInBib, unknown] = diags;
-    expect(service.codeActions(doc, Range.create(1, 0, 1, 0), diags)).toEqual([
+    expect(await service.codeActions(doc, Range.create(1, 0, 1, 0), diags)).toEqual([
       {
         title: 'Add kwon2023efficient to the bibliography', kind: 'quickfix', diagnostics: [notInBib], isPreferred: true,
         command: { title: 'Add kwon2023efficient to the bibliography', command: ServiceCommands.addToBibliography, arguments: [doc.uri, 'kwon2023efficient'] },
@@ -600,7 +600,21 @@ describe('codeActions', () => {
     ]);
     expect(ServiceCommands.addToBibliography).toBe('mlsysPapers.addToBibliography');
     // Diagnostics of other sources get nothing.
-    expect(service.codeActions(doc, Range.create(1, 0, 1, 0), [{ ...notInBib!, source: 'LaTeX' }])).toEqual([]);
+    expect(await service.codeActions(doc, Range.create(1, 0, 1, 0), [{ ...notInBib!, source: 'LaTeX' }])).toEqual([]);
+  });
+
+  it('offers "Open Note" on a cited key, in LaTeX and Markdown', async () => {
+    const { service } = setup({ files: { '/ws/refs.bib': SMITH } });
+    const tex = docOf('/ws/main.tex', 'latex', '\\bibliography{refs}\n\\cite{kwon2023efficient,nosuch1999}\n');
+    const at = tex.positionAt(tex.getText().indexOf('nosuch') + 2);
+    expect((await service.codeActions(tex, Range.create(at, at), [])).map((a) => [a.title, a.kind, a.command?.command, a.command?.arguments])).toEqual([
+      ['Open Note for nosuch1999', '', 'mlsysPapers.openNote', ['nosuch1999', tex.uri]],
+    ]);
+    const md = docOf('/ws/a.md', 'markdown', 'See [@kwon2023efficient] and `[@code]`.\n');
+    const on = (s: string) => { const p = md.positionAt(md.getText().indexOf(s) + 1); return Range.create(p, p); };
+    expect((await service.codeActions(md, on('kwon'), [])).map((a) => a.command?.arguments)).toEqual([['kwon2023efficient', md.uri]]);
+    expect(await service.codeActions(md, on('code'), [])).toEqual([]);
+    expect(await service.codeActions(md, on('See'), [])).toEqual([]);
   });
 });
 
@@ -840,6 +854,6 @@ describe('editors without our UI (clientUi false)', () => {
     expect(await service.definition(doc, doc.positionAt(doc.getText().indexOf('kwon') + 2))).toBeUndefined();
     const diags = await service.diagnostics(doc);
     expect(diags.map((d) => d.code)).toEqual([DiagnosticCodes.unknown]);
-    expect(service.codeActions(doc, diags[0]!.range, diags)).toEqual([]);
+    expect(await service.codeActions(doc, diags[0]!.range, diags)).toEqual([]);
   });
 });

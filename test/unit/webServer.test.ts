@@ -23,7 +23,7 @@ import { BUNDLED_STYLES } from '../../src/core/cite/styles.js';
 import { loadCorpusDir } from '../../src/host/node/readCorpusFiles.js';
 import type { CitePlan } from '../../src/core/service/types.js';
 import {
-  BUNDLED_PATH, Methods, type ReadBundledParams, type ReadBundledResult, type ReadFileParams, type ReadFileResult, type SearchResult, type StatParams, type StatResult,
+  BUNDLED_PATH, Methods, type PreviewCitationsResult, type ReadBundledParams, type ReadBundledResult, type ReadFileParams, type ReadFileResult, type SearchResult, type StatParams, type StatResult,
 } from '../../src/server/protocol.js';
 // @ts-expect-error -- a plain ES module of the build scripts, without type declarations
 import { webServerOptions } from '../../scripts/web-build.mjs';
@@ -176,6 +176,23 @@ describe('the language server as a Web Worker (browser build)', () => {
       const plan = await w.client.sendRequest(Methods.planCitation, { uri: 'memfs:/ws/b.tex', position: { line: 1, character: 0 }, keys: ['yu2022orca'] }) as CitePlan;
       expect(plan.bibliography.kind).toBe('insert');
       expect(plan.bibliography).toMatchObject({ uri: REFS });
+      expect(w.logs.join('\n')).not.toMatch(/error/i);
+    } finally {
+      w.stop();
+    }
+  });
+
+  it('renders the Markdown preview\'s citations and bibliography (citeproc-js inside the worker; the style and the note\'s bibliography through the client)', async () => {
+    const note = '---\nbibliography: refs.bib\n---\nSee [@own2020, p. 3] and @kwon2023efficient.\n';
+    const w = startWorker({ [REFS]: '@misc{own2020,\n  title = {Own Work},\n  author = {Doe, Jane},\n  year = {2020}\n}\n', 'memfs:/ws/note.md': note });
+    try {
+      await openPaper(w, '\\cite{x}\n');
+      const r = await w.client.sendRequest(Methods.previewCitations, { uri: 'memfs:/ws/note.md', languageId: 'markdown', text: note }) as PreviewCitationsResult;
+      expect(r.error).toBeUndefined();
+      const texts = r.citations.map((c) => [note.slice(c.start, c.end), c.html.replace(/<[^>]*>/g, '')]);
+      expect(texts).toEqual([['[@own2020, p. 3]', '(Doe, 2020, p. 3)'], ['@kwon2023efficient', 'Kwon et al. (2023)']]);
+      expect(r.bibliography?.html).toContain('id="ref-kwon2023efficient"');
+      expect(r.bibliography?.html).toContain('Doe, J. (2020). <i>Own Work</i>');
       expect(w.logs.join('\n')).not.toMatch(/error/i);
     } finally {
       w.stop();

@@ -1,7 +1,8 @@
 /**
  * Reading a CSL-YAML library (Pandoc's `references:` list; a top-level list of CSL items is one
- * problem, as pandoc reads no reference from it: {@link BARE_CSL_YAML_LIST}) in slices, with the checks every CSL reader makes (`readCslJson.ts`): an item that is not a mapping with a
- * non-empty `id`, that contains itself or is nested too deeply is a problem at its line.
+ * problem, as pandoc reads no reference from it: {@link BARE_CSL_YAML_LIST}) in slices, with the
+ * checks every CSL reader makes (`readCslJson.ts`): an item that is not a mapping with a non-empty
+ * `id`, that contains itself or is nested too deeply is a problem at its line.
  */
 import { isMap, isScalar, isSeq, type Document, type Node as YamlNode } from 'yaml';
 import { nodeToJS, parseYaml, type YamlProblem } from '../text/yaml.js';

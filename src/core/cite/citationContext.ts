@@ -7,7 +7,7 @@
 import { latexCiteCommands } from '../latex/commands.js';
 import { latexRegionAt, latexRegions, maskLatex } from '../latex/scan.js';
 import { isCrossReference, NO_CROSSREFS, type CrossrefSyntax } from '../markdown/crossref.js';
-import { scanPandoc } from '../markdown/pandoc.js';
+import { inRegions, scanPandoc } from '../markdown/pandoc.js';
 import { fileKind, isMarkdown } from '../workspace/fileKind.js';
 
 /** How far LaTeX context detection looks before and after the cursor (completion reads this much). */
@@ -126,17 +126,7 @@ export function pandocCiteContext(text: string, offset: number, crossrefs: Cross
 }
 
 /** Whether a cursor is in Markdown text (a region of `scanPandoc`'s `text`, its end included: typing there extends it). */
-function inMarkdownText(regions: readonly { start: number; end: number }[], offset: number): boolean {
-  let lo = 0, hi = regions.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const r = regions[mid]!;
-    if (offset < r.start) hi = mid - 1;
-    else if (offset > r.end) lo = mid + 1;
-    else return true;
-  }
-  return false;
-}
+const inMarkdownText = (regions: readonly { start: number; end: number }[], offset: number): boolean => inRegions(regions, offset, true);
 
 /** The `[…]` that encloses `offset` on the same paragraph, if any (offsets of its inside). */
 function enclosingBracket(text: string, offset: number): { start: number; end: number } | undefined {

@@ -9,7 +9,7 @@ import { frontMatterOf } from '../bibliography/locate.js';
 import { latexCiteCommands } from '../latex/commands.js';
 import { latexRegions, maskLatex, type LatexRegion } from '../latex/scan.js';
 import { isCrossReference, quartoCustomKeys, type CrossrefSyntax } from '../markdown/crossref.js';
-import { bracedKeyEnds, pandocKeyAt, scanPandoc } from '../markdown/pandoc.js';
+import { bracedKeyEnds, pandocKeyAt, scanPandoc, type PandocScan } from '../markdown/pandoc.js';
 import { fileKind, isMarkdown } from '../workspace/fileKind.js';
 
 /** One cited key: `offset` and `length` in UTF-16 code units. */
@@ -145,9 +145,24 @@ export function crossrefSyntaxOf(text: string, base: Partial<CrossrefSyntax> = {
  */
 export function pandocDocumentCitations(text: string, crossrefs: Partial<CrossrefSyntax> = {}): DocumentCitations {
   const syntax = crossrefSyntaxOf(text, crossrefs);
+  const scan = scanPandoc(text);
+  const { cited, all } = nociteOf(text, scan);
+  for (const k of scan.keys) {
+    if (!isCrossReference(k.key, syntax)) cited.push({ key: k.key, offset: k.offset, length: k.length });
+  }
+  return { cited: cited.sort((a, b) => a.offset - b.offset), all };
+}
+
+/**
+ * The keys the metadata's `nocite:` names (pandoc's User's Guide, "Including uncited items in the
+ * bibliography"): `@key`s in its value; `@*` cites every entry (`all`).
+ *
+ * @param scan - `scanPandoc(text)`, whose metadata blocks are read (pandoc reads every one)
+ * @returns the keys with their offsets in `text`, in order
+ */
+export function nociteOf(text: string, scan: Pick<PandocScan, 'metadata'>): DocumentCitations {
   const cited: CitedKey[] = [];
   let all = false;
-  const scan = scanPandoc(text);
   // Pandoc reads every YAML metadata block, not only the front matter; in them only `nocite:`
   // cites (the rest, e-mail addresses in `author:` for one, does not).
   for (const block of scan.metadata) {
@@ -168,10 +183,7 @@ export function pandocDocumentCitations(text: string, crossrefs: Partial<Crossre
       }
     }
   }
-  for (const k of scan.keys) {
-    if (!isCrossReference(k.key, syntax)) cited.push({ key: k.key, offset: k.offset, length: k.length });
-  }
-  return { cited: cited.sort((a, b) => a.offset - b.offset), all };
+  return { cited, all };
 }
 
 /** Keys cited in a Markdown document ({@link pandocDocumentCitations}, without whether it cites all). */

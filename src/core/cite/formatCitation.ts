@@ -60,7 +60,7 @@ export function formatCitation(entries: readonly Entry[], format: CiteFormat, la
 }
 
 /** A CSL-JSON name (CSL-JSON schema, `name-variable`). */
-function cslName(p: Person): Record<string, string> {
+export function cslName(p: Person): Record<string, string> {
   return 'literal' in p ? { literal: p.literal } : p.given ? { family: p.family, given: p.given } : { family: p.family };
 }
 
@@ -91,14 +91,20 @@ export function toCslJson(e: Entry): Record<string, unknown> {
   };
   if (e.title_en && e.title_en !== e.title) item['original-title'] = e.title, item.title = e.title_en;
   if (e.year) item.issued = { 'date-parts': [[e.year]] };
-  const container = e.journal ?? e.booktitle ?? (e.library ? e.venue : undefined) ?? (e.type === 'misc' && e.arxiv && (!e.venue || e.venue === 'arXiv') ? 'arXiv' : undefined);
+  // A work is "in" a journal or a book only: a library entry's venue may be its publisher, school
+  // or institution (`library/entries.ts`), which is no container.
+  const container = e.journal ?? e.booktitle ?? (e.type === 'misc' && e.arxiv && (!e.venue || e.venue === 'arXiv') ? 'arXiv' : undefined);
   if (container) item['container-title'] = container;
   // A library entry's venue is its container's full name, already the container title.
   if (e.venue && !e.library) item['container-title-short'] = e.venue;
   if (e.volume) item.volume = e.volume;
   if (e.number) item.issue = e.number;
   if (e.pages) item.page = e.pages.replace('--', '-');
-  if (e.publisher) item.publisher = e.publisher;
+  // A report's institution and a thesis's school publish it (CSL 1.0.2, "publisher"; pandoc reads BibTeX so).
+  const publisher = e.publisher ?? e.institution;
+  if (publisher) item.publisher = publisher;
+  if (e.edition) item.edition = e.edition;
+  if (e.series) item['collection-title'] = e.series;
   if (e.doi) item.DOI = e.doi;
   if (e.arxiv && !e.journal && !e.booktitle) item.number = `arXiv:${e.arxiv}`;
   const url = e.url ?? (e.arxiv ? arxivUrl(e.arxiv) : undefined);

@@ -26,12 +26,15 @@ const TEX_ACCENTS: Record<string, string> = {
 const TEX_LETTERS: Record<string, string> = {
   ß: '{\\ss}', æ: '{\\ae}', Æ: '{\\AE}', œ: '{\\oe}', Œ: '{\\OE}', ø: '{\\o}', Ø: '{\\O}', ł: '{\\l}', Ł: '{\\L}',
   ı: '{\\i}', å: '{\\aa}', Å: '{\\AA}', '–': '--', '—': '---', '‘': '`', '’': "'", '“': '``', '”': "''", '\u00A0': '~',
+  // Signs of titles (`μLayer`, `Tux²`) that pdflatex's UTF-8 input does not set; math and textcomp do.
+  μ: '{$\\mu$}', µ: '{$\\mu$}', '¹': '{\\textsuperscript{1}}', '²': '{\\textsuperscript{2}}', '³': '{\\textsuperscript{3}}',
 };
 
 /**
  * Escapes text for a BibTeX field value: TeX specials are escaped and accented Latin letters become
- * TeX accent commands in braces (`é` → `{\'e}`), the form BibTeX treats as one letter when sorting
- * and changing case. Characters with no TeX command (CJK, for example) are kept as UTF-8.
+ * TeX accent commands in braces (`é` → `{\'e}`, `í` → `{\'i}`), the form BibTeX treats as one letter
+ * when sorting and changing case; μ becomes `{$\mu$}` and superscript digits `\textsuperscript`.
+ * Characters with no TeX command (CJK, for example) are kept as UTF-8.
  */
 export function texEscape(s: string): string {
   let out = '';
@@ -40,7 +43,9 @@ export function texEscape(s: string): string {
     if (TEX_LETTERS[ch]) { out += TEX_LETTERS[ch]; continue; }
     const d = ch.normalize('NFD');
     if (d.length > 1 && /^[A-Za-z]$/.test(d[0]!) && [...d.slice(1)].every((m) => TEX_ACCENTS[m])) {
-      let inner = d[0] === 'i' ? '\\i' : d[0] === 'j' ? '\\j' : d[0]!;
+      // `{\'i}`, not `{\'\i}`: biber reads the dotless form as ı plus a combining accent, which
+      // pdflatex cannot set; LaTeX's accents on i and j are fine for BibTeX and LaTeX alike.
+      let inner = d[0]!;
       for (const m of d.slice(1)) {
         const cmd = TEX_ACCENTS[m]!;
         inner = /[a-zA-Z]/.test(cmd) ? `\\${cmd}{${inner}}` : `\\${cmd}${inner}`;

@@ -64,6 +64,10 @@ export const SETTINGS = {
   latexRoot: setting(z.string(), '', 'resource'),
   /** A bundled CSL style name or the path of a `.csl` file. */
   citationStyle: setting(z.string(), 'apa', 'resource'),
+  /** The folder of literature notes, relative to the workspace folder (inside it). */
+  notesFolder: setting(z.string(), 'notes', 'resource'),
+  /** A Markdown file (workspace-relative) to make new notes from ('': the built-in template). */
+  noteTemplate: setting(z.string(), '', 'resource'),
 } as const;
 
 /** The name of a setting (without the section). */

@@ -65,7 +65,8 @@ ${words ? `<p class="sub" id="keywords">${h(words)}</p>` : ''}<button id="openLi
  * links, the formatted reference and the BibTeX, then a collapsed "Sources" section.
  *
  * The page's script posts `{ type: 'copy', what: 'bibtex' | 'formatted' | 'key' }`,
- * `{ type: 'open', url }` and `{ type: 'toggleRead' }` messages; the extension acts on them.
+ * `{ type: 'open', url }`, `{ type: 'toggleRead' }` and `{ type: 'openNote' }` messages; the
+ * extension acts on them.
  */
 export function detailsHtml(corpus: Taxonomy, e: Entry, ctx: DetailsContext): string {
   const h = escapeHtml;
@@ -107,7 +108,8 @@ ${e.title_en && e.title_en !== e.title ? `<p class="sub">${h(e.title_en)}</p>` :
 <p id="authors">${h(allAuthors(e.authors)) || `<em>${h(l10n.t('authors not verified'))}</em>`}</p>
 <p class="sub" id="venue">${h(venue)}</p>
 <p class="facts"><span>${h(e.level ? levelBadge(e.level) : '')}</span><span>${h(kindLabel(e))}</span><span><code>${h(e.key)}</code></span>
-<span id="read">${h(ctx.read ? l10n.t('✓ read') : l10n.t('not read'))}</span> <button id="toggleRead">${h(ctx.read ? l10n.t('Mark as Unread') : l10n.t('Mark as Read'))}</button></p>
+<span id="read">${h(ctx.read ? l10n.t('✓ read') : l10n.t('not read'))}</span> <button id="toggleRead">${h(ctx.read ? l10n.t('Mark as Unread') : l10n.t('Mark as Read'))}</button>
+<button id="openNote">${h(l10n.t('Open Note'))}</button></p>
 <section><p id="summary">${h(summary)}</p></section>
 <section>${library ? library.where : `<p class="sub">${topics.map(h).join('<br>')}</p>`}</section>
 <section id="links">${linkHtml}</section>
@@ -120,6 +122,7 @@ ${e.title_en && e.title_en !== e.title ? `<p class="sub">${h(e.title_en)}</p>` :
   for (const b of document.querySelectorAll('[data-copy]')) b.addEventListener('click', () => vscode.postMessage({ type: 'copy', what: b.dataset.copy }));
   for (const a of document.querySelectorAll('[data-open]')) a.addEventListener('click', (ev) => { ev.preventDefault(); vscode.postMessage({ type: 'open', url: a.dataset.open }); });
   document.getElementById('toggleRead').addEventListener('click', () => vscode.postMessage({ type: 'toggleRead' }));
+  document.getElementById('openNote').addEventListener('click', () => vscode.postMessage({ type: 'openNote' }));
   document.getElementById('openLibrary')?.addEventListener('click', () => vscode.postMessage({ type: 'openLibrary' }));
 </script>
 </body>

@@ -48,10 +48,10 @@
 
 import { parseBlocks } from './pandocBlocks.js';
 import { scanInlines } from './pandocInline.js';
-import { finder, resetWork, workDone, type PandocKey, type View } from './pandocScanBase.js';
+import { finder, resetWork, workDone, type Bracket, type PandocKey, type View } from './pandocScanBase.js';
 
 export { bracedKeyEnds, pandocKeyAt } from './pandocInline.js';
-export type { PandocKey } from './pandocScanBase.js';
+export type { Bracket, PandocKey } from './pandocScanBase.js';
 
 /** What {@link scanPandoc} finds. */
 export interface PandocScan {
@@ -64,6 +64,28 @@ export interface PandocScan {
   text: { start: number; end: number }[];
   /** The YAML metadata blocks, `[start, end)` of their content, in order (the front matter first when there is one). */
   metadata: { start: number; end: number }[];
+  /** Every pair of square brackets in the text (not in code, math, …), by the offset of its `[`. */
+  brackets: Bracket[];
+  /** The lines read as fenced div fences (`::: {#refs}`, `:::`), `[start, end)` of each line, in order. */
+  divFences: { start: number; end: number }[];
+}
+
+/**
+ * Whether an offset lies in one of a scan's sorted, disjoint regions (`PandocScan.text`), by
+ * binary search.
+ *
+ * @param endIncluded - whether a region's end counts as in it (a cursor there extends the text)
+ */
+export function inRegions(regions: readonly { start: number; end: number }[], offset: number, endIncluded = false): boolean {
+  let lo = 0, hi = regions.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const r = regions[mid]!;
+    if (offset < r.start) hi = mid - 1;
+    else if (endIncluded ? offset > r.end : offset >= r.end) lo = mid + 1;
+    else return true;
+  }
+  return false;
 }
 
 /**
@@ -94,11 +116,14 @@ export function scanPandoc(text: string): PandocScan {
   const paragraphs: View[][] = [];
   const examples = new Set<string>();
   const metadata: { start: number; end: number }[] = [];
-  parseBlocks({ t: text, next: finder(text), fences: new Map(), metadata }, lines, 0, false, paragraphs, examples);
+  const divFences: { start: number; end: number }[] = [];
+  parseBlocks({ t: text, next: finder(text), fences: new Map(), metadata, divFences }, lines, 0, false, paragraphs, examples);
   const keys: PandocKey[] = [];
   const regions: { start: number; end: number }[] = [];
-  for (const p of paragraphs) scanInlines(text, p, keys, regions);
+  const brackets: Bracket[] = [];
+  for (const p of paragraphs) scanInlines(text, p, keys, regions, brackets);
   keys.sort((a, b) => a.offset - b.offset);
   regions.sort((a, b) => a.start - b.start);
-  return { keys: keys.filter((k) => k.bracketed || !examples.has(k.key)), text: regions, metadata };
+  brackets.sort((a, b) => a.start - b.start);
+  return { keys: keys.filter((k) => k.bracketed || !examples.has(k.key)), text: regions, metadata, brackets, divFences: divFences.sort((a, b) => a.start - b.start) };
 }

@@ -125,6 +125,8 @@ export interface Reading {
   fences: Map<string, { from: number; at: number; lines: readonly View[] }>;
   /** The YAML metadata blocks met, `[start, end)` of their content (pandoc reads every one, not only the first: MANUAL, "Extension: yaml_metadata_block"). */
   metadata?: { start: number; end: number }[];
+  /** The lines read as fenced div fences (`::: {#refs}`, `:::`), `[start, end)` of each line, in reading order. */
+  divFences?: { start: number; end: number }[];
 }
 
 /** How deep block quotes and list items nest before their content is read as plain text (no stack overflow on `> > > …`). */
@@ -209,7 +211,8 @@ export function parseBlocks(r: Reading, input: readonly View[], depth: number, i
         const close = texEnvironmentEnd(r, v.s, m[1]!);
         if (close >= 0) { i = lineIndexAt(lines, i, close) + 1; continue; }
       }
-      if (HRULE.test(line) || DIV_FENCE.test(line) || isReferenceDef(line)) { i++; continue; }
+      if (DIV_FENCE.test(line) && !HRULE.test(line)) { r.divFences?.push({ start: v.s, end: v.e }); i++; continue; }
+      if (HRULE.test(line) || isReferenceDef(line)) { i++; continue; }
       if (/^\|(?: |$)/.test(line) && !(i + 1 < n && PIPE_TABLE_RULE.test(lineOf(t, lines[i + 1]!)))) {
         // A line block: `| ` lines and their continuation lines (which start with a blank); its
         // lines are text, and it ends without a blank line.

@@ -9,7 +9,7 @@
  * (`citeKey`); see `pandoc.ts` for the rules and limits. Offsets are UTF-16 code units.
  */
 
-import { countWork, finder, type PandocKey, type View } from './pandocScanBase.js';
+import { countWork, finder, type Bracket, type PandocKey, type View } from './pandocScanBase.js';
 
 const ALNUM = /[\p{L}\p{N}]/u;
 const isAlnum = (c: string): boolean => ALNUM.test(c);
@@ -114,8 +114,9 @@ export function pandocKeyAt(t: string, i: number, ends?: Int32Array): { keyStart
  * @param views - the paragraph's lines
  * @param keys - receives the citations found
  * @param regions - receives the parts that are text, `[start, end)` in the document
+ * @param brackets - receives every pair of square brackets of the text, in the order they close
  */
-export function scanInlines(t: string, views: readonly View[], keys: PandocKey[], regions: { start: number; end: number }[]): void {
+export function scanInlines(t: string, views: readonly View[], keys: PandocKey[], regions: { start: number; end: number }[], brackets: Bracket[]): void {
   // The paragraph as one string, and where each of its lines starts in it.
   const starts: number[] = [];
   const parts: string[] = [];
@@ -177,7 +178,11 @@ export function scanInlines(t: string, views: readonly View[], keys: PandocKey[]
   // Where each braced key of the paragraph ends, computed once at its first `@{`.
   let braced: Int32Array | undefined;
   let lastStr = -1;
-  let brackets = 0;
+  // The `[` still open (offsets in the paragraph; in the document, taken when met, as `at` only
+  // moves forward), innermost last; the keys each one holds directly.
+  const open: number[] = [];
+  const openInDoc: number[] = [];
+  const inside = new Map<number, PandocKey[]>();
   let openStar = 0, openUnderscore = 0;
   let i = 0;
   while (i < n) {
@@ -251,14 +256,19 @@ export function scanInlines(t: string, views: readonly View[], keys: PandocKey[]
         continue;
       }
       case '[':
-        brackets++;
+        open.push(i);
+        openInDoc.push(at(i));
         i++;
         continue;
       case ']': {
-        const opened = brackets > 0;
-        if (opened) brackets--;
+        const from = open.pop();
+        const fromInDoc = openInDoc.pop();
         i++;
-        if (!opened) continue;
+        if (from === undefined || fromInDoc === undefined) continue;
+        const pair = { start: fromInDoc, end: at(i - 1) + 1 };
+        brackets.push(pair);
+        for (const k of inside.get(from) ?? []) k.bracket = pair;
+        inside.delete(from);
         // A link's destination `(url "title")`, or attributes `{…}`, are not text.
         const e = p[i] === '(' ? destinationEnd(p, i) : p[i] === '{' ? next('}', i) + 1 : -1;
         if (e > 0) { cut(i, e); i = e; }
@@ -303,7 +313,14 @@ export function scanInlines(t: string, views: readonly View[], keys: PandocKey[]
         if (end < 0) { i = exampleRefEnd(p, i + 1); continue; }
         // `@*` cites every entry only in `nocite` metadata; in the text it names no entry.
         if (keyEnd > keyStart && p.slice(keyStart, keyEnd) !== '*') {
-          keys.push({ key: p.slice(keyStart, keyEnd), offset: at(keyStart), length: keyEnd - keyStart, suppressAuthor: p[i - 1] === '-', bracketed: brackets > 0 });
+          const key: PandocKey = { key: p.slice(keyStart, keyEnd), offset: at(keyStart), length: keyEnd - keyStart, suppressAuthor: p[i - 1] === '-', bracketed: open.length > 0 };
+          keys.push(key);
+          if (open.length) {
+            const innermost = open[open.length - 1]!;
+            let list = inside.get(innermost);
+            if (!list) inside.set(innermost, list = []);
+            list.push(key);
+          }
         }
         i = end;
         continue;

@@ -15,6 +15,17 @@ export interface PandocKey {
   suppressAuthor: boolean;
   /** Whether it stands inside square brackets (`[@key]`, `[see @key, p. 3]`), not in the running text. */
   bracketed: boolean;
+  /**
+   * The innermost square brackets it stands in, when they close in its paragraph: `[start, end)`
+   * from the `[` to after its `]` (the span a bracketed citation, `Cite` in pandoc's tree, takes).
+   */
+  bracket?: Bracket;
+}
+
+/** A pair of square brackets of Markdown text: `[start, end)` from the `[` to after its `]`, in UTF-16 code units. */
+export interface Bracket {
+  start: number;
+  end: number;
 }
 
 /** A piece of one line of the document: `[s, e)`, the line break excluded. */

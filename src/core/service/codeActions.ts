@@ -1,21 +1,25 @@
 /**
- * Quick fixes for the service's diagnostics (LSP `textDocument/codeAction`): "Add to the
- * bibliography" for a key the bibliography lacks, and, in an editor with our UI, the search for a
- * replacement of an unknown key. Both run commands (`ServiceCommands`) rather than carry edits:
- * the edit is planned when the user picks the fix.
+ * Code actions (LSP `textDocument/codeAction`): quick fixes for the service's diagnostics, "Add to
+ * the bibliography" for a key the bibliography lacks, and, in an editor with our UI, the search for
+ * a replacement of an unknown key; and, in an editor with our UI, "Open Note" on a cited key (its
+ * literature note, created when missing). All run commands (`ServiceCommands`) rather than carry
+ * edits: the edit is planned when the user picks the action.
  */
 import * as l10n from '@vscode/l10n';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { CodeAction, CodeActionKind, Diagnostic, type Command } from 'vscode-languageserver-types';
+import { CodeAction, CodeActionKind, Diagnostic, type Command, type Range } from 'vscode-languageserver-types';
+import { citationAt } from '../cite/citations.js';
 import type { ServiceContext } from './serviceContext.js';
 import { DIAGNOSTIC_SOURCE, DiagnosticCodes, ServiceCommands } from './types.js';
 
 /**
- * Quick fixes for the given diagnostics; diagnostics of other sources get none.
+ * Quick fixes for the given diagnostics (diagnostics of other sources get none), then "Open Note"
+ * for the cited key at the range's start.
  *
+ * @param range - the editor's selection or cursor
  * @param diagnostics - the ones the editor sends with the request (their range spans the key)
  */
-export function codeActions(ctx: ServiceContext, doc: TextDocument, diagnostics: readonly Diagnostic[]): CodeAction[] {
+export async function codeActions(ctx: ServiceContext, doc: TextDocument, range: Range, diagnostics: readonly Diagnostic[]): Promise<CodeAction[]> {
   const out: CodeAction[] = [];
   const text = doc.getText();
   for (const d of diagnostics) {
@@ -29,6 +33,13 @@ export function codeActions(ctx: ServiceContext, doc: TextDocument, diagnostics:
     if (d.code === DiagnosticCodes.unknown && ctx.clientUi()) {
       const title = l10n.t('Search MLSys Papers for a replacement for {0}', key);
       out.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [d], command: { title, command: ServiceCommands.replaceKey, arguments: [doc.uri, d.range, key] } });
+    }
+  }
+  if (ctx.opts.clientUi?.()) {
+    const c = citationAt(text, doc.offsetAt(range.start), doc.languageId, await ctx.crossrefsOf(doc));
+    if (c) {
+      const title = l10n.t('Open Note for {0}', c.key);
+      out.push({ title, kind: CodeActionKind.Empty, command: { title, command: ServiceCommands.openNote, arguments: [c.key, doc.uri] } });
     }
   }
   return out;

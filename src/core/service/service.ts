@@ -22,10 +22,12 @@ import { complete, resolveCompletion } from './completion.js';
 import { definition, entryDocument } from './definition.js';
 import { hover } from './hover.js';
 import { planBibliographyAddition, planCitationAt, planDeclaration, planInsertion } from './plans.js';
+import { previewCitations, type PreviewCitations } from './previewCitations.js';
 import { createServiceContext, type CitationServiceOptions } from './serviceContext.js';
 import type { BibChange, Cancellation, CitePlan } from './types.js';
 
 export { COMPLETION_LIMIT } from './completion.js';
+export type { PreviewCitations } from './previewCitations.js';
 export type { CitationServiceOptions } from './serviceContext.js';
 
 /** The citation language service; see {@link createCitationService}. */
@@ -40,8 +42,8 @@ export interface CitationService {
   definition(doc: TextDocument, position: Position, token?: Cancellation): Promise<Location | undefined>;
   /** Unknown keys and keys missing from the bibliography (LaTeX, Markdown); duplicate keys (`.bib`). */
   diagnostics(doc: TextDocument, token?: Cancellation): Promise<Diagnostic[]>;
-  /** Quick fixes for the service's diagnostics. */
-  codeActions(doc: TextDocument, range: Range, diagnostics: readonly Diagnostic[]): CodeAction[];
+  /** Quick fixes for the service's diagnostics, and "Open Note" on a cited key (in an editor with our UI). */
+  codeActions(doc: TextDocument, range: Range, diagnostics: readonly Diagnostic[]): Promise<CodeAction[]>;
   /** The BibTeX shown for `mlsys-papers:/<key>.bib`. */
   entryDocument(uri: string): string;
   /**
@@ -68,6 +70,8 @@ export interface CitationService {
   planDeclaration(doc: TextDocument, file: string): { version: number; insertions: { offset: number; text: string }[] } | undefined;
   /** The keys a document cites, in order, each once (ignoring case). */
   citedKeys(doc: TextDocument): string[];
+  /** A Markdown document's citations and their CSL items, for the Markdown preview (`previewCitations.ts`). */
+  previewCitations(doc: TextDocument): Promise<PreviewCitations>;
   /** Forgets every cached file (the workspace folders changed). */
   clearCache(): void;
   /** The bibliography files a document declares that exist, readable or not (for `includeDocumentBibliography`). */
@@ -87,12 +91,13 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     hover: (doc, position, token) => hover(ctx, doc, position, token),
     definition: (doc, position, token) => definition(ctx, doc, position, token),
     diagnostics: (doc, token) => diagnostics(ctx, doc, token),
-    codeActions: (doc, _range, diags) => codeActions(ctx, doc, diags),
+    codeActions: (doc, range, diags) => codeActions(ctx, doc, range, diags),
     entryDocument: (uri) => entryDocument(ctx, uri),
     planCitation: (doc, position, keys) => planCitationAt(ctx, doc, position, keys),
     planBibliography: (doc, keys) => planBibliographyAddition(ctx, doc, keys),
     planInsertion: (file, keys) => planInsertion(ctx, file, keys),
     planDeclaration,
+    previewCitations: (doc) => previewCitations(ctx, doc),
 
     citedKeys(doc) {
       const kind = fileKind(URI.parse(doc.uri), doc.languageId);

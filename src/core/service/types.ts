@@ -192,7 +192,7 @@ export const DiagnosticCodes = { unknown: 'unknown-key', notInBib: 'not-in-bibli
  * - `addToBibliography [documentUri, key]`
  * - `replaceKey [documentUri, range, key]`
  */
-export const ServiceCommands = { addToBibliography: 'mlsysPapers.addToBibliography', replaceKey: 'mlsysPapers.replaceKey' } as const;
+export const ServiceCommands = { addToBibliography: 'mlsysPapers.addToBibliography', replaceKey: 'mlsysPapers.replaceKey', openNote: 'mlsysPapers.openNote' } as const;
 
 /** The URI scheme of the read-only BibTeX of a corpus entry: `mlsys-papers:/<key>.bib`. */
 export const ENTRY_SCHEME = 'mlsys-papers';

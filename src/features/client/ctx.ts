@@ -13,6 +13,7 @@ import { copyBibtex } from '../clipboard.js';
 import { ConfigStore } from '../config.js';
 import { CorpusClient } from '../corpusClient.js';
 import { EntryPicker } from '../entryPicker.js';
+import { NoteIndex } from '../literatureNotes.js';
 import { openLink } from '../openLink.js';
 import { ReadState } from '../readState.js';
 import { createLanguageClient, startLanguageClient, type ClientFactory } from './languageClient.js';
@@ -39,6 +40,8 @@ export interface Ctx {
   readonly picker: EntryPicker;
   /** Applies the server's citation and bibliography plans. */
   readonly bibs: Bibliographies;
+  /** Which entries have a literature note. */
+  readonly notes: NoteIndex;
 }
 
 /**
@@ -63,6 +66,7 @@ export function createCtx(context: vscode.ExtensionContext, makeClient: ClientFa
   const corpus = new CorpusClient(server, log);
   const picker = new EntryPicker(corpus, { copyBibtex: (es) => copyBibtex(corpus, es), openPaper: (e) => openLink(entryLink(e), 'paper', e) });
   const bibs = new Bibliographies(server, log);
+  const notes = new NoteIndex(config, read, log);
   const sendReadState = () => void server.sendReadState({ keys: read.all() });
   sendReadState();
   context.subscriptions.push(
@@ -72,6 +76,7 @@ export function createCtx(context: vscode.ExtensionContext, makeClient: ClientFa
     corpus,
     read,
     read.onDidChange(sendReadState),
+    notes,
   );
-  return { log, config, server, corpus, read, picker, bibs };
+  return { log, config, server, corpus, read, picker, bibs, notes };
 }

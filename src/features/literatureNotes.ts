@@ -1,0 +1,181 @@
+/**
+ * Literature notes: *Open Note* on an entry (tree context menu, details panel, entry actions, and
+ * the language server's code action on a citation) opens `<notesFolder>/<key>.md`, creating it from
+ * the template when it is missing. The server says where the note is and what a new one holds
+ * (`mlsysPapers/planNote`: inside the workspace by real path, the name made safe from the key);
+ * here the note is created with one workspace edit (a new file and its text: undoable, and never
+ * over a file that appeared meanwhile), saved, and shown.
+ *
+ * The {@link NoteIndex} knows which entries have a note (the Topics view marks them), from the
+ * notes folders' files and a watcher on them; and a note whose front matter says `read: true` marks
+ * its entry read (its key from the front matter's `citekey:`, else from the file's name).
+ */
+import * as vscode from 'vscode';
+import { keyOfNoteName, noteFileName, noteFrontMatter, NOTE_EXTENSION } from '../core/notes/literatureNote.js';
+import { decodeUtf8 } from '../core/text/utf8.js';
+import { Commands } from '../ids.js';
+import type { Ctx } from './client/ctx.js';
+import type { ConfigStore } from './config.js';
+import { Disposable } from './dispose.js';
+import { commandOnEntries } from './entryArgs.js';
+import type { ReadState } from './readState.js';
+import type { Logger } from '../core/config/logger.js';
+
+/** The largest note read for its front matter (bytes). */
+const NOTE_READ_LIMIT = 1024 * 1024;
+/** At most this many notes are read at start for their `read:` (the rest as they change). */
+const NOTES_READ_AT_START = 2000;
+
+/** Which entries have a literature note, and the read state notes set. */
+export class NoteIndex extends Disposable {
+  /** Note file names per notes folder (by the folder's URI). */
+  private readonly names = new Map<string, Set<string>>();
+  private watching: vscode.Disposable[] = [];
+  /** The latest listing: an older one still running stops. */
+  private generation = 0;
+  private readonly emitter = this._register(new vscode.EventEmitter<void>());
+  /** Fires when a note comes or goes. */
+  readonly onDidChange = this.emitter.event;
+  /** Settles after the first listing of the notes folders. */
+  ready: Promise<void>;
+
+  constructor(private readonly config: ConfigStore, private readonly read: ReadState, private readonly log: Logger) {
+    super();
+    this._register({ dispose: () => this.unwatch() });
+    this.ready = this.rescan();
+    this._register(config.onDidChange(() => { this.ready = this.rescan(); }));
+    this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => { this.ready = this.rescan(); }));
+    this._register(vscode.workspace.onDidSaveTextDocument((d) => { if (this.folderOf(d.uri)) void this.readNote(d.uri, d.getText()); }));
+  }
+
+  /** Whether the entry with this key has a note in a notes folder. */
+  has(key: string): boolean {
+    const name = noteFileName(key);
+    for (const set of this.names.values()) if (set.has(name)) return true;
+    return false;
+  }
+
+  /** Records a note just created (the watcher will say so too, later). */
+  added(uri: vscode.Uri): void {
+    const folder = this.folderOf(uri);
+    if (folder && !folder.has(baseName(uri))) { folder.add(baseName(uri)); this.emitter.fire(); }
+  }
+
+  /** The notes folders: `mlsysPapers.notesFolder` of each workspace folder. */
+  private folders(): vscode.Uri[] {
+    return (vscode.workspace.workspaceFolders ?? []).map((f) => vscode.Uri.joinPath(f.uri, this.config.for(f.uri).notesFolder));
+  }
+
+  /** The names of the notes folder that holds `uri` directly. */
+  private folderOf(uri: vscode.Uri): Set<string> | undefined {
+    if (!uri.path.endsWith(NOTE_EXTENSION)) return undefined;
+    return this.names.get(folderKey(vscode.Uri.joinPath(uri, '..')));
+  }
+
+  private unwatch(): void {
+    for (const w of this.watching) w.dispose();
+    this.watching = [];
+  }
+
+  /** Lists every notes folder, watches them, and reads their notes' `read:`. */
+  private async rescan(): Promise<void> {
+    const mine = ++this.generation;
+    this.unwatch();
+    this.names.clear();
+    const found: vscode.Uri[] = [];
+    for (const dir of this.folders()) {
+      const set = new Set<string>();
+      this.names.set(folderKey(dir), set);
+      const pattern = new vscode.RelativePattern(dir, `*${NOTE_EXTENSION}`);
+      const watcher = vscode.workspace.createFileSystemWatcher(pattern);
+      this.watching.push(
+        watcher,
+        watcher.onDidCreate((u) => { set.add(baseName(u)); this.emitter.fire(); void this.readNote(u); }),
+        watcher.onDidChange((u) => void this.readNote(u)),
+        watcher.onDidDelete((u) => { if (set.delete(baseName(u))) this.emitter.fire(); }),
+      );
+      try {
+        for (const u of await vscode.workspace.findFiles(pattern, null, 100_000)) { set.add(baseName(u)); found.push(u); }
+      } catch (e) {
+        this.log.warn(`notes in ${dir.toString(true)}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      if (mine !== this.generation) return;
+    }
+    this.emitter.fire();
+    for (const u of found.slice(0, NOTES_READ_AT_START)) {
+      if (mine !== this.generation) return;
+      await this.readNote(u);
+    }
+  }
+
+  /** Marks a note's entry read when its front matter says `read: true`. */
+  private async readNote(uri: vscode.Uri, text?: string): Promise<void> {
+    let body = text;
+    if (body === undefined) {
+      try {
+        if ((await vscode.workspace.fs.stat(uri)).size > NOTE_READ_LIMIT) return;
+        body = decodeUtf8(await vscode.workspace.fs.readFile(uri));
+      } catch (e) {
+        this.log.warn(`note ${uri.toString(true)}: ${e instanceof Error ? e.message : String(e)}`);
+        return;
+      }
+    }
+    if (body === undefined) return;
+    const fm = noteFrontMatter(body);
+    const key = fm.citekey ?? keyOfNoteName(baseName(uri));
+    if (key && fm.read === true && !this.read.isRead(key)) await this.read.set([key], true);
+  }
+}
+
+/** A folder's URI as a key: `..` and `.` resolved, no trailing separator. */
+function folderKey(uri: vscode.Uri): string {
+  const n = vscode.Uri.joinPath(uri, '.');
+  return n.with({ path: n.path.replace(/\/+$/, '') || '/' }).toString();
+}
+
+/** A URI's last path segment. */
+function baseName(uri: vscode.Uri): string {
+  return uri.path.slice(uri.path.lastIndexOf('/') + 1);
+}
+
+/**
+ * Opens an entry's note, creating it from the template when it is missing.
+ *
+ * @param scope - a document or folder whose workspace folder and settings count (the active editor's by default)
+ */
+export async function openNote(ctx: Pick<Ctx, 'server' | 'notes' | 'log'>, key: string, scope?: vscode.Uri): Promise<void> {
+  const where = scope ?? vscode.window.activeTextEditor?.document.uri;
+  const plan = await ctx.server.planNote({ key, ...(where ? { scope: where.toString() } : {}) });
+  if ('error' in plan) {
+    void vscode.window.showWarningMessage(plan.error);
+    return;
+  }
+  const uri = vscode.Uri.parse(plan.uri, true);
+  if (!plan.exists) {
+    const edit = new vscode.WorkspaceEdit();
+    // Never over a file: if one appeared since the plan, the edit fails and that file is opened.
+    edit.createFile(uri, { overwrite: false, ignoreIfExists: false });
+    edit.insert(uri, new vscode.Position(0, 0), plan.text);
+    if (await vscode.workspace.applyEdit(edit)) {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      if (!(await doc.save())) ctx.log.warn(`Open Note: ${uri.toString(true)} was created but not saved`);
+      ctx.notes.added(uri);
+    } else ctx.log.info(`Open Note: ${uri.toString(true)} was not created (it exists now); opening it`);
+  }
+  await vscode.window.showTextDocument(uri, { preview: false });
+}
+
+/**
+ * Registers *Open Note*: from the tree, the search or the palette (an entry), from a code action
+ * (a key and the document it is cited in), from the details panel (a key).
+ */
+export function registerLiteratureNotes(ctx: Ctx): vscode.Disposable {
+  const onEntries = commandOnEntries(ctx, (entries) => openNote(ctx, entries[0]!.key));
+  return vscode.commands.registerCommand(Commands.openNote, async (arg?: unknown, second?: unknown) => {
+    if (typeof arg === 'string' && (second === undefined || typeof second === 'string' || second instanceof vscode.Uri)) {
+      await openNote(ctx, arg, typeof second === 'string' ? vscode.Uri.parse(second, true) : second);
+      return;
+    }
+    await onEntries(arg, second);
+  });
+}
