@@ -110,12 +110,14 @@ const stems = new Map<string, string>();
 
 /**
  * Abbreviations of the field and what they stand for: a text with one also gets the other, so
- * `llm serving` finds "Large Language Model Serving" and `mixture of experts` finds "MoE".
+ * `llm serving` finds "Large Language Model Serving" and `mixture of experts` finds "MoE". An
+ * abbreviation counts as a word of its own or as the last part of a compound name, after a
+ * lower-case letter (`FasterMoE`, `DeepSeekMoE`, `vLLM`), as {@link tokenize} splits it.
  */
 const ABBREVIATIONS: [abbreviation: RegExp, expansion: RegExp, abbr: string, full: string][] = [
-  [/\bLLMs?\b/, /\blarge[- ]language[- ]models?\b/i, 'LLM', 'large language model'],
-  [/\bMoEs?\b/, /\bmixture[- ]of[- ]experts?\b/i, 'MoE', 'mixture of experts'],
-  [/\bDNNs?\b/, /\bdeep neural networks?\b/i, 'DNN', 'deep neural network'],
+  [/(?:\b|(?<=[a-z]))LLMs?\b/, /\blarge[- ]language[- ]models?\b/i, 'LLM', 'large language model'],
+  [/(?:\b|(?<=[a-z]))MoEs?\b/, /\bmixture[- ]of[- ]experts?\b/i, 'MoE', 'mixture of experts'],
+  [/(?:\b|(?<=[a-z]))DNNs?\b/, /\bdeep neural networks?\b/i, 'DNN', 'deep neural network'],
 ];
 
 /** Appends, for each abbreviation in {@link ABBREVIATIONS} that a text has in one form only, the other form. */
@@ -128,4 +130,21 @@ export function withAbbreviations(text: string): string {
     else if (long && !short) extra.push(abbr);
   }
   return extra.length ? `${text} ${extra.join(' ')}` : text;
+}
+
+/**
+ * The forms of a whole query as a name: the query folded, and, when the query is one of
+ * {@link ABBREVIATIONS} or what it stands for, the other form (`mixture of experts` → `moe`;
+ * `MoEs` → `mixture of experts`), so a work named by the abbreviation is an exact hit for either.
+ *
+ * @param text - a query's free text
+ * @returns folded names, the query's own first; 1 or 2 of them
+ */
+export function nameForms(text: string): string[] {
+  const name = fold(text).trim().replace(/\s+/g, ' ');
+  for (const [abbreviation, expansion, abbr, full] of ABBREVIATIONS) {
+    if (new RegExp(`^(?:${abbreviation.source})$`).test(text.trim())) return [name, full];
+    if (new RegExp(`^(?:${expansion.source})$`, 'i').test(name)) return [name, fold(abbr)];
+  }
+  return [name];
 }

@@ -30,8 +30,9 @@ export interface SearchDocument {
 }
 
 /**
- * The texts the corpus search indexes, one document per entry: the title (and English title) and
- * summary with their abbreviations' other forms ({@link withAbbreviations}), aliases, key, authors
+ * The texts the corpus search indexes, one document per entry: the title (and English title),
+ * aliases (system names: GShard's `MoE` is also its `mixture of experts`) and summary with their
+ * abbreviations' other forms ({@link withAbbreviations}), key, authors
  * (with Chinese names), venue (short and full), year, and the topics as the words of their ids,
  * Chinese labels and paths.
  *
@@ -54,7 +55,7 @@ export function searchDocuments(corpus: Corpus): SearchDocument[] {
   return corpus.entries.map((e, id) => ({
     id,
     title: withAbbreviations([e.title, e.title_en].filter(Boolean).join(' ')),
-    aliases: e.aliases.join(' '),
+    aliases: withAbbreviations(e.aliases.join(' ')),
     key: e.key,
     authors: e.authors.map((p) => [displayName(p), 'zh' in p ? p.zh : ''].join(' ')).join(' '),
     venue: [e.venue, e.venue_full].filter(Boolean).join(' '),

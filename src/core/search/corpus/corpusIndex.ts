@@ -9,10 +9,10 @@ import type { Corpus } from '../../corpus/model.js';
 import { foldAscii } from '../../cite/key.js';
 import { displayName } from '../../cite/names.js';
 import { onReadingList, type CorpusEntry } from '../../corpus/schema.js';
-import { indexTerms, queryTerm, queryWords, tokenize } from '../analysis.js';
+import { indexTerms, nameForms, queryTerm, queryWords, tokenize } from '../analysis.js';
 import type { SearchHit } from '../hits.js';
 import { parseQuery, topicsMatching, type QueryFilters } from '../queryLanguage.js';
-import { BM25, documentBoost, EXACT_NAME_BOOST, FIELD_BOOSTS, FUZZY_RATIO, MATCH_WEIGHTS, MAX_FUZZY } from '../scoring.js';
+import { BM25, documentBoost, FIELD_BOOSTS, FUZZY_RATIO, MATCH_WEIGHTS, MAX_FUZZY } from '../scoring.js';
 import { SEARCH_FIELDS, searchDocuments, topicTokens, type SearchDocument } from './corpusDocuments.js';
 
 const fold = foldAscii;
@@ -38,8 +38,10 @@ export function firstEntries(corpus: Pick<Corpus, 'entries'>, limit: number): Co
 export interface SearchIndex {
   /**
    * Runs a query. Free text is matched with prefix search on every term and fuzzy matching on
-   * terms of four letters or more; entries matching all terms come first, then entries matching
-   * some. An empty free text with filters lists the filtered entries in corpus (reading) order.
+   * terms of four letters or more. First come the entries the whole query names (their key, an
+   * alias, their title's name before ':', or an abbreviation's other form of one: `nameForms`),
+   * then the other entries matching all terms, then entries matching some, each by score. An
+   * empty free text with filters lists the filtered entries in corpus (reading) order.
    *
    * @param query - free text with optional filters (see {@link parseQuery})
    * @param limit - maximum number of hits (default 50)
@@ -101,8 +103,8 @@ export function createSearchIndex(corpus: Corpus): SearchIndex {
   termsOf.clear();
   repeated.clear();
 
-  // Names an entry is known by: an exact hit on one of these outranks a hit inside a longer name.
-  const names = entries.map((e) => new Set([e.key, ...e.aliases, e.title.split(':')[0]!, e.title_en?.split(':')[0] ?? ''].map((n) => fold(n).trim()).filter(Boolean)));
+  // Names an entry is known by (folded as `nameForms` folds a query): a query that is one of these comes first.
+  const names = entries.map((e) => new Set([e.key, ...e.aliases, e.title.split(':')[0]!, e.title_en?.split(':')[0] ?? ''].map((n) => fold(n).trim().replace(/\s+/g, ' ')).filter(Boolean)));
 
   // What the filters read of an entry, folded once, the first time a filter asks.
   let authorNames: string[][] | undefined;
@@ -176,17 +178,25 @@ export function createSearchIndex(corpus: Corpus): SearchIndex {
         }
       }
       for (const term of distinct) for (const id of hitsOf(term).ids) matched[id]++;
-      const exact = fold(text).trim();
+      const exact = nameForms(text);
+      const named: SearchHit[] = [];
       const all: SearchHit[] = [];
       const some: SearchHit[] = [];
+      let bestOther = 0;
       for (const id of touched) {
         if (!passes(id, filters)) continue;
-        const score = sum[id]! * matched[id]! * (names[id]!.has(exact) ? EXACT_NAME_BOOST : 1);
-        if (matched[id] === distinct.length) all.push({ entry: entries[id]!, score });
-        else some.push({ entry: entries[id]!, score, partial: true });
+        const score = sum[id]! * matched[id]!;
+        if (matched[id] !== distinct.length) some.push({ entry: entries[id]!, score, partial: true });
+        else if (exact.some((n) => names[id]!.has(n))) named.push({ entry: entries[id]!, score });
+        else { all.push({ entry: entries[id]!, score }); if (score > bestOther) bestOther = score; }
       }
+      // A work named by the whole query comes first, whatever else mentions the name (at 3,000
+      // entries many titles do: "When vLLM Meets …"): its score is lifted above every other hit's,
+      // as the library index puts the entry whose key is the query first, so that merged hits
+      // (`mergeHits`, relative to each side's best) keep it first too.
+      for (const h of named) h.score += bestOther;
       const byScore = (x: SearchHit, y: SearchHit) => y.score - x.score;
-      return [...all.sort(byScore), ...some.sort(byScore)].slice(0, limit);
+      return [...named.sort(byScore), ...all.sort(byScore), ...some.sort(byScore)].slice(0, limit);
     },
   };
 }
