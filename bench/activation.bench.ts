@@ -7,8 +7,11 @@
  *   context. Timed inside the child: the `require`, and `activate` (its synchronous part: what the
  *   extension host waits for; the language client starts the server in the background, which the
  *   child never lets happen). Timed outside: spawn to the child's answer.
- * - Server: `node dist/server.js --stdio`, spawn to the answer to `initialize`, and to the answer
- *   to the first `mlsysPapers/search` (after `initialized`), as the VS Code client asks them.
+ * - Server: `node dist/server.js --stdio` on the benches' corpus (3,000 entries: `benchCorpus.ts`),
+ *   spawn to the answer to `initialize`; to the answers the client asks for first after
+ *   `initialized` (the taxonomy, `mlsysPapers/topics`, and the Topics view's roots,
+ *   `mlsysPapers/topicChildren`), with their size and what the extension host does with them
+ *   (`buildTaxonomy`; the client builds nothing per entry); and to the first `mlsysPapers/search`.
  *
  * Every side runs in a fresh process each time (module loading is what activation pays), runs
  * alternate between the sides after one untimed warm-up of each (file cache), and the p50 and p90
@@ -29,12 +32,14 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import { URI, Utils } from 'vscode-uri';
-import { FROM_WORKSPACE, Methods, type SearchParams, type SearchResult } from '../src/server/protocol.js';
+import { buildTaxonomy } from '../src/core/corpus/model.js';
+import { LEVELS } from '../src/core/corpus/schema.js';
+import { FROM_WORKSPACE, Methods, type SearchParams, type SearchResult, type TopicChildrenParams, type TopicChildrenResult, type TopicsResult } from '../src/server/protocol.js';
+import { benchCorpus, benchDist } from './benchCorpus.js';
 import { percentile } from './common.js';
 
 const ROOT = join(__dirname, '..');
 const EXTENSION = join(ROOT, 'dist/extension.js');
-const SERVER = join(ROOT, 'dist/server.js');
 const RUNS = Math.max(1, Number(process.env.BENCH_ACTIVATION_RUNS) || 9);
 const FIRST_QUERY = 'paged attention';
 const TIMEOUT_MS = 30_000;
@@ -276,10 +281,19 @@ async function activation(): Promise<ChildTimes & { wall: number }> {
   return { ...(JSON.parse(line) as ChildTimes), wall };
 }
 
-/** `node dist/server.js --stdio`: spawn to the answer to `initialize`, and to the first search's. */
-async function server(workspace: string, settings: Record<string, unknown>): Promise<{ initialize: number; search: number }> {
+/** What {@link server} measures: ms from spawn, the first answers' size in bytes, the client's work on them in ms. */
+interface ServerTimes {
+  initialize: number;
+  firstRows: number;
+  firstRowsBytes: number;
+  clientWork: number;
+  search: number;
+}
+
+/** `node <dist>/server.js --stdio`: spawn to the answer to `initialize`, to the Topics view's first rows, and to the first search's. */
+async function server(serverJs: string, workspace: string, settings: Record<string, unknown>): Promise<ServerTimes> {
   const t0 = performance.now();
-  const c = spawn(process.execPath, [SERVER, '--stdio', `--clientProcessId=${process.pid}`], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const c = spawn(process.execPath, [serverJs, '--stdio', `--clientProcessId=${process.pid}`], { stdio: ['pipe', 'pipe', 'pipe'] });
   let err = '';
   c.stderr!.setEncoding('utf8').on('data', (d: string) => { err += d; });
   const died = exited(c).then((code) => { throw new Error(`the server exited (code ${code}):\n${err}`); });
@@ -300,13 +314,24 @@ async function server(workspace: string, settings: Record<string, unknown>): Pro
     })]), 'initialize');
     const initialize = performance.now() - t0;
     await connection.sendNotification('initialized', {});
+    // What the client asks first: the taxonomy (CorpusClient) and the Topics view's roots.
+    const roots: TopicChildrenParams = { parent: {}, scope: 'everything', levels: [...LEVELS] };
+    const [topics, rows] = await withTimeout(Promise.race([died, Promise.all([
+      connection.sendRequest<TopicsResult>(Methods.topics), connection.sendRequest<TopicChildrenResult>(Methods.topicChildren, roots),
+    ])]), 'topics');
+    const firstRows = performance.now() - t0;
+    if (!rows.nodes.length) throw new Error('the server listed no topic');
+    const firstRowsBytes = JSON.stringify(topics).length + JSON.stringify(rows).length;
+    const w = performance.now();
+    buildTaxonomy(topics.topics);
+    const clientWork = performance.now() - w;
     const found = await withTimeout(Promise.race([died, connection.sendRequest<SearchResult>(Methods.search, { query: FIRST_QUERY } satisfies SearchParams)]), 'search');
     const search = performance.now() - t0;
     if (!found.keys.length) throw new Error(`the server found nothing for "${FIRST_QUERY}"`);
     await withTimeout(connection.sendRequest('shutdown'), 'shutdown');
     await connection.sendNotification('exit');
     await withTimeout(exited(c), 'server exit');
-    return { initialize, search };
+    return { initialize, firstRows, firstRowsBytes, clientWork, search };
   } finally {
     connection.dispose();
     if (c.exitCode === null && c.signalCode === null) c.kill();
@@ -318,35 +343,44 @@ async function main(): Promise<void> {
   const settings: Record<string, unknown> = { [FROM_WORKSPACE]: [] };
   for (const [k, p] of Object.entries(pkg.contributes.configuration.properties)) settings[k.slice('mlsysPapers.'.length)] = p.default;
   const workspace = mkdtempSync(join(tmpdir(), 'mlsys-papers-activation-ws-'));
-  const series: Record<'node' | 'wall' | 'require' | 'activate' | 'initialize' | 'search', number[]> = {
-    node: [], wall: [], require: [], activate: [], initialize: [], search: [],
+  // The server reads the benches' corpus (3,000 entries) from a scratch dist/.
+  const scratch = benchDist();
+  const series: Record<'node' | 'wall' | 'require' | 'activate' | 'initialize' | 'firstRows' | 'clientWork' | 'search', number[]> = {
+    node: [], wall: [], require: [], activate: [], initialize: [], firstRows: [], clientWork: [], search: [],
   };
+  let bytes = 0;
   try {
     for (let i = 0; i <= RUNS; i++) {
       const n = await nodeStartup();
       const a = await activation();
-      const s = await server(workspace, settings);
+      const s = await server(join(scratch.dist, 'server.js'), workspace, settings);
       if (i === 0) continue; // warm-up: the file cache
       series.node.push(n);
       series.wall.push(a.wall);
       series.require.push(a.require);
       series.activate.push(a.activate);
       series.initialize.push(s.initialize);
+      series.firstRows.push(s.firstRows);
+      series.clientWork.push(s.clientWork);
       series.search.push(s.search);
+      bytes = s.firstRowsBytes;
     }
   } finally {
     rmSync(workspace, { recursive: true, force: true });
+    scratch.dispose();
   }
   const p = (xs: number[], q: number) => percentile([...xs].sort((a, b) => a - b), q);
   const base = p(series.node, 50);
   const row = (label: string, xs: number[]) => console.log(
     `  ${label.padEnd(62)}p50 ${p(xs, 50).toFixed(1).padStart(7)} ms  p90 ${p(xs, 90).toFixed(1).padStart(7)} ms  ${(p(xs, 50) / base).toFixed(2).padStart(6)}× node -e 0`);
-  console.log(`activation cost, ${RUNS} runs each in fresh processes, alternating (ratios: p50 / p50 of node -e 0)`);
+  console.log(`activation cost, ${RUNS} runs each in fresh processes, alternating (ratios: p50 / p50 of node -e 0); the server's corpus: ${benchCorpus().describe()}`);
   row('node -e 0 (Node start-up: spawn to exit)', series.node);
   row("require('dist/extension.js'), stub vscode (in the child)", series.require);
   row('activate(context), synchronous part (in the child)', series.activate);
   row('spawn to activated (Node start-up + require + activate)', series.wall);
   row('server: spawn to initialize answered', series.initialize);
+  row('server: spawn to the taxonomy and the Topics view\'s roots answered', series.firstRows);
+  row(`client: its work on them (${(bytes / 1024).toFixed(1)} KB: buildTaxonomy)`, series.clientWork);
   row(`server: spawn to first search answered ("${FIRST_QUERY}")`, series.search);
 }
 

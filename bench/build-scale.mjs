@@ -18,10 +18,11 @@ function sourceStamp() {
   } catch {
     // ignored: the stamp is only printed.
   }
-  const files = ['src/core/search/corpusSearch.ts', ...readdirSync('src/core/library').filter((f) => f.endsWith('.ts')).sort().map((f) => join('src/core/library', f))];
+  const dirs = ['src/core/search', 'src/core/search/corpus', 'src/core/search/library', 'src/core/library'];
+  const files = dirs.flatMap((d) => readdirSync(d).filter((f) => f.endsWith('.ts')).sort().map((f) => join(d, f)));
   const digest = createHash('sha256');
   for (const f of files) digest.update(f).update(readFileSync(f));
-  return `${commit}${dirty}; src/core/library/*.ts + src/core/search/corpusSearch.ts sha256 ${digest.digest('hex').slice(0, 12)}, bundled ${new Date().toISOString()}`;
+  return `${commit}${dirty}; src/core/search/**/*.ts + src/core/library/*.ts sha256 ${digest.digest('hex').slice(0, 12)}, bundled ${new Date().toISOString()}`;
 }
 
 const common = {

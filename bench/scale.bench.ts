@@ -35,7 +35,7 @@ import { parse as bbtParse } from '@retorquere/bibtex-parser';
 import { bibtexParser } from 'latex-utensils';
 import { libraryFromJson, libraryJsonPieces } from '../src/core/library/libraryCacheFormat.js';
 import { LibraryLoader, loadLibrary, type LoadedLibrary } from '../src/core/library/loadLibrary.js';
-import { parseQuery } from '../src/core/search/corpusSearch.js';
+import { parseQuery } from '../src/core/search/queryLanguage.js';
 import { percentile } from './common.js';
 import { generateCslJson, generateLibrary, libraryMix } from './library/generate.js';
 

@@ -41,11 +41,12 @@ import { pathToFileURL } from 'node:url';
 import { percentile, QUERIES } from './common.js';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import { buildCorpus, type CorpusData } from '../src/core/corpus/model.js';
-import { createSearchIndex, parseQuery, type SearchIndex } from '../src/core/search/corpusSearch.js';
+import { createSearchIndex, type SearchIndex } from '../src/core/search/corpus/corpusIndex.js';
+import { parseQuery } from '../src/core/search/queryLanguage.js';
+import { benchCorpus, benchDist } from './benchCorpus.js';
 import { FROM_WORKSPACE, Methods, type InitializationOptions, type SearchParams, type SearchResult } from '../src/server/protocol.js';
 
 const ROOT = join(__dirname, '..');
-const SERVER = join(ROOT, 'dist/server.js');
 const COLD = join(ROOT, 'dist-test/bench-cold.js');
 const FIRST_QUERY = 'paged attention';
 const LIMIT = 60;
@@ -101,9 +102,9 @@ interface LiveServer {
 }
 
 /** Starts `node dist/server.js --stdio` as the VS Code client would and asks the first search. */
-async function startServer(workspace: string, settings: Record<string, unknown>): Promise<LiveServer> {
+async function startServer(server: string, workspace: string, settings: Record<string, unknown>): Promise<LiveServer> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [SERVER, '--stdio', `--clientProcessId=${process.pid}`], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [server, '--stdio', `--clientProcessId=${process.pid}`], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => { stderr += d; });
   const died = exited(child).then((code) => { throw new Error(`the server exited (code ${code}) before answering${stderr ? `:\n${stderr}` : ''}`); });
@@ -200,29 +201,36 @@ async function nodeStartup(): Promise<number> {
   return performance.now() - t0;
 }
 
-/** The same keys in the same order, and the same invalid filters (no library is configured: the server's library fields are empty). */
-function sameAnswer(a: SearchResult, b: SearchResult, what: string): void {
-  const core = (r: SearchResult) => JSON.stringify({ keys: r.keys, invalid: r.invalid });
-  if (core(a) !== core(b) || (a.entries?.length ?? 0) > 0) {
+/** What the server's answer and the in-process search both give: keys in rank order, and the filters not understood. */
+type Answer = Pick<SearchResult, 'keys' | 'invalid'>;
+
+/** The same keys in the same order, and the same invalid filters. */
+function sameAnswer(a: Answer, b: Answer, what: string): void {
+  const core = (r: Answer) => JSON.stringify({ keys: r.keys, invalid: r.invalid });
+  if (core(a) !== core(b)) {
     throw new Error(`${what}: the server and the in-process search disagree:\n  server:     ${JSON.stringify(a)}\n  in-process: ${JSON.stringify(b)}`);
   }
 }
 
 /** The server's `mlsysPapers/search` work, in this process. */
-const localSearch = (index: SearchIndex, query: string): SearchResult =>
+const localSearch = (index: SearchIndex, query: string): Answer =>
   ({ keys: index.search(query, LIMIT).map((h) => h.entry.key), invalid: parseQuery(query).invalid });
 
 export async function serverBench(): Promise<void> {
   const workspace = mkdtempSync(join(tmpdir(), 'mlsys-papers-bench-'));
   const settings = defaultSettings();
+  // The server and the cold baseline read the bench's corpus (`benchCorpus.ts`) from a scratch dist/.
+  const scratch = benchDist();
+  const corpusJson = join(scratch.dist, 'corpus.json');
+  const serverJs = join(scratch.dist, 'server.js');
   let live: LiveServer | undefined;
   try {
     // In this process, warm (modules loaded): what the first search costs beyond module loading.
     const warm: number[] = [];
-    let expected: SearchResult | undefined;
+    let expected: Answer | undefined;
     for (let i = 0; i < RUNS + 1; i++) {
       const t = performance.now();
-      const data = JSON.parse(readFileSync(join(ROOT, 'dist/corpus.json'), 'utf8')) as CorpusData;
+      const data = JSON.parse(readFileSync(corpusJson, 'utf8')) as CorpusData;
       expected = localSearch(createSearchIndex(buildCorpus(data)), FIRST_QUERY);
       if (i) warm.push(performance.now() - t);
     }
@@ -234,9 +242,9 @@ export async function serverBench(): Promise<void> {
     for (let i = 0; i < RUNS + 1; i++) {
       await live?.stop();
       live = undefined;
-      const b = await firstLine([COLD, FIRST_QUERY, String(LIMIT)]);
-      sameAnswer(JSON.parse(b.line) as SearchResult, expected!, 'baseline child');
-      const s = await startServer(workspace, settings);
+      const b = await firstLine([COLD, FIRST_QUERY, String(LIMIT), corpusJson]);
+      sameAnswer(JSON.parse(b.line) as Answer, expected!, 'baseline child');
+      const s = await startServer(serverJs, workspace, settings);
       sameAnswer(s.first, expected!, 'first search');
       live = s;
       const n = await nodeStartup();
@@ -246,7 +254,7 @@ export async function serverBench(): Promise<void> {
     const sP50 = percentile(sorted(server), 50);
     const nP50 = percentile(sorted(node), 50);
     console.log(`\nserver start to first answer ("${FIRST_QUERY}"), cold: Node process spawn → answer, ${RUNS} runs each, alternating`);
-    row('server:   node dist/server.js --stdio: initialize, initialized, search', server);
+    row('server:   node server.js --stdio: initialize, initialized, search   ', server);
     row('baseline: node dist-test/bench-cold.js: core, corpus.json, model, index,', base);
     console.log('            search (activation + first search, before the split)');
     console.log(`  ratio (p50): ${ratioText(sP50, bP50)}  (${target(sP50 / bP50)})`);
@@ -260,7 +268,7 @@ export async function serverBench(): Promise<void> {
     }
 
     // Round-trips over the live server against the same search in this process.
-    const index = createSearchIndex(buildCorpus(JSON.parse(readFileSync(join(ROOT, 'dist/corpus.json'), 'utf8')) as CorpusData));
+    const index = createSearchIndex(buildCorpus(benchCorpus().data));
     const { connection } = live!;
     for (const q of QUERIES) {
       const got = await withTimeout(connection.sendRequest<SearchResult>(Methods.search, { query: q, limit: LIMIT }), 'search');
@@ -284,5 +292,6 @@ export async function serverBench(): Promise<void> {
   } finally {
     await live?.stop();
     rmSync(workspace, { recursive: true, force: true });
+    scratch.dispose();
   }
 }

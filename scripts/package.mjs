@@ -1,14 +1,16 @@
 // `npm run package`: builds the .vsix with @vscode/vsce (`vscode:prepublish` runs the build), from
-// the allow-list in .vscodeignore, and fails if it is larger than 1 MB.
+// the allow-list in .vscodeignore, and fails if it is larger than 3 MB (the cap went from 1 MB to
+// 3 MB with the field's literature in the corpus, issue 26).
 //
 // The project has no public repository yet, so vsce cannot turn the README's relative links into
 // absolute ones: the package's README (dist/README.md) is ours without the screenshots section,
-// whose images are not in the package (they would take the .vsix past 1 MB). Once the project has
+// whose images are not in the package (they would add about 1 MB to the .vsix). Once the project has
 // a home, set `repository` in package.json and drop --allow-missing-repository.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 
-const LIMIT = 1024 * 1024;
+/** The largest .vsix, in bytes (README.md says the same; test/unit/package.test.ts holds them together). */
+const LIMIT = 3 * 1024 * 1024;
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const out = process.env.VSIX_OUT ?? `${pkg.name}-${pkg.version}.vsix`;
 
@@ -48,6 +50,6 @@ if (missing.length) {
 const size = statSync(out).size;
 console.log(`package: ${out} is ${(size / 1024).toFixed(0)} KB (limit ${LIMIT / 1024} KB)`);
 if (size > LIMIT) {
-  console.error('package: the .vsix is larger than 1 MB; see `npx vsce ls --no-dependencies` for what it holds');
+  console.error('package: the .vsix is larger than 3 MB; see `npx vsce ls --no-dependencies` for what it holds');
   process.exit(1);
 }

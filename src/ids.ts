@@ -21,6 +21,8 @@ export const Commands = {
   markRead: 'mlsysPapers.markRead',
   markUnread: 'mlsysPapers.markUnread',
   filterByLevel: 'mlsysPapers.filterByLevel',
+  showReadingListOnly: 'mlsysPapers.showReadingListOnly',
+  showEverything: 'mlsysPapers.showEverything',
   entryActions: 'mlsysPapers.entryActions',
   addToBibliography: ServiceCommands.addToBibliography,
   replaceKey: ServiceCommands.replaceKey,
@@ -51,6 +53,7 @@ export const Settings = {
   includeDocumentBibliography: 'includeDocumentBibliography',
   preferCorpusKeys: 'preferCorpusKeys',
   levels: 'levels',
+  topicsShow: 'topicsShow',
   showChineseLabels: 'showChineseLabels',
   topicLabels: 'topicLabels',
   syncBibliography: 'syncBibliography',
@@ -68,6 +71,8 @@ export const Settings = {
 /** Context keys used in `when` clauses. */
 export const ContextKeys = {
   levelFiltered: 'mlsysPapers.levelFiltered',
+  /** The Topics view's `mlsysPapers.topicsShow`: `readingList` or `everything`. */
+  topicsShow: 'mlsysPapers.topicsShow',
 } as const;
 
 /** `TreeItem.contextValue`s that drive the `view/item/context` menus. */

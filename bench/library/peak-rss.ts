@@ -14,7 +14,7 @@ import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { libraryFromJson } from '../../src/core/library/libraryCacheFormat.js';
 import { loadLibrary } from '../../src/core/library/loadLibrary.js';
-import { parseQuery } from '../../src/core/search/corpusSearch.js';
+import { parseQuery } from '../../src/core/search/queryLanguage.js';
 
 const [file, cache] = process.argv.slice(2);
 if (!file) {

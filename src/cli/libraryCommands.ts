@@ -9,7 +9,8 @@ import { shortAuthors } from '../core/cite/names.js';
 import type { Corpus } from '../core/corpus/readCorpus.js';
 import { entryJson } from '../core/corpus/entryJson.js';
 import type { Entry } from '../core/corpus/schema.js';
-import { createSearchIndex, parseQuery, topicsMatching, type SearchIndex } from '../core/search/corpusSearch.js';
+import { createSearchIndex, type SearchIndex } from '../core/search/corpus/corpusIndex.js';
+import { parseQuery, topicsMatching } from '../core/search/queryLanguage.js';
 import { terminalJson, terminalSafe } from '../core/text/terminal.js';
 import { LibraryFileError, loadLibraryFiles } from '../host/node/libraries.js';
 import { languageOfPath } from '../host/node/addCitedEntries.js';
@@ -53,7 +54,7 @@ export function runSearch(ctx: Context): number | Promise<number> {
 }
 
 /**
- * Checks a query's filters the way the search reads them (`parseQuery` in core/search/corpusSearch.ts): a year
+ * Checks a query's filters the way the search reads them (`parseQuery` in core/search/queryLanguage.ts): a year
  * filter it could not read, or a `topic:` that names no topic id (or id prefix) and no label.
  *
  * @returns a one-line message for the first bad filter, or undefined when every filter is usable

@@ -9,6 +9,7 @@ import type { TopicLabels } from '../core/text/l10n.js';
 import { readSettings, SETTINGS, type SettingName, type Settings as SettingValues } from '../core/config/settings.js';
 import { Settings } from '../ids.js';
 import { Disposable } from './dispose.js';
+import type { TopicFilter } from '../server/protocol.js';
 
 /**
  * A snapshot of the `mlsysPapers.*` settings the client reads, validated by the one schema
@@ -24,6 +25,11 @@ export type Config = Omit<SettingValues, 'topicLabels' | 'showChineseLabels' | '
    */
   topicLabels: TopicLabels;
 };
+
+/** What the Topics view shows (`topicsShow`, `levels`), as the server's topic requests take it. */
+export function topicFilterOf(c: Pick<Config, 'topicsShow' | 'levels'>): TopicFilter {
+  return { scope: c.topicsShow, levels: [...c.levels] };
+}
 
 /** The settings of {@link Config} that name files (read only inside the workspace when a workspace sets them). */
 export const FILE_SETTINGS = [Settings.corpusFiles, Settings.libraries, Settings.citationStyle, Settings.latexRoot, Settings.noteTemplate] as const;

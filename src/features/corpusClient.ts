@@ -1,21 +1,24 @@
 /**
  * The corpus as the VS Code layer sees it: the language server owns it (the bundled corpus plus
- * the user's corpus files, validated and indexed off the editor's thread); this keeps the model
- * the tree, the details page and the commands show, and asks the server to search and format.
+ * the user's corpus files, validated and indexed off the editor's thread, 3,000+ entries). The
+ * client keeps its taxonomy (topic labels and paths), asks for what a view shows when it shows it
+ * (the Topics view's rows with their counts, search hits, entries by key), and keeps the entries
+ * it was shown, so that the commands on them need not ask again. Nothing is built per entry at
+ * activation.
  *
- * The user's libraries stay in the server (they may hold 100,000 entries): the client keeps only
- * the library entries it was shown (search hits, tree rows), their status for the status bar, and
- * asks for a library's groups and entries when the tree opens them.
+ * The user's libraries stay in the server too (they may hold 100,000 entries): their status for
+ * the status bar, and a library's groups and entries when the tree opens them.
  */
 import * as vscode from 'vscode';
-import { buildCorpus, type Corpus } from '../core/corpus/model.js';
+import { buildTaxonomy, type Taxonomy } from '../core/corpus/model.js';
 import type { Entry } from '../core/corpus/schema.js';
+import type { BrowseNode, BrowseParent } from '../core/corpus/browse.js';
 import { fileKind, isCiting } from '../core/workspace/fileKind.js';
 import { Disposable } from './dispose.js';
 import type { ServerApi } from './client/serverApi.js';
-import type { EntryResult, LibraryEntriesResult, LibraryFileStatus, LibraryGroup } from '../server/protocol.js';
+import type { EntryResult, LibraryEntriesResult, LibraryFileStatus, LibraryGroup, TopicFilter } from '../server/protocol.js';
 
-/** Library entries the client keeps (the ones it was shown last). */
+/** Entries the client keeps (the ones it was shown last). */
 const SEEN_LIMIT = 5000;
 
 /** The result of {@link CorpusClient.search}. */
@@ -32,7 +35,7 @@ export interface SearchAnswer {
  * them (Insert Bibliography, Export Cited Entries).
  *
  * @returns undefined, after telling the user why, when no editor is open or its document cites no
- *   entry the corpus (or a library entry this client was shown) has
+ *   entry the corpus or a library has
  */
 export async function citedInActiveEditor(corpus: CorpusClient): Promise<{ editor: vscode.TextEditor; entries: Entry[] } | undefined> {
   const editor = vscode.window.activeTextEditor;
@@ -48,20 +51,20 @@ export async function citedInActiveEditor(corpus: CorpusClient): Promise<{ edito
   return { editor, entries };
 }
 
-/** The server's corpus, mirrored; fires when the server reloads it. */
+/** What the client knows of the server's corpus (see the module comment); fires when the server reloads it. */
 export class CorpusClient extends Disposable {
-  private model: Corpus = buildCorpus({ topics: [], entries: [] });
+  private model: Taxonomy = buildTaxonomy([]);
   private version = -1;
   private readonly emitter = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.emitter.event;
   /**
-   * Settles when the first corpus arrived from the server. A first request that fails (the server
-   * did not start) does not settle it: the model would be empty, and a command awaiting it would
-   * act on nothing; the corpus asked for again when the server runs settles it.
+   * Settles when the corpus's taxonomy first arrived from the server. A first request that fails
+   * (the server did not start) does not settle it: a command awaiting it would act on nothing; the
+   * taxonomy asked for again when the server runs settles it.
    */
   readonly ready: Promise<void>;
   private settleReady!: () => void;
-  /** Library entries seen in answers, by lower-case key (bounded, oldest out first). */
+  /** Entries seen in answers (corpus and library), by lower-case key (bounded, oldest out first). */
   private readonly seen = new Map<string, Entry>();
   private statusList: LibraryFileStatus[] = [];
   private readonly libraryEmitter = this._register(new vscode.EventEmitter<void>());
@@ -75,7 +78,7 @@ export class CorpusClient extends Disposable {
     super();
     this._register(server.onCorpusChanged(() => void this.refresh()));
     this._register(server.onLibraryStatusChanged((p) => this.setStatus(p.files)));
-    this._register(server.onLibrariesChanged(() => { this.seen.clear(); this.libraryEmitter.fire(); }));
+    this._register(server.onLibrariesChanged(() => { this.forget((e) => !!e.library); this.libraryEmitter.fire(); }));
     // A server that (re)starts has its corpus anew: after a crash the client restarts it, and a
     // request sent while it was starting may have failed.
     let starts = 0;
@@ -90,14 +93,42 @@ export class CorpusClient extends Disposable {
     void this.refresh();
   }
 
-  /** The current corpus (empty until {@link ready}). */
-  get corpus(): Corpus {
+  /** The corpus's topics (empty until {@link ready}). */
+  get taxonomy(): Taxonomy {
     return this.model;
   }
 
-  /** An entry by key: the corpus's, else a library entry this client was shown. */
+  /** An entry this client was shown (a tree row, a search hit, an entry asked for), by key ignoring case. */
   entry(key: string): Entry | undefined {
-    return this.model.entry(key) ?? this.seen.get(key.toLowerCase());
+    return this.seen.get(key.toLowerCase());
+  }
+
+  /**
+   * Entries by key, in the order asked, each once (keys ignoring case): the ones this client was
+   * shown, the others asked from the server in one request. Keys neither the corpus nor a library
+   * has are left out.
+   */
+  async entries(keys: readonly string[], token?: vscode.CancellationToken): Promise<Entry[]> {
+    const unknown = [...new Set(keys.filter((k) => !this.entry(k)))];
+    if (unknown.length) this.remember((await this.server.entries({ keys: unknown }, token)).entries);
+    return [...new Set(keys.map((k) => this.entry(k)))].filter((e): e is Entry => !!e);
+  }
+
+  /**
+   * The Topics view's rows under `parent` (see `core/corpus/browse.ts`), as the server lists them
+   * for the view's filter; their entries are kept.
+   */
+  async topicChildren(parent: BrowseParent, filter: TopicFilter): Promise<BrowseNode[]> {
+    await this.ready;
+    const r = await this.server.topicChildren({ parent, ...filter });
+    this.remember(r.nodes.flatMap((n) => (n.kind === 'entry' ? [n.entry] : [])));
+    return r.nodes;
+  }
+
+  /** Every entry under topics that the Topics view shows with `filter` (Export Entries of a topic). */
+  async topicEntries(topics: readonly string[], filter: TopicFilter): Promise<Entry[]> {
+    await this.ready;
+    return (await this.server.topicEntries({ topics: [...topics], ...filter })).entries;
   }
 
   /**
@@ -117,6 +148,10 @@ export class CorpusClient extends Disposable {
     if (signature(this.statusList) !== had) this.libraryEmitter.fire();
   }
 
+  private forget(which: (e: Entry) => boolean): void {
+    for (const [k, e] of [...this.seen]) if (which(e)) this.seen.delete(k);
+  }
+
   private remember(entries: readonly Entry[]): void {
     for (const e of entries) {
       const k = e.key.toLowerCase();
@@ -132,7 +167,7 @@ export class CorpusClient extends Disposable {
    */
   async fetchEntry(key: string, token?: vscode.CancellationToken): Promise<EntryResult> {
     const r = await this.server.entry({ key }, token);
-    if (r.entry?.library) this.remember([r.entry]);
+    if (r.entry) this.remember([r.entry]);
     return r;
   }
 
@@ -150,10 +185,12 @@ export class CorpusClient extends Disposable {
 
   private async refresh(): Promise<void> {
     try {
-      const r = await this.server.corpus();
+      const r = await this.server.topics();
       if (r.version === this.version) return;
       this.version = r.version;
-      this.model = buildCorpus(r.data);
+      this.model = buildTaxonomy(r.topics);
+      // Corpus entries shown before the reload may have changed or gone.
+      this.forget((e) => !e.library);
       this.settleReady();
       this.emitter.fire();
     } catch (e) {
@@ -162,19 +199,17 @@ export class CorpusClient extends Disposable {
   }
 
   /**
-   * Searches the corpus (ranking: `core/search/corpusSearch.ts`, in the server).
+   * Searches the corpus and the libraries (ranking: `core/search/`, in the server).
    *
    * @param query - free text and filters (`author:`, `year:`, `venue:`, `topic:`)
    * @param token - cancels the request (the server stops and the promise rejects)
-   * @returns the entries in rank order; the first entries of the corpus for an empty query
+   * @returns the entries in rank order; the reading list's first entries for an empty query
    */
   async search(query: string, limit = 60, token?: vscode.CancellationToken): Promise<SearchAnswer> {
     await this.ready;
     const r = await this.server.search({ query, limit }, token);
-    const fromLibraries = new Map((r.entries ?? []).map((e) => [e.key.toLowerCase(), e]));
-    this.remember(r.entries ?? []);
-    const entries = r.keys.map((k) => fromLibraries.get(k.toLowerCase()) ?? this.model.entry(k)).filter((e): e is Entry => !!e);
-    return { entries, invalid: r.invalid, sameWorkInLibraries: r.sameWorkInLibraries ?? {} };
+    this.remember(r.entries);
+    return { entries: r.entries, invalid: r.invalid, sameWorkInLibraries: r.sameWorkInLibraries ?? {} };
   }
 
   /** The keys a LaTeX or Markdown document cites, in order, each once (read by the server). */
@@ -183,12 +218,12 @@ export class CorpusClient extends Disposable {
     return this.server.citedKeys({ uri: doc.uri.toString() }, token);
   }
 
-  /** The corpus entries a document cites, in citation order, each once (keys the corpus does not know are left out). */
+  /** The entries a document cites, in citation order, each once (keys neither the corpus nor a library has are left out). */
   async citedEntries(doc: vscode.TextDocument, token?: vscode.CancellationToken): Promise<Entry[]> {
     const keys = await this.citedKeys(doc, token);
     await this.ready;
     // Keys are matched ignoring case, so two spellings of one key are one entry.
-    return [...new Set(keys.map((k) => this.entry(k)))].filter((e): e is Entry => !!e);
+    return this.entries(keys, token);
   }
 
   /**

@@ -10,7 +10,7 @@ import type { Entry } from '../core/corpus/schema.js';
 import { Commands } from '../ids.js';
 import type { ConfigStore } from './config.js';
 import type { CorpusClient } from './corpusClient.js';
-import { entriesFromArgs } from './entryArgs.js';
+import { resolveEntries } from './entryArgs.js';
 import type { Logger } from '../core/config/logger.js';
 import type { ReadState } from './readState.js';
 import { Disposable } from './dispose.js';
@@ -85,7 +85,7 @@ class DetailsPanel extends Disposable {
     const style = (scope ? this.config.for(scope) : this.config.value).citationStyle;
     const formatted = await this.formatted(entry, scope);
     if (!this.panel || this.entry !== entry) return;
-    this.panel.webview.html = detailsHtml(this.corpus.corpus, entry, {
+    this.panel.webview.html = detailsHtml(this.corpus.taxonomy, entry, {
       nonce: nonce(),
       cspSource: this.panel.webview.cspSource,
       read: this.read.isRead(entry.key),
@@ -125,10 +125,8 @@ export function registerDetails({ corpus, read, config, picker, log }: Ctx): vsc
   return vscode.Disposable.from(
     panel,
     vscode.commands.registerCommand(Commands.showDetails, async (arg?: unknown) => {
-      await corpus.ready;
-      let entry: Entry | undefined = entriesFromArgs(corpus, arg)[0];
-      // A key the client was not shown (a hover's link to a library entry): the server has it.
-      if (!entry && typeof arg === 'string') entry = (await corpus.fetchEntry(arg)).entry;
+      // A key the client was not shown (a hover's link): the server has it.
+      let entry: Entry | undefined = (await resolveEntries(corpus, arg))[0];
       if (!entry) [entry] = await picker.pick(vscode.l10n.t('MLSys Papers: Show Details'));
       if (entry) await panel.show(entry);
     }),

@@ -4,6 +4,7 @@
  */
 import type { Entry } from '../core/corpus/schema.js';
 import type { Ctx } from './client/ctx.js';
+import type { CorpusClient } from './corpusClient.js';
 
 /** A tree node that carries an entry. */
 export interface EntryNodeLike {
@@ -40,22 +41,25 @@ export function entriesFromArgs(corpus: { entry(key: string): Entry | undefined 
 }
 
 /**
- * A command handler over entries: resolves its arguments ({@link entriesFromArgs}), or asks for
+ * {@link entriesFromArgs}, with keys this window was not shown (another extension's, a keybinding's
+ * argument, a hover's link) asked from the server, which has every corpus and library entry.
+ */
+export async function resolveEntries(corpus: CorpusClient, arg: unknown, selection?: unknown): Promise<Entry[]> {
+  await corpus.ready;
+  const keys = (Array.isArray(arg) ? arg : [arg]).filter((k): k is string => typeof k === 'string');
+  const unknown = keys.filter((k) => !corpus.entry(k));
+  if (unknown.length) await corpus.entries(unknown);
+  return entriesFromArgs(corpus, arg, selection);
+}
+
+/**
+ * A command handler over entries: resolves its arguments ({@link resolveEntries}), or asks for
  * entries through the search when it has none (palette, keybinding), then runs `fn` unless the
  * user picked nothing.
  */
 export function commandOnEntries(ctx: Pick<Ctx, 'corpus' | 'picker'>, fn: (entries: Entry[]) => unknown) {
   return async (arg?: unknown, selection?: unknown): Promise<void> => {
-    await ctx.corpus.ready;
-    let entries = entriesFromArgs(ctx.corpus, arg, selection);
-    // Keys of library entries this window was not shown (another extension, a keybinding's
-    // argument): the server has them.
-    const keys = (Array.isArray(arg) ? arg : [arg]).filter((k): k is string => typeof k === 'string');
-    const unknown = keys.filter((k) => !ctx.corpus.entry(k));
-    if (unknown.length) {
-      const fetched = (await Promise.all(unknown.map((k) => ctx.corpus.fetchEntry(k)))).map((r) => r.entry).filter((e): e is Entry => !!e);
-      if (fetched.length) entries = entriesFromArgs(ctx.corpus, arg, selection);
-    }
+    let entries = await resolveEntries(ctx.corpus, arg, selection);
     if (!entries.length) entries = await ctx.picker.pick();
     if (entries.length) await fn(entries);
   };

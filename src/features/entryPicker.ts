@@ -54,7 +54,7 @@ export class EntryPicker {
       if (!item) {
         // Titles are long: authors, venue and year go on the detail line, where they stay visible;
         // then where the entry is: its topics, or the user's library (with the library icon).
-        const where = entry.library ? `$(library) ${entry.library.name}` : topicPathOf(this.corpus.corpus, entry);
+        const where = entry.library ? `$(library) ${entry.library.name}` : topicPathOf(this.corpus.taxonomy, entry);
         const also = sameWork ? ` · ${vscode.l10n.t('in {0} as {1}', sameWork.library, sameWork.key)}` : '';
         item = {
           entry,

@@ -9,7 +9,8 @@ import type { Entry } from '../core/corpus/schema.js';
 import { Commands } from '../ids.js';
 import { citedInActiveEditor } from './corpusClient.js';
 import type { Ctx } from './client/ctx.js';
-import { entriesFromArgs } from './entryArgs.js';
+import { resolveEntries } from './entryArgs.js';
+import { topicFilterOf } from './config.js';
 
 async function saveAs(content: string, name: string): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
@@ -29,19 +30,17 @@ async function exportEntries(entries: readonly Entry[], name: string): Promise<v
 }
 
 /** Registers Export Entries (from the tree, the search or the palette) and Export Cited Entries. */
-export function registerExport({ corpus, picker }: Ctx): vscode.Disposable {
+export function registerExport({ corpus, picker, config }: Ctx): vscode.Disposable {
   return vscode.Disposable.from(
     vscode.commands.registerCommand(Commands.exportEntries, async (arg?: unknown, selection?: unknown) => {
-      await corpus.ready;
-      // From the tree: a topic exports everything under it; entries export themselves.
+      // From the tree: a topic exports everything under it that the view shows; entries export themselves.
       const nodes = (Array.isArray(selection) && selection.length ? selection : [arg]) as { nodeType?: string; id?: string }[];
       const topics = nodes.filter((n) => n?.nodeType === 'topic' && n.id).map((n) => n.id!);
       if (topics.length) {
-        const entries = [...new Map(topics.flatMap((t) => corpus.corpus.entriesUnder(t)).map((e) => [e.key, e])).values()];
-        await exportEntries(entries, topics.length === 1 ? topics[0]! : 'mlsys-papers');
+        await exportEntries(await corpus.topicEntries(topics, topicFilterOf(config.value)), topics.length === 1 ? topics[0]! : 'mlsys-papers');
         return;
       }
-      const given = entriesFromArgs(corpus.corpus, arg, selection);
+      const given = await resolveEntries(corpus, arg, selection);
       await exportEntries(given.length ? given : await picker.pick(), 'mlsys-papers');
     }),
     vscode.commands.registerCommand(Commands.exportCited, async () => {

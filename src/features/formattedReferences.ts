@@ -8,7 +8,7 @@ import type { Entry } from '../core/corpus/schema.js';
 import { Commands } from '../ids.js';
 import { citedInActiveEditor } from './corpusClient.js';
 import type { Ctx } from './client/ctx.js';
-import { entriesFromArgs } from './entryArgs.js';
+import { resolveEntries } from './entryArgs.js';
 
 async function insertAtCursor(text: string): Promise<void> {
   const editor = vscode.window.activeTextEditor;
@@ -25,8 +25,7 @@ async function insertAtCursor(text: string): Promise<void> {
 /** Registers the formatted-reference commands. */
 export function registerFormattedReferences({ corpus, picker }: Ctx): vscode.Disposable {
   const entriesOr = async (arg: unknown, selection: unknown): Promise<Entry[]> => {
-    await corpus.ready;
-    const given = entriesFromArgs(corpus.corpus, arg, selection);
+    const given = await resolveEntries(corpus, arg, selection);
     return given.length ? given : picker.pick();
   };
   return vscode.Disposable.from(

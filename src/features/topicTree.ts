@@ -1,13 +1,17 @@
 /**
- * The "Topics" view: topics, subtopics and entries, with read progress and a level filter; then
- * "Libraries": one node per library file, its groups (JabRef groups, else keywords), and their
- * entries newest first, each asked from the language server when opened.
+ * The "Topics" view: the reading list by topic (subtopics, entries in reading order, levels,
+ * must-reads, read progress), and, when it shows everything (`mlsysPapers.topicsShow`), under each
+ * topic a "More in this topic (N)" node with the field's other works filed there, by year with
+ * counts; then "Libraries": one node per library file, its groups (JabRef groups, else keywords),
+ * and their entries newest first. Every level is asked from the language server when it is opened
+ * (`mlsysPapers/topicChildren`, `libraryGroups`, `libraryEntries`): the client holds no corpus.
  */
 import * as vscode from 'vscode';
 import { LEVELS, type Entry, type Level } from '../core/corpus/schema.js';
+import type { BrowseNode, BrowseParent, YearGroup } from '../core/corpus/browse.js';
 import { levelBadge, levelName, topicLabel } from '../core/text/l10n.js';
-import { Commands, ContextKeys, ContextValues, Views } from '../ids.js';
-import type { ConfigStore } from './config.js';
+import { Commands, ContextKeys, ContextValues, Settings, Views } from '../ids.js';
+import { topicFilterOf, type ConfigStore } from './config.js';
 import type { CorpusClient } from './corpusClient.js';
 import { escapeMarkdown, venueYear } from '../core/service/entryCards.js';
 import { entryTooltip, KIND_ICONS } from './widgetPresentation.js';
@@ -16,10 +20,19 @@ import type { Ctx } from './client/ctx.js';
 import type { ReadState } from './readState.js';
 import type { NoteIndex } from './literatureNotes.js';
 
-/** A node of the tree: a topic, or an entry under a topic; the libraries, a library, a group of it, and the note on a group's rows not shown. */
+/** A topic as the server lists it, with its counts. */
+type TopicRow = Extract<BrowseNode, { kind: 'topic' }>;
+
+/**
+ * A node of the tree: a topic, an entry, a topic's "More in this topic" group and one year of it;
+ * the libraries, a library, a group of it, and the note on a group's rows not shown. Nodes under a
+ * topic carry the node they are under (`parent`), so `getParent` returns the very object the view knows.
+ */
 export type TreeNode =
-  | { nodeType: 'topic'; id: string }
-  | { nodeType: 'entry'; entry: Entry; topicId: string }
+  | { nodeType: 'topic'; id: string; row?: TopicRow; parent?: TreeNode }
+  | { nodeType: 'entry'; entry: Entry; topicId: string; parent?: TreeNode }
+  | { nodeType: 'topicMore'; topic: string; count: number; parent: TreeNode }
+  | { nodeType: 'year'; topic: string; year: YearGroup; count: number; parent: TreeNode }
   | { nodeType: 'libraries' }
   | { nodeType: 'library'; uri: string }
   | { nodeType: 'libraryGroup'; uri: string; group: string; label: string; count: number }
@@ -34,18 +47,26 @@ const LIBRARIES: TreeNode = { nodeType: 'libraries' };
 /** The `topicId` of entries under a library group. */
 const groupId = (uri: string, group: string) => `library:${uri}#${group}`;
 
-/** `TreeDataProvider` over the corpus. Nodes are plain data; items are made on demand. */
+/** The `topicId` of a field work under a topic's "more" group, or one year of it (entry ids must differ from the reading list's). */
+const moreId = (topic: string, year?: YearGroup) => `${topic}#more${year === undefined ? '' : `#${year}`}`;
+
+/** `TreeDataProvider` over the server's topic listings and libraries. Nodes are plain data; items are made on demand. */
 export class TopicTreeProvider extends Disposable implements vscode.TreeDataProvider<TreeNode> {
   private readonly emitter = this._register(new vscode.EventEmitter<TreeNode | undefined>());
   readonly onDidChangeTreeData = this.emitter.event;
   /** Whether the last listing of the roots had the Libraries node. */
   private librariesShown = false;
 
-  constructor(private readonly corpus: CorpusClient, private readonly read: ReadState, private readonly config: ConfigStore, private readonly notes?: Pick<NoteIndex, 'has' | 'onDidChange'>) {
+  constructor(
+    private readonly corpus: CorpusClient, private readonly read: ReadState, private readonly config: ConfigStore, private readonly log: vscode.LogOutputChannel,
+    private readonly notes?: Pick<NoteIndex, 'has' | 'onDidChange'>,
+  ) {
     super();
     const refresh = () => this.emitter.fire(undefined);
     if (notes) this._register(notes.onDidChange(refresh));
     this._register(corpus.onDidChange(refresh));
+    // The server counts a topic's read entries: it has the read state before the view asks again
+    // (the read state's own listener, registered first, sends it).
     this._register(read.onDidChange(refresh));
     this._register(config.onDidChange(refresh));
     // Libraries change whenever a document with another bibliography opens or closes. Only the
@@ -57,49 +78,63 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
     }));
   }
 
-  private visible(e: Entry): boolean {
-    return !e.level || this.config.value.levels.includes(e.level);
+  /** The rows under a node of the corpus's topics, as tree nodes under `parent`. */
+  private async topicRows(where: BrowseParent, parent: TreeNode | undefined): Promise<TreeNode[]> {
+    const rows = await this.corpus.topicChildren(where, topicFilterOf(this.config.value));
+    const topicId = where.topic === undefined ? '' : where.group === undefined ? where.topic : moreId(where.topic, where.group === 'more' ? undefined : where.group);
+    return rows.map((r): TreeNode => {
+      switch (r.kind) {
+        case 'topic': return { nodeType: 'topic', id: r.topic.id, row: r, parent };
+        case 'entry': return { nodeType: 'entry', entry: r.entry, topicId, parent };
+        case 'more': return { nodeType: 'topicMore', topic: r.topic, count: r.count, parent: parent! };
+        case 'year': return { nodeType: 'year', topic: r.topic, year: r.year, count: r.count, parent: parent! };
+      }
+    });
   }
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
-    await this.corpus.ready;
-    const c = this.corpus.corpus;
-    // Topics with nothing to show (empty, or every entry filtered out by level) are left out.
-    const shown = (id: string) => c.entriesUnder(id).some((e) => this.visible(e));
+    try {
+      return await this.children(node);
+    } catch (e) {
+      // The server restarting, or gone: the view shows nothing there until it is asked again.
+      this.log.warn(`Topics view: cannot list ${node ? node.nodeType : 'the topics'}: ${e instanceof Error ? e.message : String(e)}`);
+      return [];
+    }
+  }
+
+  private async children(node?: TreeNode): Promise<TreeNode[]> {
     if (!node) {
-      const roots: TreeNode[] = c.roots.filter(shown).map((id) => ({ nodeType: 'topic', id }));
+      const roots = await this.topicRows({}, undefined);
       this.librariesShown = this.corpus.libraryStatus.length > 0;
       return this.librariesShown ? [...roots, LIBRARIES] : roots;
     }
-    if (node.nodeType === 'entry' || node.nodeType === 'more') return [];
-    if (node.nodeType === 'libraries') return this.corpus.libraryStatus.map((f) => ({ nodeType: 'library', uri: f.uri }));
-    if (node.nodeType === 'library') {
-      const groups = await this.corpus.libraryGroups(node.uri);
-      return groups.map((g) => ({ nodeType: 'libraryGroup', uri: node.uri, group: g.id, label: g.label, count: g.count }));
+    switch (node.nodeType) {
+      case 'entry': case 'more': return [];
+      case 'topic': return this.topicRows({ topic: node.id }, node);
+      case 'topicMore': return this.topicRows({ topic: node.topic, group: 'more' }, node);
+      case 'year': return this.topicRows({ topic: node.topic, group: node.year }, node);
+      case 'libraries': return this.corpus.libraryStatus.map((f) => ({ nodeType: 'library', uri: f.uri }));
+      case 'library': {
+        const groups = await this.corpus.libraryGroups(node.uri);
+        return groups.map((g) => ({ nodeType: 'libraryGroup', uri: node.uri, group: g.id, label: g.label, count: g.count }));
+      }
+      case 'libraryGroup': {
+        const r = await this.corpus.libraryEntries(node.uri, node.group);
+        const topicId = groupId(node.uri, node.group);
+        const rows: TreeNode[] = r.entries.map((entry) => ({ nodeType: 'entry', entry, topicId }));
+        return r.total > r.entries.length ? [...rows, { nodeType: 'more', parent: topicId, shown: r.entries.length, total: r.total }] : rows;
+      }
     }
-    if (node.nodeType === 'libraryGroup') {
-      const r = await this.corpus.libraryEntries(node.uri, node.group);
-      const topicId = groupId(node.uri, node.group);
-      const rows: TreeNode[] = r.entries.map((entry) => ({ nodeType: 'entry', entry, topicId }));
-      return r.total > r.entries.length ? [...rows, { nodeType: 'more', parent: topicId, shown: r.entries.length, total: r.total }] : rows;
-    }
-    const topic = c.topic(node.id);
-    if (!topic) return [];
-    const subs: TreeNode[] = topic.children.filter(shown).map((id) => ({ nodeType: 'topic', id }));
-    const entries: TreeNode[] = c.entriesOf(node.id).filter((e) => this.visible(e)).map((entry) => ({ nodeType: 'entry', entry, topicId: node.id }));
-    return [...subs, ...entries];
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
-    // Only topics and their entries are revealed; library nodes are reached by opening them.
-    if (node.nodeType !== 'topic' && node.nodeType !== 'entry') return node.nodeType === 'library' ? LIBRARIES : undefined;
-    if (node.nodeType === 'entry' && node.topicId.startsWith('library:')) return undefined;
-    const id = node.nodeType === 'topic' ? this.corpus.corpus.topic(node.id)?.parent : node.topicId;
-    return id ? { nodeType: 'topic', id } : undefined;
+    // Library nodes are reached by opening them; only a library's own node is revealed.
+    if (node.nodeType === 'library') return LIBRARIES;
+    if (node.nodeType === 'topic' || node.nodeType === 'entry' || node.nodeType === 'topicMore' || node.nodeType === 'year') return node.parent;
+    return undefined;
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
-    const c = this.corpus.corpus;
     if (node.nodeType === 'libraries') {
       const files = this.corpus.libraryStatus;
       const item = new vscode.TreeItem(vscode.l10n.t('Libraries'), vscode.TreeItemCollapsibleState.Collapsed);
@@ -139,15 +174,34 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
       item.command = { command: Commands.search, title: vscode.l10n.t('Search') };
       return item;
     }
+    if (node.nodeType === 'topicMore') {
+      const item = new vscode.TreeItem(vscode.l10n.t('More in this topic ({0})', node.count.toLocaleString('en-US')), vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `topic:${moreId(node.topic)}`;
+      item.tooltip = vscode.l10n.t("The field's other works filed under this topic, beyond the reading list ({0})", node.count.toLocaleString('en-US'));
+      item.iconPath = new vscode.ThemeIcon('list-unordered');
+      item.contextValue = 'topicMore';
+      return item;
+    }
+    if (node.nodeType === 'year') {
+      const item = new vscode.TreeItem(node.year === 'none' ? vscode.l10n.t('No year') : String(node.year), vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `topic:${moreId(node.topic, node.year)}`;
+      item.description = node.count.toLocaleString('en-US');
+      item.iconPath = new vscode.ThemeIcon('calendar');
+      item.contextValue = 'topicYear';
+      return item;
+    }
     if (node.nodeType === 'topic') {
-      const t = c.topic(node.id)!;
-      const all = c.entriesUnder(t.id).filter((e) => this.visible(e));
-      const done = all.filter((e) => this.read.isRead(e.key)).length;
-      const label = topicLabel(t, this.config.value.topicLabels);
-      const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
+      const row = node.row;
+      const t = row?.topic ?? this.corpus.taxonomy.topic(node.id) ?? { id: node.id, label: node.id, zh: '' };
+      const [done, all, more] = [row?.read ?? 0, row?.readingList ?? 0, row?.more ?? 0];
+      const item = new vscode.TreeItem(topicLabel(t, this.config.value.topicLabels), vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `topic:${t.id}`;
-      item.description = `${done}/${all.length}`;
-      item.tooltip = new vscode.MarkdownString(`**${escapeMarkdown(t.label)}** · ${escapeMarkdown(t.zh)}\n\n${escapeMarkdown(t.description ?? '')}\n\n${escapeMarkdown(t.description_zh ?? '')}\n\n${escapeMarkdown(vscode.l10n.t('{0} of {1} read', done, all.length))}`);
+      const progress = all ? `${done}/${all}` : '';
+      const others = !more ? '' : all ? vscode.l10n.t('{0} more', more.toLocaleString('en-US')) : vscode.l10n.t('{0} works', more.toLocaleString('en-US'));
+      item.description = [progress, others].filter(Boolean).join(' · ');
+      const lines = [`**${escapeMarkdown(t.label)}** · ${escapeMarkdown(t.zh)}`, escapeMarkdown(t.description ?? ''), escapeMarkdown(t.description_zh ?? ''),
+        escapeMarkdown(vscode.l10n.t('{0} of {1} read', done, all)), more ? escapeMarkdown(vscode.l10n.t("{0} more works of the field (More in this topic)", more.toLocaleString('en-US'))) : ''];
+      item.tooltip = new vscode.MarkdownString(lines.filter(Boolean).join('\n\n'));
       item.contextValue = ContextValues.topic;
       item.iconPath = new vscode.ThemeIcon(t.parent ? 'folder' : 'folder-library');
       return item;
@@ -159,7 +213,7 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
     const mark = e.level === 'must-read' ? '⚡ ' : '';
     const note = this.notes?.has(e.key) ?? false;
     item.description = `${mark}${venueYear(e)}${read ? ' · ✓' : ''}${note ? ' · ✎' : ''}`;
-    item.tooltip = entryTooltip(c, e, { read });
+    item.tooltip = entryTooltip(this.corpus.taxonomy, e, { read });
     item.iconPath = new vscode.ThemeIcon(read ? 'pass' : e.library ? 'library' : KIND_ICONS[e.kind]);
     item.contextValue = read ? ContextValues.entryRead : ContextValues.entry;
     item.accessibilityInformation = {
@@ -182,19 +236,26 @@ async function filterByLevel(config: ConfigStore): Promise<void> {
   await config.update('levels', levels);
 }
 
-/** Registers the Topics view and its title-bar Filter by Level command. */
+/**
+ * Registers the Topics view and its title-bar commands: Filter by Level, and Show the Reading List
+ * Only / Show Everything (the setting `mlsysPapers.topicsShow`; one of the two shows at a time).
+ */
 export function registerTopicTree(ctx: Ctx): vscode.Disposable {
   const { corpus, read, config, log, notes } = ctx;
-  const provider = new TopicTreeProvider(corpus, read, config, notes);
+  const provider = new TopicTreeProvider(corpus, read, config, log, notes);
   const view = vscode.window.createTreeView(Views.topics, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true });
-  const setContext = () =>
+  const setContext = () => {
     void vscode.commands.executeCommand('setContext', ContextKeys.levelFiltered, config.value.levels.length < LEVELS.length);
+    void vscode.commands.executeCommand('setContext', ContextKeys.topicsShow, config.value.topicsShow);
+  };
   setContext();
   return vscode.Disposable.from(
     provider,
     view,
     config.onDidChange(setContext),
     vscode.commands.registerCommand(Commands.filterByLevel, () => filterByLevel(config)),
+    vscode.commands.registerCommand(Commands.showReadingListOnly, () => config.update(Settings.topicsShow, 'readingList')),
+    vscode.commands.registerCommand(Commands.showEverything, () => config.update(Settings.topicsShow, 'everything')),
     // The status bar's item: the Topics view, with its Libraries node open.
     vscode.commands.registerCommand(Commands.showLibraries, async () => {
       await vscode.commands.executeCommand(`${Views.topics}.focus`);

@@ -3,7 +3,7 @@
  * Markdown cards (`core/service/entryCards.ts`) as `MarkdownString`s.
  */
 import * as vscode from 'vscode';
-import type { Corpus } from '../core/corpus/model.js';
+import type { Taxonomy } from '../core/corpus/model.js';
 import type { Entry, Kind } from '../core/corpus/schema.js';
 import { entryMarkdown, type EntryMarkdownOptions } from '../core/service/entryCards.js';
 
@@ -15,6 +15,6 @@ export const KIND_ICONS: Record<Kind, string> = {
 };
 
 /** An entry's card as a tooltip; no command link in it, so it is not trusted. */
-export function entryTooltip(corpus: Corpus, e: Entry, opts: Omit<EntryMarkdownOptions, 'detailsLink'> = {}): vscode.MarkdownString {
+export function entryTooltip(corpus: Taxonomy, e: Entry, opts: Omit<EntryMarkdownOptions, 'detailsLink'> = {}): vscode.MarkdownString {
   return new vscode.MarkdownString(entryMarkdown(corpus, e, opts));
 }

@@ -8,7 +8,8 @@ import type { URI } from 'vscode-uri';
 import { buildCorpus, crossCheck, entryLocations, mergeCorpusData, type Corpus, type CorpusData, type EntryLocation } from '../core/corpus/readCorpus.js';
 import type { Problem } from '../core/text/problems.js';
 import type { Logger } from '../core/config/logger.js';
-import { createSearchIndex, type SearchIndex } from '../core/search/corpusSearch.js';
+import { createSearchIndex, type SearchIndex } from '../core/search/corpus/corpusIndex.js';
+import { CorpusBrowser } from '../core/corpus/browse.js';
 import type { CatalogCorpus } from '../core/library/catalog.js';
 import { DIAGNOSTIC_SOURCE, textHash } from '../core/service/types.js';
 
@@ -21,8 +22,8 @@ const BUNDLED = '(bundled corpus)';
 export class CorpusStore {
   private bundled: CorpusData = { topics: [], entries: [] };
   private merged: CorpusData = this.bundled;
-  /** The corpus, with its index once built (kept together, so a reload never pairs one with the other's). */
-  private current: { corpus: Corpus; index?: SearchIndex } = { corpus: buildCorpus(this.bundled) };
+  /** The corpus, with its index and browser once made (kept together, so a reload never pairs one with the other's). */
+  private current: { corpus: Corpus; index?: SearchIndex; browser?: CorpusBrowser } = { corpus: buildCorpus(this.bundled) };
   /** The user's files as last read: URI → hash of the text, or the reason it could not be read. */
   private userFiles = new Map<string, string>();
   /** Diagnostics per corpus file URI; a file whose problems went away maps to []. */
@@ -56,9 +57,14 @@ export class CorpusStore {
     };
   }
 
-  /** The corpus as data, for clients that show it. */
+  /** The corpus as data (its taxonomy is what clients get). */
   get data(): CorpusData {
     return this.merged;
+  }
+
+  /** What the Topics view lists of the corpus as it is now (made on first use after each change). */
+  get browser(): CorpusBrowser {
+    return (this.current.browser ??= new CorpusBrowser(this.current.corpus));
   }
 
   /** Whether a URI is one of the user's corpus files. */

@@ -1,17 +1,18 @@
 /**
- * The `mlsysPapers/*` requests and notifications the server answers (`protocol.ts`): the corpus,
- * search, entries and library groups for the client's views, the citation and bibliography plans,
+ * The `mlsysPapers/*` requests and notifications the server answers (`protocol.ts`): search,
+ * entries and library groups for the client's views (the corpus's topics: `topicRequests.ts`), the citation and bibliography plans,
  * formatted references, and the read state. Every handler goes through the request gate
  * (`requests.ts`).
  */
 import { URI } from 'vscode-uri';
 import type { Entry } from '../core/corpus/schema.js';
-import { parseQuery } from '../core/search/corpusSearch.js';
+import { firstEntries } from '../core/search/corpus/corpusIndex.js';
+import { parseQuery } from '../core/search/queryLanguage.js';
 import type { CitationService } from '../core/service/service.js';
 import type { ServerContext } from './serverContext.js';
 import { GROUP_LIMIT } from './libraryStore.js';
 import {
-  Methods, type CitedKeysParams, type CorpusResult, type EntryDocumentParams, type EntryParams, type EntryResult, type FormatParams, type FormatResult,
+  Methods, type CitedKeysParams, type EntryDocumentParams, type EntryParams, type EntryResult, type FormatParams, type FormatResult,
   type LibraryEntriesParams, type LibraryEntriesResult, type LibraryGroupsParams, type LibraryGroupsResult, type PlanBibliographyParams, type PlanCitationParams,
   type PlanDeclarationParams, type PlanDeclarationResult, type PlanInsertionParams, type ReadStateParams, type SearchParams, type SearchResult,
 } from './protocol.js';
@@ -34,17 +35,16 @@ export interface CustomRequestsDeps {
 export function registerCustomRequests(ctx: ServerContext, { workspace, sources, references, service, read }: CustomRequestsDeps): void {
   const { connection, gate, log } = ctx;
   const libraries = sources.libraries;
-  connection.onRequest(Methods.corpus, gate.answer('mlsysPapers/corpus', undefined, (): CorpusResult => ({ version: sources.corpus.version, data: sources.corpus.data })));
   connection.onRequest(Methods.search, gate.answer(Methods.search, Params.search, (p: SearchParams): SearchResult => {
     const { invalid } = parseQuery(p.query);
     const v = sources.view();
-    const hits = p.query.trim() ? v.index.search(p.query, p.limit ?? 60).map((h) => h.entry) : v.corpus.entries.slice(0, p.limit ?? 60);
+    const hits = p.query.trim() ? v.index.search(p.query, p.limit ?? 60).map((h) => h.entry) : firstEntries(v.corpus, p.limit ?? 60);
     const sameWorkInLibraries: SearchResult['sameWorkInLibraries'] = {};
     for (const e of hits) {
       const t = !e.library ? sources.catalog.sameWorkInLibrary(e.key) : undefined;
       if (t) sameWorkInLibraries[e.key] = { key: t.key, library: t.library!.name };
     }
-    return { keys: hits.map((e) => e.key), invalid, entries: hits.filter((e) => e.library), sameWorkInLibraries };
+    return { keys: hits.map((e) => e.key), invalid, entries: hits, sameWorkInLibraries };
   }));
   connection.onRequest(Methods.entry, gate.answer(Methods.entry, Params.entry, (p: EntryParams): EntryResult => {
     const e = sources.view().entry(p.key);

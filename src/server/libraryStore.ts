@@ -29,7 +29,7 @@ import { fileKind, isBibliography } from '../core/workspace/fileKind.js';
 import type { Logger } from '../core/config/logger.js';
 import { buildCorpus } from '../core/corpus/model.js';
 import type { Entry } from '../core/corpus/schema.js';
-import { createSearchIndex } from '../core/search/corpusSearch.js';
+import { createSearchIndex } from '../core/search/corpus/corpusIndex.js';
 import { Catalog, type CatalogLibrary } from '../core/library/catalog.js';
 import type { LibraryProblem } from '../core/bibliography/readBibtex.js';
 import { libraryCacheKey, type LibraryTextId } from '../core/library/libraryCacheFormat.js';

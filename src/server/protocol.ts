@@ -8,9 +8,9 @@
  */
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
 import type { Position } from 'vscode-languageserver-types';
-import type { CorpusData } from '../core/corpus/readCorpus.js';
+import type { BrowseNode, BrowseParent, TopicScope } from '../core/corpus/browse.js';
 import type { TopicLabels } from '../core/text/l10n.js';
-import type { Entry } from '../core/corpus/schema.js';
+import type { Entry, Level, TopicInput } from '../core/corpus/schema.js';
 import type { BibChange, CitePlan, SameWorkInBibliography } from '../core/service/types.js';
 
 /** How one library file stands (`mlsysPapers/libraryStatus`, `mlsysPapers/libraryStatusChanged`). */
@@ -49,8 +49,17 @@ export const UNGROUPED = '\u0000none';
  * All names are under `mlsysPapers/`.
  */
 export const ClientRequests = {
-  /** The corpus (bundled plus the user's corpus files) as data. */
-  corpus: new RequestType0<CorpusResult, void>('mlsysPapers/corpus'),
+  /**
+   * The corpus's taxonomy (bundled plus the user's corpus files; no entries: a client that shows
+   * the corpus asks for what it shows, `topicChildren`, `entries`, `search`).
+   */
+  topics: new RequestType0<TopicsResult, void>('mlsysPapers/topics'),
+  /** The rows of the Topics view under one node: topics with their counts, entries, the field's works by year. */
+  topicChildren: new RequestType<TopicChildrenParams, TopicChildrenResult, void>('mlsysPapers/topicChildren'),
+  /** Every entry under topics that the Topics view shows (Export Entries of a topic). */
+  topicEntries: new RequestType<TopicEntriesParams, EntriesResult, void>('mlsysPapers/topicEntries'),
+  /** Entries of the corpus or of a library by key (the ones it has, in the order asked). */
+  entries: new RequestType<EntriesParams, EntriesResult, void>('mlsysPapers/entries'),
   /** Search the corpus and the libraries. */
   search: new RequestType<SearchParams, SearchResult, void>('mlsysPapers/search'),
   /** The text of `mlsys-papers:/<key>.bib`. */
@@ -111,7 +120,7 @@ export const ServerRequests = {
 
 /** Notifications the server sends the client. */
 export const ServerNotifications = {
-  /** The corpus changed (the user's corpus files were reloaded): ask `mlsysPapers/corpus` again. */
+  /** The corpus changed (the user's corpus files were reloaded): what a client shows of it is out of date. */
   corpusChanged: new NotificationType<CorpusChangedParams>('mlsysPapers/corpusChanged'),
   /**
    * The library files' status changed (loading progress too). A name of its own, not the
@@ -133,11 +142,43 @@ export const Methods = Object.fromEntries(
   [ClientRequests, ClientNotifications, ServerRequests, ServerNotifications].flatMap((group) => Object.entries(group).map(([k, t]) => [k, t.method])),
 ) as { readonly [K in keyof Messages]: string };
 
-/** `mlsysPapers/corpus` result. */
-export interface CorpusResult {
-  /** Increases with every reload. */
+/** `mlsysPapers/topics` result. */
+export interface TopicsResult {
+  /** Increases with every reload of the corpus. */
   version: number;
-  data: CorpusData;
+  /** The taxonomy, roots in tree order, each with its subtopics. */
+  topics: TopicInput[];
+}
+
+/** How the Topics view filters: what it shows (`mlsysPapers.topicsShow`) and which levels (`mlsysPapers.levels`). */
+export interface TopicFilter {
+  scope: TopicScope;
+  levels: Level[];
+}
+
+/** `mlsysPapers/topicChildren` parameters: the node whose rows are asked (the roots without a topic), and the view's filter. */
+export interface TopicChildrenParams extends TopicFilter {
+  parent: BrowseParent;
+}
+
+/** `mlsysPapers/topicChildren` result: the rows, and the corpus version they come from. */
+export interface TopicChildrenResult {
+  version: number;
+  nodes: BrowseNode[];
+}
+
+/** `mlsysPapers/topicEntries` parameters. */
+export interface TopicEntriesParams extends TopicFilter {
+  topics: string[];
+}
+
+export interface EntriesParams {
+  keys: string[];
+}
+
+/** `mlsysPapers/entries` and `mlsysPapers/topicEntries` result. */
+export interface EntriesResult {
+  entries: Entry[];
 }
 
 export interface SearchParams {
@@ -149,8 +190,8 @@ export interface SearchParams {
 export interface SearchResult {
   keys: string[];
   invalid: string[];
-  /** The hits that are library entries (the client's corpus model does not have them). */
-  entries?: Entry[];
+  /** The hits, in rank order (the client keeps no corpus of its own). */
+  entries: Entry[];
   /** Corpus hits that are also in a library: citing them cites the library's key. */
   sameWorkInLibraries?: Record<string, { key: string; library: string }>;
 }
@@ -176,7 +217,7 @@ export type LibraryStatusResult = LibraryStatusParams;
 
 /** `mlsysPapers/corpusChanged` parameters. */
 export interface CorpusChangedParams {
-  /** The new corpus's version (`CorpusResult.version`). */
+  /** The new corpus's version (`TopicsResult.version`). */
   version: number;
 }
 

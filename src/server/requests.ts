@@ -19,6 +19,8 @@ import { CancellationToken, ErrorCodes, LSPErrorCodes, ResponseError, type Conne
 import { URI } from 'vscode-uri';
 import * as z from 'zod/mini';
 import type { Logger } from '../core/config/logger.js';
+import { TOPIC_SCOPES } from '../core/corpus/browse.js';
+import { LEVELS } from '../core/corpus/schema.js';
 
 /** Where the server is in LSP's lifecycle. */
 export type Lifecycle = 'starting' | 'initializing' | 'running' | 'shutdown';
@@ -210,6 +212,8 @@ const position = z.looseObject({ line: uinteger, character: uinteger });
 const range = z.looseObject({ start: position, end: position });
 const textDocument = z.looseObject({ uri });
 const keys = z.array(z.string());
+/** What the Topics view shows (`protocol.ts`'s `TopicFilter`). */
+const topicFilter = { scope: z.enum(TOPIC_SCOPES), levels: z.array(z.enum(LEVELS)) };
 
 /** The parameters of each request and notification the server handles, as zod schemas. */
 export const Params = {
@@ -243,6 +247,12 @@ export const Params = {
   // mlsysPapers/*: the shapes of `protocol.ts`.
   search: z.looseObject({ query: z.string(), limit: z.optional(z.int().check(z.gte(1), z.lte(10_000))) }),
   entry: z.looseObject({ key: z.string() }),
+  entries: z.looseObject({ keys }),
+  topicChildren: z.looseObject({
+    parent: z.looseObject({ topic: z.optional(z.string()), group: z.optional(z.union([z.literal('more'), z.literal('none'), z.int()])) }),
+    ...topicFilter,
+  }),
+  topicEntries: z.looseObject({ topics: keys, ...topicFilter }),
   libraryGroups: z.looseObject({ uri: z.string() }),
   libraryEntries: z.looseObject({ uri: z.string(), group: z.string() }),
   entryDocument: z.looseObject({ uri }),

@@ -27,6 +27,7 @@ import { ServiceCommands } from '../core/service/types.js';
 import { ServerContext } from './serverContext.js';
 import { registerCitationPreview } from './citationPreview.js';
 import { registerCustomRequests } from './customRequests.js';
+import { registerTopicRequests } from './topicRequests.js';
 import { registerLiteratureNotes } from './literatureNotes.js';
 import { Diagnostics } from './diagnostics.js';
 import { registerLanguageFeatures } from './handlers.js';
@@ -205,6 +206,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   registerLanguageFeatures(ctx, workspace, service);
   diagnostics.register();
   registerCustomRequests(ctx, { workspace, sources, references, service, read });
+  registerTopicRequests(ctx, { sources, read });
   registerCitationPreview(ctx, service, references);
   registerLiteratureNotes(ctx, settings, workspace, sources);
 

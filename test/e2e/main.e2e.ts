@@ -15,11 +15,19 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, onTestFinished, test } from 'vitest';
 import { loadCompiledCorpus } from '../../src/host/node/readCorpusFiles';
+import { CorpusBrowser } from '../../src/core/corpus/browse';
+import { LEVELS } from '../../src/core/corpus/schema';
 import {
   extensionUnderTest, launchBrowser, openFile, openWorkbench, quickInput, repoRoot, resetWorkbench, runCommand, save, screenshot, startCodeServer, testResults,
   typeInEditor, waitForEditorText, type CodeServer,
   contextMenu, expandTreeRows, readmeScreenshot as harnessReadmeScreenshot, showTopics as harnessShowTopics, topicsTree as harnessTopicsTree, treeRow as harnessTreeRow,
 } from './harness';
+
+/**
+ * A topic row's description with `read` entries of its reading list read: `3/12`, then (the view
+ * shows everything) the field's other works under it, `3/12 · 312 more`.
+ */
+const PROGRESS = (read: number, from = '') => new RegExp(`${from}${read}/\\d+( · [\\d,]+ more)?$`);
 
 const VLLM_TITLE = 'Efficient Memory Management for Large Language Model Serving with PagedAttention';
 const ORCA_TITLE = 'Orca: A Distributed Serving System for Transformer-Based Generative Models';
@@ -171,7 +179,7 @@ async function resetReadState(): Promise<void> {
   await markUnread('kwon2023', VLLM_TITLE);
   await markUnread('yu2022orca', ORCA_TITLE);
   await collapseTopics();
-  await expect.poll(() => description('LLM inference serving'), { timeout: 15_000 }).toMatch(/^0\/\d+$/);
+  await expect.poll(() => description('LLM inference serving'), { timeout: 15_000 }).toMatch(PROGRESS(0, '^'));
 }
 
 /** Ticks every level in Filter by Level that is not ticked (the extension's default: all levels shown). */
@@ -198,8 +206,11 @@ describe('MLSys Papers in a real VS Code', () => {
     // The root rows the view must show: the compiled corpus's root topics that hold entries, in
     // order, each with its count of entries (none read).
     const corpus = loadCompiledCorpus(join(repoRoot, 'dist/corpus.json'));
-    const expected = corpus.roots.filter((id) => corpus.entriesUnder(id).length)
-      .map((id) => `${corpus.topic(id)!.label} 0/${corpus.entriesUnder(id).length}`);
+    // As the Topics view lists them by default (everything shown, every level): the reading list's
+    // count, then the field's other works.
+    const rows = new CorpusBrowser(corpus).children({}, { scope: 'everything', levels: [...LEVELS], isRead: () => false });
+    const expected = rows.flatMap((n) => (n.kind !== 'topic' ? [] : [`${n.topic.label} ${[n.readingList ? `0/${n.readingList}` : '',
+      n.more ? `${n.more.toLocaleString('en-US')} ${n.readingList ? 'more' : 'works'}` : ''].filter(Boolean).join(' · ')}`]));
     await resetReadState(); // also collapses the tree: every root row is in view
     const roots = () => topicsTree().locator('.monaco-list-row[aria-level="1"]').evaluateAll((els) =>
       els.map((el) => [Number(el.getAttribute('data-index')),
@@ -208,7 +219,7 @@ describe('MLSys Papers in a real VS Code', () => {
     await expect.poll(roots, { timeout: 30_000 }).toEqual(expected);
     await treeRow('LLM inference serving').click();
     await treeRow('GPU memory management').waitFor();
-    await expect(treeRow('GPU memory management').textContent()).resolves.toMatch(/0\/\d+$/);
+    await expect(treeRow('GPU memory management').textContent()).resolves.toMatch(PROGRESS(0));
     await treeRow('GPU memory management').click();
     await treeRow(VLLM_TITLE).waitFor();
     await expect(treeRow(VLLM_TITLE).textContent()).resolves.toContain('⚡ SOSP 2023');
@@ -221,7 +232,7 @@ describe('MLSys Papers in a real VS Code', () => {
     const row = treeRow;
     // (A read entry's menu has "Mark as Unread", never "Mark as Read": the harness's retry cannot hide a wrong menu.)
     await contextMenu(page, row(VLLM_TITLE), 'Mark as Read');
-    await expect.poll(async () => row('GPU memory management').textContent(), { timeout: 15_000 }).toMatch(/1\/\d+$/);
+    await expect.poll(async () => row('GPU memory management').textContent(), { timeout: 15_000 }).toMatch(PROGRESS(1));
     await expect(row(VLLM_TITLE).textContent()).resolves.toContain('✓');
 
     // Reload the window as a user would; the workbench flushes its state on the way out.
@@ -231,8 +242,8 @@ describe('MLSys Papers in a real VS Code', () => {
     await Promise.all([page.waitForEvent('load', { timeout: 60_000 }), page.keyboard.press('Enter')]);
     await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
     await expandTopics('LLM inference serving');
-    await expect.poll(async () => row('GPU memory management').textContent(), { timeout: 15_000 }).toMatch(/1\/\d+$/);
-    await expect(row('LLM inference serving').textContent()).resolves.toMatch(/1\/\d+$/);
+    await expect.poll(async () => row('GPU memory management').textContent(), { timeout: 15_000 }).toMatch(PROGRESS(1));
+    await expect(row('LLM inference serving').textContent()).resolves.toMatch(PROGRESS(1));
   });
 
   test('Filter by Level hides must-read entries from the tree and brings them back', async () => {
@@ -251,7 +262,7 @@ describe('MLSys Papers in a real VS Code', () => {
     };
     await toggleMustRead();
     await row(VLLM_TITLE).waitFor({ state: 'detached', timeout: 15_000 });
-    await expect(row('GPU memory management').textContent()).resolves.toMatch(/0\/\d+$/);
+    await expect(row('GPU memory management').textContent()).resolves.toMatch(PROGRESS(0));
     await toggleMustRead();
     await row(VLLM_TITLE).waitFor({ timeout: 15_000 });
   });

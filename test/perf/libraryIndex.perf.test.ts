@@ -6,7 +6,7 @@
  */
 import { expect, it } from 'vitest';
 import type { LoadedLibrary } from '../../src/core/library/loadLibrary.js';
-import { parseQuery } from '../../src/core/search/corpusSearch.js';
+import { parseQuery } from '../../src/core/search/queryLanguage.js';
 import { wordsLibrary as library } from '../unit/generatedLibraries.js';
 import { expectLinear } from './linear.js';
 

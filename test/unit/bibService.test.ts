@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { type MarkupContent, type Position } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
-import { createSearchIndex } from '../../src/core/search/corpusSearch.js';
+import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
 import { createCitationService } from '../../src/core/service/service.js';
 import { corpusView, DEFAULT_DOCUMENT_SETTINGS, type CorpusView } from '../../src/core/service/types.js';
 import { realCorpus } from './helpers.js';

@@ -15,7 +15,7 @@ import { URI } from 'vscode-uri';
 import { resolveBibliography } from '../../src/core/bibliography/resolve.js';
 import { latexBibitems } from '../../src/core/latex/bibitems.js';
 import { LatexProject } from '../../src/core/latex/project.js';
-import { createSearchIndex } from '../../src/core/search/corpusSearch.js';
+import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
 import { createCitationService } from '../../src/core/service/service.js';
 import { corpusView, DEFAULT_DOCUMENT_SETTINGS, type CorpusView } from '../../src/core/service/types.js';
 import { syncBibliography } from '../../src/host/node/addCitedEntries.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Catalog, type CatalogLibrary } from '../../src/core/library/catalog.js';
 import { loadLibrary } from '../../src/core/library/loadLibrary.js';
 import { buildCorpus } from '../../src/core/corpus/model.js';
-import { createSearchIndex } from '../../src/core/search/corpusSearch.js';
+import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
 import { entry } from './helpers.js';
 
 const corpus = buildCorpus({

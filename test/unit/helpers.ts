@@ -1,16 +1,23 @@
 import { inject } from 'vitest';
-import { buildCorpus, type Corpus } from '../../src/core/corpus/readCorpus.js';
+import { buildCorpus, type Corpus, type CorpusData } from '../../src/core/corpus/readCorpus.js';
 import type { CorpusEntry } from '../../src/core/corpus/schema.js';
 import { loadValidCorpusData } from './globalSetup.js';
 
 let cached: Corpus | undefined;
+let cachedData: CorpusData | undefined;
+
+/** The real bundled corpus as data (see {@link realCorpus}): topics as a tree, entries in file order. */
+export function realCorpusData(): CorpusData {
+  return (cachedData ??= inject('corpusData') ?? loadValidCorpusData());
+}
+
 /**
  * The real bundled corpus, read from `corpus/` (not from the build output). The global setup
  * (globalSetup.ts) has read and validated it once for the whole run; this only builds the model,
  * once per worker. Under a config without that setup it reads the folder itself, with the same checks.
  */
 export function realCorpus(): Corpus {
-  return (cached ??= buildCorpus(inject('corpusData') ?? loadValidCorpusData()));
+  return (cached ??= buildCorpus(realCorpusData()));
 }
 
 /**

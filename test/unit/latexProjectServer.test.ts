@@ -15,7 +15,7 @@ import {
   type CompletionList, type FullDocumentDiagnosticReport, type LogMessageParams,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
-import { createSearchIndex } from '../../src/core/search/corpusSearch.js';
+import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
 import { createCitationService } from '../../src/core/service/service.js';
 import { corpusView, DEFAULT_DOCUMENT_SETTINGS } from '../../src/core/service/types.js';
 import { nodeLatexProject } from '../../src/host/node/nodeLatexProject.js';

@@ -16,10 +16,10 @@ import { readCslYamlLibrary } from '../../src/core/bibliography/readCslYaml.js';
 import { bibtexPerson, entryFromBibtex, entryFromCsl, splitNames } from '../../src/core/library/entries.js';
 import { LIBRARY_CACHE_VERSION, libraryFromJson, libraryJsonPieces, libraryToJson } from '../../src/core/library/libraryCacheFormat.js';
 import { LibraryLoader, loadLibrary, type LoadedLibrary } from '../../src/core/library/loadLibrary.js';
-import { LIBRARY_INDEX_VERSION, LibraryIndex } from '../../src/core/library/index/libraryIndex.js';
+import { LIBRARY_INDEX_VERSION, LibraryIndex } from '../../src/core/search/library/libraryIndex.js';
 import { texToText } from '../../src/core/bibliography/texToText.js';
 import { CURATION_FIELDS } from '../../src/core/corpus/schema.js';
-import { parseQuery } from '../../src/core/search/corpusSearch.js';
+import { parseQuery } from '../../src/core/search/queryLanguage.js';
 import { bibFormatOf } from '../../src/core/bibliography/bibFormat.js';
 
 const FIX = join(__dirname, 'fixtures/library');

@@ -26,7 +26,7 @@ import { libraryToJson, restoreLibrary, type LibraryTextId } from '../../src/cor
 import { loadLibrary, type LibraryFormat, type LoadedLibrary } from '../../src/core/library/loadLibrary.js';
 import { entryIdentity, SameWorkIndex } from '../../src/core/bibliography/sameWork.js';
 import { prepareEntry } from '../../src/core/library/verbatim.js';
-import { parseQuery } from '../../src/core/search/corpusSearch.js';
+import { parseQuery } from '../../src/core/search/queryLanguage.js';
 import { openSealed, sealCache, sha256 } from '../../src/host/node/libraryCache.js';
 import { call, check, runFuzz, tallies, TEST_TIMEOUT_MS } from './fuzz/harness.js';
 

@@ -1,13 +1,13 @@
 /**
- * The library index (`core/library/index/libraryIndex.ts`) at scale: the bounds on a keystroke's work (counted
+ * The library index (`core/search/library/libraryIndex.ts`) at scale: the bounds on a keystroke's work (counted
  * by `lastSearchWork`; the time ratio is the serial run's, test/perf/libraryIndex.perf.test.ts), the full
  * reading when the bound would lose hits, updates, typos, and filters tested on candidates only.
  */
 import { describe, expect, it } from 'vitest';
 import type { Entry } from '../../src/core/corpus/schema.js';
 import { loadLibrary, type LoadedLibrary } from '../../src/core/library/loadLibrary.js';
-import { MAX_EXPANSIONS, TOP_LIST } from '../../src/core/library/index/libraryIndex.js';
-import { parseQuery } from '../../src/core/search/corpusSearch.js';
+import { MAX_EXPANSIONS, TOP_LIST } from '../../src/core/search/library/libraryIndex.js';
+import { parseQuery } from '../../src/core/search/queryLanguage.js';
 import { GENERATED_REF as REF, wordsLibrary as library } from './generatedLibraries.js';
 
 const small = library(2_000);

@@ -8,7 +8,7 @@
 import { URI } from 'vscode-uri';
 import { normalizeUri } from '../../src/core/workspace/paths.js';
 import type { WorkspaceFiles } from '../../src/core/workspace/files.js';
-import { createSearchIndex } from '../../src/core/search/corpusSearch.js';
+import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
 import { createCitationService, type CitationService } from '../../src/core/service/service.js';
 import type { CitationServiceOptions } from '../../src/core/service/serviceContext.js';
 import { corpusView, DEFAULT_DOCUMENT_SETTINGS, type CorpusView } from '../../src/core/service/types.js';

@@ -41,6 +41,14 @@ describe('package.json agrees with src/ids.ts', () => {
       expect([both, [...MARKDOWN_LANGUAGES].sort()], c).toContainEqual(langs);
     }
   });
+  it('the .vsix size cap the package script holds is the one the README states: 3 MB', () => {
+    const script = readFileSync(join(ROOT, 'scripts/package.mjs'), 'utf8');
+    expect(/^const LIMIT = (.*);$/m.exec(script)?.[1]).toBe('3 * 1024 * 1024');
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain('the script fails\nabove 3 MB');
+    expect(readme).toContain('its size (≤ 3 MB)');
+    expect(readme).not.toMatch(/\b1 MB\b.*vsix|vsix.*\b1 MB\b/);
+  });
   it('snippet and icon files exist', () => {
     for (const s of pkg.contributes.snippets) expect(statSync(join(ROOT, s.path)).isFile()).toBe(true);
     expect(statSync(join(ROOT, pkg.contributes.viewsContainers.activitybar[0].icon)).isFile()).toBe(true);

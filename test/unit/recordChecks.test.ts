@@ -15,7 +15,7 @@ import { checkBibFile, fixOf, type RecordFinding } from '../../src/core/checks/c
 import { findingMessage } from '../../src/core/checks/findingText.js';
 import { RecordMatcher } from '../../src/core/checks/matchRecord.js';
 import { corpusView, DEFAULT_DOCUMENT_SETTINGS, DiagnosticCodes, ServiceCommands, type DocumentSettings } from '../../src/core/service/types.js';
-import { createSearchIndex } from '../../src/core/search/corpusSearch.js';
+import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
 import { realCorpus } from './helpers.js';
 import { serviceOver } from './memoryWorkspace.js';
 

@@ -10,7 +10,7 @@ import type { Position, TextDocumentEdit, WorkspaceEdit } from 'vscode-languages
 import { URI } from 'vscode-uri';
 import type { CitationService, EditAbilities } from '../../src/core/service/service.js';
 import { corpusView } from '../../src/core/service/types.js';
-import { createSearchIndex } from '../../src/core/search/corpusSearch.js';
+import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
 import { cursor, realCorpus } from './helpers.js';
 import { projectServiceOver, type ProjectService } from './memoryWorkspace.js';
 

@@ -14,7 +14,7 @@ import { crossCheck } from '../../src/core/corpus/readCorpus.js';
 import { entryFromBibtex, entryFromCsl } from '../../src/core/library/entries.js';
 import { loadLibrary } from '../../src/core/library/loadLibrary.js';
 import { buildCorpus } from '../../src/core/corpus/model.js';
-import { createSearchIndex } from '../../src/core/search/corpusSearch.js';
+import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
 import { entry } from './helpers.js';
 
 const LIB = { uri: 'file:///ws/lib.bib', name: 'lib.bib' };

@@ -11,8 +11,9 @@ import {
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
 import { toBibtex } from '../../src/core/cite/writeBibtex.js';
+import { onReadingList } from '../../src/core/corpus/schema.js';
 import type { CitePlan } from '../../src/core/service/types.js';
-import { Methods, type CorpusResult, type FormatResult, type SearchResult } from '../../src/server/protocol.js';
+import { Methods, type EntriesResult, type FormatResult, type SearchResult, type TopicChildrenResult, type TopicsResult } from '../../src/server/protocol.js';
 import type { Clock } from '../../src/server/server.js';
 import { bundled, ROOT, start } from './serverHarness.js';
 
@@ -98,10 +99,13 @@ describe('language server over LSP', () => {
     expect(plan.edit).toEqual({ offset: 26, length: 3, text: 'kwon2023efficient' });
     expect(plan.added).toEqual(['kwon2023efficient']);
     expect(plan.bibliography).toMatchObject({ kind: 'insert', uri: REFS, keys: ['kwon2023efficient'], disk: { offset: SMITH.length, length: SMITH.length, editorSafe: true } });
-    const corpus = await s.client.sendRequest(Methods.corpus) as CorpusResult;
-    const kwonEntry = corpus.data.entries.find((e) => e.key === 'kwon2023efficient')!;
-    expect((plan.bibliography as { disk: { text: string } }).disk.text).toBe(`\n${toBibtex(kwonEntry)}`);
-    expect(corpus.data.entries).toHaveLength(bundled.entries.length);
+    const [kwonEntry] = (await s.client.sendRequest(Methods.entries, { keys: ['KWON2023efficient', 'nosuchkey'] }) as EntriesResult).entries;
+    expect(kwonEntry!.key).toBe('kwon2023efficient');
+    expect((plan.bibliography as { disk: { text: string } }).disk.text).toBe(`\n${toBibtex(kwonEntry!)}`);
+    const all = await s.client.sendRequest(Methods.entries, { keys: bundled.entries.map((e) => e.key) }) as EntriesResult;
+    expect(all.entries).toHaveLength(bundled.entries.length);
+    // The taxonomy, without entries, is what a client holds.
+    expect((await s.client.sendRequest(Methods.topics) as TopicsResult).topics.map((t) => t.id)).toEqual(bundled.topics.map((t) => t.id));
 
     expect(await s.client.sendRequest(ShutdownRequest.type)).toBeNull();
   });
@@ -310,11 +314,16 @@ describe('corpusFiles', () => {
     expect(broken.split('\n')[6]).toBe('  year: soon');
     const s = await start({ '/ws/mine.yaml': MINE, '/ws/broken.yaml': broken }, { corpusFiles: ['mine.yaml', 'broken.yaml'] });
     const changed = await s.notified<{ version: number }>(Methods.corpusChanged);
-    const corpus = await s.client.sendRequest(Methods.corpus) as CorpusResult;
-    expect(corpus.version).toBe(changed.version);
-    expect(corpus.data.entries).toHaveLength(bundled.entries.length + 1);
-    expect(corpus.data.entries.map((e) => e.key)).toContain('mine2024paging');
-    expect(corpus.data.entries.map((e) => e.key)).not.toContain('broken2024entry');
+    expect((await s.client.sendRequest(Methods.topics) as TopicsResult).version).toBe(changed.version);
+    const found = await s.client.sendRequest(Methods.entries, { keys: ['mine2024paging', 'broken2024entry'] }) as EntriesResult;
+    expect(found.entries.map((e) => e.key)).toEqual(['mine2024paging']);
+    // Listed under its topic in the Topics view, with the topic's count.
+    const rows = (await s.client.sendRequest(Methods.topicChildren, { parent: { topic: 'serving' }, scope: 'readingList', levels: ['must-read', 'optional', 'advanced'] }) as TopicChildrenResult).nodes;
+    const memory = rows.find((n) => n.kind === 'topic' && n.topic.id === 'serving.memory');
+    const under = (await s.client.sendRequest(Methods.topicChildren, { parent: { topic: 'serving.memory' }, scope: 'readingList', levels: ['optional'] }) as TopicChildrenResult).nodes;
+    expect(under.flatMap((n) => (n.kind === 'entry' ? [n.entry.key] : []))).toContain('mine2024paging');
+    // The reading list's count (the user's entry is one of it: `sources: [curated]`); in this scope, no "more".
+    expect(memory).toMatchObject({ kind: 'topic', readingList: bundled.entries.filter((e) => onReadingList(e) && e.topics.includes('serving.memory')).length + 1, read: 0, more: 0 });
 
     const published = await s.notified<PublishDiagnosticsParams>(PublishDiagnosticsNotification.type.method);
     expect(published.uri).toBe(URI.file('/ws/broken.yaml').toString());
@@ -335,9 +344,8 @@ describe('corpusFiles', () => {
     const corpusFiles = ['mine.yaml', '/elsewhere/theirs.yaml'];
     const restricted = await start(files, { corpusFiles, __fromWorkspace: ['corpusFiles'] });
     await restricted.notified(Methods.corpusChanged);
-    const keys = (await restricted.client.sendRequest(Methods.corpus) as CorpusResult).data.entries.map((e) => e.key);
-    expect(keys).toContain('mine2024paging');
-    expect(keys).not.toContain('theirs2024paging');
+    const keys = (await restricted.client.sendRequest(Methods.entries, { keys: ['mine2024paging', 'theirs2024paging'] }) as EntriesResult).entries.map((e) => e.key);
+    expect(keys).toEqual(['mine2024paging']);
     expect(restricted.reads).toContain(URI.file('/ws/mine.yaml').toString());
     expect(restricted.reads).not.toContain(URI.file('/elsewhere/theirs.yaml').toString());
     expect(restricted.messages.map((m) => [m.type, m.message])).toEqual([[2,
@@ -346,8 +354,8 @@ describe('corpusFiles', () => {
     // From the user's settings, the same file is read.
     const user = await start(files, { corpusFiles });
     await user.notified(Methods.corpusChanged);
-    const userKeys = (await user.client.sendRequest(Methods.corpus) as CorpusResult).data.entries.map((e) => e.key);
-    expect(userKeys).toContain('theirs2024paging');
+    const userKeys = (await user.client.sendRequest(Methods.entries, { keys: ['theirs2024paging'] }) as EntriesResult).entries.map((e) => e.key);
+    expect(userKeys).toEqual(['theirs2024paging']);
     expect(user.messages).toEqual([]);
   });
 });

@@ -45,7 +45,7 @@ describe('the server answers every request', () => {
     expect(hover.code).toBe(ErrorCodes.ServerNotInitialized);
     expect(hover.message).toMatch(/not initialized/);
     expect((await errorOf(client.sendRequest(Methods.search, { query: 'x' }))).code).toBe(ErrorCodes.ServerNotInitialized);
-    expect((await errorOf(client.sendRequest(Methods.corpus))).code).toBe(ErrorCodes.ServerNotInitialized);
+    expect((await errorOf(client.sendRequest(Methods.topics))).code).toBe(ErrorCodes.ServerNotInitialized);
     // Then initialize works, and a second one is refused.
     const init = await client.sendRequest(InitializeRequest.type, { processId: null, rootUri: null, capabilities: {}, workspaceFolders: null });
     expect(init.capabilities.hoverProvider).toBe(true);

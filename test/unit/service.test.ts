@@ -12,7 +12,7 @@ import { toBibtex } from '../../src/core/cite/writeBibtex.js';
 import type { Corpus } from '../../src/core/corpus/readCorpus.js';
 import type { Logger } from '../../src/core/config/logger.js';
 import type { Entry } from '../../src/core/corpus/schema.js';
-import { createSearchIndex } from '../../src/core/search/corpusSearch.js';
+import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
 import { entryMarkdown, escapeMarkdown } from '../../src/core/service/entryCards.js';
 import { LatexProject } from '../../src/core/latex/project.js';
 import { createCitationService, type CitationService } from '../../src/core/service/service.js';
@@ -86,6 +86,13 @@ interface Setup {
   project?: boolean;
 }
 
+/** The keys of the corpus's works named PagedAttention (its paper and vLLM's repository), sorted. */
+function pagNamed(): string[] {
+  const keys = corpus.entries.filter((e) => e.aliases.some((a) => a === 'PagedAttention')).map((e) => e.key).sort();
+  expect(keys).toEqual(expect.arrayContaining(['kwon2023efficient', 'vllm2023vllm']));
+  return keys;
+}
+
 /** A service over a fresh in-memory workspace. */
 function setup(opts: Setup = {}): { service: CitationService; ws: MemoryWorkspace; log: ReturnType<typeof memoryLogger> } {
   const ws = new MemoryWorkspace(opts.files);
@@ -126,7 +133,11 @@ describe('completion', () => {
     expect(first.data).toEqual({ key: 'kwon2023efficient', uri: doc.uri });
     // `Text \cite{` is 11 characters: the key starts there, the cursor is 3 further.
     expect(first.textEdit).toEqual({ newText: 'kwon2023efficient', insert: Range.create(0, 11, 0, 14), replace: Range.create(0, 11, 0, 14) });
-    expect(list!.items.map((i) => i.label).slice(0, 3)).toEqual(['kwon2023efficient', 'vllm2023vllm', 'prabhu2025vattention']);
+    // While "PagedAttention" is typed, the works named so (the paper and vLLM's repository) lead,
+    // above titles that mention the name; then the search's order.
+    const named = pagNamed();
+    expect(list!.items.slice(0, named.length).map((i) => i.label).sort()).toEqual(named);
+    expect(list!.items.map((i) => i.label)).toEqual(view.index.search('pag', list!.items.length).map((h) => h.entry.key));
   });
 
   it('does not offer keys the citation already has', async () => {
@@ -135,12 +146,15 @@ describe('completion', () => {
     const a = await service.complete(withOrca.doc, withOrca.position);
     expect(a!.items[0]!.label).toBe('kwon2023efficient');
     expect(a!.items.map((i) => i.label)).not.toContain('yu2022orca');
-    // The query "orc" finds Orca alone; already cited, it is not offered, so nothing is.
+    // The query "orc" finds Orca first; already cited, it is not offered: the rest are, in the search's order.
     const orc = docAt('/ws/main.tex', 'latex', `\\citep[p.~3]{yu2022orca,orc${CURSOR}}`);
-    expect((await service.complete(orc.doc, orc.position))!.items).toEqual([]);
+    const searched = view.index.search('orc', 100).map((h) => h.entry.key);
+    expect(searched[0]).toBe('yu2022orca');
+    expect((await service.complete(orc.doc, orc.position))!.items.map((i) => i.label)).toEqual(searched.slice(1));
     const withKwon = docAt('/ws/main.tex', 'latex', `\\citep[p.~3]{kwon2023efficient,pag${CURSOR}}`);
     const b = await service.complete(withKwon.doc, withKwon.position);
-    expect(b!.items.map((i) => i.label).slice(0, 2)).toEqual(['vllm2023vllm', 'prabhu2025vattention']);
+    expect(b!.items[0]!.label).toBe('vllm2023vllm'); // PagedAttention's other work
+    expect(b!.items.map((i) => i.label)).not.toContain('kwon2023efficient');
   });
 
   it('offers nothing in a LaTeX comment', async () => {
@@ -179,7 +193,11 @@ describe('completion', () => {
     const { doc, position } = docAt('/ws/main.tex', 'latex', `\\bibliography{refs}\n\\cite{pag${CURSOR}xy}\n`);
     const list = await service.complete(doc, position);
     const labels = list!.items.map((i) => i.label);
-    expect(labels.slice(0, 3)).toEqual(['smith2021paging', 'kwon2023efficient', 'vllm2023vllm']);
+    // The document's own entry first, then the corpus's as the search ranks them: PagedAttention's works lead.
+    expect(labels[0]).toBe('smith2021paging');
+    const named = pagNamed();
+    expect(labels.slice(1, 1 + named.length).sort()).toEqual(named);
+    expect(labels.slice(1)).toEqual(view.index.search('pag', labels.length - 1).map((h) => h.entry.key));
     expect(labels.filter((l) => l === 'kwon2023efficient')).toHaveLength(1);
     expect(labels).not.toContain('jones2019cats');
     const own = list!.items[0]!;
@@ -189,7 +207,7 @@ describe('completion', () => {
     expect(markdownOf(own.documentation)).toBe('Paging Tricks for Everyone\n\nAnn Smith · 2021');
     // `\cite{` is 6 characters on line 1; "pag" ends at 9, "pagxy" at 11.
     expect(own.textEdit).toEqual({ newText: 'smith2021paging', insert: Range.create(1, 6, 1, 9), replace: Range.create(1, 6, 1, 11) });
-    expect(list!.items[1]!.textEdit).toEqual({ newText: 'kwon2023efficient', insert: Range.create(1, 6, 1, 9), replace: Range.create(1, 6, 1, 11) });
+    expect(list!.items.find((i) => i.label === 'kwon2023efficient')!.textEdit).toEqual({ newText: 'kwon2023efficient', insert: Range.create(1, 6, 1, 9), replace: Range.create(1, 6, 1, 11) });
     expect(list!.items.map((i) => i.sortText).slice(0, 3)).toEqual(['0000', '0001', '0002']);
   });
 

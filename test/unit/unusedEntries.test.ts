@@ -10,7 +10,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, DiagnosticTag, type CodeAction, type Diagnostic, type TextDocumentEdit } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
 import { corpusView } from '../../src/core/service/types.js';
-import { createSearchIndex } from '../../src/core/search/corpusSearch.js';
+import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
 import { realCorpus } from './helpers.js';
 import { projectServiceOver, type ProjectService } from './memoryWorkspace.js';
 

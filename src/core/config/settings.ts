@@ -12,6 +12,7 @@ import * as z from 'zod/mini';
 import { LATEX_COMMANDS, MARKDOWN_STYLES } from '../cite/citationForms.js';
 import { DEFAULT_MAX_FILE_MB } from './fileLimits.js';
 import { LEVELS } from '../corpus/schema.js';
+import { TOPIC_SCOPES } from '../corpus/browse.js';
 
 /** The settings' section: every key is `mlsysPapers.<name>`. */
 export const SETTINGS_SECTION = 'mlsysPapers';
@@ -55,6 +56,8 @@ export const SETTINGS = {
   preferCorpusKeys: setting(z.boolean(), false, 'window'),
   /** Levels shown in the tree; entries with no level always show. */
   levels: setting(z.array(z.enum(LEVELS)), [...LEVELS], 'window'),
+  /** What the Topics view shows: the reading list only, or the field's other works too (under each topic's "More in this topic"). */
+  topicsShow: setting(z.enum(TOPIC_SCOPES), 'everything', 'window'),
   /** Which topic labels the views show (`auto` follows the display language). */
   topicLabels: setting(z.enum(TOPIC_LABEL_SETTINGS), 'auto', 'window'),
   /** The older switch for both labels (`topicLabels` wins when set). */

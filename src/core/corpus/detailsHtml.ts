@@ -9,7 +9,7 @@
  */
 import { toBibtex } from '../cite/writeBibtex.js';
 import { allAuthors } from '../cite/names.js';
-import type { Corpus } from './model.js';
+import type { Taxonomy } from './model.js';
 import * as l10n from '@vscode/l10n';
 import type { CorpusEntry, Entry } from './schema.js';
 import { entryLinks, isWebLink } from './links.js';
@@ -68,7 +68,7 @@ ${words ? `<p class="sub" id="keywords">${h(words)}</p>` : ''}<button id="openLi
  * `{ type: 'open', url }`, `{ type: 'toggleRead' }` and `{ type: 'openNote' }` messages; the
  * extension acts on them.
  */
-export function detailsHtml(corpus: Corpus, e: Entry, ctx: DetailsContext): string {
+export function detailsHtml(corpus: Taxonomy, e: Entry, ctx: DetailsContext): string {
   const h = escapeHtml;
   const linkHtml = entryLinks(e).map(({ label, url }) => `<a href="${h(url)}" data-open="${h(url)}">${h(label)}</a>`).join(' · ');
   const topics = (e.topics ?? []).map((id) => topicPath(corpus, id));

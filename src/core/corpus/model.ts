@@ -24,14 +24,31 @@ export interface CorpusData {
   entries: CorpusEntry[];
 }
 
-/** The read-only corpus model that every feature works on. */
-export interface Corpus {
+/**
+ * The corpus's topics without its entries: what a client that asks the language server for
+ * entries keeps (topic labels and paths for what it shows). A {@link Corpus} is one.
+ */
+export interface Taxonomy {
   /** Topics in tree order (depth first). */
   readonly topics: readonly Topic[];
   /** Root topic ids in tree order. */
   readonly roots: readonly string[];
-  readonly entries: readonly CorpusEntry[];
   topic(id: string): Topic | undefined;
+}
+
+/**
+ * The taxonomy of `topics` (see {@link Taxonomy}).
+ *
+ * @param topics - topics in tree order, each with its subtopics
+ */
+export function buildTaxonomy(topics: readonly TopicInput[]): Taxonomy {
+  const { topics: all, roots, topic } = buildCorpus({ topics: [...topics], entries: [] });
+  return { topics: all, roots, topic };
+}
+
+/** The read-only corpus model that every feature works on. */
+export interface Corpus extends Taxonomy {
+  readonly entries: readonly CorpusEntry[];
   /** Looks an entry up by citation key, ignoring case. */
   entry(key: string): CorpusEntry | undefined;
   /** Entries filed directly under a topic, in reading order (foundations first; see `buildCorpus`). */

@@ -37,6 +37,15 @@ export type EntryType = (typeof ENTRY_TYPES)[number];
 export const SOURCES = ['seed-000', 'seed-001', 'seed-003', 'seed-004', 'curated', 'field'] as const;
 export type Source = (typeof SOURCES)[number];
 
+/**
+ * Whether an entry is on the reading list: from a seed list or curated by us to complete one of
+ * its topics (`corpus/README.md`), rather than only the field's wider literature (`sources: [field]`).
+ * A library entry (no sources) is not.
+ */
+export function onReadingList(e: { readonly sources?: readonly Source[] }): boolean {
+  return !!e.sources?.some((s) => s !== 'field');
+}
+
 // zod/mini: the tree-shakable build (the full build adds ~450 kB to the bundle). Messages are ours;
 // see `issueMessage` in corpus.ts for the ones zod produces by code.
 const nonEmpty = () => z.string().check(z.trim(), z.minLength(1, 'must not be empty'));

@@ -10,7 +10,9 @@
  */
 import type { Corpus } from '../corpus/model.js';
 import type { Entry } from '../corpus/schema.js';
-import { mergeHits, parseQuery, type ParsedQuery, type SearchHit, type SearchIndex } from '../search/corpusSearch.js';
+import { mergeHits, type SearchHit } from '../search/hits.js';
+import { parseQuery, type ParsedQuery } from '../search/queryLanguage.js';
+import type { SearchIndex } from '../search/corpus/corpusIndex.js';
 import type { LoadedLibrary } from './loadLibrary.js';
 import { entryIdentity, SameWorkIndex } from '../bibliography/sameWork.js';
 import { prepareEntry } from './verbatim.js';

@@ -10,7 +10,7 @@ import { int32FromBase64, toBase64 } from './base64.js';
 import type { LibraryProblem } from '../bibliography/readBibtex.js';
 import { NONE, type LibraryRef } from './entries.js';
 import type { LibraryFormat, LoadedLibrary } from './loadLibrary.js';
-import { LibraryIndex, type LibraryIndexJson } from './index/libraryIndex.js';
+import { LibraryIndex, type LibraryIndexJson } from '../search/library/libraryIndex.js';
 
 /**
  * Bumped when the saved form changes, so that an older cache is read again from the file.

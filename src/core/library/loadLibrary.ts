@@ -9,7 +9,7 @@ import { BibtexLibraryReader, type LibraryProblem } from '../bibliography/readBi
 import { CslJsonReader, type CslReader } from '../bibliography/readCslJson.js';
 import { CslYamlReader } from '../bibliography/readCslYaml.js';
 import { entryFromBibtex, entryFromCsl, type LibraryRef } from './entries.js';
-import { LibraryIndex } from './index/libraryIndex.js';
+import { LibraryIndex } from '../search/library/libraryIndex.js';
 import type { BibFormat } from '../bibliography/bibFormat.js';
 
 /** A library's format: a bibliography's (`bibFormatOf` tells it from the file name, as Pandoc does). */

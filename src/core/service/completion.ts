@@ -11,6 +11,7 @@ import { citeContextAt } from '../cite/citationContext.js';
 import type { LatexBibitem } from '../latex/bibitems.js';
 import { bibitemPlainText } from '../latex/thebibliography.js';
 import type { Entry } from '../corpus/schema.js';
+import { firstEntries } from '../search/corpus/corpusIndex.js';
 import { bibFieldsText } from './bibFieldsText.js';
 import { bibEntryMarkdown, entryMarkdown, escapeMarkdown, venueYear } from './entryCards.js';
 import { bibEntries, type ServiceContext } from './serviceContext.js';
@@ -66,7 +67,7 @@ export async function complete(ctx: ServiceContext, doc: TextDocument, position:
   if (cite.syntax === 'pandoc' && text[cite.keyStart - 1] !== '@') return undefined;
   const view = ctx.opts.corpus();
   const { corpus, index } = view;
-  const hits = cite.prefix ? index.search(cite.prefix, COMPLETION_LIMIT).map((h) => h.entry) : corpus.entries.slice(0, COMPLETION_LIMIT);
+  const hits = cite.prefix ? index.search(cite.prefix, COMPLETION_LIMIT).map((h) => h.entry) : firstEntries(corpus, COMPLETION_LIMIT);
   const bib = await ctx.bibliographyOf(doc);
   if (token.isCancellationRequested) return undefined;
   // The document's own bibliography: its entries that the corpus does not have, matched on

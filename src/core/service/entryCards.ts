@@ -4,7 +4,7 @@
  * text (CommonMark, as VS Code's `MarkdownString` and LSP's `MarkupContent` take it); text from
  * entries is escaped and links are only http(s).
  */
-import type { Corpus } from '../corpus/model.js';
+import type { Taxonomy } from '../corpus/model.js';
 import { allAuthors, shortAuthors } from '../cite/names.js';
 import { entryLinksMarkdown } from '../corpus/links.js';
 import * as l10n from '@vscode/l10n';
@@ -26,7 +26,7 @@ export function bylineOf(e: Entry): string {
 }
 
 /** The topic paths of an entry in the configured labels (`core/text/l10n.ts`): `LLM inference serving › GPU memory management; …`. */
-export function topicPathOf(corpus: Corpus, e: Entry): string {
+export function topicPathOf(corpus: Taxonomy, e: Entry): string {
   return (e.topics ?? []).map((id) => topicPath(corpus, id)).join('; ');
 }
 
@@ -78,7 +78,7 @@ export interface EntryMarkdownOptions {
  *
  * @returns Markdown text in which every piece of entry text is escaped
  */
-export function entryMarkdown(corpus: Corpus, e: Entry, opts: EntryMarkdownOptions = {}): string {
+export function entryMarkdown(corpus: Taxonomy, e: Entry, opts: EntryMarkdownOptions = {}): string {
   const parts = [`**${escapeMarkdown(e.title)}**`];
   if (e.title_en && e.title_en !== e.title) parts.push(`  \n*${escapeMarkdown(e.title_en)}*`);
   parts.push(`\n\n${escapeMarkdown(allAuthors(e.authors))}`);

@@ -5,7 +5,7 @@
 import type { CiteCommand, MarkdownStyle } from '../cite/citationForms.js';
 import type { Corpus } from '../corpus/readCorpus.js';
 import type { Entry } from '../corpus/schema.js';
-import type { SearchIndex } from '../search/corpusSearch.js';
+import type { SearchIndex } from '../search/corpus/corpusIndex.js';
 import { readSettings, SETTINGS, type CheckSeverity, type Settings } from '../config/settings.js';
 
 /**

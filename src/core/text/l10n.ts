@@ -9,7 +9,7 @@
  * translations: {@link TopicLabels} says which the views show.
  */
 import * as l10n from '@vscode/l10n';
-import type { Corpus, Topic } from '../corpus/model.js';
+import type { Taxonomy, Topic } from '../corpus/model.js';
 import type { Entry, Level } from '../corpus/schema.js';
 
 /**
@@ -50,7 +50,7 @@ export function topicLabel(t: Pick<Topic, 'label' | 'zh'>, mode: TopicLabels = t
 }
 
 /** A topic's path from its root in the configured language, `A › B`; the id when unknown. */
-export function topicPath(corpus: Corpus, id: string, mode: TopicLabels = topicLabels): string {
+export function topicPath(corpus: Taxonomy, id: string, mode: TopicLabels = topicLabels): string {
   const path: string[] = [];
   for (let t = corpus.topic(id); t; t = t.parent ? corpus.topic(t.parent) : undefined) path.unshift(topicLabel(t, mode));
   return path.length ? path.join(' › ') : id;

@@ -5,8 +5,9 @@
  */
 import { displayName } from '../../cite/names.js';
 import type { Entry } from '../../corpus/schema.js';
-import { FIELD_BOOSTS, withAbbreviations } from '../../search/corpusSearch.js';
-import { BM25, idf } from '../../search/scoring.js';
+import { FIELD_BOOSTS } from '../scoring.js';
+import { withAbbreviations } from '../analysis.js';
+import { BM25, idf } from '../scoring.js';
 import { Haystack } from './haystack.js';
 
 /** Entries kept per one- or two-letter prefix (the newest first). */
@@ -15,7 +16,7 @@ export const PREFIX_LIST = 200;
 /** Words of the index a prefix expands to at most (those in most entries). */
 export const MAX_EXPANSIONS = 50;
 
-/** Entries kept per word for one-word queries (those where it scores highest); see `library/index/libraryIndex.ts`. */
+/** Entries kept per word for one-word queries (those where it scores highest); see `search/library/libraryIndex.ts`. */
 export const TOP_LIST = 256;
 
 /** The fields indexed, in posting order. */
@@ -43,7 +44,7 @@ export const docOf = (p: number) => (p >>> DOC_SHIFT) & DOC_MASK;
 export const LIBRARY_INDEX_VERSION = 3;
 
 /**
- * A field's text as the corpus search indexes it (`searchDocuments` in `core/search/corpusSearch.ts`): the
+ * A field's text as the corpus search indexes it (`searchDocuments` in `core/search/corpus/corpusDocuments.ts`): the
  * title with its abbreviations' other forms, authors' display names, the venue, the year.
  */
 export function fieldOf(e: Entry, field: Field): string {
@@ -89,8 +90,8 @@ export interface Prepared {
 }
 
 /**
- * The state of a library index, open to the modules of `library/index/`; `LibraryIndex`
- * (`library/index/libraryIndex.ts`) holds one and is the API the rest of the code sees.
+ * The state of a library index, open to the modules of `search/library/`; `LibraryIndex`
+ * (`search/library/libraryIndex.ts`) holds one and is the API the rest of the code sees.
  */
 export class IndexData {
   /** Entries by id (their position when built; updates add ids and leave holes). */

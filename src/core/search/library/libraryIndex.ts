@@ -1,8 +1,8 @@
 /**
  * Search over one library file's entries, built to stay fast and small at 100,000 entries.
  *
- * The text rules are the corpus search's (`core/search/corpusSearch.ts`): its tokenizer, folding and Porter
- * stems, abbreviations and field boosts, and BM25+ with the parameters and match weights the corpus
+ * The text rules are the corpus search's (`core/search/analysis.ts`, `scoring.ts`): its tokenizer,
+ * folding and Porter stems, abbreviations and field boosts, and BM25+ with the parameters and match weights the corpus
  * search hands MiniSearch (`core/search/scoring.ts`; the hits of all words, each scored in every
  * field, summed, times the number of words), so that the same entry scores the same in either
  * (`test/unit/ranking.test.ts`). The index is our own, of typed arrays: MiniSearch keeps a `Map` per
@@ -32,7 +32,8 @@
  * `index/serialize.ts`, `index/heap.ts` (the one bounded heap), `index/haystack.ts`.
  */
 import type { Entry } from '../../corpus/schema.js';
-import type { ParsedQuery, SearchHit } from '../../search/corpusSearch.js';
+import type { ParsedQuery } from '../queryLanguage.js';
+import type { SearchHit } from '../hits.js';
 import { buildSteps, updateIndex } from './build.js';
 import { IndexData, MAX_DOCS } from './data.js';
 import { searchIndex } from './query.js';

@@ -1,12 +1,14 @@
 /**
  * Running a query on a library index: the words it matches (exact, prefix, typo), read from the
  * rarest, scored with BM25+ as the corpus search scores them (`core/search/scoring.ts`), the
- * filters tested on the candidates only. The bounds on a keystroke's work are in `library/index/libraryIndex.ts`.
+ * filters tested on the candidates only. The bounds on a keystroke's work are in `search/library/libraryIndex.ts`.
  */
 import { foldAscii } from '../../cite/key.js';
 import type { Entry } from '../../corpus/schema.js';
-import { CJK, queryTerm, tokenize, type ParsedQuery, type QueryFilters, type SearchHit } from '../../search/corpusSearch.js';
-import { BM25, FUZZY_RATIO, MAX_FUZZY, fuzzyWeight, prefixWeight } from '../../search/scoring.js';
+import { queryTerm, queryWords } from '../analysis.js';
+import type { ParsedQuery, QueryFilters } from '../queryLanguage.js';
+import type { SearchHit } from '../hits.js';
+import { BM25, FUZZY_RATIO, MAX_FUZZY, fuzzyWeight, prefixWeight } from '../scoring.js';
 import { DOC_MASK, DOC_SHIFT, F, FIELD_SHIFT, MAX_EXPANSIONS, TF_MASK, docOf, lowerBound, posting, type IndexData, type Prepared } from './data.js';
 import { topK } from './heap.js';
 
@@ -51,9 +53,8 @@ export function searchIndex(ix: IndexData, query: ParsedQuery, limit: number, sk
   const filter = filterOf(ix, filters);
   const passes = (i: number): boolean => ix.alive[i] === 1 && (!filter || filter(i)) && !skip?.(ix.byId[i]!);
   // The query's words, each split as the index splits text (`kwon2023e` → `kwon2023e`, `kwon`,
-  // `2023`, `e`); a Chinese or Japanese run is matched by its character pairs (the index has those
-  // of every title), not as a whole, so a phrase from the middle of a title still finds it.
-  const terms = (text: string) => tokenize(text).map(foldAscii).filter((w) => w && !(CJK.test(w) && [...w].length > 2));
+  // `2023`, `e`), Chinese and Japanese runs by their character pairs (`queryWords`).
+  const terms = (text: string) => queryWords(text).map(foldAscii).filter(Boolean);
   const raw = query.text.trim().split(/\s+/).filter(Boolean);
   const head = terms(raw.slice(0, -1).join(' '));
   const lastWord = foldAscii(raw[raw.length - 1] ?? '');
@@ -154,7 +155,7 @@ function expand(ix: IndexData, term: string, prefix: boolean, fuzzy: boolean): Q
 /**
  * The entries that match every word, best first, at most `limit` of those `want` accepts.
  *
- * @param truncate - a one-word query reads its words' top lists (see `library/index/libraryIndex.ts`)
+ * @param truncate - a one-word query reads its words' top lists (see `search/library/libraryIndex.ts`)
  * @returns the entries and their summed scores; `truncated` when a top list stood for a longer list
  */
 function rank(ix: IndexData, words: QueryWord[], want: (i: number) => boolean, limit: number, truncate: boolean): { docs: number[]; scores: number[]; truncated: boolean } {

@@ -5,7 +5,7 @@
 import { foldAscii } from '../../cite/key.js';
 import { displayName } from '../../cite/names.js';
 import type { Entry } from '../../corpus/schema.js';
-import { indexTerms, tokenize } from '../../search/corpusSearch.js';
+import { indexTerms, tokenize } from '../analysis.js';
 import { Blocks, F, FIELD_SHIFT, FIELDS, MAX_DOCS, PREFIX_LIST, TF_MASK, TOP_LIST, docOf, fieldOf, posting, type IndexData } from './data.js';
 import { offerBounded } from './heap.js';
 
