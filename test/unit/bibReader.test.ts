@@ -80,3 +80,24 @@ describe('hostile names and sizes (issue 20, finding 14)', () => {
     expect(r.problems).toEqual([{ line: 3, column: 3, severity: 'warning', message: 'field abstract of entry big is longer than 100,000 characters; the field is left out' }]);
   });
 });
+
+describe('an entry commented out with % (biblatex-apa\'s test file, real documents set 2)', () => {
+  // biblatex-apa-test-references.bib (Debian texlive-doc) keeps a commented-out copy of 10.1:18
+  // before the real entry; biber skips it as a comment, and the real entry is the one cited.
+  const text = [
+    '% A simpler way would be:', '%@ARTICLE{10.1:18,', '%  AUTHOR         = {{KS in NJ}},', '%  TITLE          = {Old},', '%}', '',
+    '@ARTICLE{10.1:18,', '  AUTHOR         = {{KS in NJ}},', '  TITLE          = {New},', '  RELATED        = {10.1:18r},', '}', '',
+    '  %% @misc{gone, title = {x}}', '@misc{after, title = {%@ inside a value}}', '',
+  ].join('\n');
+  it('skips the commented line and reads the real entry, in a document\'s bibliography and in a library', () => {
+    const bib = parseBib(text);
+    expect(bib.entries.map((e) => [e.key, e.fields.title])).toEqual([['10.1:18', 'New'], ['after', '%@ inside a value']]);
+    expect(bib.problems).toEqual([]);
+    const r = new BibtexLibraryReader(text);
+    r.read();
+    expect(r.entries.map((e) => e.key)).toEqual(['10.1:18', 'after']);
+  });
+  it('still reads an @ after other text on its line, as BibTeX does', () => {
+    expect(parseBib('see % note @misc{x, title = {T}}\n').entries.map((e) => e.key)).toEqual(['x']);
+  });
+});

@@ -32,7 +32,10 @@
  * not close before its fourth line that starts with `@` (or before the end) is reported as not
  * closed and reading goes on at the first of those lines (BibTeX would read to the end of the
  * file and lose it all); a lone `@` before an entry is stray (BibTeX would take `@misc` for the
- * type, `@` being a legal identifier character); an entry with an empty key is an error (biber's "no key"); lines end with
+ * type, `@` being a legal identifier character); an `@` with only `%` and blanks before it on its line
+ * is a commented-out command (`%@article{…`), skipped as btparse's lexer skips a `%` comment between
+ * commands (BibTeX would read the entry; a writer who comments an entry out means biber's reading,
+ * and BibTeX reports the entry as an error); an entry with an empty key is an error (biber's "no key"); lines end with
  * CRLF, LF or a lone CR (as in VS Code's text model and in web2c's `input_line`).
  *
  * Reading can stop at a deadline and resume (the language server answers between slices), and
@@ -207,6 +210,13 @@ export class BibtexLibraryReader extends BibtexScanner {
     while (!this.stopped) {
       const at = text.indexOf('@', this.pos);
       if (at < 0 || at >= this.end) break;
+      if (commentedOut(text, at)) {
+        // The rest of the line is the comment.
+        LINE_BREAK.lastIndex = at;
+        const nl = LINE_BREAK.exec(text);
+        this.pos = nl ? nl.index + nl[0].length : this.end;
+        continue;
+      }
       this.command(at);
       if (++sinceCheck >= DEADLINE_EVERY) {
         sinceCheck = 0;
@@ -427,4 +437,19 @@ export function readEntryAt(text: string, start: number, end: number, macros: Re
   const e = r.entries[0];
   if (!e || e.start !== start || e.end !== end) return undefined;
   return { type: e.type, label: e.key, properties: e.fields };
+}
+
+/**
+ * Whether the `@` at `at` is commented out: only `%` signs and blanks (at least one `%`) stand
+ * before it on its line, as in `%@article{key,` or `% @inproceedings{…`.
+ */
+function commentedOut(text: string, at: number): boolean {
+  let percent = false;
+  for (let i = at - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) break;
+    if (c === 37) percent = true;
+    else if (c !== 32 && c !== 9) return false;
+  }
+  return percent;
 }
