@@ -15,18 +15,20 @@ export function firstLine(e: unknown): string {
  * @param name - what the user typed
  * @param candidates - the names that exist
  * @param max - how many to return at most
- * @returns up to `max` candidates within a distance of max(2, a quarter of the name's length),
- *   closest first (ties in the candidates' order); empty when none is that close
+ * @returns up to `max` candidates within a distance of max(2, a quarter of the name's length)
+ *   and at most one more than the closest one's, closest first (ties in the candidates' order);
+ *   empty when none is that close
  */
 export function suggest(name: string, candidates: readonly string[], max = 3): string[] {
   const typed = name.toLowerCase();
   const within = Math.max(2, Math.floor(typed.length / 4));
-  return candidates
+  const near = candidates
     .map((c, i) => ({ c, i, d: distance(typed, c.toLowerCase()) }))
     .filter((x) => x.d <= within)
-    .sort((a, b) => a.d - b.d || a.i - b.i)
-    .slice(0, max)
-    .map((x) => x.c);
+    .sort((a, b) => a.d - b.d || a.i - b.i);
+  // In a corpus of thousands of keys, a key one letter off should not bring others four letters off.
+  const best = near[0]?.d ?? 0;
+  return near.filter((x) => x.d <= best + 1).slice(0, max).map((x) => x.c);
 }
 
 /** `a`, `a or b`, `a, b or c`. */

@@ -97,6 +97,8 @@ describe('mlsys-papers CLI', () => {
     expect(suggest('zzz', keys)).toEqual([]);
     expect(suggest('yu', ['yu2022orca'])).toEqual([]); // distance 8 > 2
     expect(suggest('lnt', ['lint', 'list', 'cite'])).toEqual(['lint', 'list']);
+    // Not one four letters off when one is a letter off (the corpus has wang2023efficient too).
+    expect(suggest('kwon2023efficien', ['wang2023efficient', 'kwon2023efficient', 'dun2023efficient'])).toEqual(['kwon2023efficient']);
   });
 
   it('topics --json and list --json', () => {
@@ -119,10 +121,10 @@ describe('mlsys-papers CLI', () => {
     expect(csl.length).toBe(bib.match(/^@/gm)!.length);
   });
 
-  it('export --cited-in writes the entries a document cites, in citation order', () => {
+  it('export --cited-in writes the entries a document cites, in citation order', async () => {
     const file = join(__dirname, 'fixtures/cited.md');
-    const r = run('export', '--cited-in', file);
-    expect(r.code).toBe(0);
+    const r = await runAsync('export', '--cited-in', file, '--corpus', CORPUS);
+    expect(r.code, r.err).toBe(0);
     expect([...r.out.matchAll(/^@\w+\{([^,]+),/gm)].map((m) => m[1])).toEqual(['yu2022orca', 'kwon2023efficient']);
     expect(r.err).toBe('mlsys-papers: not in the corpus, left out: unknown2020key');
   });
@@ -161,9 +163,9 @@ describe('mlsys-papers CLI', () => {
     expect(json.err).toContain('not UTF-8 text');
   });
 
-  it('export --cited-in suggests the closest keys for a near miss', () => {
-    const r = run('export', '--cited-in', join(FIX, 'cited-near.md'));
-    expect(r.code).toBe(0);
+  it('export --cited-in suggests the closest keys for a near miss', async () => {
+    const r = await runAsync('export', '--cited-in', join(FIX, 'cited-near.md'), '--corpus', CORPUS);
+    expect(r.code, r.err).toBe(0);
     expect([...r.out.matchAll(/^@\w+\{([^,]+),/gm)].map((m) => m[1])).toEqual(['yu2022orca']);
     expect(r.err).toBe('mlsys-papers: not in the corpus, left out: kwon2023efficien (did you mean kwon2023efficient?)');
   });

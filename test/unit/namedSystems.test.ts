@@ -52,7 +52,9 @@ describe('what counts as a system name', () => {
   });
 
   it('not another version, another system, or part of a longer product name', () => {
-    expect(hinted(tex('Models like PaLM-2 and PaLM-E grew, as did Gemini 2.0.'))).toEqual([]);
+    expect(hinted(tex('Models like PaLM-2 and PaLM-X grew, as did Gemini 2.0.'))).toEqual([]);
+    // PaLM-E is a work of its own in the corpus (ICML 2023), so it is named, not another version.
+    expect(hinted(tex('Models like PaLM-2 and PaLM-E grew.'))).toEqual(['PaLM-E@ok']);
     expect(hinted(tex('It runs as a vLLM-Ascend plugin.'))).toEqual([]);
     expect(hinted(tex('It is a vLLM-based engine.'))).toEqual(['vLLM@ok']);
     expect(hinted(tex('We serve with NVIDIA\'s Triton Inference Server and the Databricks Unity Catalog.'))).toEqual([]);
