@@ -45,7 +45,7 @@ describe('a JMLR article from its DBLP record', () => {
   it("keeps the record's journal, volume and pages, and names the record", () => {
     const d = draftFromDblp(record!, { id: record!.id, topics: ['training.frameworks'] });
     expect(d).toMatchObject({
-      type: 'article', venue: 'JMLR', journal: 'J. Mach. Learn. Res.', venue_full: 'J. Mach. Learn. Res.', volume: '21',
+      type: 'article', venue: 'JMLR', journal: 'J. Mach. Learn. Res.', venue_full: 'Journal of Machine Learning Research', volume: '21',
       url: 'http://jmlr.org/papers/v21/18-800.html', records: [record!.id], verified: ['https://dblp.org/rec/journals/jmlr/AnilCDDFGQRSY20'],
     });
     expect(d.authors[1]).toEqual({ given: 'Gökhan', family: 'Çapan' });
