@@ -1,12 +1,12 @@
 /**
- * Rename a citation key in a real VS Code, on a two-file LaTeX project (`main.tex` `\input`s
- * `sections/intro.tex` and declares `refs.bib`): F2 on a citation in the section, the new name,
- * Enter, Save All; on disk the key changed in the `.bib` and in every citation of the project, also
- * in the files that were not open, and nothing else changed (compared byte for byte). Its own
- * code-server: the project is edited.
+ * The writer's citation-key features in a real VS Code, each on a two-file LaTeX project of its own
+ * (a root that `\input`s a section and declares the `.bib`): F2 on a citation renames the key in
+ * every citation of the project, open or not, and in the `.bib` (checked byte for byte on disk);
+ * the `.bib` entry's code lens says how often it is cited; an entry nobody cites is hinted, and its
+ * quick fix removes exactly that entry. Its own code-server: the projects are edited.
  *
- * The project is written before code-server starts, one folder per test, so that the server's
- * first listing of the workspace has it.
+ * The projects are written before code-server starts, one folder per test (no test reads another's),
+ * with file names of their own so that quick open and the tabs are unambiguous.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, onTestFailed, test } from 'vitest';
 import {
-  extensionUnderTest, launchBrowser, openFile, openWorkbench, quickInput, resetWorkbench, runCommand, screenshot, startCodeServer, testResults,
+  extensionUnderTest, launchBrowser, openFile, openWorkbench, quickInput, resetWorkbench, runCommand, save, screenshot, startCodeServer, testResults,
   waitForEditorText, type CodeServer,
 } from './harness';
 
@@ -28,6 +28,7 @@ const entry = (type: string, key: string, title: string, year: number) =>
   `@${type}{${key},\n  title  = {${title}},\n  author = {Doe, Jane},\n  year   = {${year}},\n}\n`;
 const QUOKKA = entry('inproceedings', 'doe2024quokka', 'Quokka: A Scheduler for {GPU} Clusters', 2024);
 const WOMBAT = entry('article', 'roe2023wombat', 'Wombat: Burrowing into Checkpoints', 2023);
+const NUMBAT = entry('misc', 'poe2022numbat', 'Numbat: Termite-Sized Kernels', 2022);
 
 /** A root that `\input`s `sections/<intro>` and reads `<bib>.bib`, with `body` before the input. */
 const root = (intro: string, bib: string, body: string) => [
@@ -47,6 +48,16 @@ const projects = {
     'main.tex': root('intro', 'refs', '% Follow-up of doe2024quokka: see the introduction.\nQuokka~\\cite{doe2024quokka} schedules jobs.'),
     'sections/intro.tex': '\\section{Introduction}\nUnlike~\\cite{roe2023wombat, doe2024quokka}, we batch; Quokka~\\cite[p.~2]{doe2024quokka} does not.\n',
     'refs.bib': `${QUOKKA}\n${WOMBAT}`,
+  },
+  lens: {
+    'lens-main.tex': root('lens-intro', 'lens', 'Quokka~\\cite{doe2024quokka} schedules jobs.'),
+    'sections/lens-intro.tex': '\\section{Introduction}\nUnlike~\\cite{roe2023wombat,doe2024quokka}, we batch; so does~\\cite{doe2024quokka}.\n',
+    'lens.bib': `${QUOKKA}\n${WOMBAT}\n${NUMBAT}`,
+  },
+  unused: {
+    'unused-main.tex': root('unused-intro', 'unused', 'Quokka~\\cite{doe2024quokka} schedules jobs.'),
+    'sections/unused-intro.tex': '\\section{Introduction}\nNumbat~\\cite{poe2022numbat} is small.\n',
+    'unused.bib': `${QUOKKA}\n${WOMBAT}\n${NUMBAT}`,
   },
 } satisfies Record<string, Record<string, string>>;
 
@@ -134,5 +145,40 @@ describe('citation keys in a real VS Code', () => {
     // The files not open are saved by the edit itself (files.refactoring.autoSave) or by Save All: wait until each has changed on disk.
     await expect.poll(() => Object.keys(expected).filter((p) => onDisk(p) === before[p]), { timeout: 30_000 }).toEqual([]);
     for (const [path, text] of Object.entries(expected)) expect(onDisk(path), path).toBe(text);
+  });
+
+  test('the .bib entry\'s code lens says how often it is cited, and in how many files', async () => {
+    await openFile(page, 'lens/lens.bib');
+    const lenses = () => page.locator(`${ACTIVE_EDITOR} .codelens-decoration > a, ${ACTIVE_EDITOR} .codelens-decoration > span`).allTextContents();
+    // The lenses come once the server has read the project (and again on its refresh).
+    await expect.poll(lenses, { timeout: 60_000 }).toContain('cited 3 times in 2 files');
+    const texts = await lenses();
+    expect(texts).toContain('not cited');
+    expect(texts.filter((t) => /^cited once in .*lens-intro\.tex$/.test(t))).toHaveLength(1);
+  });
+
+  test('an entry no document cites is hinted, and its quick fix "Remove unused entry" removes exactly that entry', async () => {
+    const bib = 'unused/unused.bib';
+    expect(onDisk(bib)).toBe(`${QUOKKA}\n${WOMBAT}\n${NUMBAT}`);
+    await openFile(page, bib);
+    // The hint, tagged Unnecessary, shows the key faded.
+    await page.locator(`${ACTIVE_EDITOR} .squiggly-inline-unnecessary`).first().waitFor({ timeout: 60_000 });
+    await cursorInto(bib, 'roe2023wombat');
+    const fix = page.locator('.action-widget .monaco-list-row.action', { hasText: 'Remove unused entry roe2023wombat' });
+    // Ctrl+. asks for the actions at the cursor; a menu opened before the hint's diagnostics reached the request lacks the fix: asked again.
+    await expect.poll(async () => {
+      if (!(await fix.isVisible())) {
+        await page.keyboard.press('Escape');
+        await page.keyboard.press('Control+.');
+        await fix.waitFor({ timeout: 5_000 }).catch(() => undefined);
+      }
+      return fix.isVisible();
+    }, { timeout: 60_000, interval: 500 }).toBe(true);
+    await fix.click();
+    await fix.waitFor({ state: 'hidden' });
+    // The edit applied: the editor has unsaved changes.
+    await page.locator('.tabs-container .tab.active.dirty').waitFor();
+    await save(page);
+    expect(onDisk(bib)).toBe(`${QUOKKA}\n${NUMBAT}`);
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../../src/core/workspace/fileKind.js';
+import { BIBTEX_LANGUAGE, LATEX_LANGUAGES, MARKDOWN_LANGUAGES } from '../../src/core/workspace/fileKind.js';
 import { Commands, Settings, Views } from '../../src/ids.js';
 
 const ROOT = join(__dirname, '../..');
@@ -26,9 +26,11 @@ describe('package.json agrees with src/ids.ts', () => {
     const menus = Object.values(pkg.contributes.menus).flat() as { command: string }[];
     for (const m of [...menus, ...pkg.contributes.keybindings]) expect(known.has(m.command), m.command).toBe(true);
   });
-  it('does not activate on *, and activates in every language it reads citations in', () => {
+  it('does not activate on *, and activates in every language it reads citations in, on a BibTeX file and in a workspace with one', () => {
     expect(pkg.activationEvents).not.toContain('*');
-    expect([...pkg.activationEvents].sort()).toEqual([...LATEX_LANGUAGES, ...MARKDOWN_LANGUAGES].map((l) => `onLanguage:${l}`).sort());
+    // A .bib opened first (its lenses, unused entries, record checks) must start the server too.
+    const expected = [...[...LATEX_LANGUAGES, ...MARKDOWN_LANGUAGES, BIBTEX_LANGUAGE].map((l) => `onLanguage:${l}`), 'workspaceContains:**/*.bib'];
+    expect([...pkg.activationEvents].sort()).toEqual(expected.sort());
   });
   it('when-clauses on editor languages name exactly the languages the code reads', () => {
     const clauses = [...Object.values(pkg.contributes.menus).flat(), ...pkg.contributes.keybindings]
