@@ -18,6 +18,10 @@ ok() { echo "  ok: $*"; passed=$((passed + 1)); }
 bad() { echo "  FAILED: $*"; failed=$((failed + 1)); }
 
 echo "consumers: $n entries"
+# One document that prints all 3,000+ entries outgrows pdflatex's default main memory (5,000,000
+# words: "TeX capacity exceeded" in biblatex's \printbibliography); web2c reads more at run time
+# from these texmf.cnf variables. A real paper prints a few dozen.
+export extra_mem_bot=20000000 extra_mem_top=20000000
 
 # 1. pdflatex + bibtex, plain style
 cat > plain.tex <<'TEX'
