@@ -69,6 +69,17 @@ describe('rename and find all citations over LSP', () => {
 });
 
 describe('entry lenses and unused entries over LSP', () => {
+  it('reads a file that is not open once per stamp: a second lens request only asks its stamp', async () => {
+    const s = await start(FILES, undefined, LISTING);
+    s.open(REFS, 'bibtex', REFS_TEXT);
+    const intro = URI.file('/ws/intro.tex').toString();
+    const lenses = () => s.client.sendRequest(CodeLensRequest.type, { textDocument: { uri: REFS } });
+    await lenses();
+    const before = s.reads.filter((r) => r === intro).length;
+    await lenses();
+    // One stamp, no read (the harness records both as an access).
+    expect(s.reads.filter((r) => r === intro).length - before).toBe(1);
+  });
   it('a lens per entry; the unused entry is a Hint tagged Unnecessary whose quick fix removes it byte for byte', async () => {
     const s = await start(FILES, undefined, LISTING);
     s.open(REFS, 'bibtex', REFS_TEXT);

@@ -66,14 +66,15 @@ export function createProjectScope(ctx: ServiceContext, host: ScopeHost): Citati
   const readDocument = async (uri: URI, languageId: string): Promise<ScopeDocument | undefined> => {
     const stamp = await ws.stamp(uri);
     if (stamp === undefined) return undefined;
-    const open = ws.openDocument(uri);
-    const text = open?.text ?? (await ws.readText(uri));
-    if (text === undefined) return undefined;
-    const probe = TextDocument.create(uri.toString(), languageId, open?.version ?? 0, text);
-    const crossrefs = await ctx.crossrefsOf(probe);
-    const syntax = JSON.stringify(crossrefs ?? null);
     const id = uri.toString();
     const known = read.get(id);
+    const open = ws.openDocument(uri);
+    // The same stamp is the same text (an open document's version, else the file's time and size): not read again.
+    const text = known?.stamp === stamp && known.doc.languageId === languageId ? known.doc.text : open?.text ?? (await ws.readText(uri));
+    if (text === undefined) return undefined;
+    const probe = TextDocument.create(id, languageId, open?.version ?? 0, text);
+    const crossrefs = await ctx.crossrefsOf(probe);
+    const syntax = JSON.stringify(crossrefs ?? null);
     if (known && known.stamp === stamp && known.syntax === syntax && known.doc.text === text) return known.doc;
     const { cited, all } = documentCitations(text, languageId, crossrefs);
     const doc: ScopeDocument = { uri, languageId, text, version: open?.version, cited, all, citesThroughMacro: languageId === 'latex' && citesThroughMacro(text),
