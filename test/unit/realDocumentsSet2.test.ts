@@ -12,7 +12,7 @@ import { latexBibliographies } from '../../src/core/bibliography/locate.js';
 import { LatexProject } from '../../src/core/latex/project.js';
 import { makefileCommands, shellScriptCommands } from '../../src/core/markdown/buildScripts.js';
 import type { CitationService } from '../../src/core/service/service.js';
-import { serviceOver } from './memoryWorkspace.js';
+import { MemoryWorkspace, serviceOver } from './memoryWorkspace.js';
 
 const doc = (path: string, languageId: string, text: string) => TextDocument.create(URI.file(path).toString(), languageId, 1, text);
 const bib = (...keys: string[]) => keys.map((k) => `@misc{${k},\n  title = {The paper ${k}},\n  author = {Doe, Jo},\n  year = {2001}\n}\n`).join('\n');
@@ -141,6 +141,37 @@ describe('cause 5: the front matter\'s references: as the bibliography', () => {
 });
 
 describe('cause 2: a bibliography only the build names', () => {
+  it('a build\'s path with a doubled leading separator (//srv/…) is read as POSIX reads it, not thrown on', async () => {
+    for (const makefile of ['pdf:\n\tpandoc --bibliography=//srv/refs.bib paper.md\n', 'pdf:\n\tcd //srv && pandoc paper.md\n', 'pdf:\n\tpandoc -d //srv/d paper.md\n']) {
+      const s = serviceOver({ '/ws/Makefile': makefile, '/ws/refs.bib': bib('a2020') });
+      const d = doc('/ws/paper.md', 'markdown', 'See @nosuch1999.\n');
+      // Before: UriError ("path cannot begin with two slash characters") for every Markdown file below the Makefile.
+      expect(await flagged(s, d), makefile).toEqual(['nosuch1999']);
+    }
+  });
+
+  it('an undeclared .bib beside the document that links outside the workspace is not read', async () => {
+    // The memory workspace reads the link's name; its real path is elsewhere.
+    const files = { '/ws/refs.bib': bib('secret2020') };
+    const ws = new MemoryWorkspace(files);
+    ws.link('/ws/refs.bib', '/elsewhere/refs.bib');
+    const s = serviceOver(files, { workspace: ws });
+    expect(await flagged(s, doc('/ws/paper.md', 'markdown', 'See @secret2020.\n'))).toEqual(['secret2020']);
+  });
+
+  it('a metadata or defaults file the build names outside the workspace, or reached by a link, is not read', async () => {
+    const files = {
+      '/ws/Makefile': 'pdf:\n\tpandoc --metadata-file=/etc/meta.yaml -d ../d.yaml -d linked.yaml paper.md\n',
+      '/etc/meta.yaml': 'bibliography: /etc/outside.bib\n', '/etc/outside.bib': bib('secret2020'),
+      '/d.yaml': 'bibliography: /etc/outside.bib\n', '/ws/linked.yaml': 'bibliography: /etc/outside.bib\n',
+    };
+    const ws = new MemoryWorkspace(files);
+    ws.link('/ws/linked.yaml', '/elsewhere/linked.yaml');
+    const s = serviceOver(files, { workspace: ws });
+    const d = doc('/ws/paper.md', 'markdown', 'See @secret2020.\n');
+    expect(await flagged(s, d)).toEqual(['secret2020']);
+  });
+
   it('tompollard/phd_thesis_markdown: the Makefile\'s pandoc --bibliography="$(BIBFILE)", BIBFILE=$(INPUTDIR)/references.bib', async () => {
     const makefile = 'BASEDIR=$(CURDIR)\nINPUTDIR=$(BASEDIR)/source\nBIBFILE=$(INPUTDIR)/references.bib\n\npdf:\n\tpandoc  \\\n\t\t"$(INPUTDIR)"/*.md \\\n\t\t"$(INPUTDIR)/metadata.yml" \\\n\t\t--filter=pandoc-crossref \\\n\t\t--bibliography="$(BIBFILE)" \\\n\t\t--citeproc\n';
     const s = serviceOver({ '/ws/Makefile': makefile, '/ws/source/references.bib': bib('Hawking1988'), '/ws/source/metadata.yml': '---\ntitle: T\nsecPrefix: Section\n---\n' });

@@ -9,6 +9,7 @@
  */
 import { URI, Utils } from 'vscode-uri';
 import type { WorkspaceFiles } from '../workspace/files.js';
+import { mayReadFor } from '../workspace/paths.js';
 
 /** `.bib` files taken from one folder, at most (in name order). */
 const MAX_FILES = 16;
@@ -17,9 +18,15 @@ const MAX_FILES = 16;
 export type UndeclaredWhere = 'beside' | 'workspace';
 
 /** The `.bib` files of a folder listing, in name order. */
-async function bibsIn(ws: WorkspaceFiles, folder: URI): Promise<URI[]> {
+async function bibsIn(ws: WorkspaceFiles, folder: URI, root: URI): Promise<URI[]> {
   const names = (await ws.listFolder(folder)) ?? [];
-  return names.filter((n) => /\.bib$/i.test(n)).sort().slice(0, MAX_FILES).map((n) => Utils.joinPath(folder, n));
+  const out: URI[] = [];
+  for (const n of names.filter((x) => /\.bib$/i.test(x)).sort().slice(0, MAX_FILES)) {
+    const uri = Utils.joinPath(folder, n);
+    // A listed name may be a link: read only what lies in the workspace by real path.
+    if (await mayReadFor(ws, root, uri)) out.push(uri);
+  }
+  return out;
 }
 
 /**
@@ -30,10 +37,10 @@ async function bibsIn(ws: WorkspaceFiles, folder: URI): Promise<URI[]> {
  * @returns undefined when there is none (or the folders cannot be listed)
  */
 export async function undeclaredBibliography(ws: WorkspaceFiles, root: URI): Promise<{ uris: URI[]; where: UndeclaredWhere } | undefined> {
-  const beside = await bibsIn(ws, Utils.dirname(root));
+  const beside = await bibsIn(ws, Utils.dirname(root), root);
   if (beside.length) return { uris: beside, where: 'beside' };
   const top = ws.folders.find((f) => f.scheme === root.scheme && f.authority === root.authority && root.path.startsWith(`${f.path.replace(/\/$/, '')}/`));
   if (!top || Utils.dirname(root).path.replace(/\/$/, '') === top.path.replace(/\/$/, '')) return undefined;
-  const atTop = await bibsIn(ws, top);
+  const atTop = await bibsIn(ws, top, root);
   return atTop.length ? { uris: atTop, where: 'workspace' } : undefined;
 }

@@ -27,6 +27,7 @@
  * Pure: no `node:`, no `vscode`; the folder comes in as a URI.
  */
 import { URI, Utils } from 'vscode-uri';
+import { fromFolder } from '../workspace/writtenPath.js';
 
 /** A command of the build: its words (quotes removed, variables expanded) and the folder it runs in. */
 export interface BuildCommand {
@@ -179,7 +180,7 @@ function commandsOf(line: string): { words: string[]; open: number; closes: numb
 /** The folder `cd DIR` goes to from `cwd`; undefined for a folder that cannot be resolved (`cd $(dir $@)`, `cd -`). */
 function cdTarget(cwd: URI, dir: string | undefined): URI | undefined {
   if (dir === undefined || dir === '' || dir === '-' || dir.includes(UNRESOLVED) || dir.startsWith('~')) return undefined;
-  return dir.startsWith('/') ? cwd.with({ path: dir }) : Utils.joinPath(cwd, dir);
+  return fromFolder(cwd, dir);
 }
 
 /** The commands of one line, each with the folder it runs in, `cd` followed within the line (and its subshells). */

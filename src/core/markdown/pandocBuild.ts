@@ -36,6 +36,8 @@ import { frontMatterOf } from '../bibliography/locate.js';
 import { parseYaml } from '../text/yaml.js';
 import { hasCrossrefFields } from './crossref.js';
 import { makefileCommands, shellScriptCommands, UNRESOLVED, type BuildCommand } from './buildScripts.js';
+import { mayReadFor } from '../workspace/paths.js';
+import { fromFolder } from '../workspace/writtenPath.js';
 
 /** What a document's build tells pandoc: see the module comment. */
 export interface PandocBuild {
@@ -57,11 +59,6 @@ const isCrossrefFilter = (word: string): boolean => /(^|[\\/])pandoc-crossref(\.
 
 /** Whether a value holds a path to take: resolved, no glob, no `~` or environment variable left. */
 const usablePath = (p: string): boolean => !!p && !p.includes(UNRESOLVED) && !/[*?[\]]/.test(p) && !p.startsWith('~') && !p.includes('${');
-
-/** `path` from folder `dir` (absolute paths as they are). */
-function under(dir: URI, path: string): URI {
-  return path.startsWith('/') ? dir.with({ path }) : Utils.joinPath(dir, path);
-}
 
 /** What one pandoc command line names. */
 interface PandocCommand {
@@ -163,17 +160,21 @@ function foldersUp(ws: WorkspaceFiles, doc: URI): URI[] {
  */
 export async function pandocBuildOf(ws: WorkspaceFiles, doc: { uri: URI; text: string }, cache: BibCache): Promise<PandocBuild> {
   const out: PandocBuild = { bibliographies: [], pandocCrossref: false };
+  // A file the repository names (a metadata or defaults file, a build script found by listing, a link
+  // among them) is read only when its real path is in the workspace, as the LaTeX project's files are.
+  const mayRead = (uri: URI) => mayReadFor(ws, doc.uri, uri);
   const seen = new Set<string>();
   const addBib = (dir: URI, path: string) => {
     if (!usablePath(path)) return;
-    const key = under(dir, path).toString();
+    const key = fromFolder(dir, path).toString();
     if (seen.has(key)) return;
     seen.add(key);
     out.bibliographies.push({ path, via: 'pandoc', dir });
   };
   const metadataFile = async (cwd: URI, path: string) => {
     if (!usablePath(path)) return;
-    const file = under(cwd, path);
+    const file = fromFolder(cwd, path);
+    if (!(await mayRead(file))) return;
     const m = await cache.get(ws, file, 'pandoc-metadata', readMetadata);
     if (!m) return;
     for (const b of m.bibliographies) addBib(cwd, b);
@@ -185,9 +186,10 @@ export async function pandocBuildOf(ws: WorkspaceFiles, doc: { uri: URI; text: s
   const defaultsFile = async (cwd: URI, name: string, depth: number): Promise<void> => {
     if (depth > MAX_DEFAULTS_DEPTH || !usablePath(name.replace(/\$\{\.\}/g, '.'))) return;
     // "The .yaml extension may be omitted" (pandoc's User's Guide, --defaults).
-    const file = under(cwd, /\.ya?ml$/i.test(name) ? name : `${name}.yaml`);
+    const file = fromFolder(cwd, /\.ya?ml$/i.test(name) ? name : `${name}.yaml`);
     if (visited.has(file.toString())) return;
     visited.add(file.toString());
+    if (!(await mayRead(file))) return;
     const d = await cache.get(ws, file, 'pandoc-defaults', readDefaults);
     if (!d) return;
     const here = Utils.dirname(file);
@@ -207,6 +209,7 @@ export async function pandocBuildOf(ws: WorkspaceFiles, doc: { uri: URI; text: s
     const scripts = names.filter(isBuildScript).sort().slice(0, MAX_SCRIPTS);
     for (const name of scripts) {
       const uri = Utils.joinPath(dir, name);
+      if (!(await mayRead(uri))) continue;
       const commands = await cache.get(ws, uri, 'build-commands', (text) => (/\.sh$/i.test(name) ? shellScriptCommands(text, dir) : makefileCommands(text, dir)));
       for (const c of commands ?? []) {
         const p = pandocCommand(c);
@@ -221,7 +224,9 @@ export async function pandocBuildOf(ws: WorkspaceFiles, doc: { uri: URI; text: s
     for (const name of ['metadata.yml', 'metadata.yaml', '_quarto.yml', '_quarto.yaml']) {
       if (out.pandocCrossref) break;
       if (listed && !listed.includes(name)) continue;
-      const m = await cache.get(ws, Utils.joinPath(dir, name), 'pandoc-metadata', readMetadata);
+      const file = Utils.joinPath(dir, name);
+      if (!(await mayRead(file))) continue;
+      const m = await cache.get(ws, file, 'pandoc-metadata', readMetadata);
       out.pandocCrossref ||= !!m?.crossref;
     }
   }
