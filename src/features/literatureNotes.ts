@@ -11,7 +11,8 @@
  * its entry read (its key from the front matter's `citekey:`, else from the file's name).
  */
 import * as vscode from 'vscode';
-import { keyOfNoteName, noteFileName, noteFrontMatter, NOTE_EXTENSION } from '../core/notes/literatureNote.js';
+import { URI } from 'vscode-uri';
+import { keyOfNoteName, noteFileName, noteFrontMatter, notesFolderOf, NOTE_EXTENSION } from '../core/notes/literatureNote.js';
 import { decodeUtf8 } from '../core/text/utf8.js';
 import { Commands } from '../ids.js';
 import type { Ctx } from './client/ctx.js';
@@ -43,7 +44,8 @@ export class NoteIndex extends Disposable {
     super();
     this._register({ dispose: () => this.unwatch() });
     this.ready = this.rescan();
-    this._register(config.onDidChange(() => { this.ready = this.rescan(); }));
+    // Any mlsysPapers.* change fires (the Topics view's own filters write settings): listed again only when the folders differ.
+    this._register(config.onDidChange(() => { if (this.folders().map(folderKey).join('\n') !== [...this.names.keys()].join('\n')) this.ready = this.rescan(); }));
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => { this.ready = this.rescan(); }));
     this._register(vscode.workspace.onDidSaveTextDocument((d) => { if (this.folderOf(d.uri)) void this.readNote(d.uri, d.getText()); }));
   }
@@ -61,9 +63,14 @@ export class NoteIndex extends Disposable {
     if (folder && !folder.has(baseName(uri))) { folder.add(baseName(uri)); this.emitter.fire(); }
   }
 
-  /** The notes folders: `mlsysPapers.notesFolder` of each workspace folder. */
+  /** The notes folders: `mlsysPapers.notesFolder` of each workspace folder, where it lies inside it (`notesFolderOf`, the server's rule). */
   private folders(): vscode.Uri[] {
-    return (vscode.workspace.workspaceFolders ?? []).map((f) => vscode.Uri.joinPath(f.uri, this.config.for(f.uri).notesFolder));
+    const out: vscode.Uri[] = [];
+    for (const f of vscode.workspace.workspaceFolders ?? []) {
+      const dir = notesFolderOf(URI.parse(f.uri.toString()), this.config.for(f.uri).notesFolder);
+      if (dir) out.push(vscode.Uri.parse(dir.toString()));
+    }
+    return out;
   }
 
   /** The names of the notes folder that holds `uri` directly. */
@@ -113,7 +120,9 @@ export class NoteIndex extends Disposable {
     let body = text;
     if (body === undefined) {
       try {
-        if ((await vscode.workspace.fs.stat(uri)).size > NOTE_READ_LIMIT) return;
+        // A regular file within the cap: a note that links to a device or a FIFO would never end or never answer.
+        const st = await vscode.workspace.fs.stat(uri);
+        if (!(st.type & vscode.FileType.File) || st.size > NOTE_READ_LIMIT) return;
         body = decodeUtf8(await vscode.workspace.fs.readFile(uri));
       } catch (e) {
         this.log.warn(`note ${uri.toString(true)}: ${e instanceof Error ? e.message : String(e)}`);

@@ -9,8 +9,8 @@
  */
 import * as l10n from '@vscode/l10n';
 import { URI, Utils } from 'vscode-uri';
-import { inWorkspaceReal, isInside, normalizeUri } from '../core/workspace/paths.js';
-import { DEFAULT_NOTE_TEMPLATE, noteFields, noteFileName, renderNoteTemplate } from '../core/notes/literatureNote.js';
+import { inWorkspaceReal, isInside } from '../core/workspace/paths.js';
+import { DEFAULT_NOTE_TEMPLATE, noteFields, noteFileName, notesFolderOf, renderNoteTemplate } from '../core/notes/literatureNote.js';
 import type { ServerContext } from './serverContext.js';
 import { Methods, type PlanNoteParams, type PlanNoteResult } from './protocol.js';
 import { Params } from './requests.js';
@@ -27,7 +27,7 @@ export function registerLiteratureNotes(ctx: ServerContext, settings: ServerSett
     if (!folder) return { error: l10n.t('MLSys Papers: open a folder to keep literature notes in.') };
     const s = await settings.raw(scope ?? folder);
     const ws = workspace.service;
-    const dir = s.notesFolder.startsWith('/') || /^[A-Za-z]:[\\/]/.test(s.notesFolder) ? undefined : normalizeUri(Utils.joinPath(folder, s.notesFolder));
+    const dir = notesFolderOf(folder, s.notesFolder);
     const uri = dir && Utils.joinPath(dir, noteFileName(p.key));
     if (!uri || !isInside(folder, uri) || !(await inWorkspaceReal(ws, uri))) {
       return { error: l10n.t('MLSys Papers: the notes folder "{0}" (setting mlsysPapers.notesFolder) is not inside the workspace folder, so no note is written there.', s.notesFolder) };

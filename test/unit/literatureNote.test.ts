@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { URI, Utils } from 'vscode-uri';
 import * as yaml from 'yaml';
 import {
-  DEFAULT_NOTE_TEMPLATE, keyOfNoteName, MAX_NOTE_NAME_BYTES, noteFields, noteFileName, noteFrontMatter, pandocCitationOf, renderNoteTemplate, type NoteFields,
+  DEFAULT_NOTE_TEMPLATE, keyOfNoteName, MAX_NOTE_NAME_BYTES, noteFields, noteFileName, notesFolderOf, noteFrontMatter, pandocCitationOf, renderNoteTemplate, type NoteFields,
 } from '../../src/core/notes/literatureNote.js';
 import { scanPandoc } from '../../src/core/markdown/pandoc.js';
 import { Methods, type PlanNoteResult } from '../../src/server/protocol.js';
@@ -103,7 +103,9 @@ describe('the note\'s template', () => {
   });
 
   it('takes an entry\'s fields, and the key alone for a key nothing knows', () => {
-    expect(noteFields('nosuch', undefined, new Date('2024-05-01T12:00:00Z'))).toEqual({ key: 'nosuch', title: 'nosuch', authors: [], venue: '', year: '', links: [], topics: [], tags: ['literature-note'], date: '2024-05-01' });
+    expect(noteFields('nosuch', undefined, new Date(2024, 4, 1, 12))).toEqual({ key: 'nosuch', title: 'nosuch', authors: [], venue: '', year: '', links: [], topics: [], tags: ['literature-note'], date: '2024-05-01' });
+    // The local calendar day, late in the evening too (a UTC date would be the next day west of Greenwich).
+    expect(noteFields('nosuch', undefined, new Date(2024, 4, 1, 23, 59)).date).toBe('2024-05-01');
   });
 });
 
@@ -157,5 +159,15 @@ describe('mlsysPapers/planNote', () => {
     // `notes` is a symlink to /tmp/outside: its real path is not in the workspace.
     const realPath = async (u: URI) => (u.path.startsWith('/ws/notes') ? u.with({ path: u.path.replace('/ws/notes', '/tmp/outside') }) : u);
     expect(await plan({}, 'kwon2023efficient', {}, { fileSystem: { realPath } })).toMatchObject({ error: expect.stringContaining('not inside the workspace folder') });
+  });
+});
+
+describe('the notes folder a setting names (notesFolderOf, the server\'s and the client\'s one rule)', () => {
+  it('joins a relative path inside the workspace folder; refuses an absolute one or one that leaves it', () => {
+    const ws = URI.file('/ws');
+    expect(notesFolderOf(ws, 'notes')?.path).toBe('/ws/notes');
+    expect(notesFolderOf(ws, 'reading/papers/')?.path).toBe('/ws/reading/papers');
+    expect(notesFolderOf(ws, 'a/../notes')?.path).toBe('/ws/notes');
+    for (const bad of ['../elsewhere', '/tmp/notes', 'notes/../../x', 'C:\\notes', '\\\\server\\share', '..']) expect(notesFolderOf(ws, bad), bad).toBeUndefined();
   });
 });

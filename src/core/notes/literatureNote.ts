@@ -9,6 +9,8 @@ import { markdownLinkText } from '../cite/formatCitation.js';
 import { allAuthors } from '../cite/names.js';
 import { entryLink, entryLinks } from '../corpus/links.js';
 import type { Entry } from '../corpus/schema.js';
+import { URI, Utils } from 'vscode-uri';
+import { isInside, normalizeUri } from '../workspace/paths.js';
 
 /** The extension of a note's file. */
 export const NOTE_EXTENSION = '.md';
@@ -110,7 +112,8 @@ export interface NoteFields {
  * @param now - the date the note is made
  */
 export function noteFields(key: string, entry: Entry | undefined, now: Date): NoteFields {
-  const date = now.toISOString().slice(0, 10);
+  // The writer's calendar day (local time), not UTC's: an evening west of Greenwich is not tomorrow.
+  const date = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
   if (!entry) return { key, title: key, authors: [], venue: '', year: '', links: [], topics: [], tags: ['literature-note'], date };
   const links = [...new Set([entryLink(entry), ...entryLinks(entry).map((l) => l.url)].filter((u): u is string => !!u))];
   return {
@@ -243,4 +246,19 @@ export function noteFrontMatter(text: string): NoteFrontMatter {
   }
   // No closing line within the limit: no front matter.
   return {};
+}
+
+/**
+ * The notes folder a workspace folder's `mlsysPapers.notesFolder` names: a relative path joined to
+ * the folder (`.` and `..` resolved), and only when the result lies inside it (lexically; a writer
+ * also checks the real path). The server plans notes and the client lists them by this one rule.
+ *
+ * @param folder - the workspace folder
+ * @param setting - the setting as written (`notes`, `reading/papers`)
+ * @returns undefined for an absolute path (`/tmp/notes`, `C:\notes`) or one that leaves the folder (`../x`)
+ */
+export function notesFolderOf(folder: URI, setting: string): URI | undefined {
+  if (setting.startsWith('/') || setting.startsWith('\\') || /^[A-Za-z]:[\\/]/.test(setting)) return undefined;
+  const dir = normalizeUri(Utils.joinPath(folder, setting.replace(/\\/g, '/')));
+  return isInside(folder, dir) ? dir : undefined;
 }
