@@ -66,6 +66,8 @@ describe('where a mention counts', () => {
     expect(hinted(tex('We build on vLLM and PagedAttention. Later vLLM again.'))).toEqual(['vLLM@ok']);
     expect(hinted(tex('We build on vLLM~\\cite{other}. Then GPipe, e.g. for pipelines, splits models.'))).toEqual(['GPipe@ok']);
     expect(hinted(tex('GPipe~\\cite{huang2019gpipe} splits models. GPipe is old.'))).toEqual([]);
+    // A citation in the first mention's sentence may be the writer's own key for the system: no later mention is hinted.
+    expect(hinted(tex('We serve with vLLM~\\cite{mine2020}. Later vLLM again.'))).toEqual([]);
     expect(hinted(tex('Our engine is like vLLM.\n\nWe cite kwon2023efficient elsewhere~\\cite{kwon2023efficient}.'))).toEqual([]);
   });
 
