@@ -224,6 +224,14 @@ describe('cause 2: a bibliography only the build names', () => {
     expect(hoverText(h)).toContain('✓ in paper/refs.bib (not declared; checked against paper/refs.bib beside it)');
   });
 
+  it('citing in a document that declares nothing, with an undeclared .bib that has the entry: the offer to declare a bibliography still comes', async () => {
+    // The undeclared file is read for checks only: BibTeX would print no reference, so the cited entry is not "there".
+    const s = serviceOver({ '/ws/references.bib': '@inproceedings{kwon2023efficient, title = {Efficient Memory Management for Large Language Model Serving with PagedAttention}, year = {2023}}\n' });
+    const d = doc('/ws/no-bib/no-bib.tex', 'latex', '\\documentclass{article}\n\\begin{document}\nDraft: \\cite{kwon2023efficient}\n\\end{document}\n');
+    const plan = await s.planBibliography(d, ['kwon2023efficient']);
+    expect(plan.bibliography).toEqual({ kind: 'declare', root: d.uri, keys: ['kwon2023efficient'] });
+  });
+
   it('cleanthesis (texlive-publishers-doc): \\usepackage[bibfile=bib-refs]{cleanthesis} declares it through the class; bib-refs.bib beside the root is read', async () => {
     const files = {
       '/ws/my-thesis.tex': '\\documentclass{scrbook}\n\\input{my-thesis-setup}\n\\begin{document}\n\\include{content/chapter-introduction}\n\\printbibliography\n\\end{document}\n',

@@ -361,8 +361,11 @@ export async function planBibliographyUpdate(ws: WorkspaceFiles, bib: DocumentBi
 /**
  * Decides what to cite and what to add for `entries` in a document ({@link planBibSync} over its
  * readable files: a BibTeX file with a broken entry is read for the entries that read; writing to
- * it is refused by {@link planBibliographyUpdate}).
+ * it is refused by {@link planBibliographyUpdate}). Files nobody declared (`bib.undeclared`) are
+ * read for checks only: the document prints none of their entries, so every entry is to add (and
+ * the host offers to declare a bibliography).
  */
 export function planCitationSync(bib: DocumentBibliography | undefined, entries: readonly Entry[]): BibSyncPlan {
+  if (bib?.undeclared) return planBibSync(entries, []);
   return planBibSync(entries, bib?.files.filter((s) => !s.error || s.format === 'bibtex') ?? []);
 }
