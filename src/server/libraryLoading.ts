@@ -34,6 +34,8 @@ export interface LibraryStoreHost {
    * the citation service's `BibWorkspace.stamp` gives for that text), or why it cannot be read.
    */
   read(uri: URI): Promise<{ text: string; stamp?: string } | { problem: string }>;
+  /** The file's stamp now, as {@link read} would give it (undefined: unknown, or no such file); absent: never compared. */
+  stamp?(uri: URI): Promise<string | undefined>;
   /**
    * Publishes a BibTeX library's reading of the text of that stamp into the bibliography cache the
    * citation service reads (`BibCache.publish`): `reading` is called when the service first asks,

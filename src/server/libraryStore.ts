@@ -227,6 +227,28 @@ export class LibraryStore implements BibtexReadings {
     if (f) void this.load(f);
   }
 
+  /**
+   * Reads a library again if its file changed since it was read: a change no watcher reported
+   * (written after the read and before the client's watcher on it was in place). A load under way
+   * is waited for first; a library that is an open document follows its edits instead.
+   */
+  async recheck(uri: string): Promise<void> {
+    const f = this.files.get(uri);
+    if (!f || !this.host.stamp) return;
+    while (f.state === 'loading') {
+      await new Promise<void>((resolve) => this.loadWaiters.set(f, [...(this.loadWaiters.get(f) ?? []), resolve]));
+    }
+    const read = f.stamp;
+    const generation = f.generation;
+    if (this.files.get(uri) !== f || read === undefined || read.startsWith('v')) return;
+    const now = await this.host.stamp(f.uri);
+    // Unless another load started meanwhile (it reads the file as it is now).
+    if (this.files.get(uri) === f && f.generation === generation && now !== read) {
+      this.log.info(`library ${f.name}: changed before it was watched; reading it again`);
+      void this.load(f);
+    }
+  }
+
   /** Loads a file (from `given` when given: its open document's text, and its stamp when known), cancelling a load under way. */
   private async load(f: LibraryFile, given?: { text: string; stamp?: string }): Promise<void> {
     const generation = ++f.generation;

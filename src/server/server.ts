@@ -58,7 +58,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
   const settings = new ServerSettings(ctx);
   const workspace = new ServerWorkspace(ctx, settings);
   const { documents } = workspace;
-  const watching = new Watching(ctx, workspace.service);
+  // Called once the client watches them, after `sources` exists.
+  const watching = new Watching(ctx, workspace.service, (uris) => { for (const u of uris) void sources.libraries.recheck(u.toString()).catch(ctx.fail); });
   const sources: Sources = new Sources(ctx, settings, workspace, watching, {
     changed: () => diagnostics.refresh(),
     documentBibliographies: (doc) => service.bibliographyFiles(doc),

@@ -69,6 +69,7 @@ export class Sources {
     const self = this;
     this.libraries = new LibraryStore(log, {
       read: (uri) => workspace.readForStore(uri, { openFirst: true, stripBom: false }),
+      stamp: (uri) => workspace.fileStamp(uri),
       hash: ctx.host.hash,
       get cache() { return self.libraryCache; },
       yield: ctx.yield,

@@ -16,11 +16,16 @@ export const WORKSPACE_GLOB = '**/*.{bib,bbl,json,yaml,yml,tex,ltx,latex,md,mark
 
 /** The files outside the workspace folders the server reads, and the client's watchers on them. */
 export class Watching {
-  private readonly watched: { corpus: URI[]; libraries: URI[] } = { corpus: [], libraries: [] };
+  private readonly files: { corpus: URI[]; libraries: URI[] } = { corpus: [], libraries: [] };
   private outsideKey = '';
   private outsideRegistration: Promise<Disposable | undefined> = Promise.resolve(undefined);
 
-  constructor(private readonly ctx: ServerContext, private readonly workspace: WorkspaceFiles) {}
+  /**
+   * @param watched - the client's watchers on these files outside the workspace are in place: a
+   *   change written before they were (after the file was read) came with no event, so the caller
+   *   compares each file with what it read
+   */
+  constructor(private readonly ctx: ServerContext, private readonly workspace: WorkspaceFiles, private readonly watched: (uris: URI[]) => void = () => undefined) {}
 
   /** Registers the workspace watcher ({@link WORKSPACE_GLOB}), once initialized. */
   watchWorkspace(): void {
@@ -31,7 +36,7 @@ export class Watching {
 
   /** The files of one kind the server now reads; those outside the workspace folders get watchers of their own. */
   set(kind: 'corpus' | 'libraries', uris: URI[]): void {
-    this.watched[kind] = uris;
+    this.files[kind] = uris;
     this.watchOutside();
   }
 
@@ -39,7 +44,7 @@ export class Watching {
     const { ctx } = this;
     if (!ctx.can.watch) return;
     const outside = new Map<string, URI>();
-    for (const u of [...this.watched.corpus, ...this.watched.libraries]) if (!inWorkspace(this.workspace, u)) outside.set(u.toString(), u);
+    for (const u of [...this.files.corpus, ...this.files.libraries]) if (!inWorkspace(this.workspace, u)) outside.set(u.toString(), u);
     const key = [...outside.keys()].sort().join('\n');
     if (key === this.outsideKey) return;
     this.outsideKey = key;
@@ -51,8 +56,10 @@ export class Watching {
     this.outsideRegistration = this.outsideRegistration.then(async (previous) => {
       previous?.dispose();
       if (!watchers.length || ctx.closed) return undefined;
-      return ctx.connection.client.register(DidChangeWatchedFilesNotification.type, { watchers })
+      const registration = await ctx.connection.client.register(DidChangeWatchedFilesNotification.type, { watchers })
         .catch((e: unknown) => { ctx.log.warn(`cannot watch files outside the workspace: ${String(e)}`); return undefined; });
+      if (registration) this.watched([...outside.values()]);
+      return registration;
     });
   }
 }

@@ -282,6 +282,25 @@ describe('libraries in the language server', () => {
       await s.client.sendRequest(Methods.libraryStatus);
     });
 
+    it('a change written after it was read and before its watcher was in place is read once the watcher is', async () => {
+      // Zotero rewrites the export right after the server's first read, before the client watches it: no event tells of it.
+      const rewritten = `${LIBRARY}\n@article{late2025entry,\n  title = {Quokka Tallies for Wombat Clusters},\n  year = {2025},\n}\n`;
+      let text = LIBRARY;
+      const fileSystem = {
+        async readFile(uri: URI) {
+          if (uri.toString() !== OUTSIDE_URI) return undefined;
+          const read = text;
+          text = rewritten;
+          return { text: read, stamp: `len${read.length}` };
+        },
+        async stamp(uri: URI) { return uri.toString() === OUTSIDE_URI ? `len${text.length}` : undefined; },
+      };
+      const s = await start({ [OUTSIDE]: LIBRARY }, { citationStyle: 'apa', libraries: [OUTSIDE] }, { fileSystem }, undefined, WATCH);
+      await s.registered(() => watched(s).length === 2);
+      await ready(s, 4);
+      expect((await s.client.sendRequest<SearchResult>(Methods.search, { query: 'quokka wombat' })).keys[0]).toBe('late2025entry');
+    });
+
     it('is not watched twice, nor when the client cannot watch outside the workspace (it says so)', async () => {
       const s = await start({ [OUTSIDE]: LIBRARY, [LIB]: LIBRARY.replace(/@inproceedings\{kwon2023vllm/, '@inproceedings{kwon2023other') },
         { libraries: [OUTSIDE, 'lib/zotero.bib'] }, {}, undefined, WATCH);
