@@ -11,10 +11,10 @@
  */
 import { terminalSafe } from './core/text/terminal.js';
 import { main } from './cli/main.js';
-import { firstLine } from './cli/output.js';
+import { fileTextFor, firstLine } from './cli/output.js';
 
 export { main, USAGE } from './cli/main.js';
-export { suggest } from './cli/output.js';
+export { fileTextFor, suggest } from './cli/output.js';
 
 if (require.main === module) {
   // Anything unexpected is a bug: one line, exit 2, no stack trace.
@@ -26,7 +26,7 @@ if (require.main === module) {
   // `mlsys-papers list | head` closes the pipe early; that is not an error.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') process.exit(0); else internal(e); });
   try {
-    const code = main(process.argv.slice(2), (s) => process.stdout.write(`${s}\n`), (s) => process.stderr.write(`${s}\n`), (s) => process.stdout.write(s));
+    const code = main(process.argv.slice(2), (s) => process.stdout.write(`${s}\n`), (s) => process.stderr.write(`${s}\n`), (s) => process.stdout.write(fileTextFor(s, !!process.stdout.isTTY)));
     if (typeof code === 'number') process.exitCode = code;
     else code.then((c) => { process.exitCode = c; }, internal);
   } catch (e) {

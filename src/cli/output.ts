@@ -3,6 +3,18 @@
  * Everything printed goes through `main`'s terminal-safe writers (`core/text/terminal.ts`).
  */
 import { distance } from 'fastest-levenshtein';
+import { terminalSafe } from '../core/text/terminal.js';
+
+/**
+ * A file's own text as `check --fix` prints it: as it is into a pipe or a file (the fixed file,
+ * byte for byte), with its control characters shown as escapes on a terminal, where an ESC in a
+ * field would act (`core/text/terminal.ts`; line breaks, a CR before them, and tabs kept).
+ *
+ * @param terminal - whether stdout is a terminal (`process.stdout.isTTY`)
+ */
+export function fileTextFor(text: string, terminal: boolean): string {
+  return terminal ? terminalSafe(text, '\n\t') : text;
+}
 
 /** The first line of an error's message (no stack trace reaches the user). */
 export function firstLine(e: unknown): string {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, suggest, USAGE } from '../../src/cli.js';
+import { fileTextFor, main, suggest, USAGE } from '../../src/cli.js';
 import { openSealed, sealCache } from '../../src/host/node/libraryCache.js';
 
 const ROOT = join(__dirname, '../..');
@@ -674,5 +674,13 @@ describe('--library FILE: your own libraries beside the corpus', () => {
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/a\\nb\.bib:1:1: /);
     });
+  });
+});
+
+describe('check --fix prints the fixed file', () => {
+  it('as it is into a pipe or a file; on a terminal its control characters are escapes (line breaks, CRLF and tabs kept)', () => {
+    const text = '@misc{a,\r\n\ttitle = {Evil \u001b]0;owned\u0007 title \u009b2J},\r\n}\n';
+    expect(fileTextFor(text, false)).toBe(text);
+    expect(fileTextFor(text, true)).toBe('@misc{a,\r\n\ttitle = {Evil \\x1b]0;owned\\x07 title \\x9b2J},\r\n}\n');
   });
 });
