@@ -11,13 +11,13 @@
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import type { CitationService } from '../core/service/service.js';
+import { escapeHtml } from '../core/text/html.js';
 import type { ServerContext } from './serverContext.js';
 import { Methods, type PreviewCitationsParams, type PreviewCitationsResult } from './protocol.js';
 import type { References } from './references.js';
 import { Params } from './requests.js';
 
 /** Escapes text for HTML content. */
-const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Registers the `mlsysPapers/previewCitations` handler. */
 export function registerCitationPreview(ctx: ServerContext, service: CitationService, references: References): void {

@@ -93,7 +93,7 @@ describe('what the preview renders', () => {
     expect(text.slice(b.open!.start, b.open!.end)).toBe('::: {#refs}');
     expect(text.slice(b.close!.start, b.close!.end)).toBe(':::');
     expect(citationTexts(b.html).entries.map((e) => e.key)).toEqual(['kwon2023efficient', 'smith2020']);
-    expect(b.html).toContain('<h1 class="unnumbered" id="bibliography">Works &#60;cited&#62;</h1>');
+    expect(b.html).toContain('<h1 class="unnumbered" id="bibliography">Works &lt;cited&gt;</h1>');
     const suppressed = await preview({ '/ws/a.md': text.replace('nocite', 'suppress-bibliography: true\nnocite'), '/ws/refs.bib': BIB }, '/ws/a.md');
     expect(suppressed.bibliography).toBeNull();
     expect(suppressed.citations.length).toBe(1);

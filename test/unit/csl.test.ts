@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUNDLED_STYLES, formatBibliography } from '../../src/core/cite/citeproc.js';
+import { BUNDLED_STYLES, formatBibliography, renderCitations } from '../../src/core/cite/citeproc.js';
 import { realCorpus } from './helpers.js';
 
 const CSL_DIR = join(__dirname, '../../csl');
@@ -47,5 +47,14 @@ describe('a file that is not a CSL style', () => {
       expect(message).toMatch(/^MLSys Papers: (not a CSL style|cannot use this CSL style)/);
       expect(message).not.toMatch(/root:x|SECRET/);
     }
+  });
+});
+
+describe('a citation of keys no bibliography has', () => {
+  it('takes the style\'s layout prefix, suffix and delimiter with their character references decoded (hex ones too)', () => {
+    const ieee = style('ieee').replace('<layout delimiter=", ">', '<layout prefix="&#x5b;" suffix="&#93;" delimiter="&#x3B; ">');
+    expect(ieee).toContain('&#x5b;');
+    const r = renderCitations(new Map(), [[{ key: 'a', prefix: '', suffix: '', mode: 'normal' }, { key: 'b', prefix: '', suffix: '', mode: 'normal' }]], ieee, locale);
+    expect(r.citations[0]).toBe('[<strong>a?</strong>; <strong>b?</strong>]');
   });
 });

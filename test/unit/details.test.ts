@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { detailsHtml, escapeHtml } from '../../src/core/corpus/detailsHtml.js';
+import { detailsHtml } from '../../src/core/corpus/detailsHtml.js';
+import { escapeHtml } from '../../src/core/text/html.js';
 import { isWebLink } from '../../src/core/corpus/links.js';
 import { entry, realCorpus } from './helpers.js';
 

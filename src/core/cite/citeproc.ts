@@ -7,7 +7,8 @@ import CSL, { type Citation, type CitationItem } from 'citeproc';
 import type { Entry } from '../corpus/schema.js';
 import type { CiteMode } from '../markdown/citationGroups.js';
 import { toCslJson } from './formatCitation.js';
-import { locatorTerms, parseLocator } from './locator.js';
+import { locatorTerms, parseLocator, xmlText } from './locator.js';
+import { escapeHtml } from '../text/html.js';
 
 export { BUNDLED_STYLES, type BundledStyle } from './styles.js';
 
@@ -89,7 +90,6 @@ export interface RenderedCitations {
 }
 
 /** Escapes text for HTML content and attributes. */
-const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The affixes and delimiter of the style's citation layout, and whether it sorts its citations
@@ -101,8 +101,7 @@ function citationLayout(styleXml: string): { prefix: string; suffix: string; del
   const attrs = layout < 0 ? '' : styleXml.slice(layout, styleXml.indexOf('>', layout) + 1);
   const attr = (name: string) => {
     const m = new RegExp(`\\b${name}="([^"]*)"`).exec(attrs);
-    return m ? m[1]!.replace(/&(?:#(\d+)|(amp|lt|gt|quot|apos));/g, (x, d: string | undefined, n: string | undefined) =>
-      d ? String.fromCodePoint(Number(d)) : ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" } as Record<string, string>)[n!] ?? x) : '';
+    return m ? xmlText(m[1]!) : '';
   };
   return { prefix: attr('prefix'), suffix: attr('suffix'), delimiter: attr('delimiter'), sorted: at >= 0 && layout > at && styleXml.slice(at, layout).includes('<sort') };
 }

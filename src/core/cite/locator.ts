@@ -30,8 +30,11 @@ export const MAX_LOCATOR_TOKENS = 256;
 const TERM = /<term\s+name="([\w-]+)"(?:\s+form="([\w-]+)")?\s*(\/>|>([\s\S]*?)<\/term>)/g;
 const SINGLE_OR_MULTIPLE = /<(?:single|multiple)>([^<]*)<\/(?:single|multiple)>/g;
 
-/** Decodes the XML character references a locale's term may hold (`&#167;`, `&amp;`). */
-function xmlText(s: string): string {
+/**
+ * Decodes the character references a CSL file's text or attribute may hold (XML 1.0 §4.1:
+ * `&#167;`, `&#xA7;`, and the five predefined entities `&amp;` `&lt;` `&gt;` `&quot;` `&apos;`).
+ */
+export function xmlText(s: string): string {
   return s.replace(/&(?:#(\d+)|#x([\da-f]+)|(amp|lt|gt|quot|apos));/gi, (m, dec: string | undefined, hex: string | undefined, name: string | undefined) =>
     dec ? String.fromCodePoint(Number(dec)) : hex ? String.fromCodePoint(parseInt(hex, 16)) : ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" } as Record<string, string>)[name!.toLowerCase()] ?? m);
 }

@@ -13,12 +13,8 @@ import type { Taxonomy } from './model.js';
 import * as l10n from '@vscode/l10n';
 import type { CorpusEntry, Entry } from './schema.js';
 import { entryLinks, isWebLink } from './links.js';
+import { escapeHtml } from '../text/html.js';
 import { kindLabel, levelBadge, topicPath } from '../text/l10n.js';
-
-/** Escapes text for HTML element content and double-quoted attributes. */
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 /** What the page shows besides the entry itself. */
 export interface DetailsContext {
