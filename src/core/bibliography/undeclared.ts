@@ -9,7 +9,7 @@
  */
 import { URI, Utils } from 'vscode-uri';
 import type { WorkspaceFiles } from '../workspace/files.js';
-import { mayReadFor } from '../workspace/paths.js';
+import { isInside, mayReadFor } from '../workspace/paths.js';
 
 /** `.bib` files taken from one folder, at most (in name order). */
 const MAX_FILES = 16;
@@ -39,7 +39,7 @@ async function bibsIn(ws: WorkspaceFiles, folder: URI, root: URI): Promise<URI[]
 export async function undeclaredBibliography(ws: WorkspaceFiles, root: URI): Promise<{ uris: URI[]; where: UndeclaredWhere } | undefined> {
   const beside = await bibsIn(ws, Utils.dirname(root), root);
   if (beside.length) return { uris: beside, where: 'beside' };
-  const top = ws.folders.find((f) => f.scheme === root.scheme && f.authority === root.authority && root.path.startsWith(`${f.path.replace(/\/$/, '')}/`));
+  const top = ws.folders.find((f) => isInside(f, root));
   if (!top || Utils.dirname(root).path.replace(/\/$/, '') === top.path.replace(/\/$/, '')) return undefined;
   const atTop = await bibsIn(ws, top, root);
   return atTop.length ? { uris: atTop, where: 'workspace' } : undefined;

@@ -36,7 +36,7 @@ import { frontMatterOf } from '../bibliography/locate.js';
 import { parseYaml } from '../text/yaml.js';
 import { hasCrossrefFields } from './crossref.js';
 import { makefileCommands, shellScriptCommands, UNRESOLVED, type BuildCommand } from './buildScripts.js';
-import { mayReadFor } from '../workspace/paths.js';
+import { isInside, mayReadFor } from '../workspace/paths.js';
 import { fromFolder } from '../workspace/writtenPath.js';
 
 /** What a document's build tells pandoc: see the module comment. */
@@ -143,7 +143,7 @@ const isBuildScript = (name: string): boolean => /^(GNUmakefile|[Mm]akefile)$/.t
 
 /** The folders from the document's up to its workspace folder (at most {@link MAX_FOLDERS}). */
 function foldersUp(ws: WorkspaceFiles, doc: URI): URI[] {
-  const top = ws.folders.find((f) => doc.scheme === f.scheme && doc.authority === f.authority && (doc.path === f.path || doc.path.startsWith(`${f.path.replace(/\/$/, '')}/`)));
+  const top = ws.folders.find((f) => isInside(f, doc));
   const out: URI[] = [];
   for (let dir = Utils.dirname(doc); out.length < MAX_FOLDERS; dir = Utils.dirname(dir)) {
     out.push(dir);
