@@ -15,7 +15,7 @@
  * - `literatureNotes.ts`: where an entry's note is, and a new note's text.
  */
 import {
-  CodeActionKind, CodeLensRefreshRequest, TextDocumentSyncKind, type Connection, type DidChangeConfigurationParams, type DidChangeWatchedFilesParams, type InitializeParams, type InitializeResult,
+  CodeActionKind, CodeLensRefreshRequest, FileChangeType, TextDocumentSyncKind, type Connection, type DidChangeConfigurationParams, type DidChangeWatchedFilesParams, type InitializeParams, type InitializeResult,
   type WorkspaceFoldersChangeEvent,
 } from 'vscode-languageserver';
 import { URI } from 'vscode-uri';
@@ -168,7 +168,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
   }));
 
   connection.onDidChangeWatchedFiles(gate.heed('workspace/didChangeWatchedFiles', Params.didChangeWatchedFiles, ({ changes }: DidChangeWatchedFilesParams) => {
-    scope.invalidate();
+    // A changed file is read again by its stamp; only a file created or deleted changes the workspace's listing.
+    if (changes.some((c) => c.type !== FileChangeType.Changed)) scope.invalidate();
     if (changes.some((c) => fileKind(c.uri) === 'latex')) void latex.filesChanged(changes).catch(ctx.fail);
     if (sources.filesChanged(changes).bib) diagnostics.refresh();
   }));

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import {
-  CodeActionRequest, CodeLensRefreshRequest, CodeLensRequest, DidChangeTextDocumentNotification, HoverRequest, DocumentDiagnosticRequest, PrepareRenameRequest, ReferencesRequest, RenameRequest, ResponseError,
+  CodeActionRequest, CodeLensRefreshRequest, CodeLensRequest, DidChangeTextDocumentNotification, DidChangeWatchedFilesNotification, FileChangeType, HoverRequest, DocumentDiagnosticRequest, PrepareRenameRequest, ReferencesRequest, RenameRequest, ResponseError,
   type CodeAction, type CodeLens, type Diagnostic, type TextDocumentEdit, type WorkspaceEdit,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -79,6 +79,22 @@ describe('entry lenses and unused entries over LSP', () => {
     await lenses();
     // One stamp, no read (the harness records both as an access).
     expect(s.reads.filter((r) => r === intro).length - before).toBe(1);
+  });
+  it('lists the workspace\'s citing files again after a file is created or deleted, not after one is changed', async () => {
+    let listings = 0;
+    const fileSystem = { listFiles: async (folders: readonly URI[], extensions: readonly string[]) => { listings++; return LISTING.fileSystem.listFiles(folders, extensions); } };
+    const s = await start(FILES, undefined, { fileSystem }, undefined, { didChangeWatchedFiles: { dynamicRegistration: true } });
+    s.open(REFS, 'bibtex', REFS_TEXT);
+    const lenses = () => s.client.sendRequest(CodeLensRequest.type, { textDocument: { uri: REFS } });
+    const event = (type: FileChangeType) => s.client.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: URI.file('/ws/intro.tex').toString(), type }] });
+    await lenses();
+    const first = listings;
+    await event(FileChangeType.Changed);
+    await lenses();
+    expect(listings).toBe(first);
+    await event(FileChangeType.Created);
+    await lenses();
+    expect(listings).toBeGreaterThan(first);
   });
   it('a lens per entry; the unused entry is a Hint tagged Unnecessary whose quick fix removes it byte for byte', async () => {
     const s = await start(FILES, undefined, LISTING);
