@@ -17,6 +17,7 @@
  */
 import * as vscode from 'vscode';
 import type MarkdownIt from 'markdown-it';
+import { affectsMarkdownCitations } from '../core/markdown/pandocBuild.js';
 import { MARKDOWN_LANGUAGES } from '../core/workspace/fileKind.js';
 import { fittingCitations, markdownItCitations, shiftSpans, type KnownCitations, type RenderedCitations, type TextChange, type TextSpan } from '../core/markdown/markdownItCitations.js';
 import { Settings } from '../ids.js';
@@ -56,8 +57,8 @@ class PreviewCitations extends Disposable {
     this._register(vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration(Settings.section)) stale(); }));
     this._register(ctx.server.onCorpusChanged(stale));
     this._register(ctx.server.onLibrariesChanged(stale));
-    // A saved file that is not Markdown may be a bibliography (its format is the server's to decide).
-    this._register(vscode.workspace.onDidSaveTextDocument((d) => { if (!MARKDOWN_LANGUAGES.has(d.languageId)) stale(); }));
+    // A saved bibliography, style, metadata or defaults file, or build script (not a LaTeX file, nor code).
+    this._register(vscode.workspace.onDidSaveTextDocument((d) => { if (affectsMarkdownCitations(d.uri.path, d.languageId)) stale(); }));
     this._register(vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri.toString())));
     this._register({ dispose: () => { for (const t of this.timers.values()) clearTimeout(t); for (const a of this.asking.values()) a.cts.cancel(); } });
   }
