@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ConfigurationRequest, createMessageConnection, ExecuteCommandRequest, ExitNotification, InitializedNotification, InitializeRequest, ShutdownRequest, StreamMessageReader, StreamMessageWriter,
+  ConfigurationRequest, createMessageConnection, DocumentDiagnosticRequest, type FullDocumentDiagnosticReport, ExecuteCommandRequest, ExitNotification, InitializedNotification, InitializeRequest, ShutdownRequest, StreamMessageReader, StreamMessageWriter,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
 import { main } from '../../src/cli.js';
@@ -245,6 +245,22 @@ describe('the language server (Node host on a real folder)', () => {
     s.open(doc, 'latex', '\\cite{kwon2023efficient}\n\\bibliography{refs}\n');
     const plan = await s.client.sendRequest<CitePlan>(Methods.planCitation, { uri: doc, position: { line: 0, character: 0 }, keys: ['yu2022orca'] });
     expect(plan.bibliography).toMatchObject({ kind: 'refuse', message: expect.stringMatching(/exists but cannot be read as a file/) });
+  });
+
+  it.skipIf(!canFifo)('a declared bibliography that links to /dev/zero, is a FIFO or a folder is said to be unreadable, not missing', async () => {
+    for (const make of [fixtures.devZero, fixtures.fifo, fixtures.folder]) {
+      const { ws } = layout();
+      make(ws, 'refs.bib');
+      const s = await diskServer(ws, {});
+      const doc = URI.file(join(ws, 'paper.tex')).toString();
+      s.open(doc, 'latex', '\\documentclass{article}\n\\begin{document}\n\\cite{kwon2023efficient,nosuch1999}\n\\bibliography{refs}\n\\end{document}\n');
+      const report = await s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: doc } }) as FullDocumentDiagnosticReport;
+      expect(report.items.map((d) => [d.code, d.message]), make.name).toEqual([
+        ['unreadable-bibliography', '"kwon2023efficient" is in the MLSys Papers corpus; refs.bib exists but cannot be read as a file.'],
+        ['unknown-key', 'Unknown citation key "nosuch1999": the MLSys Papers corpus does not know it, and the declared bibliography (refs.bib) is missing or cannot be read.'],
+      ]);
+      s.dispose();
+    }
   });
 
   it('a bibliography through a symlinked folder that leads out of the workspace is refused, not written', async () => {

@@ -37,6 +37,12 @@ export interface BibDocument {
  */
 export type ResolvedBibFile = BibFile & { uri: URI; inline?: true };
 
+/** The first of `uris` that exists (a file, a folder or anything else there), if any. */
+async function firstExisting(ws: WorkspaceFiles, uris: readonly URI[]): Promise<URI | undefined> {
+  for (const u of uris) if (await ws.exists(u)) return u;
+  return undefined;
+}
+
 /** The bibliography a document declares: where it lives and what it holds. */
 export interface DocumentBibliography {
   /** The document whose declarations count: the LaTeX root file, the Markdown document, or `_quarto.yml`. */
@@ -45,6 +51,11 @@ export interface DocumentBibliography {
   files: ResolvedBibFile[];
   /** Declared files that do not exist yet. */
   missing: URI[];
+  /**
+   * Declared files that exist but give no text: a folder, a device or a pipe (a `refs.bib` that
+   * links to `/dev/zero`), a file over the size cap or one that cannot be opened. Absent when none.
+   */
+  unreadable?: URI[];
   /**
    * LaTeX: every root file whose declarations count, `root` first (a file included by two roots
    * has both bibliographies).
@@ -240,6 +251,7 @@ export async function resolveBibliography(ws: WorkspaceFiles, doc: BibDocument, 
   } else return undefined;
   const files: ResolvedBibFile[] = [];
   const missing: URI[] = [];
+  const unreadableFiles: URI[] = [];
   const unread: string[] = [];
   const seen = new Set<string>();
   for (const r of roots) {
@@ -260,7 +272,13 @@ export async function resolveBibliography(ws: WorkspaceFiles, doc: BibDocument, 
         break;
       }
       const first = candidates[0]!;
-      if (!found && !seen.has(first.toString())) { seen.add(first.toString()); missing.push(first); }
+      if (!found && !seen.has(first.toString())) {
+        seen.add(first.toString());
+        // There but no text (a folder, a device, a pipe, over the cap): not a file to create.
+        const there = await firstExisting(ws, candidates);
+        if (there) unreadableFiles.push(there);
+        else missing.push(first);
+      }
     }
   }
   // Pandoc reads the front matter's references: beside the bibliography files.
@@ -268,6 +286,7 @@ export async function resolveBibliography(ws: WorkspaceFiles, doc: BibDocument, 
   if (inline) files.push(inline);
   const out: DocumentBibliography = { root: roots[0]!.uri, files, missing };
   if (unread.length) out.unread = unread;
+  if (unreadableFiles.length) out.unreadable = unreadableFiles;
   if (kind === 'latex') {
     out.roots = roots.map((r) => r.uri);
     // With every declared .bib missing (an arXiv submission), the .bbl BibTeX wrote from them is what LaTeX reads.
@@ -276,7 +295,7 @@ export async function resolveBibliography(ws: WorkspaceFiles, doc: BibDocument, 
     if (thebibliography.length) out.thebibliography = thebibliography;
   }
   // Nothing declared at all: the .bib files beside the root (or at the workspace's root) are where its keys are checked.
-  if (!files.length && !missing.length && !unread.length && !out.thebibliography) {
+  if (!files.length && !missing.length && !unreadableFiles.length && !unread.length && !out.thebibliography) {
     const found = await undeclaredBibliography(ws, out.root);
     for (const uri of found?.uris ?? []) {
       const file = await cache.get(ws, uri, 'bib', (text) => readBibFile(uri.path, text));
@@ -304,7 +323,7 @@ export type BibUpdate =
   | { kind: 'append'; uri: URI; source: ResolvedBibFile; insertion: BibInsertion; entries: readonly Entry[] }
   | { kind: 'create'; uri: URI; text: string; entries: readonly Entry[] }
   | { kind: 'declare'; entries: readonly Entry[] }
-  | { kind: 'refuse'; uri: URI; reason: 'unreadable' | 'outside-workspace' | 'no-folder' | 'unsafe' | 'thebibliography'; line?: number; column?: number; message: string; entries: readonly Entry[] };
+  | { kind: 'refuse'; uri: URI; reason: 'unreadable' | 'not-a-file' | 'outside-workspace' | 'no-folder' | 'unsafe' | 'thebibliography'; line?: number; column?: number; message: string; entries: readonly Entry[] };
 
 /**
  * Plans the change to a document's bibliography that citing `plan.add` needs: the first declared
@@ -338,6 +357,9 @@ export async function planBibliographyUpdate(ws: WorkspaceFiles, bib: DocumentBi
   // A thebibliography is LaTeX the user (or BibTeX, long ago) wrote: nothing is appended to it; declaring a .bib
   // beside it would print a second list, and creating a missing declared one would have BibTeX overwrite its .bbl.
   const thebib = bib.thebibliography?.find((s) => s.environments) ?? bib.thebibliography?.[0];
+  // Declared, there, and no file we can read (a folder, a device, a pipe, over the cap): nothing is created over it.
+  const there = bib.unreadable?.[0];
+  if (!target && there) return { kind: 'refuse', uri: there, reason: 'not-a-file', entries, message: `exists but cannot be read as a file; it was not changed; add ${keys} by hand` };
   if (!target && thebib) return { kind: 'refuse', uri: thebib.uri, reason: 'thebibliography', entries, message: `holds the document's thebibliography, which MLSys Papers does not write; it was not changed; add a \\bibitem for ${keys} there by hand` };
   if (!uri) return { kind: 'declare', entries };
   if (!opts.allowOutside && !(await inWorkspaceReal(ws, uri))) {

@@ -113,7 +113,7 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
   const thebib = bib?.thebibliography?.map((s) => displayPath(s.uri)).join(', ');
   const bibName = [...readable.map((s) => displayPath(s.uri)), ...(readable.length && thebib ? [thebib] : [])].join(', ');
   // Declared files that are missing or cannot be parsed: the document does declare a bibliography.
-  const unreadable = [...(bib?.files.filter((s) => !readable.includes(s)).map((s) => s.uri) ?? []), ...(bib?.missing ?? [])].map(displayPath).join(', ');
+  const unreadable = [...(bib?.files.filter((s) => !readable.includes(s)).map((s) => s.uri) ?? []), ...(bib?.unreadable ?? []), ...(bib?.missing ?? [])].map(displayPath).join(', ');
   const { corpus } = ctx.opts.corpus();
   const out: Diagnostic[] = [];
   const raise = (c: CitedKey, code: string, message: string) =>
@@ -171,6 +171,9 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
     } else if (thebib) {
       // A code of its own, with no quick fix: nothing is added to a thebibliography (`planBibliographyUpdate` refuses).
       raise(c, DiagnosticCodes.notInThebibliography, l10n.t('"{0}" is in {1}, but no \\bibitem of the thebibliography in {2} defines it.', c.key, from, thebib));
+    } else if (bib?.unreadable?.length && !bib.files.length) {
+      // A folder, a device or a pipe where the file should be (a refs.bib that links to /dev/zero): not missing, and not created over.
+      raise(c, DiagnosticCodes.unreadableBibliography, l10n.t('"{0}" is in {1}; {2} exists but cannot be read as a file.', c.key, from, bib.unreadable.map(displayPath).join(', ')));
     } else if (bib?.missing.length && !bib.files.length) {
       // Declared but not created yet: the quick fix creates it with the entry.
       raise(c, DiagnosticCodes.notInBib, l10n.t('"{0}" is in {1}; {2} does not exist yet.', c.key, from, bib.missing.map(displayPath).join(', ')));

@@ -54,7 +54,7 @@ export async function namedSystemHints(ctx: ServiceContext, doc: TextDocument, c
   if (!settings.namedSystemHints) return [];
   // Only where the writer cites as we read it (a citation, or a declared bibliography): a page of
   // another dialect (d2lbook's :cite:, distill's <d-cite>) has citations we do not see.
-  if (!cited.length && !bib?.files.length && !bib?.missing.length && !bib?.thebibliography?.length) return [];
+  if (!cited.length && !bib?.files.length && !bib?.missing.length && !bib?.unreadable?.length && !bib?.thebibliography?.length) return [];
   const names = SystemNames.of(ctx.opts.corpus().corpus.entries);
   const citedKeys = new Set(cited.map((c) => c.key.toLowerCase()));
   const own = new SameWorkIndex<BibEntry>();

@@ -80,7 +80,9 @@ async function planBibliography(ctx: ServiceContext, doc: TextDocument, entries:
       break;
     }
     case 'refuse':
-      bibliography = { kind: 'refuse', uri: update.uri.toString(), message: update.message, line: update.line, column: update.column };
+      // A declared file that is there but gives no text: why, in the user's language (not UTF-8, or no file).
+      bibliography = (update.reason === 'not-a-file' ? await refuseExisting(ctx, update.uri, update.entries.map((e) => e.key)) : undefined)
+        ?? { kind: 'refuse', uri: update.uri.toString(), message: update.message, line: update.line, column: update.column };
       break;
     case 'append':
       bibliography = await insertionInto(ctx, update.uri, update.entries, ctx.ws.openDocument(update.uri));

@@ -97,7 +97,7 @@ export async function previewCitations(ctx: ServiceContext, doc: TextDocument): 
   const cited = groups.flatMap((g) => g.items.map((i) => i.key));
   let known = false;
   for (const key of cited) if (itemOf(key)) known = true;
-  const declares = inline.size > 0 || !!bib?.files.length || !!bib?.missing.length;
+  const declares = inline.size > 0 || !!bib?.files.length || !!bib?.missing.length || !!bib?.unreadable?.length;
   if (!declares && !known) return { groups: [], items: new Map(), uncited: [], suppressBibliography: false };
   const uncited = nocite.all ? [...inline.keys(), ...own.keys()] : nocite.cited.map((c) => c.key);
   for (const key of uncited) itemOf(key);

@@ -196,6 +196,8 @@ export const DIAGNOSTIC_SOURCE = 'MLSys Papers';
 /** Diagnostic codes, for quick fixes (`not-in-thebibliography`, a corpus or library key no `\bibitem` defines, has none: nothing is written into a thebibliography). */
 export const DiagnosticCodes = {
   unknown: 'unknown-key', notInBib: 'not-in-bibliography', notInThebibliography: 'not-in-thebibliography', duplicate: 'duplicate-key', missingRoot: 'missing-root',
+  /** A corpus key cited while the declared bibliography is there but cannot be read as a file (no quick fix: nothing is created over it). */
+  unreadableBibliography: 'unreadable-bibliography',
   /** An entry cited as an arXiv preprint whose version of record the corpus has (`core/checks/`). */
   versionOfRecord: 'version-of-record',
   /** An entry whose fields disagree with the corpus's verified record. */
