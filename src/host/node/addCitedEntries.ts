@@ -10,7 +10,7 @@ import { relative, resolve } from 'node:path';
 import { URI } from 'vscode-uri';
 import { inWorkspaceReal } from '../../core/workspace/paths.js';
 import { fileKind, isCiting } from '../../core/workspace/fileKind.js';
-import { planBibAddition, readBibFile } from '../../core/bibliography/planAdditions.js';
+import { planBibAddition, planBibSync, readBibFile } from '../../core/bibliography/planAdditions.js';
 import { citedKeys } from '../../core/cite/citations.js';
 import { definedKeys } from '../../core/latex/thebibliography.js';
 import type { Corpus } from '../../core/corpus/readCorpus.js';
@@ -94,11 +94,14 @@ export async function syncBibliography(
   };
   switch (update.kind) {
     case 'none':
-      out.push(bib?.undeclared
-        ? `${file}: declares no bibliography; ${bib.files.map((f) => show(f.uri)).join(', ')} ${bib.undeclared === 'beside' ? 'beside it' : 'at the root of the working directory'}, which its keys were checked against, has every corpus entry it cites`
-        : `${file}: the bibliography has every corpus entry it cites`);
+      out.push(`${file}: the bibliography has every corpus entry it cites`);
       return { code: 0, out, err: [...err, ...unread()] };
     case 'declare':
+      // Undeclared files are for checks only (nothing is written to them); said when they have every entry.
+      if (bib?.undeclared && !planBibSync(update.entries, bib.files).add.length) {
+        out.push(`${file}: declares no bibliography; ${bib.files.map((f) => show(f.uri)).join(', ')} ${bib.undeclared === 'beside' ? 'beside it' : 'at the root of the working directory'}, which its keys were checked against, has every corpus entry it cites`);
+        return { code: 0, out, err: [...err, ...unread()] };
+      }
       return { code: 2, out, err: [...err, ...unread(), `${file} declares no bibliography (\\bibliography{…}, \\addbibresource{…} or bibliography: in the front matter); nothing was written`] };
     case 'refuse': {
       // A declared file that is no regular file (a link to /dev/zero leads outside too): that is why.
