@@ -89,8 +89,10 @@ export function planEntryRewrite(source: BibFile, entry: BibEntry, change: Entry
  */
 export function planEntryRewrites(source: BibFile, changes: readonly { entry: BibEntry; change: EntryChange }[]): BibReplacement[] | undefined {
   const planned: { plan: BibReplacement; entry: BibEntry; change: EntryChange }[] = [];
+  // A CSL-YAML file is parsed once for every item's span, not once per item.
+  const spans = source.format === 'csl-yaml' ? yamlItemSpans(source.text) : undefined;
   for (const { entry, change } of changes) {
-    const span = entrySpan(source, entry);
+    const span = entrySpan(source, entry, spans);
     if (!span) return undefined;
     const text = rewriteText(source, entry, span, change);
     if (text === undefined) return undefined;
@@ -112,15 +114,19 @@ export function applyReplacements(text: string, plans: readonly BibReplacement[]
   return out + text.slice(at);
 }
 
-/** Where an entry is in its file: `[start, end)`. */
-function entrySpan(source: BibFile, entry: BibEntry): { start: number; end: number } | undefined {
+/**
+ * Where an entry is in its file: `[start, end)`.
+ *
+ * @param yamlSpans - a CSL-YAML file's item spans ({@link yamlItemSpans}), when already read
+ */
+function entrySpan(source: BibFile, entry: BibEntry, yamlSpans?: ReadonlyMap<number, { start: number; end: number }>): { start: number; end: number } | undefined {
   if (entry.start === undefined) return undefined;
   if (source.format === 'bibtex') return entry.end !== undefined ? { start: entry.start, end: entry.end } : undefined;
   if (source.format === 'csl-json') {
     const end = jsonValueEnd(source.text, entry.start);
     return end === undefined ? undefined : { start: entry.start, end };
   }
-  return yamlItem(source.text, entry.start)?.span;
+  return (yamlSpans ?? yamlItemSpans(source.text)).get(entry.start);
 }
 
 function rewriteText(source: BibFile, entry: BibEntry, span: { start: number; end: number }, change: EntryChange): string | undefined {
@@ -386,20 +392,24 @@ function cslJsonText(text: string, start: number, old: string, item: Record<stri
   return JSON.stringify(item, null, unit).replace(/\n/g, eol + base);
 }
 
-/** A CSL-YAML item at `start` (its mapping's first key): its node and its span in the text. */
-function yamlItem(text: string, start: number): { node: YamlNode; span: { start: number; end: number } } | undefined {
+/**
+ * The spans of a CSL-YAML file's items, by their start (each mapping's first key), from one parse:
+ * an item ends with its value, before the line break and comments that follow.
+ */
+function yamlItemSpans(text: string): Map<number, { start: number; end: number }> {
+  const out = new Map<number, { start: number; end: number }>();
   const parsed = parseYaml(text);
-  if (!parsed.doc) return undefined;
+  if (!parsed.doc) return out;
   const refs = cslYamlReferences(parsed.doc);
-  if (!refs.list || !isSeq(refs.list)) return undefined;
+  if (!refs.list || !isSeq(refs.list)) return out;
   for (const n of refs.list.items as YamlNode[]) {
-    if (!n?.range || n.range[0] !== start || !isMap(n)) continue;
-    // The node's end is its value's end, before the line break and comments that follow.
+    if (!n?.range || !isMap(n)) continue;
+    const start = n.range[0];
     let end = n.range[1];
     while (end > start && /\s/.test(text[end - 1]!)) end--;
-    return { node: n, span: { start, end } };
+    out.set(start, { start, end });
   }
-  return undefined;
+  return out;
 }
 
 function cslYamlText(text: string, start: number, old: string, item: Record<string, unknown>): string {
