@@ -97,6 +97,9 @@ describe('an entry commented out with % (biblatex-apa\'s test file, real documen
     r.read();
     expect(r.entries.map((e) => e.key)).toEqual(['10.1:18', 'after']);
   });
+  it('keeps the keys of the commented-out entries apart: BibTeX, which has no comment syntax, reads them', () => {
+    expect(parseBib(text).commented).toEqual(['10.1:18', 'gone']);
+  });
   it('still reads an @ after other text on its line, as BibTeX does', () => {
     expect(parseBib('see % note @misc{x, title = {T}}\n').entries.map((e) => e.key)).toEqual(['x']);
   });

@@ -118,6 +118,15 @@ describe('cause 4: subfiles, \\subfix and bibunits (the subfiles package\'s own 
   });
 });
 
+describe('an entry commented out with %', () => {
+  it('is no false alarm where it is cited: BibTeX reads it, biber does not, and which one builds is not known', async () => {
+    const files = { '/ws/refs.bib': `%@misc{old2001,\n%  title = {Old},\n%}\n${bib('new2002')}` };
+    const s = serviceOver(files);
+    const d = doc('/ws/paper.tex', 'latex', '\\documentclass{article}\n\\begin{document}\n\\cite{old2001,new2002,nosuch1999}\n\\bibliography{refs}\n\\end{document}\n');
+    expect(await flagged(s, d)).toEqual(['nosuch1999']);
+  });
+});
+
 describe('cause 5: the front matter\'s references: as the bibliography', () => {
   const front = '---\ntitle: Title\nbibliography: references.bib\nreferences:\n  - id: unitednations1948\n    title: Universal Declaration of Human Rights\n    type: book\n---\n\n';
 

@@ -56,6 +56,8 @@ export interface ParsedBib {
   /** The first error-level problem: an entry that is skipped (the others are in `entries`). */
   error?: BibSyntaxError;
   problems?: BibProblem[];
+  /** Keys of entries commented out with `%` (`%@misc{key,`): BibTeX reads them, biber does not (`readBibtex.ts`). */
+  commented?: string[];
 }
 
 /**
@@ -77,7 +79,7 @@ export function parseBib(text: string): ParsedBib {
     entries.sort((a, b) => a.start! - b.start!);
   }
   const first = r.problems.find((p) => p.severity === 'error');
-  return { entries, problems: r.problems, ...(first ? { error: { line: first.line, column: first.column, message: first.message } } : {}) };
+  return { entries, problems: r.problems, ...(r.commented.length ? { commented: r.commented } : {}), ...(first ? { error: { line: first.line, column: first.column, message: first.message } } : {}) };
 }
 
 /**

@@ -29,6 +29,8 @@ export interface BibFile {
   error?: BibSyntaxError;
   /** Every problem the reader found, in file order. */
   problems?: BibProblem[];
+  /** BibTeX: keys of entries commented out with `%`, which BibTeX reads and biber does not (`ParsedBib.commented`). */
+  commented?: string[];
 }
 
 /**

@@ -112,6 +112,11 @@ export class BibtexLibraryReader extends BibtexScanner {
    * BibTeX keeps them (see the module comment). Empty otherwise.
    */
   readonly partial: RawBibEntry[] = [];
+  /**
+   * Keys of entries commented out with `%` (`%@misc{key,`), in file order: skipped, as biber
+   * (btparse) skips them, but BibTeX, which has no comment syntax, reads them.
+   */
+  readonly commented: string[] = [];
   readonly problems: LibraryProblem[] = [];
   /** `@string` definitions: lower-case name → offsets of the block that defines it (the last one). */
   readonly strings = new Map<string, { start: number; end: number }>();
@@ -211,6 +216,9 @@ export class BibtexLibraryReader extends BibtexScanner {
       const at = text.indexOf('@', this.pos);
       if (at < 0 || at >= this.end) break;
       if (commentedOut(text, at)) {
+        COMMENTED_KEY.lastIndex = at;
+        const key = COMMENTED_KEY.exec(text)?.[1];
+        if (key) this.commented.push(key);
         // The rest of the line is the comment.
         LINE_BREAK.lastIndex = at;
         const nl = LINE_BREAK.exec(text);
@@ -438,6 +446,9 @@ export function readEntryAt(text: string, start: number, end: number, macros: Re
   if (!e || e.start !== start || e.end !== end) return undefined;
   return { type: e.type, label: e.key, properties: e.fields };
 }
+
+/** An entry's head at an `@`, on its line: `@type{key,` (its key in group 1). */
+const COMMENTED_KEY = /@[ \t]*[A-Za-z][\w-]*[ \t]*[{(][ \t]*([^\s,{}()"#%'=\\]+)[ \t]*,/y;
 
 /**
  * Whether the `@` at `at` is commented out: only `%` signs and blanks (at least one `%`) stand

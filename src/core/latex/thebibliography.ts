@@ -97,14 +97,15 @@ export function bibitemKeys(sources: readonly ThebibliographySource[] | undefine
 
 /**
  * Whether a document's bibliography defines a key: an entry of its bibliography files (compared
- * ignoring case, as BibTeX compares keys) or a `\bibitem` of its `thebibliography` (compared
- * exactly, as LaTeX does).
+ * ignoring case, as BibTeX compares keys), a `.bib` entry commented out with `%` (which BibTeX
+ * reads), or a `\bibitem` of its `thebibliography` (compared exactly, as LaTeX does).
  *
  * @param bib - the resolved bibliography (`resolveBibliography`); undefined defines nothing
  * @returns a test, built once (a set of each kind of key)
  */
-export function definedKeys(bib: { files: readonly { entries: readonly { key: string }[] }[]; thebibliography?: readonly ThebibliographySource[] } | undefined): (key: string) => boolean {
-  const entries = new Set(bib?.files.flatMap((f) => f.entries.map((e) => e.key.toLowerCase())) ?? []);
+export function definedKeys(bib: { files: readonly { entries: readonly { key: string }[]; commented?: readonly string[] }[]; thebibliography?: readonly ThebibliographySource[] } | undefined): (key: string) => boolean {
+  // An entry commented out with % counts: BibTeX reads it (biber does not; which one builds is not known, and a false alarm costs more).
+  const entries = new Set(bib?.files.flatMap((f) => [...f.entries.map((e) => e.key.toLowerCase()), ...(f.commented ?? []).map((k) => k.toLowerCase())]) ?? []);
   const items = bibitemKeys(bib?.thebibliography);
   return (key) => items.has(key) || entries.has(key.toLowerCase());
 }
