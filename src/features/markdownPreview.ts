@@ -17,7 +17,7 @@
  */
 import * as vscode from 'vscode';
 import type MarkdownIt from 'markdown-it';
-import { affectsMarkdownCitations } from '../core/markdown/pandocBuild.js';
+import { affectsMarkdownCitations } from '../core/markdown/buildFiles.js';
 import { MARKDOWN_LANGUAGES } from '../core/workspace/fileKind.js';
 import { fittingCitations, markdownItCitations, shiftSpans, type KnownCitations, type RenderedCitations, type TextChange, type TextSpan } from '../core/markdown/markdownItCitations.js';
 import { Settings } from '../ids.js';

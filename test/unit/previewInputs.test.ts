@@ -1,9 +1,9 @@
 /**
  * Which saved files make the Markdown preview's citations stale (`affectsMarkdownCitations` in
- * `src/core/markdown/pandocBuild.ts`): what the server reads for a document's citations, nothing else.
+ * `src/core/markdown/buildFiles.ts`): what the server reads for a document's citations, nothing else.
  */
 import { describe, expect, it } from 'vitest';
-import { affectsMarkdownCitations } from '../../src/core/markdown/pandocBuild.js';
+import { affectsMarkdownCitations } from '../../src/core/markdown/buildFiles.js';
 
 describe('a saved file makes the preview\'s citations stale', () => {
   it.each([

@@ -38,7 +38,7 @@ import { hasCrossrefFields } from './crossref.js';
 import { makefileCommands, shellScriptCommands, UNRESOLVED, type BuildCommand } from './buildScripts.js';
 import { isInside, mayReadFor } from '../workspace/paths.js';
 import { fromFolder } from '../workspace/writtenPath.js';
-import { fileKind, isBibliography } from '../workspace/fileKind.js';
+import { isBuildScript } from './buildFiles.js';
 
 /** What a document's build tells pandoc: see the module comment. */
 export interface PandocBuild {
@@ -139,23 +139,6 @@ function readMetadata(text: string): { bibliographies: string[]; references: boo
   return { bibliographies: strings(m.bibliography), references: Array.isArray(m.references), crossref: hasCrossrefFields(m) || /pandoc-crossref/.test(text) };
 }
 
-/** The names of the build scripts in a folder's listing. */
-const isBuildScript = (name: string): boolean => /^(GNUmakefile|[Mm]akefile)$/.test(name) || /\.(mk|sh)$/i.test(name);
-
-/**
- * Whether a saved file may change how a Markdown document's citations render: a bibliography
- * (`.bib`, CSL-JSON, CSL-YAML, any open BibTeX document), a CSL style (`.csl`), a metadata or
- * defaults file (YAML or JSON), or a build script that names them (see the module comment). Not a
- * Markdown document (its own edits reach the preview), nor LaTeX, code or anything else.
- *
- * @param path - the file's path (its last segment is its name)
- * @param languageId - its editor's language id, when open
- */
-export function affectsMarkdownCitations(path: string, languageId?: string): boolean {
-  const kind = fileKind(path, languageId);
-  if (kind && isBibliography(kind)) return true;
-  return /\.csl$/i.test(path) || isBuildScript(path.slice(path.lastIndexOf('/') + 1));
-}
 
 /** The folders from the document's up to its workspace folder (at most {@link MAX_FOLDERS}). */
 function foldersUp(ws: WorkspaceFiles, doc: URI): URI[] {
