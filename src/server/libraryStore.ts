@@ -146,8 +146,7 @@ export class LibraryStore implements BibtexReadings {
     for (let loads = 0; loads < 3; loads++) {
       let f = this.files.get(id);
       while (f?.state === 'loading') {
-        const waiting = f;
-        await new Promise<void>((resolve) => this.loadWaiters.set(waiting, [...(this.loadWaiters.get(waiting) ?? []), resolve]));
+        await this.loadEnd(f);
         f = this.files.get(id);
       }
       const lib = f?.lib;
@@ -173,7 +172,12 @@ export class LibraryStore implements BibtexReadings {
     this.host.publish(f.uri, stamp, text, () => (this.files.get(f.id) === f && f.lib === lib && f.revision === revision ? parsedBibOf(lib, text) : undefined));
   }
 
-  /** Wakes who waits for `f`'s load ({@link readingOf}). */
+  /** Resolves when `f`'s load under way ends (ready, failed, or the file dropped): {@link loadEnded} wakes it. */
+  private loadEnd(f: LibraryFile): Promise<void> {
+    return new Promise<void>((resolve) => this.loadWaiters.set(f, [...(this.loadWaiters.get(f) ?? []), resolve]));
+  }
+
+  /** Wakes who waits for `f`'s load ({@link loadEnd}). */
   private loadEnded(f: LibraryFile): void {
     const waiting = this.loadWaiters.get(f);
     if (!waiting) return;
@@ -235,9 +239,7 @@ export class LibraryStore implements BibtexReadings {
   async recheck(uri: string): Promise<void> {
     const f = this.files.get(uri);
     if (!f || !this.host.stamp) return;
-    while (f.state === 'loading') {
-      await new Promise<void>((resolve) => this.loadWaiters.set(f, [...(this.loadWaiters.get(f) ?? []), resolve]));
-    }
+    while (f.state === 'loading') await this.loadEnd(f);
     const read = f.stamp;
     const generation = f.generation;
     if (this.files.get(uri) !== f || read === undefined || read.startsWith('v')) return;
