@@ -15,6 +15,7 @@
  * Before writing, the file's text is checked against the one the plan was made on (length and hash).
  */
 import * as vscode from 'vscode';
+import { refusalText } from '../core/bibliography/refusal.js';
 import { textHash, type BibChange, type CitePlan, type SameWorkInBibliography } from '../core/service/types.js';
 import type { Logger } from '../core/config/logger.js';
 import { decodeUtf8 } from '../core/text/utf8.js';
@@ -60,8 +61,9 @@ export class Bibliographies {
         return;
       case 'refuse': {
         const uri = vscode.Uri.parse(change.uri, true);
-        this.log.warn(`${uri.toString(true)} ${change.message}`);
-        void this.showProblem(uri, vscode.l10n.t('MLSys Papers: {0} {1}.', displayPath(uri), change.message), change.line, change.column);
+        const why = refusalText(change);
+        this.log.warn(`${uri.toString(true)} ${change.reason}: ${why}`);
+        void this.showProblem(uri, vscode.l10n.t('MLSys Papers: {0} {1}.', displayPath(uri), why), change.line, change.column);
         return;
       }
       case 'insert':
@@ -167,7 +169,7 @@ export class Bibliographies {
     const fileUri = vscode.Uri.joinPath(rootUri, '..', 'references.bib');
     const plan = await this.server.planInsertion({ uri: fileUri.toString(), keys: [...keys] });
     if (plan.kind === 'refuse' && !plan.line) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('MLSys Papers: {0} declares no bibliography, and references.bib beside it {1}, so none was created.', displayPath(rootUri), plan.message));
+      void vscode.window.showInformationMessage(vscode.l10n.t('MLSys Papers: {0} declares no bibliography, and references.bib beside it {1}, so none was created.', displayPath(rootUri), refusalText(plan)));
       return;
     }
     const exists = plan.kind !== 'create';
@@ -191,7 +193,7 @@ export class Bibliographies {
       return;
     }
     if (plan.kind === 'refuse') {
-      void this.showProblem(fileUri, vscode.l10n.t('MLSys Papers: {0} {1}.', 'references.bib', plan.message), plan.line, plan.column);
+      void this.showProblem(fileUri, vscode.l10n.t('MLSys Papers: {0} {1}.', 'references.bib', refusalText(plan)), plan.line, plan.column);
       return;
     }
     if (plan.kind === 'create' && !(await this.create(fileUri, plan.text, plan.keys))) return;

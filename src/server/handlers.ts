@@ -14,6 +14,7 @@ import { URI } from 'vscode-uri';
 import * as l10n from '@vscode/l10n';
 import type { CitationService } from '../core/service/service.js';
 import { ServiceCommands, type BibChange } from '../core/service/types.js';
+import { refusalText } from '../core/bibliography/refusal.js';
 import type { ServerContext } from './serverContext.js';
 import { Params } from './requests.js';
 import type { ServerWorkspace } from './serverWorkspace.js';
@@ -77,7 +78,7 @@ export function registerLanguageFeatures(ctx: ServerContext, workspace: ServerWo
 async function genericEdit(workspace: ServerWorkspace, b: BibChange): Promise<WorkspaceEdit | string | undefined> {
   switch (b.kind) {
     case 'none': return undefined;
-    case 'refuse': return `${URI.parse(b.uri).path} ${b.message}.`;
+    case 'refuse': return `${URI.parse(b.uri).path} ${refusalText(b)}.`;
     case 'declare': return l10n.t('the document declares no bibliography; declare one (\\bibliography{…} or bibliography: in the front matter) first.');
     case 'create': return { documentChanges: [{ kind: 'create', uri: b.uri, options: { ignoreIfExists: true } }, { textDocument: { uri: b.uri, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: b.text }] }] };
     case 'insert': {

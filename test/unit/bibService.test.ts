@@ -8,12 +8,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { refusalText } from '../../src/core/bibliography/refusal.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { type MarkupContent, type Position } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
 import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
 import { createCitationService } from '../../src/core/service/service.js';
-import { corpusView, DEFAULT_DOCUMENT_SETTINGS, type CorpusView } from '../../src/core/service/types.js';
+import { corpusView, DEFAULT_DOCUMENT_SETTINGS, type BibChange, type CorpusView } from '../../src/core/service/types.js';
 import { realCorpus } from './helpers.js';
 import { MemoryWorkspace } from './memoryWorkspace.js';
 
@@ -73,7 +74,7 @@ describe('a document whose .bib has a broken entry (issue 21, cause 4)', () => {
     const cite = doc('/ws/main.tex', 'latex', '\\bibliography{refs}\n\\cite{}\n');
     const plan = await service.planCitation(cite, { line: 1, character: 6 }, ['kwon2023efficient']);
     expect(plan.bibliography).toMatchObject({ kind: 'refuse', line: 1, column: 1 });
-    expect((plan.bibliography as { message: string }).message).toMatch(/^has an error at line 1, column 1 \(.*entry simon2012 is read up to there, as BibTeX reads it \(its key counts\)\); it was not changed; add kwon2023efficient once it is fixed$/);
+    expect(refusalText(plan.bibliography as Extract<BibChange, { kind: 'refuse' }>)).toMatch(/^has an error at line 1, column 1 \(.*entry simon2012 is read up to there, as BibTeX reads it \(its key counts\)\); it was not changed; add kwon2023efficient once it is fixed$/);
   });
 
   it('the .bib itself: the problem is a warning at its line; an undefined macro is not (another database may define it)', async () => {

@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { refusalText } from '../../src/core/bibliography/refusal.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { MarkupContent, Position } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
@@ -210,9 +211,10 @@ describe('the service on a document whose bibliography is a thebibliography', ()
     const d = doc('/ws/main.tex', PAPER);
     const plan = await service.planCitation(d, at(d, 'See'), ['yu2022orca']);
     expect(plan.bibliography).toEqual({
-      kind: 'refuse', uri: URI.file('/ws/main.tex').toString(),
-      message: 'holds the document\'s thebibliography, which MLSys Papers does not write; it was not changed; add a \\bibitem for yu2022orca there by hand',
+      kind: 'refuse', uri: URI.file('/ws/main.tex').toString(), reason: 'thebibliography', keys: ['yu2022orca'],
     });
+    expect(refusalText({ reason: 'thebibliography', keys: ['yu2022orca'] }))
+      .toBe('holds the document\'s thebibliography, which MLSys Papers does not write; it was not changed; add a \\bibitem for yu2022orca there by hand');
     // A corpus key a \bibitem defines is there already: nothing to add.
     const text = PAPER.replace('\\bibitem[{Smith et~al.(2020)}]{smith2020}', '\\bibitem{kwon2023efficient}');
     const other = setup({ '/ws/main.tex': text }).service;

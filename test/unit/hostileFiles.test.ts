@@ -244,7 +244,7 @@ describe('the language server (Node host on a real folder)', () => {
     const doc = URI.file(join(ws, 'paper.tex')).toString();
     s.open(doc, 'latex', '\\cite{kwon2023efficient}\n\\bibliography{refs}\n');
     const plan = await s.client.sendRequest<CitePlan>(Methods.planCitation, { uri: doc, position: { line: 0, character: 0 }, keys: ['yu2022orca'] });
-    expect(plan.bibliography).toMatchObject({ kind: 'refuse', message: expect.stringMatching(/exists but cannot be read as a file/) });
+    expect(plan.bibliography).toMatchObject({ kind: 'refuse', reason: 'not-a-file' });
   });
 
   it.skipIf(!canFifo)('a declared bibliography that links to /dev/zero, is a FIFO or a folder is said to be unreadable, not missing', async () => {
@@ -270,10 +270,10 @@ describe('the language server (Node host on a real folder)', () => {
     const doc = URI.file(join(ws, 'paper.tex')).toString();
     s.open(doc, 'latex', 'See .\n\\bibliography{linkdir/refs}\n');
     const plan = await s.client.sendRequest<CitePlan>(Methods.planCitation, { uri: doc, position: { line: 0, character: 4 }, keys: ['yu2022orca'] });
-    expect(plan.bibliography).toMatchObject({ kind: 'refuse', message: expect.stringMatching(/outside the workspace/) });
+    expect(plan.bibliography).toMatchObject({ kind: 'refuse', reason: 'outside-workspace' });
     s.open(URI.file(join(ws, 'b.tex')).toString(), 'latex', 'See .\n\\bibliography{linkdir/fresh}\n');
     const create = await s.client.sendRequest<CitePlan>(Methods.planCitation, { uri: URI.file(join(ws, 'b.tex')).toString(), position: { line: 0, character: 4 }, keys: ['yu2022orca'] });
-    expect(create.bibliography).toMatchObject({ kind: 'refuse', message: expect.stringMatching(/outside the workspace/) });
+    expect(create.bibliography).toMatchObject({ kind: 'refuse', reason: 'outside-workspace' });
   });
 
   it('mlsysPapers.allowWritesOutsideWorkspace from the user lets a symlinked bibliography be written; from a workspace it does not', async () => {
@@ -285,7 +285,7 @@ describe('the language server (Node host on a real folder)', () => {
       s.open(doc, 'latex', 'See .\n\\bibliography{refs}\n');
       return (await s.client.sendRequest<CitePlan>(Methods.planCitation, { uri: doc, position: { line: 0, character: 4 }, keys: ['yu2022orca'] })).bibliography;
     };
-    expect(await plan({})).toMatchObject({ kind: 'refuse', message: expect.stringMatching(/outside the workspace/) });
+    expect(await plan({})).toMatchObject({ kind: 'refuse', reason: 'outside-workspace' });
     expect(await plan({ allowWritesOutsideWorkspace: true })).toMatchObject({ kind: 'insert' });
     expect(await plan({ allowWritesOutsideWorkspace: true, __fromWorkspace: ['allowWritesOutsideWorkspace'] })).toMatchObject({ kind: 'refuse' });
   });
@@ -313,7 +313,7 @@ describe('the language server (Node host on a real folder)', () => {
     expect(s.edits).toEqual([]);
     expect(s.messages.map((m) => m.message)).toEqual([expect.stringMatching(/refs\.bib is one of your libraries/)]);
     const plan = await s.client.sendRequest<CitePlan>(Methods.planCitation, { uri: doc, position: { line: 0, character: 4 }, keys: ['yu2022orca'] });
-    expect(plan.bibliography).toMatchObject({ kind: 'refuse', message: expect.stringMatching(/one of your libraries/) });
+    expect(plan.bibliography).toMatchObject({ kind: 'refuse', reason: 'library' });
   });
 });
 

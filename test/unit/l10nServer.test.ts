@@ -12,7 +12,8 @@ import {
   type CodeAction, type Diagnostic, type Hover, type MarkupContent,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
-import { TOPIC_LABELS_SETTING } from '../../src/server/protocol.js';
+import { refusalText } from '../../src/core/bibliography/refusal.js';
+import { ClientRequests as Requests, TOPIC_LABELS_SETTING } from '../../src/server/protocol.js';
 import { ROOT, start } from './serverHarness.js';
 
 const zh = JSON.parse(readFileSync(join(ROOT, 'l10n/bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
@@ -47,5 +48,15 @@ describe('language server in Chinese', () => {
     await s.client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
     const again = await s.client.sendRequest(HoverRequest.type, { textDocument: doc, position: { line: 1, character: 10 } }) as Hover;
     expect((again.contents as MarkupContent).value).toContain('*LLM inference serving · LLM推理服务 › ');
+  });
+
+  it('refuses with a reason code, not a sentence, and the client renders it in the bundle\'s language', async () => {
+    const s = await start({}, { citationStyle: 'apa', syncBibliography: true }, {}, { l10n: { bundle: zh, topicLabels: 'zh' } });
+    const paper = '\\begin{thebibliography}{9}\n\\bibitem{a} A.\n\\end{thebibliography}\n';
+    s.open(MAIN, 'latex', paper);
+    const plan = await s.client.sendRequest(Requests.planBibliography, { uri: MAIN, keys: ['kwon2023efficient'] });
+    expect(plan.bibliography).toEqual({ kind: 'refuse', uri: MAIN, reason: 'thebibliography', keys: ['kwon2023efficient'] });
+    expect(refusalText(plan.bibliography as Extract<typeof plan.bibliography, { kind: 'refuse' }>))
+      .toBe(zh['holds the document\'s thebibliography, which MLSys Papers does not write; it was not changed; add a \\bibitem for {0} there by hand']!.replace('{0}', 'kwon2023efficient'));
   });
 });

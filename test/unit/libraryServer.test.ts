@@ -5,6 +5,7 @@
  * duplicate keys across libraries, the tree's groups, edits of an open library, and the cache.
  */
 import { describe, expect, it, vi } from 'vitest';
+import { refusalText } from '../../src/core/bibliography/refusal.js';
 import {
   CompletionRequest, DefinitionRequest, DidChangeConfigurationNotification, DocumentDiagnosticRequest, DidChangeTextDocumentNotification, DidChangeWatchedFilesNotification,
   FileChangeType, HoverRequest, LogMessageNotification, PublishDiagnosticsNotification,
@@ -155,8 +156,8 @@ describe('libraries in the language server', () => {
     const doc = URI.file('/ws/lib/paper.tex').toString();
     s.open(doc, 'latex', '\\documentclass{article}\n\\begin{document}\nSee .\n\\bibliography{zotero}\n\\end{document}\n');
     const plan = await s.client.sendRequest<CitePlan>(Methods.planCitation, { uri: doc, position: { line: 2, character: 4 }, keys: ['narayanan2021efficient'] });
-    expect(plan.bibliography).toMatchObject({ kind: 'refuse', uri: LIB_URI });
-    expect(plan.bibliography.kind === 'refuse' && plan.bibliography.message).toMatch(/one of your libraries/);
+    expect(plan.bibliography).toMatchObject({ kind: 'refuse', uri: LIB_URI, reason: 'library', keys: ['narayanan2021efficient'] });
+    expect(plan.bibliography.kind === 'refuse' && refusalText(plan.bibliography)).toMatch(/one of your libraries/);
   });
 
   it('reports a key that an earlier library defines too, on the later library', async () => {

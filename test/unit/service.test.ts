@@ -4,6 +4,7 @@
  * citing and for writing bibliographies. No VS Code, no language server, no disk.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { refusalText } from '../../src/core/bibliography/refusal.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { CompletionItemKind, DiagnosticSeverity, MarkupKind, Range, type CompletionItem, type MarkupContent, type Position } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
@@ -701,11 +702,11 @@ describe('planCitation', () => {
     // Not open: the file exists, so it is neither read as missing nor created over.
     expect((await service.planCitation(doc, position, ['kwon2023efficient'])).bibliography).toEqual({
       kind: 'refuse', uri: uriOf('/ws/refs.bib'),
-      message: 'is not UTF-8 text, and rewriting it would change its other characters; it was not changed; add kwon2023efficient by hand',
+      reason: 'not-utf8', keys: ['kwon2023efficient'],
     });
     expect(await service.planInsertion(URI.file('/ws/refs.bib'), ['kwon2023efficient'])).toEqual({
       kind: 'refuse', uri: uriOf('/ws/refs.bib'),
-      message: 'is not UTF-8 text, and rewriting it would change its other characters; it was not changed; add kwon2023efficient by hand',
+      reason: 'not-utf8', keys: ['kwon2023efficient'],
     });
   });
 
@@ -716,7 +717,7 @@ describe('planCitation', () => {
     const plan = await service.planCitation(doc, position, ['kwon2023efficient']);
     expect(plan.edit!.text).toBe('kwon2023efficient');
     expect(plan.bibliography).toMatchObject({ kind: 'refuse', uri: uriOf('/ws/refs.bib'), line: 2, column: 1 });
-    const message = (plan.bibliography as Extract<BibChange, { kind: 'refuse' }>).message;
+    const message = refusalText(plan.bibliography as Extract<BibChange, { kind: 'refuse' }>);
     expect(message.startsWith('has an error at line 2, column 1 (expected "," or "}" after the value of title, found "@" (line 3); entry foo is read up to there, as BibTeX reads it (its key counts))')).toBe(true);
     expect(message.endsWith('; it was not changed; add kwon2023efficient once it is fixed')).toBe(true);
   });
@@ -735,9 +736,9 @@ describe('planCitation', () => {
     expect(plan.bibliography).toEqual({ kind: 'create', uri: uriOf('/ws/refs.bib'), text: kwonBib, keys: ['kwon2023efficient'] });
     const nested = docAt('/ws/main.tex', 'latex', `\\bibliography{nodir/refs}\n\\cite{${CURSOR}}\n`);
     expect((await service.planCitation(nested.doc, nested.position, ['kwon2023efficient'])).bibliography).toEqual({
-      kind: 'refuse', uri: uriOf('/ws/nodir/refs.bib'), line: undefined, column: undefined,
-      message: 'cannot be created: its folder does not exist; add kwon2023efficient once it does',
+      kind: 'refuse', uri: uriOf('/ws/nodir/refs.bib'), reason: 'no-folder', keys: ['kwon2023efficient'],
     });
+    expect(refusalText({ reason: 'no-folder', keys: ['kwon2023efficient'] })).toBe('cannot be created: its folder does not exist; add kwon2023efficient once it does');
   });
 
   it('never writes a bibliography outside the workspace', async () => {
@@ -745,13 +746,13 @@ describe('planCitation', () => {
     const { doc, position } = docAt('/ws/paper/main.tex', 'latex', `\\bibliography{../../outside/refs}\n\\cite{${CURSOR}}\n`);
     const plan = await service.planCitation(doc, position, ['kwon2023efficient']);
     expect(plan.bibliography).toEqual({
-      kind: 'refuse', uri: uriOf('/outside/refs.bib'), line: undefined, column: undefined,
-      message: 'is outside the workspace; it was not changed; add kwon2023efficient by hand',
+      kind: 'refuse', uri: uriOf('/outside/refs.bib'), reason: 'outside-workspace', keys: ['kwon2023efficient'],
     });
+    expect(refusalText({ reason: 'outside-workspace', keys: ['kwon2023efficient'] })).toBe('is outside the workspace; it was not changed; add kwon2023efficient by hand');
     // Missing, too: it is not created.
     const missing = docAt('/ws/paper/main.tex', 'latex', `\\bibliography{../../elsewhere/refs}\n\\cite{${CURSOR}}\n`);
     expect((await service.planCitation(missing.doc, missing.position, ['kwon2023efficient'])).bibliography)
-      .toMatchObject({ kind: 'refuse', uri: uriOf('/elsewhere/refs.bib'), message: 'is outside the workspace; it was not changed; add kwon2023efficient by hand' });
+      .toMatchObject({ kind: 'refuse', uri: uriOf('/elsewhere/refs.bib'), reason: 'outside-workspace' });
   });
 
   it("cites a work the bibliography has under another key by that key (same DOI), adding nothing", async () => {
@@ -824,16 +825,18 @@ describe('planInsertion', () => {
   it('refuses files outside the workspace, unreadable ones and other formats', async () => {
     const { service, ws } = setup({ files: { '/elsewhere/refs.bib': SMITH, '/ws/broken.bib': '@misc{a, title = {A}\n' } });
     expect(await service.planInsertion(URI.file('/elsewhere/refs.bib'), ['kwon2023efficient']))
-      .toEqual({ kind: 'refuse', uri: uriOf('/elsewhere/refs.bib'), message: 'is outside the workspace; it was not changed' });
+      .toEqual({ kind: 'refuse', uri: uriOf('/elsewhere/refs.bib'), reason: 'outside-workspace', keys: [] });
+    expect(refusalText({ reason: 'outside-workspace', keys: [] })).toBe('is outside the workspace; it was not changed');
     expect(ws.reads).toEqual([]);
     expect(await service.planInsertion(URI.file('/ws/broken.bib'), ['kwon2023efficient'])).toMatchObject({ kind: 'refuse', uri: uriOf('/ws/broken.bib'), line: 1, column: 1 });
     // A folder named like a bibliography is not created over.
     ws.write('/ws/old.bib/readme.txt', 'a folder');
     expect(await service.planInsertion(URI.file('/ws/old.bib'), ['kwon2023efficient'])).toEqual({
-      kind: 'refuse', uri: uriOf('/ws/old.bib'), message: 'exists but cannot be read as a file; it was not changed; add kwon2023efficient by hand',
+      kind: 'refuse', uri: uriOf('/ws/old.bib'), reason: 'not-a-file', keys: ['kwon2023efficient'],
     });
+    expect(refusalText({ reason: 'not-a-file', keys: ['kwon2023efficient'] })).toBe('exists but cannot be read as a file; it was not changed; add kwon2023efficient by hand');
     expect(await service.planInsertion(URI.file('/ws/notes.txt'), ['kwon2023efficient']))
-      .toEqual({ kind: 'refuse', uri: uriOf('/ws/notes.txt'), message: 'is not a bibliography format we can write (.bib, .json or .yaml)' });
+      .toEqual({ kind: 'refuse', uri: uriOf('/ws/notes.txt'), reason: 'format', keys: [] });
   });
 });
 

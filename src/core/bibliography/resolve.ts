@@ -21,7 +21,8 @@ import { inlineReferences, pandocBuildOf } from '../markdown/pandocBuild.js';
 import { bibliographyDeclarations, latexBibliographies, markdownBibliographies, readableDeclarations, texRootCommentOf, type BibDeclaration } from './locate.js';
 import { undeclaredBibliography, type UndeclaredWhere } from './undeclared.js';
 import { BibCache } from './bibCache.js';
-import { planBibAddition, planBibSync, readBibFile, type BibInsertion, type BibFile, type BibSyncPlan } from './planAdditions.js';
+import { planBibAddition, planBibSync, readBibFile, type BibFile, type BibSyncPlan } from './planAdditions.js';
+import type { Refusal } from './refusal.js';
 
 /** A document as the resolver sees it. */
 export interface BibDocument {
@@ -311,19 +312,22 @@ export async function resolveBibliography(ws: WorkspaceFiles, doc: BibDocument, 
  * What citing entries does to a document's bibliography, decided once for every host:
  *
  * - `none`: nothing to add (every entry is there, or is there under another key);
- * - `append`: add `entries` to the existing file `uri` with `insertion`, planned on `source.text`;
+ * - `append`: add `entries` to the existing file `uri`; the host plans the insertion once, on the
+ *   bytes it writes (the service on the open text and the disk bytes, the CLI on the disk bytes:
+ *   the service's `planInsertionInto`);
  * - `create`: create the declared file `uri`, which does not exist yet, with `text`;
  * - `declare`: the document declares no bibliography; the host may offer to create one;
- * - `refuse`: nothing is written, for `reason` (the file cannot be read, lies outside the
- *   workspace, is in a folder that does not exist, or cannot be appended to safely; or the
- *   document's only bibliography is a `thebibliography` written in LaTeX, `uri` its file).
+ * - `refuse`: nothing is written, for a {@link Refusal} (a reason code the host renders with
+ *   `refusalText`, never a sentence): the file cannot be read, lies outside the workspace, is in a
+ *   folder that does not exist, or is no format we write; or the document's only bibliography is a
+ *   `thebibliography` written in LaTeX, `uri` its file.
  */
 export type BibUpdate =
   | { kind: 'none' }
-  | { kind: 'append'; uri: URI; source: ResolvedBibFile; insertion: BibInsertion; entries: readonly Entry[] }
+  | { kind: 'append'; uri: URI; entries: readonly Entry[] }
   | { kind: 'create'; uri: URI; text: string; entries: readonly Entry[] }
   | { kind: 'declare'; entries: readonly Entry[] }
-  | { kind: 'refuse'; uri: URI; reason: 'unreadable' | 'not-a-file' | 'outside-workspace' | 'no-folder' | 'unsafe' | 'thebibliography'; line?: number; column?: number; message: string; entries: readonly Entry[] };
+  | ({ kind: 'refuse'; uri: URI; entries: readonly Entry[] } & Refusal);
 
 /**
  * Plans the change to a document's bibliography that citing `plan.add` needs: the first declared
@@ -341,17 +345,14 @@ export async function planBibliographyUpdate(ws: WorkspaceFiles, bib: DocumentBi
   if (!bib || !entries.length) return { kind: 'none' };
   // Files nobody declared are read for checks only: the document still declares no bibliography.
   if (bib.undeclared) return { kind: 'declare', entries };
-  const keys = entries.map((e) => e.key).join(', ');
+  const keys = entries.map((e) => e.key);
   // A document's own front matter references are never written to.
   const writable = bib.files.filter((s) => !s.inline);
   const target = writable[0];
   const broken = writable.find((s) => s.error);
   if (target?.error || (!target && broken)) {
     const b = (target ?? broken)!;
-    return {
-      kind: 'refuse', uri: b.uri, reason: 'unreadable', line: b.error!.line, column: b.error!.column, entries,
-      message: `has an error at line ${b.error!.line}, column ${b.error!.column} (${b.error!.message}); it was not changed; add ${keys} once it is fixed`,
-    };
+    return { kind: 'refuse', uri: b.uri, reason: 'unreadable', keys, line: b.error!.line, column: b.error!.column, detail: b.error!.message, entries };
   }
   const uri = target?.uri ?? bib.missing[0];
   // A thebibliography is LaTeX the user (or BibTeX, long ago) wrote: nothing is appended to it; declaring a .bib
@@ -359,24 +360,20 @@ export async function planBibliographyUpdate(ws: WorkspaceFiles, bib: DocumentBi
   const thebib = bib.thebibliography?.find((s) => s.environments) ?? bib.thebibliography?.[0];
   // Declared, there, and no file we can read (a folder, a device, a pipe, over the cap): nothing is created over it.
   const there = bib.unreadable?.[0];
-  if (!target && there) return { kind: 'refuse', uri: there, reason: 'not-a-file', entries, message: `exists but cannot be read as a file; it was not changed; add ${keys} by hand` };
-  if (!target && thebib) return { kind: 'refuse', uri: thebib.uri, reason: 'thebibliography', entries, message: `holds the document's thebibliography, which MLSys Papers does not write; it was not changed; add a \\bibitem for ${keys} there by hand` };
+  if (!target && there) return { kind: 'refuse', uri: there, reason: 'not-a-file', keys, entries };
+  if (!target && thebib) return { kind: 'refuse', uri: thebib.uri, reason: 'thebibliography', keys, entries };
   if (!uri) return { kind: 'declare', entries };
   if (!opts.allowOutside && !(await inWorkspaceReal(ws, uri))) {
-    return { kind: 'refuse', uri, reason: 'outside-workspace', entries, message: `is outside the workspace; it was not changed; add ${keys} by hand` };
+    return { kind: 'refuse', uri, reason: 'outside-workspace', keys, entries };
   }
-  if (target) {
-    const insertion = planBibAddition(target, entries);
-    if (!insertion) return { kind: 'refuse', uri, reason: 'unsafe', entries, message: `has a shape we cannot add to without rewriting it; it was not changed; add ${keys} by hand` };
-    return { kind: 'append', uri, source: target, insertion, entries };
-  }
+  if (target) return { kind: 'append', uri, entries };
   const folder = Utils.dirname(uri);
   if (!(await ws.exists(folder))) {
-    return { kind: 'refuse', uri, reason: 'no-folder', entries, message: `cannot be created: its folder does not exist; add ${keys} once it does` };
+    return { kind: 'refuse', uri, reason: 'no-folder', keys, entries };
   }
   const fresh = readBibFile(uri.path, '');
   const insertion = fresh && planBibAddition(fresh, entries);
-  if (!insertion) return { kind: 'refuse', uri, reason: 'unsafe', entries, message: 'is not a bibliography format we can write (.bib, .json or .yaml)' };
+  if (!insertion) return { kind: 'refuse', uri, reason: 'format', keys, entries };
   return { kind: 'create', uri, text: insertion.text, entries };
 }
 

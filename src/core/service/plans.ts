@@ -21,33 +21,38 @@ import { textHash, type BibChange, type CitePlan } from './types.js';
 
 /** The refusal for a bibliography file that is one of the user's libraries, which we never write. */
 async function refuseLibrary(ctx: ServiceContext, uri: URI, keys: readonly string[]): Promise<BibChange | undefined> {
-  return (await ctx.opts.corpus().isLibrary(uri.toString()))
-    ? { kind: 'refuse', uri: uri.toString(), message: l10n.t('is one of your libraries (mlsysPapers.libraries), which MLSys Papers never writes to; it was not changed; add {0} to it with your reference manager', keys.join(', ')) }
-    : undefined;
+  return (await ctx.opts.corpus().isLibrary(uri.toString())) ? { kind: 'refuse', uri: uri.toString(), reason: 'library', keys } : undefined;
+}
+
+/**
+ * Plans adding entries to an existing bibliography file, once per text it may be written from:
+ * the open document's text (`open`) and the bytes on disk (`disk`: the text, or a non-string for
+ * bytes that are not UTF-8, or undefined when unread). The one insertion planner of every host:
+ * the language server applies `document` or `disk`, the CLI's `sync` writes `disk`.
+ *
+ * @param uri - the file (its extension picks the format)
+ * @returns `insert` with the insertion on each text it could be planned on (UTF-16 offsets), or
+ *   `refuse` (`not-utf8`, `unsafe`) when neither
+ */
+export function planInsertionInto(uri: URI, entries: readonly Entry[], open: { version: number; text: string } | undefined, disk: string | object | undefined): BibChange {
+  const keys = entries.map((e) => e.key);
+  const plan = (text: string) => {
+    const source = readBibFile(uri.path, text);
+    return source ? planBibAddition(source, entries) : undefined;
+  };
+  const inOpen = open && plan(open.text);
+  const inDisk = typeof disk === 'string' ? plan(disk) : undefined;
+  if (!inOpen && !inDisk) return { kind: 'refuse', uri: uri.toString(), reason: disk && typeof disk === 'object' ? 'not-utf8' : 'unsafe', keys };
+  return {
+    kind: 'insert', uri: uri.toString(), keys,
+    document: inOpen && { version: open.version, ...inOpen },
+    disk: inDisk && typeof disk === 'string' ? { ...inDisk, length: disk.length, hash: textHash(disk), editorSafe: editorText(disk) === disk } : undefined,
+  };
 }
 
 /** Plans adding entries to an existing file, on its open document's text and on its bytes on disk. */
-async function insertionInto(ctx: ServiceContext, uri: URI, entries: readonly Entry[], open: { version: number; text: string } | undefined): Promise<BibChange> {
-  const { ws } = ctx;
-  const keys = entries.map((e) => e.key);
-  let document: { version: number; offset: number; text: string } | undefined;
-  if (open) {
-    const source = readBibFile(uri.path, open.text);
-    const ins = source && planBibAddition(source, entries);
-    if (ins) document = { version: open.version, ...ins };
-  }
-  let disk;
-  const raw = await ws.readDisk(uri);
-  if (typeof raw === 'string') {
-    const source = readBibFile(uri.path, raw);
-    const ins = source && planBibAddition(source, entries);
-    if (ins) disk = { ...ins, length: raw.length, hash: textHash(raw), editorSafe: editorText(raw) === raw };
-  }
-  if (!document && !disk) {
-    const why = raw && typeof raw === 'object' ? l10n.t('is not UTF-8 text, and rewriting it would change its other characters') : l10n.t('has a shape we cannot add to without rewriting it');
-    return { kind: 'refuse', uri: uri.toString(), message: l10n.t('{0}; it was not changed; add {1} by hand', why, keys.join(', ')) };
-  }
-  return { kind: 'insert', uri: uri.toString(), keys, document, disk };
+async function insertionInto(ctx: ServiceContext, uri: URI, entries: readonly Entry[]): Promise<BibChange> {
+  return planInsertionInto(uri, entries, ctx.ws.openDocument(uri), await ctx.ws.readDisk(uri));
 }
 
 /**
@@ -58,8 +63,7 @@ async function refuseExisting(ctx: ServiceContext, uri: URI, keys: readonly stri
   const { ws } = ctx;
   if (!(await ws.exists(uri))) return undefined;
   const raw = await ws.readDisk(uri);
-  const why = raw && typeof raw === 'object' ? l10n.t('is not UTF-8 text, and rewriting it would change its other characters') : l10n.t('exists but cannot be read as a file');
-  return { kind: 'refuse', uri: uri.toString(), message: l10n.t('{0}; it was not changed; add {1} by hand', why, keys.join(', ')) };
+  return { kind: 'refuse', uri: uri.toString(), reason: raw && typeof raw === 'object' ? 'not-utf8' : 'not-a-file', keys };
 }
 
 /** Plans adding `entries` to the document's bibliography, as a {@link BibChange}, with the keys to cite them by. */
@@ -79,13 +83,14 @@ async function planBibliography(ctx: ServiceContext, doc: TextDocument, entries:
       bibliography = (await refuseExisting(ctx, update.uri, keys)) ?? { kind: 'create', uri: update.uri.toString(), text: update.text, keys };
       break;
     }
-    case 'refuse':
-      // A declared file that is there but gives no text: why, in the user's language (not UTF-8, or no file).
-      bibliography = (update.reason === 'not-a-file' ? await refuseExisting(ctx, update.uri, update.entries.map((e) => e.key)) : undefined)
-        ?? { kind: 'refuse', uri: update.uri.toString(), message: update.message, line: update.line, column: update.column };
+    case 'refuse': {
+      // A declared file that is there but gives no text: why (not UTF-8, or no file).
+      const { kind, uri, entries: _, ...refusal } = update;
+      bibliography = (update.reason === 'not-a-file' ? await refuseExisting(ctx, uri, update.keys) : undefined) ?? { kind, uri: uri.toString(), ...refusal };
       break;
+    }
     case 'append':
-      bibliography = await insertionInto(ctx, update.uri, update.entries, ctx.ws.openDocument(update.uri));
+      bibliography = await insertionInto(ctx, update.uri, update.entries);
   }
   return { reused, bibliography, citeAs: sync.citeAs };
 }
@@ -136,24 +141,24 @@ export async function planInsertion(ctx: ServiceContext, file: URI, keys: readon
   const { ws } = ctx;
   const entries = ctx.entriesOf(keys);
   const uri = file.toString();
-  if (!(await ctx.opts.config(file)).allowWritesOutside && !(await inWorkspaceReal(ws, file))) return { kind: 'refuse', uri, message: l10n.t('is outside the workspace; it was not changed') };
+  if (!(await ctx.opts.config(file)).allowWritesOutside && !(await inWorkspaceReal(ws, file))) return { kind: 'refuse', uri, reason: 'outside-workspace', keys: [] };
   const library = await refuseLibrary(ctx, file, entries.map((e) => e.key));
   if (library) return library;
   const text = await ws.readText(file);
   const source = readBibFile(file.path, text ?? '');
-  if (!source) return { kind: 'refuse', uri, message: l10n.t('is not a bibliography format we can write (.bib, .json or .yaml)') };
+  if (!source) return { kind: 'refuse', uri, reason: 'format', keys: [] };
   if (text === undefined) {
     const refused = await refuseExisting(ctx, file, entries.map((e) => e.key));
     if (refused) return refused;
     const ins = planBibAddition(source, entries);
-    return ins ? { kind: 'create', uri, text: ins.text, keys: entries.map((e) => e.key) } : { kind: 'refuse', uri, message: l10n.t('cannot be created') };
+    return ins ? { kind: 'create', uri, text: ins.text, keys: entries.map((e) => e.key) } : { kind: 'refuse', uri, reason: 'cannot-create', keys: [] };
   }
   if (source.error) {
-    return { kind: 'refuse', uri, line: source.error.line, column: source.error.column, message: l10n.t('could not be read at line {0} ({1}); it was not changed', source.error.line, source.error.message) };
+    return { kind: 'refuse', uri, reason: 'unreadable', keys: [], line: source.error.line, column: source.error.column, detail: source.error.message };
   }
   const { add } = planBibSync(entries, [source]);
   if (!add.length) return { kind: 'none' };
-  return insertionInto(ctx, file, add, ws.openDocument(file));
+  return insertionInto(ctx, file, add);
 }
 
 /**

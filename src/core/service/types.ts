@@ -5,6 +5,7 @@
 import type { CiteCommand, MarkdownStyle } from '../cite/citationForms.js';
 import type { Corpus } from '../corpus/readCorpus.js';
 import type { Entry } from '../corpus/schema.js';
+import type { Refusal } from '../bibliography/refusal.js';
 import type { SearchIndex } from '../search/corpus/corpusIndex.js';
 import { readSettings, SETTINGS, type CheckSeverity, type Settings } from '../config/settings.js';
 
@@ -145,14 +146,15 @@ export interface DiskInsertion {
  *   (`document`, when the server has it open) and on its bytes (`disk`, absent when not UTF-8);
  * - `create`: create the declared file `uri` with `text`;
  * - `declare`: the document declares no bibliography; the client may offer to create `references.bib`;
- * - `refuse`: nothing is written, for the reason in `message` (a sentence that follows the file's name).
+ * - `refuse`: nothing is written, for a reason code (`core/bibliography/refusal.ts`); each host
+ *   renders it with `refusalText` in its display language (a sentence that follows the file's name).
  */
 export type BibChange =
   | { kind: 'none' }
   | { kind: 'insert'; uri: string; keys: string[]; document?: { version: number; offset: number; text: string }; disk?: DiskInsertion }
   | { kind: 'create'; uri: string; text: string; keys: string[] }
   | { kind: 'declare'; root: string; keys: string[] }
-  | { kind: 'refuse'; uri: string; message: string; line?: number; column?: number };
+  | ({ kind: 'refuse'; uri: string } & Refusal);
 
 /** The same work (`bibliography/sameWork.ts`) the bibliography already has under another key, so it is cited by that key. */
 export interface SameWorkInBibliography {

@@ -10,7 +10,9 @@ import { relative, resolve } from 'node:path';
 import { URI } from 'vscode-uri';
 import { inWorkspaceReal } from '../../core/workspace/paths.js';
 import { fileKind, isCiting } from '../../core/workspace/fileKind.js';
-import { planBibAddition, planBibSync, readBibFile } from '../../core/bibliography/planAdditions.js';
+import { planBibSync } from '../../core/bibliography/planAdditions.js';
+import { refusalText } from '../../core/bibliography/refusal.js';
+import { planInsertionInto } from '../../core/service/plans.js';
 import { citedKeys } from '../../core/cite/citations.js';
 import { definedKeys } from '../../core/latex/thebibliography.js';
 import type { Corpus } from '../../core/corpus/readCorpus.js';
@@ -109,7 +111,7 @@ export async function syncBibliography(
       if (why) return { code: 2, out, err: [...err, ...unread(update.uri.fsPath), `${show(update.uri)}: ${why}; nothing was written`] };
       const message = update.reason === 'outside-workspace'
         ? `is outside the working directory; it was not changed; add ${update.entries.map((e) => e.key).join(', ')} by hand, or pass --allow-outside to write there`
-        : update.message;
+        : refusalText(update);
       return { code: 2, out, err: [...err, ...unread(), `${show(update.uri)}${update.line ? `:${update.line}:${update.column}` : ''}: ${message}`] };
     }
     case 'create': {
@@ -138,9 +140,10 @@ export async function syncBibliography(
       } catch (e) {
         return { code: 2, out, err: [...err, `${show(update.uri)}: ${e instanceof Error ? e.message : String(e)}`] };
       }
-      const source = readBibFile(path, raw);
-      const ins = source && planBibAddition(source, update.entries);
-      if (!ins) return { code: 2, out, err: [...err, `${show(update.uri)}: has a shape we cannot add to without rewriting it; nothing was written`] };
+      // The service's one insertion planner, on the bytes this command writes.
+      const planned = planInsertionInto(update.uri, update.entries, undefined, raw);
+      const ins = planned.kind === 'insert' ? planned.disk : undefined;
+      if (!ins) return { code: 2, out, err: [...err, `${show(update.uri)}: ${planned.kind === 'refuse' ? refusalText(planned) : 'cannot be added to'}`] };
       if (!opts.dryRun) {
         const refused = await escaped(update.uri);
         if (refused) return { code: 2, out, err: [...err, refused] };
