@@ -13,16 +13,15 @@ import { URI } from 'vscode-uri';
 import type { CitationService } from '../core/service/service.js';
 import { escapeHtml } from '../core/text/html.js';
 import type { ServerContext } from './serverContext.js';
-import { Methods, type PreviewCitationsParams, type PreviewCitationsResult } from './protocol.js';
+import { type PreviewCitationsResult } from './protocol.js';
 import type { References } from './references.js';
-import { Params } from './requests.js';
 
 /** Escapes text for HTML content. */
 
 /** Registers the `mlsysPapers/previewCitations` handler. */
 export function registerCitationPreview(ctx: ServerContext, service: CitationService, references: References): void {
   const { connection, gate, log } = ctx;
-  connection.onRequest(Methods.previewCitations, gate.answer(Methods.previewCitations, Params.previewCitations, async (p: PreviewCitationsParams, token): Promise<PreviewCitationsResult> => {
+  gate.onRequest(connection, 'previewCitations', async (p, token): Promise<PreviewCitationsResult> => {
     const doc = TextDocument.create(p.uri, p.languageId, 0, p.text);
     const job = await service.previewCitations(doc);
     if (!job.groups.length && !job.uncited.length) return { citations: [], bibliography: null };
@@ -51,5 +50,5 @@ export function registerCitationPreview(ctx: ServerContext, service: CitationSer
     const heading = job.sectionTitle ? `<h1 class="unnumbered" id="bibliography">${escapeHtml(job.sectionTitle)}</h1>\n` : '';
     const html = `${heading}<div id="refs" class="references csl-bib-body${rendered.hangingIndent ? ' hanging-indent' : ''}" role="list">\n${rendered.entries.join('\n')}\n</div>`;
     return { citations, bibliography: { html, ...(job.refs ? { open: job.refs.open, close: job.refs.close } : {}) } };
-  }));
+  });
 }

@@ -10,7 +10,7 @@ import { URI } from 'vscode-uri';
 import type { Logger } from '../core/config/logger.js';
 import { inWorkspace, isInside, normalizeUri } from '../core/workspace/paths.js';
 import { fileStampOf, type HostFile, type HostFileSystem } from './host.js';
-import { Methods, type ReadFileResult, type StatResult } from './protocol.js';
+import { ServerRequests } from './protocol.js';
 
 /**
  * The client's file system over a connection.
@@ -26,7 +26,7 @@ export function clientFileSystem(connection: Connection, log: Logger, offered: b
     async readFile(uri, maxBytes): Promise<HostFile> {
       if (!offered) return undefined;
       try {
-        const r = await connection.sendRequest<ReadFileResult>(Methods.readFile, { uri: uri.toString(), maxBytes });
+        const r = await connection.sendRequest(ServerRequests.readFile, { uri: uri.toString(), maxBytes });
         if ('missing' in r) return undefined;
         const stamp = fileStampOf(r.mtime, r.size, 'directory' in r || ('notFile' in r ? 'special' : false));
         if ('directory' in r) return { directory: true, stamp };
@@ -43,7 +43,7 @@ export function clientFileSystem(connection: Connection, log: Logger, offered: b
     async stamp(uri) {
       if (!offered) return undefined;
       try {
-        const r = await connection.sendRequest<StatResult>(Methods.stat, { uri: uri.toString() });
+        const r = await connection.sendRequest(ServerRequests.stat, { uri: uri.toString() });
         return 'missing' in r ? undefined : fileStampOf(r.mtime, r.size, 'directory' in r || ('notFile' in r ? 'special' : false));
       } catch (e) {
         log.warn(`cannot stat ${uri.toString(true)} through the client: ${String(e)}`);
@@ -58,7 +58,7 @@ export function clientFileSystem(connection: Connection, log: Logger, offered: b
       if (!top) return undefined;
       const rel = folder.path.slice(top.path.replace(/\/$/, '').length).replace(/^\/+|\/+$/g, '');
       const pattern = `${rel.replace(/[[\]{}*?!]/g, '[$&]')}${rel ? '/' : ''}*`;
-      const found = await connection.sendRequest<string[]>(Methods.findFiles, { pattern })
+      const found = await connection.sendRequest(ServerRequests.findFiles, { pattern })
         .catch((e: unknown) => { log.warn(`findFiles ${pattern}: ${String(e)}`); return []; });
       const dir = normalizeUri(folder).path.replace(/\/$/, '');
       return found.map((u) => URI.parse(u)).filter((u) => u.scheme === folder.scheme && u.authority === folder.authority && u.path.slice(0, u.path.lastIndexOf('/')) === dir)
@@ -67,7 +67,7 @@ export function clientFileSystem(connection: Connection, log: Logger, offered: b
     async listFiles(_folders, extensions) {
       if (!offered) return [];
       const pattern = extensions.length === 1 ? `**/*${extensions[0]}` : `**/*{${extensions.join(',')}}`;
-      const found = await connection.sendRequest<string[]>(Methods.findFiles, { pattern })
+      const found = await connection.sendRequest(ServerRequests.findFiles, { pattern })
         .catch((e: unknown) => { log.warn(`findFiles ${pattern}: ${String(e)}`); return []; });
       return found.map((u) => URI.parse(u)).filter((u) => inWorkspace({ folders: folders() }, u));
     },

@@ -12,8 +12,7 @@ import { URI, Utils } from 'vscode-uri';
 import { inWorkspaceReal, isInside } from '../core/workspace/paths.js';
 import { DEFAULT_NOTE_TEMPLATE, noteFields, noteFileName, notesFolderOf, renderNoteTemplate } from '../core/notes/literatureNote.js';
 import type { ServerContext } from './serverContext.js';
-import { Methods, type PlanNoteParams, type PlanNoteResult } from './protocol.js';
-import { Params } from './requests.js';
+import { type PlanNoteResult } from './protocol.js';
 import type { ServerSettings } from './serverSettings.js';
 import type { ServerWorkspace } from './serverWorkspace.js';
 import type { Sources } from './sources.js';
@@ -21,7 +20,7 @@ import type { Sources } from './sources.js';
 /** Registers the `mlsysPapers/planNote` handler. */
 export function registerLiteratureNotes(ctx: ServerContext, settings: ServerSettings, workspace: ServerWorkspace, sources: Sources): void {
   const { connection, gate } = ctx;
-  connection.onRequest(Methods.planNote, gate.answer(Methods.planNote, Params.planNote, async (p: PlanNoteParams): Promise<PlanNoteResult> => {
+  gate.onRequest(connection, 'planNote', async (p): Promise<PlanNoteResult> => {
     const scope = p.scope ? URI.parse(p.scope) : undefined;
     const folder = (scope && ctx.folders.find((f) => isInside(f, scope))) ?? ctx.folders[0];
     if (!folder) return { error: l10n.t('MLSys Papers: open a folder to keep literature notes in.') };
@@ -45,5 +44,5 @@ export function registerLiteratureNotes(ctx: ServerContext, settings: ServerSett
     }
     const entry = sources.view().entry(p.key);
     return { uri: uri.toString(), exists: false, text: renderNoteTemplate(template, noteFields(p.key, entry, new Date())) };
-  }));
+  });
 }

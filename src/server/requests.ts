@@ -15,12 +15,13 @@
  * comes, and a result that cannot be serialised is logged ("Sending response failed.") but never
  * answered.
  */
-import { CancellationToken, ErrorCodes, LSPErrorCodes, ResponseError, type Connection, type WillSaveTextDocumentParams } from 'vscode-languageserver';
+import { CancellationToken, ErrorCodes, LSPErrorCodes, ResponseError, type Connection, type NotificationType, type RequestType, type RequestType0, type WillSaveTextDocumentParams } from 'vscode-languageserver';
 import { URI } from 'vscode-uri';
 import * as z from 'zod/mini';
 import type { Logger } from '../core/config/logger.js';
 import { TOPIC_SCOPES } from '../core/corpus/browse.js';
 import { LEVELS } from '../core/corpus/schema.js';
+import { ClientNotifications, ClientRequests } from './protocol.js';
 
 /** Where the server is in LSP's lifecycle. */
 export type Lifecycle = 'starting' | 'initializing' | 'running' | 'shutdown';
@@ -145,6 +146,29 @@ export class RequestGate {
   }
 
   /**
+   * Registers the handler of one of our requests (`protocol.ts`'s `ClientRequests`) on the
+   * connection, through {@link answer} with the request's parameter schema
+   * ({@link ClientRequestParams}): the name, the parameters' type and the result's type all come
+   * from the one typed message, so a handler cannot answer a shape the client does not expect.
+   */
+  onRequest<K extends keyof typeof ClientRequests>(
+    connection: Connection, key: K,
+    handler: (params: ParamsOf<(typeof ClientRequests)[K]>, token: CancellationToken | undefined) => ResultOf<(typeof ClientRequests)[K]> | PromiseLike<ResultOf<(typeof ClientRequests)[K]>>,
+  ): void {
+    const { method } = ClientRequests[key];
+    connection.onRequest(method, this.answer(method, ClientRequestParams[key], handler));
+  }
+
+  /** Registers the handler of one of our notifications (`ClientNotifications`) through {@link heed}, typed the same way. */
+  onNotification<K extends keyof typeof ClientNotifications>(
+    connection: Connection, key: K,
+    handler: (params: NotificationParamsOf<(typeof ClientNotifications)[K]>) => unknown,
+  ): void {
+    const { method } = ClientNotifications[key];
+    connection.onNotification(method, this.heed(method, ClientNotificationParams[key], handler));
+  }
+
+  /**
    * A notification handler that never throws: dropped (with a log line) outside the `running`
    * state or when `params` do not fit `schema`; an exception of the handler is logged.
    *
@@ -265,4 +289,42 @@ export const Params = {
   readState: z.looseObject({ keys }),
   previewCitations: z.looseObject({ uri, languageId: z.string(), text: z.string() }),
   planNote: z.looseObject({ key: z.string(), scope: z.optional(uri) }),
+};
+
+/** The parameters' type of a typed request (`undefined` for one without). */
+type ParamsOf<T> = T extends RequestType0<unknown, unknown> ? undefined : T extends RequestType<infer P, unknown, unknown> ? P : never;
+/** The result's type of a typed request. */
+type ResultOf<T> = T extends RequestType0<infer R, unknown> ? R : T extends RequestType<unknown, infer R, unknown> ? R : never;
+/** The parameters' type of a typed notification. */
+type NotificationParamsOf<T> = T extends NotificationType<infer P> ? P : never;
+
+/**
+ * The parameter schema of each of our requests, by its key in `protocol.ts`'s `ClientRequests`
+ * (undefined: it takes none): with the typed message, the one declaration of a request. A request
+ * added there without a schema here does not compile.
+ */
+export const ClientRequestParams: { readonly [K in keyof typeof ClientRequests]: z.ZodMiniType | undefined } = {
+  topics: undefined,
+  topicChildren: Params.topicChildren,
+  topicEntries: Params.topicEntries,
+  entries: Params.entries,
+  search: Params.search,
+  entryDocument: Params.entryDocument,
+  planCitation: Params.planCitation,
+  planBibliography: Params.planBibliography,
+  planInsertion: Params.planInsertion,
+  planDeclaration: Params.planDeclaration,
+  citedKeys: Params.citedKeys,
+  format: Params.format,
+  entry: Params.entry,
+  libraryStatus: undefined,
+  libraryGroups: Params.libraryGroups,
+  libraryEntries: Params.libraryEntries,
+  previewCitations: Params.previewCitations,
+  planNote: Params.planNote,
+};
+
+/** The parameter schema of each of our notifications, by its key in `ClientNotifications`. */
+export const ClientNotificationParams: { readonly [K in keyof typeof ClientNotifications]: z.ZodMiniType | undefined } = {
+  readState: Params.readState,
 };

@@ -14,7 +14,7 @@ import { megabytes } from '../core/config/fileLimits.js';
 import type { WorkspaceFiles } from '../core/workspace/files.js';
 import type { ServerContext } from './serverContext.js';
 import type { BundledFiles, HostFile } from './host.js';
-import { Methods, type ReadBundledParams, type ReadBundledResult } from './protocol.js';
+import { ServerRequests } from './protocol.js';
 import type { ServerSettings } from './serverSettings.js';
 
 /** How long a request naming a document waits for the document's `didOpen` (see {@link ServerWorkspace.openDocument}), in ms. */
@@ -43,7 +43,7 @@ export class ServerWorkspace {
       },
       async read(path) {
         if (!ctx.init.bundledFiles) return undefined;
-        const r = await ctx.connection.sendRequest<ReadBundledResult>(Methods.readBundled, { path } satisfies ReadBundledParams);
+        const r = await ctx.connection.sendRequest(ServerRequests.readBundled, { path });
         return 'text' in r ? r.text : undefined;
       },
     };

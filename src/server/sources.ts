@@ -16,7 +16,7 @@ import type { CorpusView } from '../core/service/types.js';
 import type { ServerContext } from './serverContext.js';
 import { CorpusStore } from './corpusStore.js';
 import { LibraryStore, type LibraryCache } from './libraryStore.js';
-import { Methods, type LibraryFileStatus } from './protocol.js';
+import { ServerNotifications, ServerRequests, type LibraryFileStatus } from './protocol.js';
 import { isGlob, type ServerSettings } from './serverSettings.js';
 import type { Watching } from './watching.js';
 import type { ServerWorkspace } from './serverWorkspace.js';
@@ -75,9 +75,9 @@ export class Sources {
       yield: ctx.yield,
       now: () => ctx.clock.now(),
       publish: (uri, stamp, text, reading) => self.bibCache.publish(uri, stamp, text, reading),
-    }, (files: LibraryFileStatus[]) => ctx.tell(() => connection.sendNotification(Methods.libraryStatusChanged, { files })), () => {
+    }, (files: LibraryFileStatus[]) => ctx.tell(() => connection.sendNotification(ServerNotifications.libraryStatusChanged, { files })), () => {
       for (const [uri, diagnostics] of this.libraries.diagnostics()) ctx.tell(() => connection.sendDiagnostics({ uri, diagnostics }));
-      ctx.tell(() => connection.sendNotification(Methods.librariesChanged, { version: this.libraries.version }));
+      ctx.tell(() => connection.sendNotification(ServerNotifications.librariesChanged, { version: this.libraries.version }));
       events.changed();
     }, this.catalog);
     this.bibCache = new BibCache(BIB_CACHE_FILES, this.libraries);
@@ -118,7 +118,7 @@ export class Sources {
     for (const [uri, diagnostics] of this.corpus.fileDiagnostics) connection.sendDiagnostics({ uri, diagnostics });
     if (changed || !this.corpusSet) { this.corpusSet = true; this.catalog.setCorpus(this.corpus.view); }
     if (changed) {
-      void connection.sendNotification(Methods.corpusChanged, { version: this.corpus.version });
+      void connection.sendNotification(ServerNotifications.corpusChanged, { version: this.corpus.version });
       this.events.changed();
     }
   }
@@ -199,7 +199,7 @@ export class Sources {
     for (const p of patterns) {
       if (isGlob(p) && !/^(\/|~\/|[A-Za-z]:[\\/])/.test(p)) {
         if (!ctx.init.fileSystem) { ctx.log.warn(`${setting}: the glob "${p}" needs a client that can find files; name the files instead`); continue; }
-        const found = await ctx.connection.sendRequest<string[]>(Methods.findFiles, { pattern: p }).catch((e: unknown) => { ctx.log.warn(`findFiles ${p}: ${String(e)}`); return []; });
+        const found = await ctx.connection.sendRequest(ServerRequests.findFiles, { pattern: p }).catch((e: unknown) => { ctx.log.warn(`findFiles ${p}: ${String(e)}`); return []; });
         for (const u of found) out.set(u, URI.parse(u));
       } else for (const u of this.workspace.settingUris(p)) out.set(u.toString(), u);
     }

@@ -8,10 +8,7 @@
 import type { BrowseOptions } from '../core/corpus/browse.js';
 import type { Entry } from '../core/corpus/schema.js';
 import type { ServerContext } from './serverContext.js';
-import {
-  Methods, type EntriesParams, type EntriesResult, type TopicChildrenParams, type TopicChildrenResult, type TopicEntriesParams, type TopicFilter, type TopicsResult,
-} from './protocol.js';
-import { Params } from './requests.js';
+import { type EntriesResult, type TopicChildrenResult, type TopicFilter, type TopicsResult } from './protocol.js';
 import type { Sources } from './sources.js';
 
 /** What the topic requests answer from. */
@@ -25,13 +22,13 @@ export interface TopicRequestsDeps {
 export function registerTopicRequests(ctx: ServerContext, { sources, read }: TopicRequestsDeps): void {
   const { connection, gate } = ctx;
   const options = (f: TopicFilter): BrowseOptions => ({ scope: f.scope, levels: f.levels, isRead: (key) => read.has(key) });
-  connection.onRequest(Methods.topics, gate.answer(Methods.topics, undefined, (): TopicsResult => ({ version: sources.corpus.version, topics: sources.corpus.data.topics })));
-  connection.onRequest(Methods.topicChildren, gate.answer(Methods.topicChildren, Params.topicChildren, (p: TopicChildrenParams): TopicChildrenResult =>
-    ({ version: sources.corpus.version, nodes: sources.corpus.browser.children(p.parent, options(p)) })));
-  connection.onRequest(Methods.topicEntries, gate.answer(Methods.topicEntries, Params.topicEntries, (p: TopicEntriesParams): EntriesResult =>
-    ({ entries: sources.corpus.browser.entriesUnder(p.topics, options(p)) })));
-  connection.onRequest(Methods.entries, gate.answer(Methods.entries, Params.entries, (p: EntriesParams): EntriesResult => {
+  gate.onRequest(connection, 'topics', (): TopicsResult => ({ version: sources.corpus.version, topics: sources.corpus.data.topics }));
+  gate.onRequest(connection, 'topicChildren', (p): TopicChildrenResult =>
+    ({ version: sources.corpus.version, nodes: sources.corpus.browser.children(p.parent, options(p)) }));
+  gate.onRequest(connection, 'topicEntries', (p): EntriesResult =>
+    ({ entries: sources.corpus.browser.entriesUnder(p.topics, options(p)) }));
+  gate.onRequest(connection, 'entries', (p): EntriesResult => {
     const v = sources.view();
     return { entries: p.keys.map((k) => v.entry(k)).filter((e): e is Entry => !!e) };
-  }));
+  });
 }

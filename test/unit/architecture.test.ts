@@ -58,6 +58,20 @@ describe('what the linter cannot hold (eslint.config.mjs holds the import rules 
     expect(web.filter((s) => s.startsWith('node:') || s.endsWith('/node'))).toEqual([]);
     expect(importsOf(join(SRC, 'activate.ts')).filter((s) => s.startsWith('node:') || s.startsWith('vscode-languageclient'))).toEqual([]);
   });
+  it('the protocol is declared once: no message is registered or sent by its name string outside src/server/protocol.ts', () => {
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const d of readdirSync(dir, { withFileTypes: true })) {
+        if (d.isDirectory()) walk(join(dir, d.name));
+        else if (d.name.endsWith('.ts')) files.push(join(dir, d.name));
+      }
+    };
+    walk(SRC);
+    const byName = files.filter((f) => !f.endsWith(join('server', 'protocol.ts')))
+      .filter((f) => /\bMethods\b|['"]mlsysPapers\/\w+['"]/.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(SRC, f));
+    expect(byName).toEqual([]);
+  });
   it('src/cli.ts and src/cli/ do not import vscode or the VS Code layer', () => {
     for (const f of [join(SRC, 'cli.ts'), ...readdirSync(join(SRC, 'cli')).map((n) => join(SRC, 'cli', n))]) {
       expect(importsOf(f).filter((s) => s === 'vscode' || target(f, s)?.startsWith('features') || target(f, s)?.startsWith('activate'))).toEqual([]);

@@ -4,7 +4,10 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ErrorCodes, ResponseError } from 'vscode-languageserver/node';
 import { ClientNotifications, ClientRequests, Methods, ServerNotifications, ServerRequests } from '../../src/server/protocol.js';
+import { ClientRequestParams } from '../../src/server/requests.js';
+import { start } from './serverHarness.js';
 
 describe('the custom protocol (src/server/protocol.ts)', () => {
   const groups = { ClientRequests, ClientNotifications, ServerRequests, ServerNotifications };
@@ -15,6 +18,18 @@ describe('the custom protocol (src/server/protocol.ts)', () => {
     expect(names.every((n) => /^mlsysPapers\/[a-zA-Z]+$/.test(n))).toBe(true);
     expect(new Set(names).size).toBe(names.length);
     expect(ClientRequests.libraryStatus.method).not.toBe(ServerNotifications.libraryStatusChanged.method);
+  });
+
+  it('the server handles every client request of the table, checking its parameters against the schema declared beside it', async () => {
+    const s = await start({});
+    const answers: Record<string, unknown> = {};
+    for (const [key, type] of Object.entries(ClientRequests)) {
+      // A number is no request's parameters: each with a schema answers InvalidParams, none MethodNotFound.
+      const sent = ClientRequestParams[key as keyof typeof ClientRequests] ? s.client.sendRequest(type.method, 42) : s.client.sendRequest(type.method);
+      answers[key] = await sent.then(() => 'answered', (e: unknown) => (e instanceof ResponseError ? e.code : String(e)));
+    }
+    expect(Object.entries(answers).filter(([k, a]) => a !== (ClientRequestParams[k as keyof typeof ClientRequests] ? ErrorCodes.InvalidParams : 'answered'))).toEqual([]);
+    expect(Object.values(answers)).toContain(ErrorCodes.InvalidParams);
   });
 
   it('derives Methods from the typed messages: one key per message, its name written once', () => {
