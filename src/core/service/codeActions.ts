@@ -42,7 +42,7 @@ export async function codeActions(ctx: ServiceContext, doc: TextDocument, range:
   }
   out.push(...await recordCodeActions(ctx, doc, diagnostics));
   out.push(...await namedSystemActions(ctx, doc, diagnostics));
-  if (ctx.opts.clientUi?.()) {
+  if (ctx.clientUi()) {
     const c = citationAt(text, doc.offsetAt(range.start), doc.languageId, await ctx.crossrefsOf(doc));
     if (c) {
       const title = l10n.t('Open Note for {0}', c.key);

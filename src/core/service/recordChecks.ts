@@ -85,7 +85,7 @@ export async function fileRecordDiagnostics(ctx: ServiceContext, doc: TextDocume
   if (severity === undefined || !file.entries.length) return [];
   const findings = findingsOf(ctx, file);
   if (!findings.length) return [];
-  const library = !!(await ctx.opts.corpus().isLibrary?.(doc.uri));
+  const library = !!(await ctx.opts.corpus().isLibrary(doc.uri));
   const out: Diagnostic[] = [];
   for (const f of findings) {
     const at = entryKeyOffset(file.text, f.entry);
@@ -115,13 +115,13 @@ export async function recordCodeActions(ctx: ServiceContext, doc: TextDocument, 
   if (!ours.length) return [];
   const uri = URI.parse(doc.uri);
   const text = doc.getText();
-  const file = ctx.ws.openDocument?.(uri)?.version === doc.version
+  const file = ctx.ws.openDocument(uri)?.version === doc.version
     ? await ctx.cache.get(ctx.ws, uri, 'bib', (t) => readBibFile(uri.path, t))
     : undefined;
   const source = file?.text === text ? file : readBibFile(uri.path, text);
   if (!source) return [];
   const matcher = matcherOf(ctx);
-  const library = ours.some((d) => (d.data as RecordData | undefined)?.library) || !!(await ctx.opts.corpus().isLibrary?.(doc.uri));
+  const library = ours.some((d) => (d.data as RecordData | undefined)?.library) || !!(await ctx.opts.corpus().isLibrary(doc.uri));
   const out: CodeAction[] = [];
   for (const d of ours) {
     const key = (d.data as RecordData | undefined)?.key ?? text.slice(doc.offsetAt(d.range.start), doc.offsetAt(d.range.end));
@@ -134,7 +134,7 @@ export async function recordCodeActions(ctx: ServiceContext, doc: TextDocument, 
       if (!plan) return;
       if (library) {
         // A library is never written: the entry as it would read goes to the clipboard (our UI only).
-        if (!ctx.opts.clientUi?.()) return;
+        if (!ctx.clientUi()) return;
         const t = l10n.t('Copy {0} as the verified record to the clipboard (a library is not changed)', f.key);
         out.push({ title: t, kind: CodeActionKind.QuickFix, diagnostics: [d], command: { title: t, command: ServiceCommands.copyEntryText, arguments: [plan.text] } });
         return;
