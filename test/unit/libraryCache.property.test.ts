@@ -24,7 +24,7 @@ import { fromBase64, toBase64 } from '../../src/core/library/base64.js';
 import { readEntryAt } from '../../src/core/bibliography/readBibtex.js';
 import { libraryToJson, restoreLibrary, type LibraryTextId } from '../../src/core/library/libraryCacheFormat.js';
 import { loadLibrary, type LibraryFormat, type LoadedLibrary } from '../../src/core/library/loadLibrary.js';
-import { entryIdentity, SameWorkIndex } from '../../src/core/bibliography/sameWork.js';
+import { entryIdentity, SameWorkIndex } from '../../src/core/corpus/sameWork.js';
 import { prepareEntry } from '../../src/core/library/verbatim.js';
 import { parseQuery } from '../../src/core/search/queryLanguage.js';
 import { openSealed, sealCache, sha256 } from '../../src/host/node/libraryCache.js';

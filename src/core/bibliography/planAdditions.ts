@@ -13,7 +13,7 @@ import { cslYamlReferences, readCslYamlLibrary } from './readCslYaml.js';
 import { parseYaml } from '../text/yaml.js';
 import { bibFormatOf, type BibFormat } from './bibFormat.js';
 import { eolOf, parseBib, planBibAppend, trailingSpaceStart, type BibEntry, type BibProblem, type BibSyntaxError } from './bibtexFile.js';
-import { bibEntryIdentity, cslYear, entryIdentity, SameWorkIndex } from './sameWork.js';
+import { bibEntryIdentity, cslYear, entryIdentity, SameWorkIndex } from '../corpus/sameWork.js';
 
 /** A bibliography file as read: its entries' keys and identities, or why it could not be read. */
 export interface BibFile {

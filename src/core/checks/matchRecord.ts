@@ -11,7 +11,7 @@
  * A title that differs by a word, a different first author, or a year two apart is another work.
  */
 import type { Entry } from '../corpus/schema.js';
-import { arxivId } from '../bibliography/sameWork.js';
+import { arxivId } from '../corpus/identifiers.js';
 import { foldText, personFamily } from './sameForm.js';
 import type { WriterEntry } from './writerEntry.js';
 

@@ -5,7 +5,7 @@
  * the BibTeX manual (Patashnik, "BibTeXing", 1988) and the entry types are the standard BibTeX ones.
  */
 import * as z from 'zod/mini';
-import { ARXIV_ID } from '../bibliography/sameWork.js';
+import { ARXIV_ID } from './identifiers.js';
 
 /** Levels of seed 003's legend: ⚡ must-read, 💎 optional, 💡 advanced. */
 export const LEVELS = ['must-read', 'optional', 'advanced'] as const;

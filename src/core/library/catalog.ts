@@ -14,7 +14,7 @@ import { mergeHits, type SearchHit } from '../search/hits.js';
 import { parseQuery, type ParsedQuery } from '../search/queryLanguage.js';
 import type { SearchIndex } from '../search/corpus/corpusIndex.js';
 import type { LoadedLibrary } from './loadLibrary.js';
-import { entryIdentity, SameWorkIndex } from '../bibliography/sameWork.js';
+import { entryIdentity, SameWorkIndex } from '../corpus/sameWork.js';
 import { prepareEntry } from './verbatim.js';
 
 /** The corpus side: the corpus and its search index (read when a search needs it, so it may be built lazily). */
