@@ -20,7 +20,7 @@ import fc from 'fast-check';
 import YAML from 'yaml';
 import { afterAll, describe, it } from 'vitest';
 import { displayName } from '../../src/core/cite/names.js';
-import { fromBase64, toBase64 } from '../../src/core/library/base64.js';
+import { fromBase64, toBase64 } from '../../src/core/text/base64.js';
 import { readEntryAt } from '../../src/core/bibliography/readBibtex.js';
 import { libraryToJson, restoreLibrary, type LibraryTextId } from '../../src/core/library/libraryCacheFormat.js';
 import { loadLibrary, type LibraryFormat, type LoadedLibrary } from '../../src/core/library/loadLibrary.js';

@@ -11,7 +11,7 @@ import type { Entry } from '../corpus/schema.js';
 import { readCslJsonLibrary } from './readCslJson.js';
 import { cslYamlReferences, readCslYamlLibrary } from './readCslYaml.js';
 import { parseYaml } from '../text/yaml.js';
-import { bibFormatOf, type BibFormat } from './bibFormat.js';
+import { bibFormatOf, type BibFormat } from '../workspace/bibFormat.js';
 import { eolOf, parseBib, planBibAppend, trailingSpaceStart, type BibEntry, type BibProblem, type BibSyntaxError } from './bibtexFile.js';
 import { bibEntryIdentity, cslYear, entryIdentity, SameWorkIndex } from '../corpus/sameWork.js';
 

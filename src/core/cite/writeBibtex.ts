@@ -8,6 +8,7 @@
  */
 import type { Entry, Person } from '../corpus/schema.js';
 import { arxivUrl } from '../corpus/links.js';
+import { hasCjk } from '../text/cjk.js';
 
 /**
  * A literal brace is `\textbraceleft{}` / `\textbraceright{}`, not `\{`: BibTeX counts every
@@ -89,11 +90,6 @@ export function bibtexName(p: Person): string {
   const family = texEscape(p.family);
   const fam = /\s/.test(p.family) ? `{${family}}` : family;
   return p.given ? `${fam}, ${texEscape(p.given)}` : fam;
-}
-
-/** Whether a string holds CJK characters, which pdflatex cannot typeset without CJK packages. */
-export function hasCjk(s: string): boolean {
-  return /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]/.test(s);
 }
 
 /**

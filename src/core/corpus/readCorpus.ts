@@ -8,7 +8,7 @@
 import { isMap, isSeq, type Document, type LineCounter, type Node as YamlNode } from 'yaml';
 import type * as z from 'zod/mini';
 import type { Problem } from '../text/problems.js';
-import { hasCjk } from '../cite/writeBibtex.js';
+import { hasCjk } from '../text/cjk.js';
 import { entryIdentity, SameWorkIndex, type WorkIdentity } from './sameWork.js';
 import { buildCorpus, mergeCorpusData, type Corpus, type CorpusData, type Topic } from './model.js';
 import { EntrySchema, TopicsFileSchema, type CorpusEntry, type TopicInput } from './schema.js';

@@ -6,7 +6,7 @@
  * host stores it (`host/node/libraryCache.ts` on disk).
  */
 import { ENTRY_TYPES, KINDS, type LibraryEntry } from '../corpus/schema.js';
-import { int32FromBase64, toBase64 } from './base64.js';
+import { int32FromBase64, toBase64 } from '../text/base64.js';
 import type { LibraryProblem } from '../bibliography/readBibtex.js';
 import { NONE, type LibraryRef } from './entries.js';
 import type { LibraryFormat, LoadedLibrary } from './loadLibrary.js';

@@ -8,7 +8,7 @@ import type { Taxonomy } from '../corpus/model.js';
 import { allAuthors, shortAuthors } from '../cite/names.js';
 import { entryLinksMarkdown } from '../corpus/links.js';
 import * as l10n from '@vscode/l10n';
-import { kindLabel, levelBadge, topicPath } from '../text/l10n.js';
+import { kindLabel, levelBadge, topicPath } from '../corpus/labels.js';
 import type { Entry } from '../corpus/schema.js';
 
 
