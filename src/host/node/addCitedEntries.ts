@@ -12,7 +12,7 @@ import { inWorkspaceReal } from '../../core/workspace/paths.js';
 import { fileKind, isCiting } from '../../core/workspace/fileKind.js';
 import { planBibAddition, planBibSync, readBibFile } from '../../core/bibliography/planAdditions.js';
 import { citedKeys } from '../../core/cite/citations.js';
-import { definedKeys } from '../../core/latex/thebibliography.js';
+import { definedKeys } from '../../core/bibliography/thebibliography.js';
 import type { Corpus } from '../../core/corpus/readCorpus.js';
 import type { Entry } from '../../core/corpus/schema.js';
 import { planDocumentBibliography } from '../../core/service/bibliographyPlan.js';
