@@ -18,7 +18,7 @@ import { entryTooltip, KIND_ICONS } from './widgetPresentation.js';
 import { Disposable } from './dispose.js';
 import type { Ctx } from './client/ctx.js';
 import type { ReadState } from './readState.js';
-import type { NoteIndex } from './literatureNotes.js';
+import type { NoteIndex } from './noteIndex.js';
 
 /** A topic as the server lists it, with its counts. */
 type TopicRow = Extract<BrowseNode, { kind: 'topic' }>;
