@@ -1,5 +1,5 @@
 /**
- * The one "same work" rule (`src/core/bibliography/sameWork.ts`) and everyone who uses it: the planner
+ * The one "same work" rule (`src/core/corpus/sameWork.ts`) and everyone who uses it: the planner
  * (`planBibSync`), the catalog (a library entry that is a corpus entry's work) and the library
  * readers (an entry's arXiv id).
  */

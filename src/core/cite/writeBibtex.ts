@@ -150,7 +150,7 @@ export function toBibtex(e: Entry): string {
 
 /**
  * Formats several entries, separated by blank lines. Library entries come as the library has them
- * (see `library/verbatim.ts`): preceded by the `@string` macros they use and followed by the
+ * (see `library/verbatim.ts`, and `bibtexForAddition` of `bibliography/planAdditions.ts`): preceded by the `@string` macros they use and followed by the
  * entries their `crossref` names, each once, unless `has` says the destination has it already.
  *
  * @param has - what the destination already defines (default: nothing; the output stands alone)

@@ -189,7 +189,7 @@ function keyLine(loc: Located, item: unknown): number {
 
 /**
  * Checks entries across files: unknown topics, duplicate keys (ignoring case), and the same work
- * twice (`bibliography/sameWork.ts`'s rule: the same DOI, arXiv id, or normalised title with no different
+ * twice (`sameWork.ts`'s rule: the same DOI, arXiv id, or normalised title with no different
  * year, DOI or arXiv id), named by the field that matched.
  *
  * @param topics - the taxonomy

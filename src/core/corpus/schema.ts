@@ -145,7 +145,7 @@ export interface LibraryInfo {
   crossref?: { key: string; bibtex: string };
   /** A CSL library entry's item as written (set at load): what a CSL bibliography gets, and what formats it. */
   csl?: Record<string, unknown>;
-  /** The corpus entry that is the same work (`bibliography/sameWork.ts`'s rule), if any. */
+  /** The corpus entry that is the same work (`sameWork.ts`'s rule), if any. */
   sameWorkAs?: string;
 }
 

@@ -9,7 +9,7 @@ import { CHUNK, Haystack } from './haystack.js';
 
 /**
  * The serialised form of a {@link LibraryIndex}, for the cache. Typed arrays are base64 (see
- * `base64.ts`) and long lists come in parts of a few milliseconds' work each, so that writing the
+ * `text/base64.ts`) and long lists come in parts of a few milliseconds' work each, so that writing the
  * cache can be sliced ({@link jsonPieces}).
  */
 export interface LibraryIndexJson {
