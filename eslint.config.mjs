@@ -1,7 +1,8 @@
 // The project's rules that a linter can hold (`npm run lint`, part of `npm test`):
 // - the layers of ARCHITECTURE.md ("Who may import what"): packages by `no-restricted-imports`,
-//   folders by import-x's `no-restricted-paths`;
-// - no import cycles in src/ (import-x's `no-cycle`);
+//   folders by import-x's `no-restricted-paths`, the core's own folders in the order `CORE_LAYERS`;
+// - no import cycles in src/ (import-x's `no-cycle`, which skips type-only imports whatever its
+//   options: `test/unit/architecture.test.ts` holds the cycles type imports make too);
 // - the features reach the server only through the typed facade `features/client/serverApi.ts`
 //   (`no-restricted-imports`: no `vscode-languageclient`, no message by name, outside `features/client/`);
 // - no regular expression whose backtracking can grow super-linearly on user text
@@ -12,6 +13,21 @@
 import tseslint from 'typescript-eslint';
 import regexp from 'eslint-plugin-regexp';
 import importX from 'eslint-plugin-import-x';
+
+/**
+ * The layers of `src/core`, lowest first (ARCHITECTURE.md, "Who may import what"): a folder imports
+ * only the folders before it. `search` is the folder's own files; `search/corpus` and
+ * `search/library` are layers of their own. `test/unit/architecture.test.ts` checks every import
+ * (type-only ones too) against this list, and the zones below make `npm run lint` refuse one.
+ */
+export const CORE_LAYERS = ['text', 'workspace', 'corpus', 'latex', 'markdown', 'cite', 'bibliography', 'search', 'search/corpus', 'search/library', 'library', 'checks', 'notes', 'config', 'service'];
+
+/** One `no-restricted-paths` zone per core layer: it may not import the layers above it. */
+const coreLayerZones = CORE_LAYERS.slice(0, -1).map((layer, i) => ({
+  target: layer === 'search' ? './src/core/search/*.ts' : `./src/core/${layer}`,
+  from: CORE_LAYERS.slice(i + 1).map((above) => `./src/core/${above}`),
+  message: `src/core/${layer} imports only the core layers below it (${CORE_LAYERS.slice(0, i).join(', ') || 'none'}; ARCHITECTURE.md).`,
+}));
 
 /** `no-restricted-imports` patterns: each a package (or `node:` prefix) a layer must not import. */
 const restrict = (groups, message) => ['error', { patterns: [{ group: groups, message }] }];
@@ -83,6 +99,7 @@ export default tseslint.config(
           { target: ['./src/features', './src/activate.ts'], from: ['./src/host', './src/cli.ts', './src/cli'], message: 'the VS Code layer reaches the server only through its protocol (ARCHITECTURE.md).' },
           { target: ['./src/features', './src/activate.ts'], from: './src/server', except: ['./protocol.ts'], message: 'the VS Code layer reaches the server only through its protocol (ARCHITECTURE.md).' },
           { target: ['./src/cli.ts', './src/cli'], from: ['./src/features', './src/activate.ts'], message: 'the CLI imports no VS Code layer (ARCHITECTURE.md).' },
+          ...coreLayerZones,
         ],
       }],
     },

@@ -21,7 +21,7 @@
  * count once.
  *
  * Matching: a reference is in the corpus when a corpus entry is the same work by the project's own
- * rule (`src/core/bibliography/sameWork.ts`: same DOI, or same arXiv id, or same normalised title
+ * rule (`src/core/corpus/sameWork.ts`: same DOI, or same arXiv id, or same normalised title
  * with no conflicting year/DOI/arXiv id; a reference without a year matches on its title alone).
  * The `.bib` files are read with the project's reader (`readBibFile`), bundled from `src/` by
  * esbuild at start, as bench/build-scale.mjs bundles its bench.
@@ -81,8 +81,8 @@ async function loadProjectCode() {
       stdin: {
         contents: [
           "export { readBibFile } from './src/core/bibliography/planAdditions.ts';",
-          "export { bibEntryIdentity, entryIdentity, normaliseTitle, SameWorkIndex } from './src/core/bibliography/sameWork.ts';",
-          "export { bibtexArxiv, bareDoi } from './src/core/bibliography/sameWork.ts';",
+          "export { bibEntryIdentity, entryIdentity, normaliseTitle, SameWorkIndex } from './src/core/corpus/sameWork.ts';",
+          "export { bibtexArxiv, bareDoi } from './src/core/corpus/identifiers.ts';",
           "export { citedKeys } from './src/core/cite/citations.ts';",
         ].join('\n'),
         resolveDir: ROOT, loader: 'ts', sourcefile: 'coverage-entry.ts',

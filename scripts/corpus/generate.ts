@@ -13,7 +13,7 @@
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { entryIdentity, normaliseTitle, SameWorkIndex, type WorkIdentity } from '../../src/core/bibliography/sameWork.js';
+import { entryIdentity, normaliseTitle, SameWorkIndex, type WorkIdentity } from '../../src/core/corpus/sameWork.js';
 import { makeCitationKey } from '../../src/core/cite/key.js';
 import { crossCheck, entryLocations, parseTopicsFile, type EntryLocation } from '../../src/core/corpus/readCorpus.js';
 import type { CorpusEntry, EntryInput } from '../../src/core/corpus/schema.js';

@@ -19,7 +19,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { entryIdentity, SameWorkIndex, normaliseTitle } from '../../src/core/bibliography/sameWork.js';
+import { entryIdentity, SameWorkIndex, normaliseTitle } from '../../src/core/corpus/sameWork.js';
 import { loadCorpusDir } from '../../src/host/node/readCorpusFiles.js';
 import { formatProblem } from '../../src/core/text/problems.js';
 import { aliasOf } from './build.js';

@@ -2,7 +2,7 @@
  * Records indexed for look-up, and the pairing of USENIX's own record of a paper with DBLP's.
  */
 import { distance } from 'fastest-levenshtein';
-import { normaliseTitle } from '../../src/core/bibliography/sameWork.js';
+import { normaliseTitle } from '../../src/core/corpus/sameWork.js';
 import { fold, samePerson } from './compare.js';
 import type { PubRecord } from './records.js';
 

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { toBibtex } from '../core/cite/writeBibtex.js';
-import { detailsHtml } from '../core/corpus/detailsHtml.js';
+import { detailsHtml } from '../core/service/detailsHtml.js';
 import { isWebLink } from '../core/corpus/links.js';
 import type { Entry } from '../core/corpus/schema.js';
 import { Commands } from '../ids.js';

@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import { LEVELS, type Entry, type Level } from '../core/corpus/schema.js';
 import type { BrowseNode, BrowseParent, YearGroup } from '../core/corpus/browse.js';
-import { levelBadge, levelName, topicLabel } from '../core/text/l10n.js';
+import { levelBadge, levelName, topicLabel } from '../core/corpus/labels.js';
 import { Commands, ContextKeys, ContextValues, Settings, Views } from '../ids.js';
 import { topicFilterOf, type ConfigStore } from './config.js';
 import type { CorpusClient } from './corpusClient.js';
@@ -18,7 +18,7 @@ import { entryTooltip, KIND_ICONS } from './widgetPresentation.js';
 import { Disposable } from './dispose.js';
 import type { Ctx } from './client/ctx.js';
 import type { ReadState } from './readState.js';
-import type { NoteIndex } from './literatureNotes.js';
+import type { NoteIndex } from './noteIndex.js';
 
 /** A topic as the server lists it, with its counts. */
 type TopicRow = Extract<BrowseNode, { kind: 'topic' }>;

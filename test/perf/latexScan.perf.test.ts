@@ -6,7 +6,7 @@
  * median-of-15 timing this replaces.
  */
 import { describe, expect, it } from 'vitest';
-import { latexBibliographies, planLatexBibDeclaration, texRootOf } from '../../src/core/bibliography/locate.js';
+import { latexBibliographies, planLatexBibDeclaration, texRootOf } from '../../src/core/latex/bibDeclarations.js';
 import { latexCitations } from '../../src/core/cite/citations.js';
 import { latexCiteContext } from '../../src/core/cite/citationContext.js';
 import { expectLinear } from './linear.js';

@@ -4,9 +4,10 @@
  * must read as is checked in the unit run too, on the smaller input (test/unit/superlinearInputs.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { bibtexArxiv, normaliseTitle } from '../../src/core/bibliography/sameWork.js';
+import { normaliseTitle } from '../../src/core/corpus/sameWork.js';
+import { bibtexArxiv } from '../../src/core/corpus/identifiers.js';
 import { findBibKeys, parseBib, planBibAppend, STRING_COMMAND } from '../../src/core/bibliography/bibtexFile.js';
-import { frontMatterOf } from '../../src/core/bibliography/locate.js';
+import { frontMatterOf } from '../../src/core/markdown/frontMatter.js';
 import { planBibAddition, readBibFile } from '../../src/core/bibliography/planAdditions.js';
 import { latexFileFacts } from '../../src/core/latex/project.js';
 import { pandocCitations } from '../../src/core/cite/citations.js';

@@ -1,11 +1,16 @@
 /**
  * What the linter cannot hold of ARCHITECTURE.md: the folder rules ("Who may import what") are
- * `eslint.config.mjs`'s (`npm run lint`); here, what the extension bundles and which transport
- * each entry point takes.
+ * `eslint.config.mjs`'s (`npm run lint`); here, no import cycle of any kind (import-x's `no-cycle`
+ * skips type-only imports), the core's layer order over every import, what the extension bundles
+ * and which transport each entry point takes.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error: the config is plain JavaScript without types
+import { CORE_LAYERS as LAYERS } from '../../eslint.config.mjs';
+
+const CORE_LAYERS = LAYERS as readonly string[];
 
 const SRC = join(__dirname, '../../src');
 
@@ -24,6 +29,101 @@ function target(file: string, spec: string): string | undefined {
   if (!spec.startsWith('.')) return undefined;
   return relative(SRC, join(file, '..', spec));
 }
+
+/** Every `.ts` file under a folder, recursively. */
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? tsFiles(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+/**
+ * The import graph of src/: each file (`src/`-relative, `/`-separated) to the src files it imports,
+ * type-only imports and re-exports included.
+ */
+function importGraph(): Map<string, string[]> {
+  const rel = (f: string) => relative(SRC, f).split(sep).join('/');
+  const graph = new Map<string, string[]>();
+  for (const f of tsFiles(SRC)) {
+    graph.set(rel(f), [...new Set(importsOf(f).filter((s) => s.startsWith('.')).map((s) => rel(join(dirname(f), s)).replace(/\.js$/, '.ts')))]);
+  }
+  return graph;
+}
+
+/** The import cycles of a graph: each strongly connected component of more than one file (Tarjan). */
+function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)); } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const scc: string[] = [];
+    let w: string;
+    do { w = stack.pop()!; onStack.delete(w); scc.push(w); } while (w !== v);
+    if (scc.length > 1 || graph.get(v)!.includes(v)) out.push(scc.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return out;
+}
+
+/** The core layer (`CORE_LAYERS`) a `src/`-relative file is in, or undefined outside `core/`. */
+function layerOf(file: string): string | undefined {
+  const parts = file.split('/');
+  if (parts[0] !== 'core' || parts.length < 3) return undefined;
+  if (parts[1] === 'search' && parts.length > 3) return `search/${parts[2]}`;
+  return parts[1];
+}
+
+describe('the import graph of src/ (ARCHITECTURE.md, "Who may import what")', () => {
+  const graph = importGraph();
+  it('reads the graph it checks, type-only imports included', () => {
+    expect(graph.size).toBeGreaterThan(100);
+    expect(graph.get('core/corpus/schema.ts')).toContain('core/corpus/identifiers.ts');
+    // `import type { Ctx }`: a type-only import is an edge.
+    expect(graph.get('features/entryArgs.ts')).toContain('features/client/ctx.ts');
+  });
+  it('finds a cycle when there is one (the check can fail)', () => {
+    expect(cyclesOf(new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['d.ts', ['a.ts']]]))).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+    expect(cyclesOf(new Map([['a.ts', ['b.ts']], ['b.ts', []]]))).toEqual([]);
+  });
+  it('has no import cycle of any kind: no file reaches itself, through type-only imports either', () => {
+    expect(cyclesOf(graph)).toEqual([]);
+  });
+  it('places every core folder in the layer order', () => {
+    const layers = new Set([...graph.keys()].flatMap((f) => layerOf(f) ?? []));
+    expect([...layers].filter((l) => !CORE_LAYERS.includes(l))).toEqual([]);
+    expect(layerOf('core/search/library/query.ts')).toBe('search/library');
+    expect(layerOf('core/search/queryLanguage.ts')).toBe('search');
+  });
+  it('every import between core folders goes down the layer order (type-only imports too)', () => {
+    const up: string[] = [];
+    for (const [file, targets] of graph) {
+      const from = layerOf(file);
+      if (from === undefined) continue;
+      for (const t of targets) {
+        const to = layerOf(t);
+        if (to !== undefined && CORE_LAYERS.indexOf(to) > CORE_LAYERS.indexOf(from)) up.push(`${file} -> ${t}`);
+      }
+    }
+    expect(up).toEqual([]);
+  });
+  it('ARCHITECTURE.md writes the same layer order', () => {
+    const doc = readFileSync(join(SRC, '../ARCHITECTURE.md'), 'utf8');
+    expect(doc).toContain(CORE_LAYERS.map((l) => `\`${l}\``).join(' < '));
+  });
+});
 
 describe('what the linter cannot hold (eslint.config.mjs holds the import rules of ARCHITECTURE.md)', () => {
   it('finds the imports it checks', () => {

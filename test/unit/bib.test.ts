@@ -4,9 +4,8 @@ import { describe, expect, it } from 'vitest';
 import {
   duplicateKeys, findBibKey, findBibKeys, MAX_BIB_EXPANSION, parseBib, planBibAppend,
 } from '../../src/core/bibliography/bibtexFile.js';
-import {
-  bibliographyDeclarations, latexBibliographies, markdownBibliographies, planLatexBibDeclaration, planMarkdownBibDeclaration, texRootOf,
-} from '../../src/core/bibliography/locate.js';
+import { latexBibliographies, planLatexBibDeclaration, texRootOf } from '../../src/core/latex/bibDeclarations.js';
+import { bibliographyDeclarations, markdownBibliographies, planMarkdownBibDeclaration } from '../../src/core/markdown/frontMatter.js';
 import { planBibAddition, planBibSync, readBibFile } from '../../src/core/bibliography/planAdditions.js';
 import { entry, realCorpus } from './helpers.js';
 

@@ -1,7 +1,7 @@
 /**
  * `thebibliography` and `.bbl` files as bibliographies: the `\bibitem` reader (`latex/bibitems.ts`),
  * the project's view of a root's `\bibitem`s across its files and the `.bbl` files it inputs
- * (`latex/project.ts`, `latex/thebibliography.ts`), and what the service and the CLI make of them:
+ * (`latex/project.ts`, `bibliography/thebibliography.ts`), and what the service and the CLI make of them:
  * no "unknown key" for a key a `\bibitem` defines, a message naming the thebibliography for one
  * no `\bibitem` defines, go to definition, completion, hover, and no `.bib` planned beside it.
  */

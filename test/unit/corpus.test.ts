@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { buildCorpus, crossCheck, entryLocations, parseEntriesFile, parseTopicsFile } from '../../src/core/corpus/readCorpus.js';
 import { formatProblem } from '../../src/core/text/problems.js';
 import { loadCorpusDir } from '../../src/host/node/readCorpusFiles.js';
-import { arxivId, bareDoi, normaliseTitle } from '../../src/core/bibliography/sameWork.js';
+import { normaliseTitle } from '../../src/core/corpus/sameWork.js';
+import { arxivId, bareDoi } from '../../src/core/corpus/identifiers.js';
 
 const FIX = join(__dirname, 'fixtures');
 const bad = (name: string) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detailsHtml } from '../../src/core/corpus/detailsHtml.js';
+import { detailsHtml } from '../../src/core/service/detailsHtml.js';
 import { escapeHtml } from '../../src/core/text/html.js';
 import { isWebLink } from '../../src/core/corpus/links.js';
 import { entry, realCorpus } from './helpers.js';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { latexBibliographies, planLatexBibDeclaration, texRootOf } from '../../src/core/bibliography/locate.js';
+import { latexBibliographies, planLatexBibDeclaration, texRootOf } from '../../src/core/latex/bibDeclarations.js';
 import { latexCitations } from '../../src/core/cite/citations.js';
 import { latexCiteContext } from '../../src/core/cite/citationContext.js';
 import { latexCiteCommands, latexCommands } from '../../src/core/latex/commands.js';

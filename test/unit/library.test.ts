@@ -20,7 +20,7 @@ import { LIBRARY_INDEX_VERSION, LibraryIndex } from '../../src/core/search/libra
 import { texToText } from '../../src/core/bibliography/texToText.js';
 import { CURATION_FIELDS } from '../../src/core/corpus/schema.js';
 import { parseQuery } from '../../src/core/search/queryLanguage.js';
-import { bibFormatOf } from '../../src/core/bibliography/bibFormat.js';
+import { bibFormatOf } from '../../src/core/workspace/bibFormat.js';
 
 const FIX = join(__dirname, 'fixtures/library');
 const read = (name: string) => readFileSync(join(FIX, name), 'utf8');

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { URI } from 'vscode-uri';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Logger } from '../../src/core/config/logger.js';
-import { fromBase64, toBase64 } from '../../src/core/library/base64.js';
+import { fromBase64, toBase64 } from '../../src/core/text/base64.js';
 import { LIBRARY_CACHE_VERSION, libraryCacheKey, libraryToJson, LibraryRestorer, restoreLibrary } from '../../src/core/library/libraryCacheFormat.js';
 import { loadLibrary, type LoadedLibrary } from '../../src/core/library/loadLibrary.js';
 import { CACHE_KEEP, cacheFileName, nodeLibraryCache, openSealed, sealCache, sha256 } from '../../src/host/node/libraryCache.js';

@@ -1,6 +1,7 @@
 /**
  * The project's own ESLint rule (`eslint.config.mjs`): no silent catch. The layer, cycle and
- * regular-expression rules are ESLint's and its plugins' own, tested there; `npm run lint` runs all.
+ * regular-expression rules are ESLint's and its plugins' own, tested there; here probe files show
+ * that our configuration of them can fail. `npm run lint` runs all.
  */
 import { RuleTester } from 'eslint';
 import { join } from 'node:path';
@@ -45,6 +46,15 @@ describe('eslint.config.mjs holds the architecture (a rule that cannot fail is a
     expect(await rulesHit("import { readFileSync } from 'node:fs';\nexport const x = readFileSync;", 'src/server/probe.ts')).toContain('no-restricted-imports');
     expect(await rulesHit("import { startServer } from '../server/server.js';\nexport const x = startServer;", 'src/features/probe.ts')).toContain('import-x/no-restricted-paths');
     expect(await rulesHit("import { Methods } from '../server/protocol.js';\nexport const x = Methods;", 'src/features/probe.ts')).not.toContain('import-x/no-restricted-paths');
+  });
+  it('holds the core\'s layer order (CORE_LAYERS): a folder may import the ones below it, not the ones above', async () => {
+    const probe = "import type { Entry } from '../corpus/schema.js';\nexport type X = Entry;";
+    expect(await rulesHit(probe, 'src/core/text/probe.ts')).toContain('import-x/no-restricted-paths');
+    expect(await rulesHit(probe, 'src/core/bibliography/probe.ts')).not.toContain('import-x/no-restricted-paths');
+    expect(await rulesHit("import { readBibFile } from '../bibliography/planAdditions.js';\nexport const x = readBibFile;", 'src/core/markdown/probe.ts')).toContain('import-x/no-restricted-paths');
+    // `search` is the folder's own files: its subfolders are layers above it, and they may import it.
+    expect(await rulesHit("import { LibraryIndex } from './library/libraryIndex.js';\nexport const x = LibraryIndex;", 'src/core/search/probe.ts')).toContain('import-x/no-restricted-paths');
+    expect(await rulesHit("import { parseQuery } from '../queryLanguage.js';\nexport const x = parseQuery;", 'src/core/search/library/probe.ts')).not.toContain('import-x/no-restricted-paths');
   });
   it('flags a regular expression with super-linear backtracking and a silent catch', async () => {
     expect(await rulesHit('export const r = /^(a+)+$/;', 'src/core/probe.ts')).toContain('regexp/no-super-linear-backtracking');

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { parseBib } from '../../src/core/bibliography/bibtexFile.js';
-import { latexBibliographies } from '../../src/core/bibliography/locate.js';
+import { latexBibliographies } from '../../src/core/latex/bibDeclarations.js';
 import { LatexProject } from '../../src/core/latex/project.js';
 import { makefileCommands, shellScriptCommands } from '../../src/core/markdown/buildScripts.js';
 import type { CitationService } from '../../src/core/service/service.js';

@@ -1,13 +1,12 @@
 /**
- * The one "same work" rule (`src/core/bibliography/sameWork.ts`) and everyone who uses it: the planner
+ * The one "same work" rule (`src/core/corpus/sameWork.ts`) and everyone who uses it: the planner
  * (`planBibSync`), the catalog (a library entry that is a corpus entry's work) and the library
  * readers (an entry's arXiv id).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  arxivId, arxivIdIn, bareDoi, bibtexArxiv, bibtexIdentity, cslArxiv, cslIdentity, entryIdentity, sameWork, SameWorkIndex, type WorkIdentity,
-} from '../../src/core/bibliography/sameWork.js';
+import { bibtexIdentity, cslIdentity, entryIdentity, sameWork, SameWorkIndex, type WorkIdentity } from '../../src/core/corpus/sameWork.js';
+import { arxivId, arxivIdIn, bareDoi, bibtexArxiv, cslArxiv } from '../../src/core/corpus/identifiers.js';
 import { planBibSync, readBibFile } from '../../src/core/bibliography/planAdditions.js';
 import { Catalog, type CatalogLibrary } from '../../src/core/library/catalog.js';
 import { crossCheck } from '../../src/core/corpus/readCorpus.js';

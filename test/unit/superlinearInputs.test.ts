@@ -5,9 +5,9 @@
  * library. No clock here: whether 10× the input takes at most 15× the time is the serial run's.
  */
 import { describe, expect, it } from 'vitest';
-import { normaliseTitle } from '../../src/core/bibliography/sameWork.js';
+import { normaliseTitle } from '../../src/core/corpus/sameWork.js';
 import { findBibKeys, parseBib, STRING_COMMAND } from '../../src/core/bibliography/bibtexFile.js';
-import { frontMatterOf } from '../../src/core/bibliography/locate.js';
+import { frontMatterOf } from '../../src/core/markdown/frontMatter.js';
 import { planBibAddition, readBibFile } from '../../src/core/bibliography/planAdditions.js';
 import { readCslJsonLibrary } from '../../src/core/bibliography/readCslJson.js';
 import { parseYaml } from '../../src/core/text/yaml.js';

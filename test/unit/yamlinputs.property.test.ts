@@ -10,7 +10,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, describe, it } from 'vitest';
-import { frontMatterOf } from '../../src/core/bibliography/locate.js';
+import { frontMatterOf } from '../../src/core/markdown/frontMatter.js';
 import { readBibFile } from '../../src/core/bibliography/planAdditions.js';
 import { entryLocations, parseEntriesFile, parseTopicsFile } from '../../src/core/corpus/readCorpus.js';
 import type { Problem } from '../../src/core/text/problems.js';

@@ -5,7 +5,7 @@
  */
 import type { URI } from 'vscode-uri';
 import type { ParsedBib } from './bibtexFile.js';
-import { bibFormatOf } from './bibFormat.js';
+import { bibFormatOf } from '../workspace/bibFormat.js';
 import type { WorkspaceFiles } from '../workspace/files.js';
 import type { BibFile } from './planAdditions.js';
 

@@ -5,15 +5,32 @@
  */
 import { isSeq, stringify as stringifyYaml, type Node as YamlNode } from 'yaml';
 import { toBibtexAll } from '../cite/writeBibtex.js';
-import { bibtexForAddition } from '../library/verbatim.js';
+import { defaultStrings } from '@citation-js/plugin-bibtex/lib/input/constants.js';
 import { toCslJson } from '../cite/formatCitation.js';
 import type { Entry } from '../corpus/schema.js';
 import { readCslJsonLibrary } from './readCslJson.js';
 import { cslYamlReferences, readCslYamlLibrary } from './readCslYaml.js';
 import { parseYaml } from '../text/yaml.js';
-import { bibFormatOf, type BibFormat } from './bibFormat.js';
-import { eolOf, parseBib, planBibAppend, trailingSpaceStart, type BibEntry, type BibProblem, type BibSyntaxError } from './bibtexFile.js';
-import { bibEntryIdentity, cslYear, entryIdentity, SameWorkIndex } from './sameWork.js';
+import { bibFormatOf, type BibFormat } from '../workspace/bibFormat.js';
+import { eolOf, findBibKey, parseBib, planBibAppend, trailingSpaceStart, type BibEntry, type BibProblem, type BibSyntaxError } from './bibtexFile.js';
+import { bibEntryIdentity, cslYear, entryIdentity, SameWorkIndex } from '../corpus/sameWork.js';
+
+/** Whether a `.bib` text defines a macro (ignoring case, as BibTeX does). */
+function definesMacro(text: string, name: string): boolean {
+  const re = new RegExp(`@\\s*string\\s*[{(]\\s*${name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}\\s*=`, 'i');
+  return re.test(text);
+}
+
+/**
+ * The BibTeX to append for entries to a `.bib` file ({@link toBibtexAll}): the library macros the
+ * file does not define yet (BibTeX's and Citation.js's standard ones, month names and the journal
+ * macros of BibTeX's styles, never), and the crossref parents it lacks.
+ *
+ * @param target - the `.bib` file's current text
+ */
+export function bibtexForAddition(target: string, entries: readonly Entry[]): string {
+  return toBibtexAll(entries, { macro: (name) => name in defaultStrings || definesMacro(target, name), key: (key) => findBibKey(target, key) >= 0 });
+}
 
 /** A bibliography file as read: its entries' keys and identities, or why it could not be read. */
 export interface BibFile {

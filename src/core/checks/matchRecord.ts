@@ -1,6 +1,6 @@
 /**
  * Finding the corpus entry that is the same work as an entry of the writer's bibliography, without
- * false alarms. Stricter than the citing rule of `bibliography/sameWork.ts` (which decides what a
+ * false alarms. Stricter than the citing rule of `corpus/sameWork.ts` (which decides what a
  * citation reuses, where a miss costs a duplicate entry), because a match here raises a
  * diagnostic. A writer's entry is the corpus entry's work when it has:
  * 1. the same DOI (not arXiv's), or
@@ -11,7 +11,7 @@
  * A title that differs by a word, a different first author, or a year two apart is another work.
  */
 import type { Entry } from '../corpus/schema.js';
-import { arxivId } from '../bibliography/sameWork.js';
+import { arxivId } from '../corpus/identifiers.js';
 import { foldText, personFamily } from './sameForm.js';
 import type { WriterEntry } from './writerEntry.js';
 

@@ -15,7 +15,8 @@
  * whatever identifiers it also carries.
  */
 import type { BibEntry } from '../bibliography/bibtexFile.js';
-import { arxivId, arxivIdIn, bareDoi, bibtexArxiv, cslArxiv, cslYear } from '../bibliography/sameWork.js';
+import { cslYear } from '../corpus/sameWork.js';
+import { arxivId, arxivIdIn, bareDoi, bibtexArxiv, cslArxiv } from '../corpus/identifiers.js';
 import { texToText } from '../bibliography/texToText.js';
 import { bibtexPerson, splitNames } from '../library/entries.js';
 import type { Person } from '../corpus/schema.js';

@@ -5,7 +5,7 @@
  * Markdown: Pandoc citations as pandoc reads them (`markdown/pandoc.ts`), less cross-references
  * (`markdown/crossref.ts`), and the front matter's `nocite:` (Pandoc's User's Guide, "Citation syntax").
  */
-import { frontMatterOf } from '../bibliography/locate.js';
+import { frontMatterOf } from '../markdown/frontMatter.js';
 import { latexCiteCommands } from '../latex/commands.js';
 import { latexRegions, maskLatex, type LatexRegion } from '../latex/scan.js';
 import { hasCrossrefFields, isCrossReference, quartoCustomKeys, type CrossrefSyntax } from '../markdown/crossref.js';

@@ -8,6 +8,7 @@
  */
 import type { Entry, Person } from '../corpus/schema.js';
 import { arxivUrl } from '../corpus/links.js';
+import { hasCjk } from '../text/cjk.js';
 
 /**
  * A literal brace is `\textbraceleft{}` / `\textbraceright{}`, not `\{`: BibTeX counts every
@@ -91,11 +92,6 @@ export function bibtexName(p: Person): string {
   return p.given ? `${fam}, ${texEscape(p.given)}` : fam;
 }
 
-/** Whether a string holds CJK characters, which pdflatex cannot typeset without CJK packages. */
-export function hasCjk(s: string): boolean {
-  return /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]/.test(s);
-}
-
 /**
  * The BibTeX fields of an entry, in the order they are written.
  *
@@ -154,7 +150,7 @@ export function toBibtex(e: Entry): string {
 
 /**
  * Formats several entries, separated by blank lines. Library entries come as the library has them
- * (see `library/verbatim.ts`): preceded by the `@string` macros they use and followed by the
+ * (see `library/verbatim.ts`, and `bibtexForAddition` of `bibliography/planAdditions.ts`): preceded by the `@string` macros they use and followed by the
  * entries their `crossref` names, each once, unless `has` says the destination has it already.
  *
  * @param has - what the destination already defines (default: nothing; the output stands alone)

@@ -8,8 +8,8 @@
 import { isMap, isSeq, type Document, type LineCounter, type Node as YamlNode } from 'yaml';
 import type * as z from 'zod/mini';
 import type { Problem } from '../text/problems.js';
-import { hasCjk } from '../cite/writeBibtex.js';
-import { entryIdentity, SameWorkIndex, type WorkIdentity } from '../bibliography/sameWork.js';
+import { hasCjk } from '../text/cjk.js';
+import { entryIdentity, SameWorkIndex, type WorkIdentity } from './sameWork.js';
 import { buildCorpus, mergeCorpusData, type Corpus, type CorpusData, type Topic } from './model.js';
 import { EntrySchema, TopicsFileSchema, type CorpusEntry, type TopicInput } from './schema.js';
 import { parseYaml } from '../text/yaml.js';
@@ -189,7 +189,7 @@ function keyLine(loc: Located, item: unknown): number {
 
 /**
  * Checks entries across files: unknown topics, duplicate keys (ignoring case), and the same work
- * twice (`bibliography/sameWork.ts`'s rule: the same DOI, arXiv id, or normalised title with no different
+ * twice (`sameWork.ts`'s rule: the same DOI, arXiv id, or normalised title with no different
  * year, DOI or arXiv id), named by the field that matched.
  *
  * @param topics - the taxonomy

@@ -5,7 +5,7 @@
  * the BibTeX manual (Patashnik, "BibTeXing", 1988) and the entry types are the standard BibTeX ones.
  */
 import * as z from 'zod/mini';
-import { ARXIV_ID } from '../bibliography/sameWork.js';
+import { ARXIV_ID } from './identifiers.js';
 
 /** Levels of seed 003's legend: ⚡ must-read, 💎 optional, 💡 advanced. */
 export const LEVELS = ['must-read', 'optional', 'advanced'] as const;
@@ -145,7 +145,7 @@ export interface LibraryInfo {
   crossref?: { key: string; bibtex: string };
   /** A CSL library entry's item as written (set at load): what a CSL bibliography gets, and what formats it. */
   csl?: Record<string, unknown>;
-  /** The corpus entry that is the same work (`bibliography/sameWork.ts`'s rule), if any. */
+  /** The corpus entry that is the same work (`sameWork.ts`'s rule), if any. */
   sameWorkAs?: string;
 }
 

@@ -34,7 +34,7 @@
  * Pure: no `node:`, no `vscode`; files come in as URIs and texts from the host.
  */
 import { URI, Utils } from 'vscode-uri';
-import { latexBibliographies, type BibDeclaration } from '../bibliography/locate.js';
+import { latexBibliographies, type BibDeclaration } from './bibDeclarations.js';
 import { fromFolder } from '../workspace/writtenPath.js';
 import { latexBibitems, type LatexThebibliography } from './bibitems.js';
 import { latexCommands } from './commands.js';

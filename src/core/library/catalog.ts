@@ -2,7 +2,7 @@
  * The catalog: the corpus plus the user's libraries as one read model, the one the language
  * server's citation service and the CLI both read. Lookup by key (the corpus first, then the
  * libraries in order), the same work (a library entry that is a corpus entry's work, by
- * `bibliography/sameWork.ts`'s rule; {@link Catalog.sameWorkInLibrary}),
+ * `corpus/sameWork.ts`'s rule; {@link Catalog.sameWorkInLibrary}),
  * one search ranking both sides (`mergeHits`), and the text citing a library entry carries
  * (`library/verbatim.ts`). Loading, caching and watching the files stay with the host (the
  * server's `LibraryStore`, the CLI's `host/node/libraries.ts`); they hand the catalog what they
@@ -14,7 +14,7 @@ import { mergeHits, type SearchHit } from '../search/hits.js';
 import { parseQuery, type ParsedQuery } from '../search/queryLanguage.js';
 import type { SearchIndex } from '../search/corpus/corpusIndex.js';
 import type { LoadedLibrary } from './loadLibrary.js';
-import { entryIdentity, SameWorkIndex } from '../bibliography/sameWork.js';
+import { entryIdentity, SameWorkIndex } from '../corpus/sameWork.js';
 import { prepareEntry } from './verbatim.js';
 
 /** The corpus side: the corpus and its search index (read when a search needs it, so it may be built lazily). */

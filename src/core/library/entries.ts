@@ -5,7 +5,8 @@
  * venue, identifiers, keywords); the rest stays in the file, which citing copies as written.
  */
 import type { EntryType, Kind, LibraryEntry, LibraryInfo, Person } from '../corpus/schema.js';
-import { bareDoi, bibtexArxiv, cslArxiv, cslYear } from '../bibliography/sameWork.js';
+import { cslYear } from '../corpus/sameWork.js';
+import { bareDoi, bibtexArxiv, cslArxiv } from '../corpus/identifiers.js';
 import type { RawBibEntry } from '../bibliography/readBibtex.js';
 import { texToText } from '../bibliography/texToText.js';
 

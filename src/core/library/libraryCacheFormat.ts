@@ -6,7 +6,7 @@
  * host stores it (`host/node/libraryCache.ts` on disk).
  */
 import { ENTRY_TYPES, KINDS, type LibraryEntry } from '../corpus/schema.js';
-import { int32FromBase64, toBase64 } from './base64.js';
+import { int32FromBase64, toBase64 } from '../text/base64.js';
 import type { LibraryProblem } from '../bibliography/readBibtex.js';
 import { NONE, type LibraryRef } from './entries.js';
 import type { LibraryFormat, LoadedLibrary } from './loadLibrary.js';
@@ -17,7 +17,7 @@ import { LibraryIndex, type LibraryIndexJson } from '../search/library/libraryIn
  * 3: the text's hash, length and format in the cache; one piece of the JSON a line.
  * 4: the BibTeX reader follows BibTeX 0.99d's rules; the CSL readers skip items that contain themselves or nest past 100 levels, and a broken
  *    CSL-YAML item costs only itself (a version-3 cache holds what they read before).
- * 5: an entry's arXiv id is read by `bibliography/sameWork.ts` (also from `arXiv:<id>` in a venue or note, an arXiv DOI, old-style ids in URLs).
+ * 5: an entry's arXiv id is read by `corpus/identifiers.ts` (also from `arXiv:<id>` in a venue or note, an arXiv DOI, old-style ids in URLs).
  */
 export const LIBRARY_CACHE_VERSION = 5;
 
@@ -43,7 +43,7 @@ export function libraryCacheKey(id: LibraryTextId): string {
  * The head of the cache's JSON: everything but the entries and the index, which follow it (see
  * {@link libraryJsonPieces}). Entries leave out what they all have alike (their library's `uri`
  * and `name`, empty `keywords` and `groups`) and what is worked out
- * again (`sameWorkAs`); spans are base64 (see `base64.ts`).
+ * again (`sameWorkAs`); spans are base64 (see `text/base64.ts`).
  */
 interface CacheHead {
   version: number;

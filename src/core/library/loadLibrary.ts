@@ -10,7 +10,7 @@ import { CslJsonReader, type CslReader } from '../bibliography/readCslJson.js';
 import { CslYamlReader } from '../bibliography/readCslYaml.js';
 import { entryFromBibtex, entryFromCsl, type LibraryRef } from './entries.js';
 import { LibraryIndex } from '../search/library/libraryIndex.js';
-import type { BibFormat } from '../bibliography/bibFormat.js';
+import type { BibFormat } from '../workspace/bibFormat.js';
 
 /** A library's format: a bibliography's (`bibFormatOf` tells it from the file name, as Pandoc does). */
 export type LibraryFormat = BibFormat;

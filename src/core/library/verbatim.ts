@@ -2,11 +2,9 @@
  * What citing a library entry copies: its BibTeX exactly as the library has it, with what BibTeX
  * needs from the same file to read it (the `@string` macros it uses, and the entry its `crossref`
  * names: the BibTeX manual, §4 "Cross references", wants that one in the same file, after it).
- * Nothing is regenerated, so no field, brace or accent of the user's entry changes.
+ * Nothing is regenerated, so no field, brace or accent of the user's entry changes. What an
+ * addition to a `.bib` file writes of it is `bibtexForAddition` (`bibliography/planAdditions.ts`).
  */
-import { defaultStrings } from '@citation-js/plugin-bibtex/lib/input/constants.js';
-import { findBibKey } from '../bibliography/bibtexFile.js';
-import { toBibtexAll } from '../cite/writeBibtex.js';
 import type { Entry, LibraryInfo } from '../corpus/schema.js';
 import type { LoadedLibrary } from './loadLibrary.js';
 
@@ -77,23 +75,6 @@ export function verbatimOf(lib: LoadedLibrary, text: string, i: number): Pick<Li
     }
   }
   return { bibtex, bibtexMacros: macros, crossref };
-}
-
-/** Whether a `.bib` text defines a macro (ignoring case, as BibTeX does). */
-function definesMacro(text: string, name: string): boolean {
-  const re = new RegExp(`@\\s*string\\s*[{(]\\s*${name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')}\\s*=`, 'i');
-  return re.test(text);
-}
-
-/**
- * The BibTeX to append for entries to a `.bib` file ({@link toBibtexAll}): the library macros the
- * file does not define yet (BibTeX's and Citation.js's standard ones, month names and the journal
- * macros of BibTeX's styles, never), and the crossref parents it lacks.
- *
- * @param target - the `.bib` file's current text
- */
-export function bibtexForAddition(target: string, entries: readonly Entry[]): string {
-  return toBibtexAll(entries, { macro: (name) => name in defaultStrings || definesMacro(target, name), key: (key) => findBibKey(target, key) >= 0 });
 }
 
 /**

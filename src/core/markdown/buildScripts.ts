@@ -1,7 +1,7 @@
 /**
  * The command lines a project's build runs, read statically from its Makefile or shell scripts, so
  * that what the build passes to pandoc (`--bibliography`, `--defaults`, `--metadata-file`,
- * `--filter pandoc-crossref`) can be read without running anything (`pandocBuild.ts` reads the
+ * `--filter pandoc-crossref`) can be read without running anything (`bibliography/pandocBuild.ts` reads the
  * options).
  *
  * What is read, and where each rule comes from:

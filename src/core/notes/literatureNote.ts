@@ -3,7 +3,7 @@
  * the file's name from the key, the template's rendering, and what the extension reads back from a
  * note's front matter (its key, and `read:`). The server plans a note (`server/literatureNotes.ts`:
  * where, inside the workspace by real path, with what text); the VS Code client creates it with a
- * workspace edit and keeps the Topics view's marks and the read state (`features/literatureNotes.ts`).
+ * workspace edit and keeps the Topics view's marks and the read state (`features/literatureNotes.ts`, `features/noteIndex.ts`).
  */
 import { markdownLinkText } from '../cite/formatCitation.js';
 import { allAuthors } from '../cite/names.js';

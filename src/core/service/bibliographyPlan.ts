@@ -9,7 +9,7 @@
 import { planBibliographyUpdate, planCitationSync, resolveBibliography, type BibDocument, type BibUpdate, type DocumentBibliography, type ResolveOptions } from '../bibliography/resolve.js';
 import type { BibSyncPlan } from '../bibliography/planAdditions.js';
 import type { WorkspaceFiles } from '../workspace/files.js';
-import { bibitemKeys } from '../latex/thebibliography.js';
+import { bibitemKeys } from '../bibliography/thebibliography.js';
 import type { Entry } from '../corpus/schema.js';
 
 /** What {@link planDocumentBibliography} decided. */

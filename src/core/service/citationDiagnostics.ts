@@ -12,7 +12,7 @@ import { readBibFile } from '../bibliography/planAdditions.js';
 import type { UndeclaredWhere } from '../bibliography/undeclared.js';
 import { citationsIn, type CitedKey } from '../cite/citations.js';
 import { fileKind, isCiting } from '../workspace/fileKind.js';
-import { definedKeys } from '../latex/thebibliography.js';
+import { definedKeys } from '../bibliography/thebibliography.js';
 import { namedSystemHints } from './namedSystemHints.js';
 import { citationRecordDiagnostics, fileRecordDiagnostics, maybeCslBibliography } from './recordChecks.js';
 import { rangeOf, type ServiceContext } from './serviceContext.js';

@@ -9,7 +9,7 @@ import type { BibEntry } from '../bibliography/bibtexFile.js';
 import { foldAscii } from '../cite/key.js';
 import { citeContextAt } from '../cite/citationContext.js';
 import type { LatexBibitem } from '../latex/bibitems.js';
-import { bibitemPlainText } from '../latex/thebibliography.js';
+import { bibitemPlainText } from '../bibliography/thebibliography.js';
 import type { Entry } from '../corpus/schema.js';
 import { firstEntries } from '../search/corpus/corpusIndex.js';
 import { bibFieldsText } from './bibFieldsText.js';

@@ -8,7 +8,7 @@ import { URI } from 'vscode-uri';
 import { entryKeyOffset, findBibKey, lineColumnAt } from '../bibliography/bibtexFile.js';
 import { toBibtex } from '../cite/writeBibtex.js';
 import { citationAt } from '../cite/citations.js';
-import { bibitemOf } from '../latex/thebibliography.js';
+import { bibitemOf } from '../bibliography/thebibliography.js';
 import type { ServiceContext } from './serviceContext.js';
 import { ENTRY_SCHEME, NOT_CANCELLED, type Cancellation } from './types.js';
 

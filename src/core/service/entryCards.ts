@@ -8,7 +8,7 @@ import type { Taxonomy } from '../corpus/model.js';
 import { allAuthors, shortAuthors } from '../cite/names.js';
 import { entryLinksMarkdown } from '../corpus/links.js';
 import * as l10n from '@vscode/l10n';
-import { kindLabel, levelBadge, topicPath } from '../text/l10n.js';
+import { kindLabel, levelBadge, topicPath } from '../corpus/labels.js';
 import type { Entry } from '../corpus/schema.js';
 
 
@@ -25,7 +25,7 @@ export function bylineOf(e: Entry): string {
   return [shortAuthors(e.authors), venueYear(e)].filter(Boolean).join(' · ');
 }
 
-/** The topic paths of an entry in the configured labels (`core/text/l10n.ts`): `LLM inference serving › GPU memory management; …`. */
+/** The topic paths of an entry in the configured labels (`core/corpus/labels.ts`): `LLM inference serving › GPU memory management; …`. */
 export function topicPathOf(corpus: Taxonomy, e: Entry): string {
   return (e.topics ?? []).map((id) => topicPath(corpus, id)).join('; ');
 }

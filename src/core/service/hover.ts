@@ -8,7 +8,7 @@ import * as l10n from '@vscode/l10n';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { Hover, MarkupKind, Position } from 'vscode-languageserver-types';
 import { citationAt } from '../cite/citations.js';
-import { bibitemOf, bibitemPlainText } from '../latex/thebibliography.js';
+import { bibitemOf, bibitemPlainText } from '../bibliography/thebibliography.js';
 import { bibFieldsText } from './bibFieldsText.js';
 import { undeclaredNote } from './citationDiagnostics.js';
 import { bibEntryMarkdown, codeSpan, entryMarkdown, escapeMarkdown } from './entryCards.js';

@@ -17,7 +17,7 @@ import { bibKeyOffset, type BibEntry } from '../bibliography/bibtexFile.js';
 import { readBibFile } from '../bibliography/planAdditions.js';
 import type { ResolvedBibFile } from '../bibliography/resolve.js';
 import { citationAt, documentCitations, type CitedKey } from '../cite/citations.js';
-import { bibitemOf } from '../latex/thebibliography.js';
+import { bibitemOf } from '../bibliography/thebibliography.js';
 import { fileKind, isBibliography, isCiting } from '../workspace/fileKind.js';
 import type { CitationScope, ScopeDocument, ScopeGap, ScopeSnapshot } from './citationScope.js';
 import { citesThroughMacro, printsUncited } from './projectScope.js';

@@ -13,7 +13,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CodeAction, CodeActionKind, Diagnostic, DiagnosticSeverity } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
 import type { BibEntry } from '../bibliography/bibtexFile.js';
-import { bibEntryIdentity, entryIdentity, SameWorkIndex } from '../bibliography/sameWork.js';
+import { bibEntryIdentity, entryIdentity, SameWorkIndex } from '../corpus/sameWork.js';
 import { citedKeys as citedKeysOf, type CitedKey } from '../cite/citations.js';
 import { LATEX_LANGUAGES } from '../workspace/fileKind.js';
 import { planCitation } from '../cite/insert.js';

@@ -14,7 +14,7 @@
  */
 import { URI, Utils } from 'vscode-uri';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { frontMatterOf } from '../bibliography/locate.js';
+import { frontMatterOf } from '../markdown/frontMatter.js';
 import { nociteOf } from '../cite/citations.js';
 import { cslName, toCslJson } from '../cite/formatCitation.js';
 import { bibtexPerson, entryFromBibtex, splitNames } from '../library/entries.js';

@@ -13,7 +13,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CodeAction, CodeActionKind, Diagnostic, DiagnosticSeverity, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
 import { entryKeyOffset, type BibEntry } from '../bibliography/bibtexFile.js';
-import { bibFormatOf } from '../bibliography/bibFormat.js';
+import { bibFormatOf } from '../workspace/bibFormat.js';
 import { readBibFile, type BibFile } from '../bibliography/planAdditions.js';
 import { planEntryRewrite, planEntryRewrites, type BibReplacement, type EntryChange } from '../bibliography/planRewrite.js';
 import type { CheckSeverity } from '../config/settings.js';

@@ -28,7 +28,7 @@ import { editorText } from '../bibliography/bibtexFile.js';
 import { planKeyRename, type EntryEditRefusal, type Splice } from '../bibliography/entryEdits.js';
 import { keyRefusal, type KeyPlace, type KeyRefusal } from '../cite/keyRules.js';
 import { isCrossReference } from '../markdown/crossref.js';
-import { bibitemOf } from '../latex/thebibliography.js';
+import { bibitemOf } from '../bibliography/thebibliography.js';
 import { fileKind, isMarkdown } from '../workspace/fileKind.js';
 import { inWorkspaceReal } from '../workspace/paths.js';
 import type { CitationScope } from './citationScope.js';

@@ -15,7 +15,7 @@ import { resolveBibliography, type DocumentBibliography, type ResolveOptions } f
 import { isInside } from '../workspace/paths.js';
 import type { LatexProject } from '../latex/project.js';
 import type { CrossrefSyntax } from '../markdown/crossref.js';
-import { documentCrossrefs } from '../markdown/documentCrossrefs.js';
+import { documentCrossrefs } from '../bibliography/documentCrossrefs.js';
 import type { Logger } from '../config/logger.js';
 import type { Entry } from '../corpus/schema.js';
 import type { WorkspaceFiles } from '../workspace/files.js';

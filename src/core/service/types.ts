@@ -31,7 +31,7 @@ export interface CorpusView {
   isLibrary(uri: string): boolean | Promise<boolean>;
   /** Whether a URI is a library file that has loaded (its entries are in the index). */
   isLibraryReady(uri: string): boolean;
-  /** The library entry that is the same work as a corpus entry (`bibliography/sameWork.ts`), whatever the preference. */
+  /** The library entry that is the same work as a corpus entry (`corpus/sameWork.ts`), whatever the preference. */
   sameWorkInLibrary(corpusKey: string): Entry | undefined;
 }
 
@@ -156,7 +156,7 @@ export type BibChange =
   | { kind: 'declare'; root: string; keys: string[] }
   | ({ kind: 'refuse'; uri: string } & Refusal);
 
-/** The same work (`bibliography/sameWork.ts`) the bibliography already has under another key, so it is cited by that key. */
+/** The same work (`corpus/sameWork.ts`) the bibliography already has under another key, so it is cited by that key. */
 export interface SameWorkInBibliography {
   /** The corpus key asked for. */
   key: string;

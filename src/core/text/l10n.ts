@@ -6,11 +6,10 @@
  * other editors' clients get English.
  *
  * Topic labels are the corpus's own two languages (`label`, `zh` in `corpus/topics.yaml`), not
- * translations: {@link TopicLabels} says which the views show.
+ * translations: {@link TopicLabels} says which the views show (the labels themselves, with the
+ * levels' and kinds', are `corpus/labels.ts`).
  */
 import * as l10n from '@vscode/l10n';
-import type { Taxonomy, Topic } from '../corpus/model.js';
-import type { Entry, Level } from '../corpus/schema.js';
 
 /**
  * Which of a topic's labels are shown: the English `label`, the Chinese `zh`, or both
@@ -38,57 +37,4 @@ export function configureL10n(opts: { bundle?: Record<string, string>; topicLabe
 /** Which topic labels the views show (see {@link configureL10n}). */
 export function currentTopicLabels(): TopicLabels {
   return topicLabels;
-}
-
-/**
- * The label of a topic in the configured language: `Distributed training`, `分布式训练`, or
- * `Distributed training · 分布式训练`.
- */
-export function topicLabel(t: Pick<Topic, 'label' | 'zh'>, mode: TopicLabels = topicLabels): string {
-  if (mode === 'zh') return t.zh || t.label;
-  return mode === 'both' && t.zh ? `${t.label} · ${t.zh}` : t.label;
-}
-
-/** A topic's path from its root in the configured language, `A › B`; the id when unknown. */
-export function topicPath(corpus: Taxonomy, id: string, mode: TopicLabels = topicLabels): string {
-  const path: string[] = [];
-  for (let t = corpus.topic(id); t; t = t.parent ? corpus.topic(t.parent) : undefined) path.unshift(topicLabel(t, mode));
-  return path.length ? path.join(' › ') : id;
-}
-
-/** The badge of a reading level, `⚡ must-read`, in the display language. */
-export function levelBadge(level: Level): string {
-  switch (level) {
-    case 'must-read': return l10n.t('⚡ must-read');
-    case 'optional': return l10n.t('💎 optional');
-    case 'advanced': return l10n.t('💡 advanced');
-  }
-}
-
-/** The name of a reading level, `must-read`, in the display language (for screen readers: no emoji). */
-export function levelName(level: Level): string {
-  switch (level) {
-    case 'must-read': return l10n.t('must-read');
-    case 'optional': return l10n.t('optional');
-    case 'advanced': return l10n.t('advanced');
-  }
-}
-
-/** What an entry is (`paper`, `survey`, … or a library entry's BibTeX type) in the display language. */
-export function kindLabel(e: Pick<Entry, 'kind' | 'library'>): string {
-  if (e.library) return e.library.sourceType;
-  switch (e.kind) {
-    case 'paper': return l10n.t('paper');
-    case 'survey': return l10n.t('survey');
-    case 'framework': return l10n.t('framework');
-    case 'course': return l10n.t('course');
-    case 'book': return l10n.t('book');
-    case 'blog': return l10n.t('blog');
-    case 'video': return l10n.t('video');
-    case 'tutorial': return l10n.t('tutorial');
-    case 'talk': return l10n.t('talk');
-    case 'docs': return l10n.t('docs');
-    case 'report': return l10n.t('report');
-    default: return e.kind;
-  }
 }

@@ -5,7 +5,7 @@
  * text and a `.tex` file on disk are the same kind wherever they are met.
  */
 import type { URI } from 'vscode-uri';
-import { bibFormatOf, type BibFormat } from '../bibliography/bibFormat.js';
+import { bibFormatOf, type BibFormat } from './bibFormat.js';
 
 /**
  * The kinds of file the core reads: a LaTeX source, a Markdown document (Pandoc, R Markdown,

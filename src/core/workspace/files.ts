@@ -64,7 +64,7 @@ export interface WorkspaceFiles {
   openDocument(uri: URI): OpenText | undefined;
   /**
    * The names of the files in a folder (not of its subfolders; a link counts as a file), for what
-   * a document does not name itself: its build's scripts (`markdown/pandocBuild.ts`), a `.bib`
+   * a document does not name itself: its build's scripts (`bibliography/pandocBuild.ts`), a `.bib`
    * beside a document that declares none (`bibliography/undeclared.ts`). What is named is read
    * later as any file is (a regular file only).
    *

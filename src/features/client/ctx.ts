@@ -13,7 +13,7 @@ import { copyBibtex } from '../clipboard.js';
 import { ConfigStore } from '../config.js';
 import { CorpusClient } from '../corpusClient.js';
 import { EntryPicker } from '../entryPicker.js';
-import { NoteIndex } from '../literatureNotes.js';
+import { NoteIndex } from '../noteIndex.js';
 import { openLink } from '../openLink.js';
 import { ReadState } from '../readState.js';
 import { createLanguageClient, startLanguageClient, type ClientFactory } from './languageClient.js';

@@ -14,7 +14,7 @@ import { planBibSync } from '../../core/bibliography/planAdditions.js';
 import { refusalText } from '../../core/bibliography/refusal.js';
 import { planInsertionInto } from '../../core/service/plans.js';
 import { citedKeys } from '../../core/cite/citations.js';
-import { definedKeys } from '../../core/latex/thebibliography.js';
+import { definedKeys } from '../../core/bibliography/thebibliography.js';
 import type { Corpus } from '../../core/corpus/readCorpus.js';
 import type { Entry } from '../../core/corpus/schema.js';
 import { planDocumentBibliography } from '../../core/service/bibliographyPlan.js';

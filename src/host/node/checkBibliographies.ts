@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path';
 import { URI } from 'vscode-uri';
-import { bibFormatOf } from '../../core/bibliography/bibFormat.js';
+import { bibFormatOf } from '../../core/workspace/bibFormat.js';
 import { readBibFile, type BibFile } from '../../core/bibliography/planAdditions.js';
 import { applyReplacements, planEntryRewrites } from '../../core/bibliography/planRewrite.js';
 import { inWorkspaceReal } from '../../core/workspace/paths.js';

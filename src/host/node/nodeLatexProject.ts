@@ -7,7 +7,7 @@ import { URI } from 'vscode-uri';
 import type { WorkspaceFiles } from '../../core/workspace/files.js';
 import { BibCache } from '../../core/bibliography/bibCache.js';
 import { citedKeys } from '../../core/cite/citations.js';
-import { documentCrossrefs } from '../../core/markdown/documentCrossrefs.js';
+import { documentCrossrefs } from '../../core/bibliography/documentCrossrefs.js';
 import { indexLatexFiles, LATEX_FILE_LIMIT, LatexProject } from '../../core/latex/project.js';
 import { listNodeFiles } from './nodeServerHost.js';
 

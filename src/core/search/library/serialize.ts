@@ -3,13 +3,13 @@
  * work each; a restored index is checked id by id and bound by bound, as a search reads it unchecked.
  */
 import type { Entry } from '../../corpus/schema.js';
-import { int32FromBase64, toBase64, uint16FromBase64 } from '../../library/base64.js';
+import { int32FromBase64, toBase64, uint16FromBase64 } from '../../text/base64.js';
 import { F, FIELD_SHIFT, LIBRARY_INDEX_VERSION, TF_MASK, docOf, type IndexData } from './data.js';
 import { CHUNK, Haystack } from './haystack.js';
 
 /**
  * The serialised form of a {@link LibraryIndex}, for the cache. Typed arrays are base64 (see
- * `base64.ts`) and long lists come in parts of a few milliseconds' work each, so that writing the
+ * `text/base64.ts`) and long lists come in parts of a few milliseconds' work each, so that writing the
  * cache can be sliced ({@link jsonPieces}).
  */
 export interface LibraryIndexJson {

@@ -6,12 +6,12 @@
  * matter adds (`cite/citations.ts`'s `crossrefSyntaxOf`).
  */
 import type { URI } from 'vscode-uri';
-import type { BibCache } from '../bibliography/bibCache.js';
-import { quartoProject } from '../bibliography/resolve.js';
+import type { BibCache } from './bibCache.js';
+import { quartoProject } from './resolve.js';
 import { crossrefSyntaxOf } from '../cite/citations.js';
 import type { WorkspaceFiles } from '../workspace/files.js';
 import { fileKind, isMarkdown } from '../workspace/fileKind.js';
-import type { CrossrefSyntax } from './crossref.js';
+import type { CrossrefSyntax } from '../markdown/crossref.js';
 import { pandocBuildOf } from './pandocBuild.js';
 
 /**

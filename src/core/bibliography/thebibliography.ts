@@ -7,11 +7,11 @@
  * Pure: files come through the resolver's {@link WorkspaceFiles}, parsed once per change ({@link BibCache}).
  */
 import type { URI } from 'vscode-uri';
-import type { BibCache } from '../bibliography/bibCache.js';
+import type { BibCache } from './bibCache.js';
 import type { WorkspaceFiles } from '../workspace/files.js';
-import { texToText } from '../bibliography/texToText.js';
-import { latexBibitems, type LatexBibitem } from './bibitems.js';
-import { bblCandidates, latexFileFacts, type LatexProject, type ThebibliographyFiles } from './project.js';
+import { texToText } from './texToText.js';
+import { latexBibitems, type LatexBibitem } from '../latex/bibitems.js';
+import { bblCandidates, latexFileFacts, type LatexProject, type ThebibliographyFiles } from '../latex/project.js';
 
 /** A file that defines `\bibitem` keys or holds a `thebibliography` environment. */
 export interface ThebibliographySource {

@@ -28,17 +28,17 @@
  * question and cached by its stamp.
  */
 import { URI, Utils } from 'vscode-uri';
-import type { BibCache } from '../bibliography/bibCache.js';
+import type { BibCache } from './bibCache.js';
 import type { WorkspaceFiles } from '../workspace/files.js';
-import type { BibDeclaration } from '../bibliography/locate.js';
-import { readBibFile, type BibFile } from '../bibliography/planAdditions.js';
-import { frontMatterOf } from '../bibliography/locate.js';
+import type { BibDeclaration } from '../latex/bibDeclarations.js';
+import { readBibFile, type BibFile } from './planAdditions.js';
+import { frontMatterOf } from '../markdown/frontMatter.js';
 import { parseYaml } from '../text/yaml.js';
-import { hasCrossrefFields } from './crossref.js';
-import { makefileCommands, shellScriptCommands, UNRESOLVED, type BuildCommand } from './buildScripts.js';
+import { hasCrossrefFields } from '../markdown/crossref.js';
+import { makefileCommands, shellScriptCommands, UNRESOLVED, type BuildCommand } from '../markdown/buildScripts.js';
 import { isInside, mayReadFor } from '../workspace/paths.js';
 import { fromFolder } from '../workspace/writtenPath.js';
-import { isBuildScript } from './buildFiles.js';
+import { isBuildScript } from '../markdown/buildFiles.js';
 
 /** What a document's build tells pandoc: see the module comment. */
 export interface PandocBuild {

@@ -3,13 +3,12 @@
  *
  * LaTeX: `\bibliography{a,b}` (BibTeX; names without `.bib`), `\addbibresource[…]{x.bib}`
  * (biblatex manual §3.7.1), and the `% !TEX root = main.tex` magic comment (as TeXShop, TeXstudio
- * and LaTeX Workshop read it). Markdown: the YAML front matter's `bibliography:` (a string or a
- * list), as Pandoc's User's Guide ("Specifying bibliographic data") defines it.
+ * and LaTeX Workshop read it). Markdown's (the front matter's `bibliography:`) are
+ * `markdown/frontMatter.ts`'s, in the same {@link BibDeclaration} form.
  */
 import type { URI } from 'vscode-uri';
-import { parseYaml } from '../text/yaml.js';
-import { latexCommands } from '../latex/commands.js';
-import { isLetter, latexRegions, maskLatex } from '../latex/scan.js';
+import { latexCommands } from './commands.js';
+import { isLetter, latexRegions, maskLatex } from './scan.js';
 
 /**
  * The root file named by a `% !TEX root = …` magic comment in the first 20 lines: a comment (as
@@ -230,49 +229,6 @@ export function readableDeclarations(decls: readonly BibDeclaration[]): { files:
   return { files, unread };
 }
 
-/** The YAML front matter of a Markdown document: its text and offsets (inside the fences). */
-export interface FrontMatter {
-  /** Offset of the first character after the opening `---` line. */
-  start: number;
-  /** Offset of the closing `---` (or `...`) line. */
-  end: number;
-  data: Record<string, unknown> | undefined;
-}
-
-/** Finds the YAML front matter block at the top of a Markdown document (after an optional BOM). */
-export function frontMatterOf(text: string): FrontMatter | undefined {
-  const m = /^(\uFEFF?)---[ \t]*\r?\n/.exec(text);
-  if (!m) return undefined;
-  const start = m[0].length;
-  const close = /^(---|\.\.\.)[ \t]*$/m;
-  const rest = text.slice(start);
-  const c = close.exec(rest);
-  if (!c) return undefined;
-  const body = rest.slice(0, c.index);
-  // A front matter that is not valid YAML declares nothing (Pandoc stops with an error on it).
-  const parsed = parseYaml(body).value;
-  const data = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
-  return { start, end: start + c.index, data };
-}
-
-/**
- * The bibliography files a Pandoc `bibliography:` metadata value declares (in a document's front
- * matter or a Quarto project's `_quarto.yml`).
- *
- * @param value - the parsed YAML value of `bibliography`: a string or a list (non-strings in it are
- *   skipped); anything else declares nothing
- * @returns the declared files, paths as written
- */
-export function bibliographyDeclarations(value: unknown): BibDeclaration[] {
-  const list = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((b): b is string => typeof b === 'string') : [];
-  return list.map((path) => ({ path, via: 'pandoc' as const }));
-}
-
-/** The bibliography files a Markdown document's front matter declares (`bibliography:` string or list). */
-export function markdownBibliographies(text: string): BibDeclaration[] {
-  return bibliographyDeclarations(frontMatterOf(text)?.data?.bibliography);
-}
-
 /** An insertion into a document's text. */
 export interface Insertion {
   offset: number;
@@ -305,15 +261,4 @@ export function planLatexBibDeclaration(text: string, file: string, eol = '\n'):
   }
   const style = /\\bibliographystyle\s*\{/.test(clean) ? '' : `\\bibliographystyle{plain}${eol}`;
   return [{ offset: lineStart(end), text: `${style}\\bibliography{${file.replace(/\.bib$/i, '')}}${eol}` }];
-}
-
-/**
- * Plans declaring a bibliography in a Markdown document: a `bibliography:` line at the end of the
- * front matter, or a new front matter block at the top.
- */
-export function planMarkdownBibDeclaration(text: string, file: string, eol = '\n'): Insertion {
-  const fm = frontMatterOf(text);
-  if (fm) return { offset: fm.end, text: `bibliography: ${file}${eol}` };
-  const bom = text.startsWith('\uFEFF') ? 1 : 0;
-  return { offset: bom, text: `---${eol}bibliography: ${file}${eol}---${eol}${eol}` };
 }

@@ -9,12 +9,12 @@
  */
 import { toBibtex } from '../cite/writeBibtex.js';
 import { allAuthors } from '../cite/names.js';
-import type { Taxonomy } from './model.js';
+import type { Taxonomy } from '../corpus/model.js';
 import * as l10n from '@vscode/l10n';
-import type { CorpusEntry, Entry } from './schema.js';
-import { entryLinks, isWebLink } from './links.js';
+import type { CorpusEntry, Entry } from '../corpus/schema.js';
+import { entryLinks, isWebLink } from '../corpus/links.js';
 import { escapeHtml } from '../text/html.js';
-import { kindLabel, levelBadge, topicPath } from '../text/l10n.js';
+import { kindLabel, levelBadge, topicPath } from '../corpus/labels.js';
 
 /** What the page shows besides the entry itself. */
 export interface DetailsContext {
