@@ -7,7 +7,7 @@ import * as l10n from '@vscode/l10n';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { Diagnostic, DiagnosticSeverity, Position, Range } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
-import { bibKeyOffset, duplicateKeys, parseBib } from '../bibliography/bibtexFile.js';
+import { bibKeyOffset, duplicateKeys, parseBib, type BibProblem } from '../bibliography/bibtexFile.js';
 import { readBibFile } from '../bibliography/planAdditions.js';
 import type { UndeclaredWhere } from '../bibliography/undeclared.js';
 import { citationsIn, type CitedKey } from '../cite/citations.js';
@@ -20,8 +20,9 @@ import { DIAGNOSTIC_SOURCE, DiagnosticCodes, NOT_CANCELLED, type Cancellation } 
 
 /**
  * A document's diagnostics: {@link citationDiagnostics} for a citing language,
- * {@link bibDiagnostics} for a BibTeX file, the record checks for a CSL-JSON or CSL-YAML
- * bibliography, none for anything else.
+ * {@link bibDiagnostics} for a BibTeX file; for a CSL-JSON or CSL-YAML bibliography (one that
+ * reads at least one item: another JSON array raises nothing) its reader's problems and the record
+ * checks; none for anything else.
  */
 export async function diagnostics(ctx: ServiceContext, doc: TextDocument, token: Cancellation = NOT_CANCELLED): Promise<Diagnostic[]> {
   const uri = URI.parse(doc.uri);
@@ -31,7 +32,8 @@ export async function diagnostics(ctx: ServiceContext, doc: TextDocument, token:
     if (!maybeCslBibliography(uri.path, doc.getText())) return [];
     const file = await ctx.cache.get(ctx.ws, uri, 'bib', (t) => readBibFile(uri.path, t));
     const read = file?.text === doc.getText() ? file : readBibFile(uri.path, doc.getText());
-    return read && !token.isCancellationRequested ? fileRecordDiagnostics(ctx, doc, read) : [];
+    if (!read || token.isCancellationRequested) return [];
+    return [...readerProblems(ctx, uri, read.entries.length ? read.problems : undefined), ...await fileRecordDiagnostics(ctx, doc, read)];
   }
   return bibDiagnostics(ctx, doc);
 }
@@ -69,16 +71,25 @@ export async function bibDiagnostics(ctx: ServiceContext, doc: TextDocument): Pr
   // The reader's problems (a skipped entry, a field left out), unless the file is a library
   // whose store publishes them already. Not an undefined macro: BibTeX reads a document's
   // databases as one (`\bibliography{abbrev,refs}`), so another file may define it.
-  if (!ctx.opts.corpus().isLibraryReady(uri.toString())) {
-    for (const p of read.problems ?? []) {
-      if (p.message.startsWith('undefined macro ')) continue;
-      const at = Position.create(p.line - 1, p.column - 1);
-      out.push({ range: Range.create(at, Position.create(at.line, at.character + 1)), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, message: p.message });
-    }
-  }
+  out.push(...readerProblems(ctx, uri, read.problems?.filter((p) => !p.message.startsWith('undefined macro '))));
   // Preprints with a version of record, and fields that disagree with the verified record.
   out.push(...await fileRecordDiagnostics(ctx, doc, shared?.text === text ? shared : { path: uri.path, format: 'bibtex', text, ...read }));
   return out;
+}
+
+/**
+ * A bibliography file's reader problems (a skipped entry or item, a field left out) as its own
+ * diagnostics, at their line and column, unless the file is a library whose store publishes them
+ * already (one owner of a file's problems).
+ *
+ * @param problems - the reader's problems to show (none: undefined)
+ */
+function readerProblems(ctx: ServiceContext, uri: URI, problems: readonly BibProblem[] | undefined): Diagnostic[] {
+  if (!problems?.length || ctx.opts.corpus().isLibraryReady(uri.toString())) return [];
+  return problems.map((p) => {
+    const at = Position.create(p.line - 1, p.column - 1);
+    return { range: Range.create(at, Position.create(at.line, at.character + 1)), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, message: p.message };
+  });
 }
 
 /**
