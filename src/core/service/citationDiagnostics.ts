@@ -9,6 +9,7 @@ import { Diagnostic, DiagnosticSeverity, Position, Range } from 'vscode-language
 import { URI } from 'vscode-uri';
 import { bibKeyOffset, duplicateKeys, parseBib, type BibProblem } from '../bibliography/bibtexFile.js';
 import { readBibFile } from '../bibliography/planAdditions.js';
+import { frontMatterBibliographySpan, latexBibliographySpans, markdownBibliographies } from '../bibliography/locate.js';
 import type { UndeclaredWhere } from '../bibliography/undeclared.js';
 import { citationsIn, type CitedKey } from '../cite/citations.js';
 import { fileKind, isCiting } from '../workspace/fileKind.js';
@@ -93,6 +94,23 @@ function readerProblems(ctx: ServiceContext, uri: URI, problems: readonly BibPro
 }
 
 /**
+ * Where a document declares a bibliography file, for a problem of that file: the `\bibliography`,
+ * `\addbibresource` (…) command of its own text that names it, or its front matter's
+ * `bibliography:` line; the start of the document when its own text does not name the file (a
+ * root's or a build's declaration, a file beside it nobody declared).
+ */
+function declarationRange(doc: TextDocument, file: URI): Range {
+  const text = doc.getText();
+  const name = file.path.slice(file.path.lastIndexOf('/') + 1);
+  const names = (path: string) => path.slice(path.replace(/\\/g, '/').lastIndexOf('/') + 1) === name;
+  const kind = fileKind(URI.parse(doc.uri), doc.languageId);
+  const span = kind === 'latex'
+    ? latexBibliographySpans(text).find((d) => names(d.decl.path))
+    : isCiting(kind) && markdownBibliographies(text).some((d) => names(d.path)) ? frontMatterBibliographySpan(text) : undefined;
+  return span ? Range.create(doc.positionAt(span.start), doc.positionAt(span.end)) : Range.create(0, 0, 0, 0);
+}
+
+/**
  * What a message says of a bibliography nobody declared (`bibliography/undeclared.ts`): "not
  * declared; checked against refs.bib beside it".
  *
@@ -139,13 +157,12 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
         : l10n.t('The root file "{0}" named by % !TEX root does not exist; the root used instead is {1}.', m.path, found),
     });
   }
-  // Once per broken bibliography, on the first citation (not per citation): the keys it defines elsewhere still count.
-  const first = cited[0];
-  if (first) {
+  // Once per broken bibliography, where the document declares it (never on a good citation): the keys it defines elsewhere still count.
+  if (cited.length) {
     for (const s of bib?.files ?? []) {
       if (!s.error) continue;
       out.push({
-        range: rangeOf(doc, first), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE,
+        range: declarationRange(doc, s.uri), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE,
         message: readable.includes(s)
           ? l10n.t('{0}, line {1}: {2}. The keys of its other entries are checked.', displayPath(s.uri), s.error.line, s.error.message)
           // Nothing of it reads (a CSL file that is not CSL, a CSL-YAML list without references:): no key of it counts.
