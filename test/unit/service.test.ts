@@ -830,7 +830,7 @@ describe('planInsertion', () => {
     // A folder named like a bibliography is not created over.
     ws.write('/ws/old.bib/readme.txt', 'a folder');
     expect(await service.planInsertion(URI.file('/ws/old.bib'), ['kwon2023efficient'])).toEqual({
-      kind: 'refuse', uri: uriOf('/ws/old.bib'), message: 'exists but cannot be read as a file; it was not changed; add kwon2023efficient by hand',
+      kind: 'refuse', uri: uriOf('/ws/old.bib'), message: 'not a regular file; it was not changed; add kwon2023efficient by hand',
     });
     expect(await service.planInsertion(URI.file('/ws/notes.txt'), ['kwon2023efficient']))
       .toEqual({ kind: 'refuse', uri: uriOf('/ws/notes.txt'), message: 'is not a bibliography format we can write (.bib, .json or .yaml)' });

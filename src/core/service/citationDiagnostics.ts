@@ -94,6 +94,19 @@ function readerProblems(ctx: ServiceContext, uri: URI, problems: readonly BibPro
 }
 
 /**
+ * Which of the declared files that exist but gave no text are not regular files: those with no
+ * stamp (`WorkspaceFiles.stamp` gives one for regular files and open documents only: not for a
+ * folder, a device, a pipe or a link that leads to nothing); the others are regular files over the
+ * size cap or not UTF-8.
+ */
+async function unreadableReasons(ctx: ServiceContext, uris: readonly URI[]): Promise<{ notRegular: URI[]; other: URI[] }> {
+  const notRegular: URI[] = [];
+  const other: URI[] = [];
+  for (const uri of uris) ((await ctx.ws.stamp(uri)) === undefined ? notRegular : other).push(uri);
+  return { notRegular, other };
+}
+
+/**
  * Where a document declares a bibliography file, for a problem of that file: the `\bibliography`,
  * `\addbibresource` (…) command of its own text that names it, or its front matter's
  * `bibliography:` line; the start of the document when its own text does not name the file (a
@@ -145,6 +158,7 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
   const unreadable = [...(bib?.files.filter((s) => !readable.includes(s)).map((s) => s.uri) ?? []), ...(bib?.unreadable ?? []), ...(bib?.missing ?? [])].map(displayPath).join(', ');
   const { corpus } = ctx.opts.corpus();
   const out: Diagnostic[] = [];
+  let unreadableWhy: { notRegular: URI[]; other: URI[] } | undefined;
   const raise = (c: CitedKey, code: string, message: string) =>
     out.push({ range: rangeOf(doc, c), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, code, message });
   if (bib?.missingRoot) {
@@ -200,8 +214,11 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
       // A code of its own, with no quick fix: nothing is added to a thebibliography (`planBibliographyUpdate` refuses).
       raise(c, DiagnosticCodes.notInThebibliography, l10n.t('"{0}" is in {1}, but no \\bibitem of the thebibliography in {2} defines it.', c.key, from, thebib));
     } else if (bib?.unreadable?.length && !bib.files.length) {
-      // A folder, a device or a pipe where the file should be (a refs.bib that links to /dev/zero): not missing, and not created over.
-      raise(c, DiagnosticCodes.unreadableBibliography, l10n.t('"{0}" is in {1}; {2} exists but cannot be read as a file.', c.key, from, bib.unreadable.map(displayPath).join(', ')));
+      // A folder, a device, a pipe or a link to nothing where the file should be (a refs.bib that links to /dev/zero): not missing, and not created over.
+      unreadableWhy ??= await unreadableReasons(ctx, bib.unreadable);
+      raise(c, DiagnosticCodes.unreadableBibliography, unreadableWhy.notRegular.length && !unreadableWhy.other.length
+        ? l10n.t('"{0}" is in {1}; {2} is not a regular file (a device, a pipe, a folder or a link that leads to none), so it is not read.', c.key, from, unreadableWhy.notRegular.map(displayPath).join(', '))
+        : l10n.t('"{0}" is in {1}; {2} exists but cannot be read as a file.', c.key, from, bib.unreadable.map(displayPath).join(', ')));
     } else if (bib?.missing.length && !bib.files.length) {
       // Declared but not created yet: the quick fix creates it with the entry.
       raise(c, DiagnosticCodes.notInBib, l10n.t('"{0}" is in {1}; {2} does not exist yet.', c.key, from, bib.missing.map(displayPath).join(', ')));

@@ -51,14 +51,17 @@ async function insertionInto(ctx: ServiceContext, uri: URI, entries: readonly En
 }
 
 /**
- * A file that gave no text but exists (its bytes are not UTF-8, or it is a folder) must not be
+ * A file that gave no text but exists (its bytes are not UTF-8, it is over the size cap, or it is
+ * not a regular file: a folder, a device, a pipe, a link that leads to nothing) must not be
  * created over: the refusal that says why, or undefined when it really does not exist.
  */
 async function refuseExisting(ctx: ServiceContext, uri: URI, keys: readonly string[]): Promise<BibChange | undefined> {
   const { ws } = ctx;
   if (!(await ws.exists(uri))) return undefined;
   const raw = await ws.readDisk(uri);
-  const why = raw && typeof raw === 'object' ? l10n.t('is not UTF-8 text, and rewriting it would change its other characters') : l10n.t('exists but cannot be read as a file');
+  // No stamp: not a regular file (a folder, a device, a pipe, a link that leads to nothing); else a file we do not read (over the cap).
+  const why = raw && typeof raw === 'object' ? l10n.t('is not UTF-8 text, and rewriting it would change its other characters')
+    : (await ws.stamp(uri)) === undefined ? l10n.t('not a regular file') : l10n.t('exists but cannot be read as a file');
   return { kind: 'refuse', uri: uri.toString(), message: l10n.t('{0}; it was not changed; add {1} by hand', why, keys.join(', ')) };
 }
 
