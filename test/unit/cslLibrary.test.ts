@@ -213,7 +213,10 @@ describe('finding 14: empty ids and a second YAML document', () => {
       const lib = loadLibrary(read(name), name.endsWith('.json') ? 'csl-json' : 'csl-yaml', REF);
       expect(lib.entries.map((e) => e.key)).toEqual(['a', 'b']);
       const lines = name.endsWith('.json') ? [3, 4] : [4, 6];
-      expect(lib.problems).toEqual(lines.map((line) => ({ line, column: 1, severity: 'error', message: 'this CSL item\'s "id" is empty; skipped' })));
+      expect(lib.problems).toEqual([
+        { line: lines[0], column: 1, severity: 'error', message: 'this CSL item\'s "id" is empty; skipped' },
+        { line: lines[1], column: 1, severity: 'error', message: 'this CSL item\'s "id" is blank (only white space); skipped' },
+      ]);
     });
   }
   it('csl-yaml-two-documents.yaml: says the file holds two documents and names the line of the second "---"', () => {

@@ -244,7 +244,7 @@ describe('the language server (Node host on a real folder)', () => {
     const doc = URI.file(join(ws, 'paper.tex')).toString();
     s.open(doc, 'latex', '\\cite{kwon2023efficient}\n\\bibliography{refs}\n');
     const plan = await s.client.sendRequest<CitePlan>(Methods.planCitation, { uri: doc, position: { line: 0, character: 0 }, keys: ['yu2022orca'] });
-    expect(plan.bibliography).toMatchObject({ kind: 'refuse', reason: 'not-a-file' });
+    expect(plan.bibliography).toMatchObject({ kind: 'refuse', reason: 'not-regular', keys: ['yu2022orca'] });
   });
 
   it.skipIf(!canFifo)('a declared bibliography that links to /dev/zero, is a FIFO or a folder is said to be unreadable, not missing', async () => {
@@ -256,7 +256,7 @@ describe('the language server (Node host on a real folder)', () => {
       s.open(doc, 'latex', '\\documentclass{article}\n\\begin{document}\n\\cite{kwon2023efficient,nosuch1999}\n\\bibliography{refs}\n\\end{document}\n');
       const report = await s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: doc } }) as FullDocumentDiagnosticReport;
       expect(report.items.map((d) => [d.code, d.message]), make.name).toEqual([
-        ['unreadable-bibliography', '"kwon2023efficient" is in the MLSys Papers corpus; refs.bib exists but cannot be read as a file.'],
+        ['unreadable-bibliography', '"kwon2023efficient" is in the MLSys Papers corpus; refs.bib is not a regular file (a device, a pipe, a folder or a link that leads to none), so it is not read.'],
         ['unknown-key', 'Unknown citation key "nosuch1999": the MLSys Papers corpus does not know it, and the declared bibliography (refs.bib) is missing or cannot be read.'],
       ]);
       s.dispose();

@@ -832,9 +832,9 @@ describe('planInsertion', () => {
     // A folder named like a bibliography is not created over.
     ws.write('/ws/old.bib/readme.txt', 'a folder');
     expect(await service.planInsertion(URI.file('/ws/old.bib'), ['kwon2023efficient'])).toEqual({
-      kind: 'refuse', uri: uriOf('/ws/old.bib'), reason: 'not-a-file', keys: ['kwon2023efficient'],
+      kind: 'refuse', uri: uriOf('/ws/old.bib'), reason: 'not-regular', keys: ['kwon2023efficient'],
     });
-    expect(refusalText({ reason: 'not-a-file', keys: ['kwon2023efficient'] })).toBe('exists but cannot be read as a file; it was not changed; add kwon2023efficient by hand');
+    expect(refusalText({ reason: 'not-regular', keys: ['kwon2023efficient'] })).toBe('not a regular file; it was not changed; add kwon2023efficient by hand');
     expect(await service.planInsertion(URI.file('/ws/notes.txt'), ['kwon2023efficient']))
       .toEqual({ kind: 'refuse', uri: uriOf('/ws/notes.txt'), reason: 'format', keys: [] });
   });

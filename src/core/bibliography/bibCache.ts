@@ -7,7 +7,7 @@ import type { URI } from 'vscode-uri';
 import type { ParsedBib } from './bibtexFile.js';
 import { bibFormatOf } from '../workspace/bibFormat.js';
 import type { WorkspaceFiles } from '../workspace/files.js';
-import type { BibFile } from './planAdditions.js';
+import { readBibFileSliced, type BibFile } from './planAdditions.js';
 
 /** The {@link BibCache} kind of bibliography files (made by `readBibFile`); a host's BibTeX readings fill it too. */
 const BIB = 'bib';
@@ -43,12 +43,17 @@ function bibtexFile(path: string, text: string, parsed: ParsedBib): BibFile {
  */
 export class BibCache {
   private readonly entries = new Map<string, { stamp: string; value: unknown; later?: () => unknown }>();
+  /** Bibliography files being read in slices, by id: a second request for the same stamp waits for the same read. */
+  private readonly underWay = new Map<string, { stamp: string; value: Promise<unknown> }>();
 
   /**
    * @param limit - how many files it keeps at most
    * @param readings - a host's own readings of BibTeX files, asked before one is parsed
+   * @param pause - when given, a CSL-JSON or CSL-YAML bibliography is read in slices with a
+   *   `pause()` between them (`readBibFileSliced`), instead of by `make` at once: the language
+   *   server's `yield`, so that requests run while a large file is read
    */
-  constructor(private readonly limit = 64, private readonly readings?: BibtexReadings) {}
+  constructor(private readonly limit = 64, private readonly readings?: BibtexReadings, private readonly pause?: () => Promise<void>) {}
 
   /**
    * What `make` gives for a file's current text, made once per stamp. For `kind` `'bib'` (a
@@ -66,11 +71,24 @@ export class BibCache {
       this.entries.set(id, hit);
       return hit.value as T;
     }
-    const text = await ws.readText(uri);
-    if (text === undefined) return null;
-    const value = (kind === BIB ? await this.reading(uri, text) : undefined) as T | undefined ?? await make(text);
-    if (stamp !== undefined) this.set(id, { stamp, value });
-    return value;
+    const sliced = kind === BIB && this.pause && bibFormatOf(uri.path)?.startsWith('csl-');
+    const under = sliced && stamp !== undefined ? this.underWay.get(id) : undefined;
+    if (under && under.stamp === stamp) return await under.value as T | null;
+    const read = (async () => {
+      const text = await ws.readText(uri);
+      if (text === undefined) return null;
+      const value = (sliced ? await readBibFileSliced(uri.path, text, this.pause!) : kind === BIB ? await this.reading(uri, text) : undefined) as T | undefined ?? await make(text);
+      if (stamp !== undefined) this.set(id, { stamp, value });
+      return value;
+    })();
+    if (!sliced || stamp === undefined) return read;
+    const mine = { stamp, value: read };
+    this.underWay.set(id, mine);
+    try {
+      return await read;
+    } finally {
+      if (this.underWay.get(id) === mine) this.underWay.delete(id);
+    }
   }
 
   /**

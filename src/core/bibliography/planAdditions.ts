@@ -8,8 +8,8 @@ import { toBibtexAll } from '../cite/writeBibtex.js';
 import { defaultStrings } from '@citation-js/plugin-bibtex/lib/input/constants.js';
 import { toCslJson } from '../cite/formatCitation.js';
 import type { Entry } from '../corpus/schema.js';
-import { readCslJsonLibrary } from './readCslJson.js';
-import { cslYamlReferences, readCslYamlLibrary } from './readCslYaml.js';
+import { CslJsonReader, type CslLibraryItem, type CslReader } from './readCslJson.js';
+import { CslYamlReader, cslYamlReferences } from './readCslYaml.js';
 import { parseYaml } from '../text/yaml.js';
 import { bibFormatOf, type BibFormat } from '../workspace/bibFormat.js';
 import { eolOf, findBibKey, parseBib, planBibAppend, trailingSpaceStart, type BibEntry, type BibProblem, type BibSyntaxError } from './bibtexFile.js';
@@ -65,13 +65,50 @@ export function readBibFile(path: string, text: string): BibFile | undefined {
   const format = bibFormatOf(path);
   if (!format) return undefined;
   if (format === 'bibtex') return { path, format, text, ...parseBib(text) };
-  const lib = format === 'csl-json' ? readCslJsonLibrary(text) : readCslYamlLibrary(text);
-  const entries = lib.items.map(({ item, line, start, keyStart }): BibEntry => ({
-    key: String(item.id), type: typeof item.type === 'string' ? item.type : '', fields: cslFields(item), csl: item, line,
-    ...(start !== undefined ? { start } : {}), ...(keyStart !== undefined ? { keyStart } : {}),
-  }));
-  const first = lib.problems.find((p) => p.severity === 'error');
-  return { path, format, text, entries, problems: lib.problems, ...(first ? { error: { line: first.line, column: first.column, message: first.message } } : {}) };
+  const reader = cslReader(format, text);
+  reader.read();
+  return cslBibFile(path, format, text, reader.items.map(cslEntry), reader.problems);
+}
+
+/**
+ * {@link readBibFile} in slices, for the language server: a CSL-JSON or CSL-YAML file is read by
+ * the same reader a slice at a time (counted work, no clock: one batch of the YAML parser, at most
+ * a few dozen items or twice `YAML_BATCH_CHARS`; 16 JSON elements; a 64 KB step of either scan),
+ * and `pause()` is awaited between slices so that other requests run (a 50,000-item CSL-YAML file
+ * read at once held the server for 43 s). BibTeX is read at once here: the language server's
+ * library store reads a large `.bib` in slices and the bibliography cache takes its reading.
+ *
+ * @param pause - lets other work run (the server's `yield`, a macrotask)
+ * @returns what {@link readBibFile} returns for the same text
+ */
+export async function readBibFileSliced(path: string, text: string, pause: () => Promise<void>): Promise<BibFile | undefined> {
+  const format = bibFormatOf(path);
+  if (format !== 'csl-json' && format !== 'csl-yaml') return readBibFile(path, text);
+  const reader = cslReader(format, text);
+  // Each slice's items converted as they come: no step converts the whole file.
+  const entries: BibEntry[] = [];
+  for (;;) {
+    const done = reader.read(() => true);
+    entries.push(...reader.items.map(cslEntry));
+    reader.items.length = 0;
+    if (done) break;
+    await pause();
+  }
+  return cslBibFile(path, format, text, entries, reader.problems);
+}
+
+const cslReader = (format: 'csl-json' | 'csl-yaml', text: string): CslReader => (format === 'csl-json' ? new CslJsonReader(text) : new CslYamlReader(text));
+
+/** A CSL item as a bibliography file's entry. */
+const cslEntry = ({ item, line, start, keyStart }: CslLibraryItem): BibEntry => ({
+  key: String(item.id), type: typeof item.type === 'string' ? item.type : '', fields: cslFields(item), csl: item, line,
+  ...(start !== undefined ? { start } : {}), ...(keyStart !== undefined ? { keyStart } : {}),
+});
+
+/** A CSL file's reading as a {@link BibFile}: its entries, the reader's problems, the first error. */
+function cslBibFile(path: string, format: BibFormat, text: string, entries: BibEntry[], problems: BibProblem[]): BibFile {
+  const first = problems.find((p) => p.severity === 'error');
+  return { path, format, text, entries, problems, ...(first ? { error: { line: first.line, column: first.column, message: first.message } } : {}) };
 }
 
 /** A CSL variable as text (strings and numbers). */

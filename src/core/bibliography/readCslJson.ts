@@ -41,7 +41,25 @@ const TOO_DEEP = `this CSL item is nested more than ${MAX_CSL_DEPTH} levels deep
 export const problemAt = (text: string, offset: number, message: string): LibraryProblem => ({ ...lineColumnAt(text, offset), message, severity: 'error' });
 
 /**
- * Adds an item, checked: a mapping with an `id` that is a number or a string with more than white space.
+ * Why an item's `id` cannot be its key (CSL 1.0.2: `id` is the item's identifier, a string or a
+ * number; an empty or blank one names nothing a citation could cite): missing, empty, blank (only
+ * white space, as `String.prototype.trim` takes it) or of another type. Each reader's problem for
+ * the item, at its line: one per item, and the other items read.
+ *
+ * @returns the problem's message (English, as every reader problem), or undefined for a usable id
+ */
+function badId(item: Readonly<Record<string, unknown>>): string | undefined {
+  const id = item.id;
+  if (id === undefined || id === null) return 'this CSL item has no "id"; skipped';
+  if (typeof id === 'number') return undefined;
+  if (typeof id !== 'string') return `this CSL item's "id" is ${Array.isArray(id) ? 'a list' : typeof id === 'object' ? 'a mapping' : typeof id === 'boolean' ? 'a Boolean' : `a ${typeof id}`}, not a string or a number; skipped`;
+  if (!id) return 'this CSL item\'s "id" is empty; skipped';
+  if (!id.trim()) return 'this CSL item\'s "id" is blank (only white space); skipped';
+  return undefined;
+}
+
+/**
+ * Adds an item, checked ({@link badId}): a mapping with an `id` that is a number or a string with more than white space.
  *
  * @param at - where the item and its `id` value start in the text, when the reader knows
  */
@@ -51,12 +69,9 @@ export function collect(v: unknown, line: number, out: CslLibrary, at: { start?:
     return;
   }
   const item = v as Record<string, unknown>;
-  if (typeof item.id !== 'string' && typeof item.id !== 'number') {
-    out.problems.push({ line, column: 1, message: 'this CSL item has no "id"; skipped', severity: 'error' });
-    return;
-  }
-  if (typeof item.id === 'string' && !item.id.trim()) {
-    out.problems.push({ line, column: 1, message: 'this CSL item\'s "id" is empty; skipped', severity: 'error' });
+  const bad = badId(item);
+  if (bad) {
+    out.problems.push({ line, column: 1, message: bad, severity: 'error' });
     return;
   }
   out.items.push({ item, line, ...(at.start !== undefined ? { start: at.start } : {}), ...(at.keyStart !== undefined ? { keyStart: at.keyStart } : {}) });

@@ -11,7 +11,8 @@ import * as l10n from '@vscode/l10n';
  * The reasons a planned write to a bibliography file is refused; nothing is written for any of them.
  *
  * - `unreadable`: the file has a syntax error (`line`, `column`, `detail` say where and what);
- * - `not-a-file`: the path exists but is no file that can be read (a folder, a device, a pipe, over the size cap);
+ * - `not-regular`: the path exists but is not a regular file (a folder, a device, a pipe, a link that leads to nothing);
+ * - `not-a-file`: the path exists but cannot be read as a file (over the size cap);
  * - `not-utf8`: the file is not UTF-8 text, so rewriting it would change its other characters;
  * - `outside-workspace`: its real path lies outside the workspace folders;
  * - `no-folder`: it does not exist and its folder does not either;
@@ -22,7 +23,7 @@ import * as l10n from '@vscode/l10n';
  * - `cannot-create`: a new file could not be planned.
  */
 export type RefusalReason =
-  | 'unreadable' | 'not-a-file' | 'not-utf8' | 'outside-workspace' | 'no-folder' | 'unsafe'
+  | 'unreadable' | 'not-regular' | 'not-a-file' | 'not-utf8' | 'outside-workspace' | 'no-folder' | 'unsafe'
   | 'format' | 'thebibliography' | 'library' | 'cannot-create';
 
 /** A refusal as data: the reason, the citation keys that were to be added, and where a syntax error is. */
@@ -50,6 +51,7 @@ export function refusalText(r: Refusal): string {
       return keys
         ? l10n.t('has an error at line {0}, column {1} ({2}); it was not changed; add {3} once it is fixed', r.line ?? 0, r.column ?? 0, r.detail ?? '', keys)
         : l10n.t('has an error at line {0}, column {1} ({2}); it was not changed', r.line ?? 0, r.column ?? 0, r.detail ?? '');
+    case 'not-regular': return byHand(l10n.t('not a regular file'));
     case 'not-a-file': return byHand(l10n.t('exists but cannot be read as a file'));
     case 'not-utf8': return byHand(l10n.t('is not UTF-8 text, and rewriting it would change its other characters'));
     case 'outside-workspace': return byHand(l10n.t('is outside the workspace'));

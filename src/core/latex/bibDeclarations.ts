@@ -158,13 +158,30 @@ function nameOf(raw: string): { name: string; subfix?: true } | undefined {
  * @returns the declared files, paths as written (with `.bib` added to BibTeX database names)
  */
 export function latexBibliographies(text: string, clean = maskLatex(text)): BibDeclaration[] {
-  const found: { at: number; decl: BibDeclaration }[] = [];
-  const list = (at: number, names: string, via: BibDeclaration['via'], extra: Partial<BibDeclaration> = {}) => {
+  return declarationsIn(clean).map((f) => f.decl);
+}
+
+/**
+ * Where a LaTeX document's own text declares each bibliography file ({@link latexBibliographies}'s
+ * declarations, in the same order): the declaring command's offsets, from its backslash to the
+ * brace that closes its argument (for `\putbib`, the command's name). For a diagnostic about the
+ * file placed on the command that names it.
+ *
+ * @returns each declaration with `start` and `end` (UTF-16 offsets into `text`, end exclusive)
+ */
+export function latexBibliographySpans(text: string, clean = maskLatex(text)): { decl: BibDeclaration; start: number; end: number }[] {
+  return declarationsIn(clean).map((f) => ({ decl: f.decl, start: f.at, end: f.end }));
+}
+
+/** The declarations of a masked LaTeX text with their commands' offsets, in text order (see {@link latexBibliographies}). */
+function declarationsIn(clean: string): { at: number; end: number; decl: BibDeclaration }[] {
+  const found: { at: number; end: number; decl: BibDeclaration }[] = [];
+  const list = (at: number, end: number, names: string, via: BibDeclaration['via'], extra: Partial<BibDeclaration> = {}) => {
     for (const raw of names.split(',')) {
       const n = nameOf(raw);
       if (!n) continue;
       const path = via === 'bibtex' && !/\.bib$/i.test(n.name) ? `${n.name}.bib` : n.name;
-      found.push({ at, decl: { path, via, ...(n.subfix ? { subfix: true } : {}), ...extra } });
+      found.push({ at, end, decl: { path, via, ...(n.subfix ? { subfix: true } : {}), ...extra } });
     }
   };
   for (const cmd of latexCommands(clean, (name) => DECLARING.has(name), (name) => name === 'begin')) {
@@ -179,14 +196,14 @@ export function latexBibliographies(text: string, clean = maskLatex(text)): BibD
       if (env === 'btSect') {
         const second = cmd.groups[1];
         const end = second ? closingBrace(clean, second.open) : -1;
-        if (second && end >= 0) list(cmd.start, clean.slice(second.open + 1, end), 'bibtex');
+        if (second && end >= 0) list(cmd.start, end + 1, clean.slice(second.open + 1, end), 'bibtex');
       } else if (env === 'refsection') {
         const resources = optionalAt(clean, close + 1);
-        if (resources !== undefined) list(cmd.start, resources, 'biblatex', { section: true });
+        if (resources !== undefined) list(cmd.start, close + 1, resources, 'biblatex', { section: true });
       }
       continue;
     }
-    if (DECLARING.get(cmd.command) === 'list') { list(cmd.start, arg, 'bibtex'); continue; }
+    if (DECLARING.get(cmd.command) === 'list') { list(cmd.start, close + 1, arg, 'bibtex'); continue; }
     // One resource, with its options: \addbibresource[label=x,location=remote]{…}.
     const options = keyValues([...clean.slice(cmd.start, g.open).matchAll(/\[([^\]]*)\]/g)].map((m) => m[1]!).join(','));
     const n = nameOf(arg);
@@ -196,7 +213,7 @@ export function latexBibliographies(text: string, clean = maskLatex(text)): BibD
       : datatype && datatype !== 'bibtex' ? 'datatype'
         : options.get('glob')?.toLowerCase() === 'true' ? 'glob' : undefined;
     const label = options.get('label');
-    found.push({ at: cmd.start, decl: { path: n.name, via: 'biblatex', ...(n.subfix ? { subfix: true } : {}), ...(label ? { label } : {}), ...(unread ? { unread } : {}) } });
+    found.push({ at: cmd.start, end: close + 1, decl: { path: n.name, via: 'biblatex', ...(n.subfix ? { subfix: true } : {}), ...(label ? { label } : {}), ...(unread ? { unread } : {}) } });
   }
   // bibunits' \putbib[refs,more] names the unit's databases in its optional argument alone (bibunits
   // manual, "User interface"); without one the unit uses \defaultbibliography's.
@@ -205,9 +222,9 @@ export function latexBibliographies(text: string, clean = maskLatex(text)): BibD
     while (at - run - 1 >= 0 && clean.charCodeAt(at - run - 1) === 92) run++;
     if (run % 2 === 1 || isLetter(clean.charCodeAt(at + 7))) continue;
     const names = optionalAt(clean, at + 7);
-    if (names !== undefined) list(at, names, 'bibtex');
+    if (names !== undefined) list(at, at + 7, names, 'bibtex');
   }
-  return found.sort((a, b) => a.at - b.at).map((f) => f.decl);
+  return found.sort((a, b) => a.at - b.at);
 }
 
 /**

@@ -43,6 +43,19 @@ export function bibliographyDeclarations(value: unknown): BibDeclaration[] {
   return list.map((path) => ({ path, via: 'pandoc' as const }));
 }
 
+/**
+ * Where a Markdown document's front matter declares its bibliographies: the `bibliography:` line
+ * (a key at the start of a line of the front matter, the line up to its end).
+ *
+ * @returns UTF-16 offsets into `text` (end exclusive), or undefined when the front matter has no such line
+ */
+export function frontMatterBibliographySpan(text: string): { start: number; end: number } | undefined {
+  const fm = frontMatterOf(text);
+  if (!fm) return undefined;
+  const m = /^bibliography[ \t]*:[^\r\n]*/m.exec(text.slice(fm.start, fm.end));
+  return m ? { start: fm.start + m.index, end: fm.start + m.index + m[0].trimEnd().length } : undefined;
+}
+
 /** The bibliography files a Markdown document's front matter declares (`bibliography:` string or list). */
 export function markdownBibliographies(text: string): BibDeclaration[] {
   return bibliographyDeclarations(frontMatterOf(text)?.data?.bibliography);

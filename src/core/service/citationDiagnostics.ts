@@ -7,8 +7,10 @@ import * as l10n from '@vscode/l10n';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { Diagnostic, DiagnosticSeverity, Position, Range } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
-import { bibKeyOffset, duplicateKeys, parseBib } from '../bibliography/bibtexFile.js';
+import { bibKeyOffset, duplicateKeys, parseBib, type BibProblem } from '../bibliography/bibtexFile.js';
 import { readBibFile } from '../bibliography/planAdditions.js';
+import { latexBibliographySpans } from '../latex/bibDeclarations.js';
+import { frontMatterBibliographySpan, markdownBibliographies } from '../markdown/frontMatter.js';
 import type { UndeclaredWhere } from '../bibliography/undeclared.js';
 import { citationsIn, type CitedKey } from '../cite/citations.js';
 import { fileKind, isCiting } from '../workspace/fileKind.js';
@@ -20,8 +22,9 @@ import { DIAGNOSTIC_SOURCE, DiagnosticCodes, NOT_CANCELLED, type Cancellation } 
 
 /**
  * A document's diagnostics: {@link citationDiagnostics} for a citing language,
- * {@link bibDiagnostics} for a BibTeX file, the record checks for a CSL-JSON or CSL-YAML
- * bibliography, none for anything else.
+ * {@link bibDiagnostics} for a BibTeX file; for a CSL-JSON or CSL-YAML bibliography (one that
+ * reads at least one item: another JSON array raises nothing) its reader's problems and the record
+ * checks; none for anything else.
  */
 export async function diagnostics(ctx: ServiceContext, doc: TextDocument, token: Cancellation = NOT_CANCELLED): Promise<Diagnostic[]> {
   const uri = URI.parse(doc.uri);
@@ -31,7 +34,8 @@ export async function diagnostics(ctx: ServiceContext, doc: TextDocument, token:
     if (!maybeCslBibliography(uri.path, doc.getText())) return [];
     const file = await ctx.cache.get(ctx.ws, uri, 'bib', (t) => readBibFile(uri.path, t));
     const read = file?.text === doc.getText() ? file : readBibFile(uri.path, doc.getText());
-    return read && !token.isCancellationRequested ? fileRecordDiagnostics(ctx, doc, read) : [];
+    if (!read || token.isCancellationRequested) return [];
+    return [...readerProblems(ctx, uri, read.entries.length ? read.problems : undefined), ...await fileRecordDiagnostics(ctx, doc, read)];
   }
   return bibDiagnostics(ctx, doc);
 }
@@ -69,16 +73,55 @@ export async function bibDiagnostics(ctx: ServiceContext, doc: TextDocument): Pr
   // The reader's problems (a skipped entry, a field left out), unless the file is a library
   // whose store publishes them already. Not an undefined macro: BibTeX reads a document's
   // databases as one (`\bibliography{abbrev,refs}`), so another file may define it.
-  if (!ctx.opts.corpus().isLibraryReady(uri.toString())) {
-    for (const p of read.problems ?? []) {
-      if (p.message.startsWith('undefined macro ')) continue;
-      const at = Position.create(p.line - 1, p.column - 1);
-      out.push({ range: Range.create(at, Position.create(at.line, at.character + 1)), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, message: p.message });
-    }
-  }
+  out.push(...readerProblems(ctx, uri, read.problems?.filter((p) => !p.message.startsWith('undefined macro '))));
   // Preprints with a version of record, and fields that disagree with the verified record.
   out.push(...await fileRecordDiagnostics(ctx, doc, shared?.text === text ? shared : { path: uri.path, format: 'bibtex', text, ...read }));
   return out;
+}
+
+/**
+ * A bibliography file's reader problems (a skipped entry or item, a field left out) as its own
+ * diagnostics, at their line and column, unless the file is a library whose store publishes them
+ * already (one owner of a file's problems).
+ *
+ * @param problems - the reader's problems to show (none: undefined)
+ */
+function readerProblems(ctx: ServiceContext, uri: URI, problems: readonly BibProblem[] | undefined): Diagnostic[] {
+  if (!problems?.length || ctx.opts.corpus().isLibraryReady(uri.toString())) return [];
+  return problems.map((p) => {
+    const at = Position.create(p.line - 1, p.column - 1);
+    return { range: Range.create(at, Position.create(at.line, at.character + 1)), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, message: p.message };
+  });
+}
+
+/**
+ * Which of the declared files that exist but gave no text are not regular files: those with no
+ * stamp (`WorkspaceFiles.stamp` gives one for regular files and open documents only: not for a
+ * folder, a device, a pipe or a link that leads to nothing); the others are regular files over the
+ * size cap or not UTF-8.
+ */
+async function unreadableReasons(ctx: ServiceContext, uris: readonly URI[]): Promise<{ notRegular: URI[]; other: URI[] }> {
+  const notRegular: URI[] = [];
+  const other: URI[] = [];
+  for (const uri of uris) ((await ctx.ws.stamp(uri)) === undefined ? notRegular : other).push(uri);
+  return { notRegular, other };
+}
+
+/**
+ * Where a document declares a bibliography file, for a problem of that file: the `\bibliography`,
+ * `\addbibresource` (…) command of its own text that names it, or its front matter's
+ * `bibliography:` line; the start of the document when its own text does not name the file (a
+ * root's or a build's declaration, a file beside it nobody declared).
+ */
+function declarationRange(doc: TextDocument, file: URI): Range {
+  const text = doc.getText();
+  const name = file.path.slice(file.path.lastIndexOf('/') + 1);
+  const names = (path: string) => path.slice(path.replace(/\\/g, '/').lastIndexOf('/') + 1) === name;
+  const kind = fileKind(URI.parse(doc.uri), doc.languageId);
+  const span = kind === 'latex'
+    ? latexBibliographySpans(text).find((d) => names(d.decl.path))
+    : isCiting(kind) && markdownBibliographies(text).some((d) => names(d.path)) ? frontMatterBibliographySpan(text) : undefined;
+  return span ? Range.create(doc.positionAt(span.start), doc.positionAt(span.end)) : Range.create(0, 0, 0, 0);
 }
 
 /**
@@ -116,6 +159,7 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
   const unreadable = [...(bib?.files.filter((s) => !readable.includes(s)).map((s) => s.uri) ?? []), ...(bib?.unreadable ?? []), ...(bib?.missing ?? [])].map(displayPath).join(', ');
   const { corpus } = ctx.opts.corpus();
   const out: Diagnostic[] = [];
+  let unreadableWhy: { notRegular: URI[]; other: URI[] } | undefined;
   const raise = (c: CitedKey, code: string, message: string) =>
     out.push({ range: rangeOf(doc, c), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, code, message });
   if (bib?.missingRoot) {
@@ -128,13 +172,12 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
         : l10n.t('The root file "{0}" named by % !TEX root does not exist; the root used instead is {1}.', m.path, found),
     });
   }
-  // Once per broken bibliography, on the first citation (not per citation): the keys it defines elsewhere still count.
-  const first = cited[0];
-  if (first) {
+  // Once per broken bibliography, where the document declares it (never on a good citation): the keys it defines elsewhere still count.
+  if (cited.length) {
     for (const s of bib?.files ?? []) {
       if (!s.error) continue;
       out.push({
-        range: rangeOf(doc, first), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE,
+        range: declarationRange(doc, s.uri), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE,
         message: readable.includes(s)
           ? l10n.t('{0}, line {1}: {2}. The keys of its other entries are checked.', displayPath(s.uri), s.error.line, s.error.message)
           // Nothing of it reads (a CSL file that is not CSL, a CSL-YAML list without references:): no key of it counts.
@@ -172,8 +215,11 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
       // A code of its own, with no quick fix: nothing is added to a thebibliography (`planBibliographyUpdate` refuses).
       raise(c, DiagnosticCodes.notInThebibliography, l10n.t('"{0}" is in {1}, but no \\bibitem of the thebibliography in {2} defines it.', c.key, from, thebib));
     } else if (bib?.unreadable?.length && !bib.files.length) {
-      // A folder, a device or a pipe where the file should be (a refs.bib that links to /dev/zero): not missing, and not created over.
-      raise(c, DiagnosticCodes.unreadableBibliography, l10n.t('"{0}" is in {1}; {2} exists but cannot be read as a file.', c.key, from, bib.unreadable.map(displayPath).join(', ')));
+      // A folder, a device, a pipe or a link to nothing where the file should be (a refs.bib that links to /dev/zero): not missing, and not created over.
+      unreadableWhy ??= await unreadableReasons(ctx, bib.unreadable);
+      raise(c, DiagnosticCodes.unreadableBibliography, unreadableWhy.notRegular.length && !unreadableWhy.other.length
+        ? l10n.t('"{0}" is in {1}; {2} is not a regular file (a device, a pipe, a folder or a link that leads to none), so it is not read.', c.key, from, unreadableWhy.notRegular.map(displayPath).join(', '))
+        : l10n.t('"{0}" is in {1}; {2} exists but cannot be read as a file.', c.key, from, bib.unreadable.map(displayPath).join(', ')));
     } else if (bib?.missing.length && !bib.files.length) {
       // Declared but not created yet: the quick fix creates it with the entry.
       raise(c, DiagnosticCodes.notInBib, l10n.t('"{0}" is in {1}; {2} does not exist yet.', c.key, from, bib.missing.map(displayPath).join(', ')));

@@ -57,9 +57,16 @@ export async function namedSystemHints(ctx: ServiceContext, doc: TextDocument, c
   if (!cited.length && !bib?.files.length && !bib?.missing.length && !bib?.unreadable?.length && !bib?.thebibliography?.length) return [];
   const names = SystemNames.of(ctx.opts.corpus().corpus.entries);
   const citedKeys = new Set(cited.map((c) => c.key.toLowerCase()));
-  const own = new SameWorkIndex<BibEntry>();
-  for (const o of bibEntries(bib)) own.add(bibEntryIdentity(o.entry), o.entry);
-  const ownKeyOf = (e: Entry): string | undefined => (own.empty ? undefined : own.find(entryIdentity(e))?.key);
+  // The bibliography's works, indexed only when a named system is asked about (a 50,000-item
+  // bibliography took half a second per request to index, for documents that name none).
+  let own: SameWorkIndex<BibEntry> | undefined;
+  const ownIndex = () => {
+    if (own) return own;
+    own = new SameWorkIndex<BibEntry>();
+    for (const o of bibEntries(bib)) own.add(bibEntryIdentity(o.entry), o.entry);
+    return own;
+  };
+  const ownKeyOf = (e: Entry): string | undefined => (ownIndex().empty ? undefined : ownIndex().find(entryIdentity(e))?.key);
   const isCited = (e: Entry) => citedKeys.has(e.key.toLowerCase()) || citedKeys.has(ownKeyOf(e)?.toLowerCase() ?? '\0');
   let mentions = uncitedMentions(doc.getText(), doc.languageId, names, cited, isCited);
   // A LaTeX file of a project: what the project's other files cite counts too (a section names

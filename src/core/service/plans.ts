@@ -57,14 +57,17 @@ async function insertionInto(ctx: ServiceContext, uri: URI, entries: readonly En
 }
 
 /**
- * A file that gave no text but exists (its bytes are not UTF-8, or it is a folder) must not be
+ * A file that gave no text but exists (its bytes are not UTF-8, it is over the size cap, or it is
+ * not a regular file: a folder, a device, a pipe, a link that leads to nothing) must not be
  * created over: the refusal that says why, or undefined when it really does not exist.
  */
 async function refuseExisting(ctx: ServiceContext, uri: URI, keys: readonly string[]): Promise<BibChange | undefined> {
   const { ws } = ctx;
   if (!(await ws.exists(uri))) return undefined;
   const raw = await ws.readDisk(uri);
-  return { kind: 'refuse', uri: uri.toString(), reason: raw && typeof raw === 'object' ? 'not-utf8' : 'not-a-file', keys };
+  // No stamp: not a regular file (a folder, a device, a pipe, a link that leads to nothing); else a file we do not read (over the cap).
+  const reason = raw && typeof raw === 'object' ? 'not-utf8' : (await ws.stamp(uri)) === undefined ? 'not-regular' : 'not-a-file';
+  return { kind: 'refuse', uri: uri.toString(), reason, keys };
 }
 
 /** Plans adding `entries` to the document's bibliography, as a {@link BibChange}, with the keys to cite them by. */

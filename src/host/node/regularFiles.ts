@@ -6,7 +6,7 @@
  * cannot slip a device in. And where a file really is (`realPathOf`), for every "inside the
  * workspace" decision.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { lstat, open, readdir, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { megabytes } from '../../core/config/fileLimits.js';
@@ -68,7 +68,7 @@ export async function readRegularFile(path: string, maxBytes: number): Promise<F
     while (!r.done) {
       const s = r.value;
       r = steps.next(s.call === 'read' ? (await handle!.read(s.buf, s.offset, s.length, null)).bytesRead
-        : s.call === 'open' ? (handle = await open(path, OPEN_FLAGS)) : await (s.call === 'stat' ? stat(path) : handle!.stat()));
+        : s.call === 'open' ? (handle = await open(path, OPEN_FLAGS)) : await (s.call === 'stat' ? statOrLink(path) : handle!.stat()));
     }
     return r.value;
   } catch (e) {
@@ -85,7 +85,7 @@ export async function readRegularFile(path: string, maxBytes: number): Promise<F
 export function readRegularFileSync(path: string, maxBytes: number): FileRead {
   let fd: number | undefined;
   const answer = (s: ReadStep): unknown => s.call === 'read' ? readSync(fd!, s.buf, s.offset, s.length, null)
-    : s.call === 'open' ? (fd = openSync(path, OPEN_FLAGS)) : s.call === 'stat' ? statSync(path) : fstatSync(fd!);
+    : s.call === 'open' ? (fd = openSync(path, OPEN_FLAGS)) : s.call === 'stat' ? statOrLinkSync(path) : fstatSync(fd!);
   try {
     return runSteps(readSteps(maxBytes), answer);
   } catch (e) {
@@ -165,12 +165,44 @@ export function readProblem(r: FileRead, maxBytes: number): string | undefined {
 }
 
 /**
- * A path's `stat` (following symlinks), for stamps and "is anything there": undefined when nothing
- * is there, or when it cannot be examined (a folder on the way not searchable).
+ * `stat` of a path (symlinks followed); for a symlink that leads to nothing, the link's own `lstat`
+ * (not a regular file: `/dev/stdin` in a process whose standard input is closed leads to a
+ * `/proc/self/fd/0` that does not exist). Such a name is taken, not missing: nothing is created
+ * through it, and it is named as "not a regular file".
+ *
+ * @throws what `stat` throws, when nothing at all is at the path
+ */
+async function statOrLink(path: string): Promise<Stats> {
+  try {
+    return await stat(path);
+  } catch (e) {
+    if (!isMissing(e)) throw e;
+    const own = await lstat(path).catch(() => undefined /* ignored: nothing there, the stat's error says so */);
+    if (own?.isSymbolicLink()) return own;
+    throw e;
+  }
+}
+
+/** {@link statOrLink}, synchronously (the CLI's reader). */
+function statOrLinkSync(path: string): Stats {
+  try {
+    return statSync(path);
+  } catch (e) {
+    if (!isMissing(e)) throw e;
+    const own = lstatSync(path, { throwIfNoEntry: false });
+    if (own?.isSymbolicLink()) return own;
+    throw e;
+  }
+}
+
+/**
+ * A path's `stat` (following symlinks; a link that leads to nothing: its own, see
+ * {@link statOrLink}), for stamps and "is anything there": undefined when nothing is there, or
+ * when it cannot be examined (a folder on the way not searchable).
  */
 export async function statIfAny(path: string): Promise<Stats | undefined> {
   try {
-    return await stat(path);
+    return await statOrLink(path);
   } catch {
     // ignored: a path that cannot be examined cannot be read either; reading it reports the cause.
     return undefined;
