@@ -10,6 +10,7 @@ import type { URI } from 'vscode-uri';
 import { parseYaml } from '../text/yaml.js';
 import { latexCommands } from '../latex/commands.js';
 import { isLetter, latexRegions, maskLatex } from '../latex/scan.js';
+import type { Span, TextFact } from '../text/textFacts.js';
 
 /**
  * The root file named by a `% !TEX root = …` magic comment in the first 20 lines: a comment (as
@@ -59,6 +60,45 @@ export function texRootCommentOf(text: string): TexRootComment | undefined {
   }
   return undefined;
 }
+
+/** The offset after line `lines` (0-based, counted from offset `from`) ends, line break included (the text's length when it has fewer lines). */
+function afterLine(text: string, lines: number, from = 0): number {
+  let at = from;
+  for (let line = 0; line <= lines && at < text.length; line++) {
+    while (at < text.length && text.charCodeAt(at) !== 10 && text.charCodeAt(at) !== 13) at++;
+    if (text.charCodeAt(at) === 13 && text.charCodeAt(at + 1) === 10) at++;
+    if (at < text.length) at++;
+  }
+  return at;
+}
+
+/** {@link texRootCommentOf} as a fact of a text (`text/textFacts.ts`): only an edit in the first 20 lines may change it. */
+export const TEX_ROOT: TextFact<TexRootComment | undefined> = {
+  name: 'texRoot',
+  language: 'latex',
+  value: texRootCommentOf,
+  compute: (text) => ({ value: texRootCommentOf(text), spans: [{ start: 0, end: afterLine(text, 20) }] }),
+};
+
+/**
+ * A Markdown document's front matter with all that comes before it: the text from its start through
+ * the front matter's closing line, '' when it has none (what {@link frontMatterOf},
+ * {@link markdownBibliographies}, `inlineReferences` and `crossrefSyntaxOf` read, with the same
+ * answers as on the whole text). A fact of the text (`text/textFacts.ts`): only an edit in it, or
+ * on the first line, may change it.
+ */
+export const FRONT_MATTER: TextFact<string> = {
+  name: 'frontMatter',
+  language: 'markdown',
+  value(text) { return FRONT_MATTER.compute(text).value; },
+  compute(text) {
+    const fm = frontMatterOf(text);
+    if (!fm) return { value: '', spans: [{ start: 0, end: afterLine(text, 0) }] };
+    // The closing line ends the head: from fm.end, the line's end and its break.
+    const head = text.slice(0, afterLine(text, 0, fm.end));
+    return { value: head, spans: [{ start: 0, end: head.length }] };
+  },
+};
 
 /** A bibliography file declared by a document, relative to the document's folder. */
 export interface BibDeclaration {
@@ -209,6 +249,29 @@ export function latexBibliographies(text: string, clean = maskLatex(text)): BibD
     if (names !== undefined) list(at, names, 'bibtex');
   }
   return found.sort((a, b) => a.at - b.at).map((f) => f.decl);
+}
+
+/**
+ * Where an edit could change {@link latexBibliographies}'s answer beyond moving it (for
+ * `latex/project.ts`'s fact of a file): each declaring command from its backslash through the
+ * reach of its arguments' reading (`closingBrace` and `optionalAt` read at most
+ * {@link ARGUMENT_MAX} characters each), an environment's name, and each `\putbib` with its optional
+ * argument.
+ *
+ * @param clean - the masked text (`maskLatex`)
+ */
+export function latexDeclarationSpans(clean: string): Span[] {
+  const spans: Span[] = [];
+  for (const cmd of latexCommands(clean, (name) => DECLARING.has(name), (name) => name === 'begin')) {
+    const g = cmd.groups[0]!;
+    const close = closingBrace(clean, g.open);
+    const env = cmd.command === 'begin' && close >= 0 ? clean.slice(g.open + 1, close).trim() : '';
+    // An environment's name is read to its closing brace; a declaration's arguments as far as they may be read.
+    const reach = cmd.command !== 'begin' || env === 'btSect' || env === 'refsection' ? g.open + 3 * ARGUMENT_MAX : close >= 0 ? close : g.open + ARGUMENT_MAX;
+    spans.push({ start: cmd.start, end: Math.max(cmd.groups[cmd.groups.length - 1]!.end, reach) });
+  }
+  for (let at = clean.indexOf('\\putbib'); at >= 0; at = clean.indexOf('\\putbib', at + 7)) spans.push({ start: at, end: at + 7 + ARGUMENT_MAX });
+  return spans;
 }
 
 /**

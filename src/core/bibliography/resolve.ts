@@ -15,10 +15,11 @@ import { fileKind, isMarkdown } from '../workspace/fileKind.js';
 import type { Entry } from '../corpus/schema.js';
 import { quartoCustomKeys } from '../markdown/crossref.js';
 import { parseYaml } from '../text/yaml.js';
-import { latexFileFacts, LatexProject, type LatexFileFacts } from '../latex/project.js';
+import { LATEX_FILE_FACTS, latexFileFacts, LatexProject, type LatexFileFacts } from '../latex/project.js';
 import { readThebibliography, type ThebibliographySource } from '../latex/thebibliography.js';
 import { inlineReferences, pandocBuildOf } from '../markdown/pandocBuild.js';
-import { bibliographyDeclarations, latexBibliographies, markdownBibliographies, readableDeclarations, texRootCommentOf, type BibDeclaration } from './locate.js';
+import { bibliographyDeclarations, FRONT_MATTER, latexBibliographies, markdownBibliographies, readableDeclarations, TEX_ROOT, type BibDeclaration } from './locate.js';
+import { factOf, type FactSource } from '../text/textFacts.js';
 import { undeclaredBibliography, type UndeclaredWhere } from './undeclared.js';
 import { BibCache } from './bibCache.js';
 import { planBibAddition, planBibSync, readBibFile, type BibInsertion, type BibFile, type BibSyncPlan } from './planAdditions.js';
@@ -28,7 +29,10 @@ export interface BibDocument {
   uri: URI;
   /** VS Code language id: `latex`, `markdown`, `quarto`, … */
   languageId: string;
-  text: string;
+  /** Read only when there are no `facts`, or for what they do not cover. */
+  readonly text: string;
+  /** The document's facts, kept across its edits (an open document's: `text/textFacts.ts`). */
+  readonly facts?: FactSource;
 }
 
 /**
@@ -191,7 +195,7 @@ export async function resolveBibliography(ws: WorkspaceFiles, doc: BibDocument, 
     const declsOf = async (root: URI): Promise<readonly BibDeclaration[] | null> => {
       const known = project?.declarationsOf(root);
       if (known) return known;
-      return root.toString() === self ? latexBibliographies(doc.text) : cache.get(ws, root, 'latex', latexBibliographies);
+      return root.toString() === self ? factOf(doc, LATEX_FILE_FACTS).value.bibs : cache.get(ws, root, 'latex', latexBibliographies);
     };
     /**
      * A root a setting or a `% !TEX root` names is compiled as a root even without `\documentclass`
@@ -204,7 +208,7 @@ export async function resolveBibliography(ws: WorkspaceFiles, doc: BibDocument, 
       if (known) return known;
       const chain = new LatexProject();
       const read = async (uri: URI): Promise<LatexFileFacts | undefined> => {
-        if (uri.toString() === self) return latexFileFacts(doc.text);
+        if (uri.toString() === self) return factOf(doc, LATEX_FILE_FACTS).value;
         // The root was checked where it is named; every file it leads to must lie where the project may read.
         if (uri.toString() !== root.toString() && !(await mayReadFor(ws, doc.uri, uri))) return undefined;
         return (await cache.get(ws, uri, 'latexFacts', latexFileFacts)) ?? undefined;
@@ -216,7 +220,7 @@ export async function resolveBibliography(ws: WorkspaceFiles, doc: BibDocument, 
       const setting = Utils.joinPath(opts.latexRootBase, opts.latexRoot);
       if (!opts.latexRootFromWorkspace || (await inWorkspaceReal(ws, setting))) named.push(setting);
     }
-    const magic = texRootCommentOf(doc.text);
+    const magic = factOf(doc, TEX_ROOT).value;
     const magicUri = magic && namedFrom(doc.uri, magic.path);
     // A root outside the workspace is named in a message, never read (one that is not there is missing, as inside).
     const magicOutside = !!magicUri && !(await mayReadFor(ws, doc.uri, magicUri));
@@ -235,7 +239,7 @@ export async function resolveBibliography(ws: WorkspaceFiles, doc: BibDocument, 
     }
     if (!roots.length) roots = [{ uri: doc.uri, decls: (await declsOf(doc.uri)) ?? [] }];
   } else if (isMarkdown(kind)) {
-    let decls = markdownBibliographies(doc.text);
+    let decls = markdownBibliographies(factOf(doc, FRONT_MATTER).value);
     let root = doc.uri;
     if (!decls.length) {
       const project = await quartoProject(ws, doc.uri, cache);
@@ -282,7 +286,7 @@ export async function resolveBibliography(ws: WorkspaceFiles, doc: BibDocument, 
     }
   }
   // Pandoc reads the front matter's references: beside the bibliography files.
-  const inline = isMarkdown(kind) ? inlineReferences(doc.uri, doc.text) : undefined;
+  const inline = isMarkdown(kind) ? inlineReferences(doc.uri, factOf(doc, FRONT_MATTER).value) : undefined;
   if (inline) files.push(inline);
   const out: DocumentBibliography = { root: roots[0]!.uri, files, missing };
   if (unread.length) out.unread = unread;
