@@ -29,10 +29,12 @@ export class OpenDocument implements TextDocument, FactSource {
     return this.text.slice(this.offsetAt(range.start), this.offsetAt(range.end));
   }
 
+  /** The LSP position of a UTF-16 offset (clamped to the text; inside a line break: its line's end), as `TextDocument.positionAt`. */
   positionAt(offset: number): Position {
     return this.text.positionAt(offset);
   }
 
+  /** The UTF-16 offset of an LSP position (clamped as `TextDocument.offsetAt` clamps it). */
   offsetAt(position: Position): number {
     return this.text.offsetAt(position);
   }
