@@ -7,7 +7,7 @@
  */
 import { FileChangeType, type FileEvent } from 'vscode-languageserver';
 import { URI } from 'vscode-uri';
-import { indexLatexFiles, LATEX_FILE_LIMIT, LatexProject } from '../core/latex/project.js';
+import { indexLatexFiles, LATEX_FILE_LIMIT, LatexProject, type LatexFileFacts } from '../core/latex/project.js';
 import type { Logger } from '../core/config/logger.js';
 import { fileKind } from '../core/workspace/fileKind.js';
 import type { Clock } from './host.js';
@@ -112,8 +112,8 @@ export class LatexProjectIndexer {
     if (uris.length || hadFiles) this.host.changed();
   }
 
-  /** An open document's text (on open and on every change): scanned when the project is next asked, and its new links looked at after a pause. */
-  documentChanged(uri: string, text: string): void {
+  /** An open document's text or the function giving its facts (on open and on every change): scanned when the project is next asked, and its new links looked at after a pause. */
+  documentChanged(uri: string, text: string | (() => LatexFileFacts)): void {
     this.open.add(uri);
     this.give(uri);
     this.project.set(URI.parse(uri), text, false);

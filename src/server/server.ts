@@ -21,7 +21,7 @@ import {
 import { URI } from 'vscode-uri';
 import { fileKind, isBibliography } from '../core/workspace/fileKind.js';
 import { configureL10n, TOPIC_LABELS, type TopicLabels } from '../core/text/l10n.js';
-import { LATEX_FILE_LIMIT } from '../core/latex/project.js';
+import { LATEX_FILE_FACTS, LATEX_FILE_LIMIT } from '../core/latex/project.js';
 import { createCitationService } from '../core/service/service.js';
 import { ServiceCommands } from '../core/service/types.js';
 import { ServerContext } from './serverContext.js';
@@ -182,7 +182,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
   documents.onDidChangeContent(({ document }) => {
     const uri = document.uri;
     const kind = fileKind(URI.parse(uri), document.languageId);
-    if (kind === 'latex') latex.documentChanged(uri, document.getText());
+    // The document's facts, kept across its edits: no scan of the whole text per keystroke.
+    if (kind === 'latex') latex.documentChanged(uri, () => document.fact(LATEX_FILE_FACTS).value);
     sources.documentChanged(uri);
     // An edited bibliography changes the answers for the documents that cite from it.
     if (isBibliography(kind)) diagnostics.refresh();

@@ -1,11 +1,12 @@
 /**
- * The files the server reads: open documents first (`TextDocuments`), over the one file system
+ * The files the server reads: open documents first (`TextDocuments` of `openDocument.ts`'s documents), over the one file system
  * chosen at `initialize` (the host's own, or the client's: `ServerContext.files`). Also the
  * extension's own files from the client, the paths settings name, and the wait for a document a
  * request names before its `didOpen` arrives.
  */
 import { TextDocuments } from 'vscode-languageserver';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { OPEN_DOCUMENTS } from './openDocument.js';
 import { URI, Utils } from 'vscode-uri';
 import * as l10n from '@vscode/l10n';
 import { fileKind } from '../core/workspace/fileKind.js';
@@ -29,7 +30,8 @@ export type TextOrProblem = { text: string; stamp?: string } | { problem: string
 
 /** The workspace as the server's modules and the citation service read it. */
 export class ServerWorkspace {
-  readonly documents = new TextDocuments(TextDocument);
+  /** Open documents, one {@link OpenDocument} each: the text edited in place, and its facts. */
+  readonly documents = new TextDocuments(OPEN_DOCUMENTS);
 
   /** The extension's own files, from the client (`mlsysPapers/readBundled`), when it offers them. */
   readonly bundledFiles: BundledFiles;

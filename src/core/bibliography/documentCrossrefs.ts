@@ -7,6 +7,8 @@
  */
 import type { URI } from 'vscode-uri';
 import type { BibCache } from './bibCache.js';
+import { FRONT_MATTER } from '../markdown/frontMatter.js';
+import { factOf, type FactSource } from '../text/textFacts.js';
 import { quartoProject } from './resolve.js';
 import { crossrefSyntaxOf } from '../cite/citations.js';
 import type { WorkspaceFiles } from '../workspace/files.js';
@@ -19,12 +21,12 @@ import { pandocBuildOf } from './pandocBuild.js';
  * @param cache - where the project's files are cached by stamp
  * @returns undefined for a document that is not Markdown
  */
-export async function documentCrossrefs(ws: WorkspaceFiles, doc: { uri: URI; languageId: string; text: string }, cache: BibCache): Promise<CrossrefSyntax | undefined> {
+export async function documentCrossrefs(ws: WorkspaceFiles, doc: { uri: URI; languageId: string; readonly text: string; readonly facts?: FactSource }, cache: BibCache): Promise<CrossrefSyntax | undefined> {
   const kind = fileKind(doc.uri, doc.languageId);
   if (!isMarkdown(kind)) return undefined;
   const project = await quartoProject(ws, doc.uri, cache);
   const quarto = kind === 'quarto' || !!project;
   // pandoc-crossref named by the build (a Makefile's --filter, a defaults file) or configured in a project file.
   const { pandocCrossref } = await pandocBuildOf(ws, doc, cache);
-  return crossrefSyntaxOf(doc.text, { quarto, quartoCustom: project?.crossrefCustom ?? [], pandocCrossref });
+  return crossrefSyntaxOf(factOf(doc, FRONT_MATTER).value, { quarto, quartoCustom: project?.crossrefCustom ?? [], pandocCrossref });
 }

@@ -32,7 +32,8 @@ import type { BibCache } from './bibCache.js';
 import type { WorkspaceFiles } from '../workspace/files.js';
 import type { BibDeclaration } from '../latex/bibDeclarations.js';
 import { readBibFile, type BibFile } from './planAdditions.js';
-import { frontMatterOf } from '../markdown/frontMatter.js';
+import { FRONT_MATTER, frontMatterOf } from '../markdown/frontMatter.js';
+import { factOf, type FactSource } from '../text/textFacts.js';
 import { parseYaml } from '../text/yaml.js';
 import { hasCrossrefFields } from '../markdown/crossref.js';
 import { makefileCommands, shellScriptCommands, UNRESOLVED, type BuildCommand } from '../markdown/buildScripts.js';
@@ -157,7 +158,7 @@ function foldersUp(ws: WorkspaceFiles, doc: URI): URI[] {
  * @param doc - the document: its URI and text (for its front matter)
  * @param cache - where the files read are cached by stamp
  */
-export async function pandocBuildOf(ws: WorkspaceFiles, doc: { uri: URI; text: string }, cache: BibCache): Promise<PandocBuild> {
+export async function pandocBuildOf(ws: WorkspaceFiles, doc: { uri: URI; readonly text: string; readonly facts?: FactSource }, cache: BibCache): Promise<PandocBuild> {
   const out: PandocBuild = { bibliographies: [], pandocCrossref: false };
   // A file the repository names (a metadata or defaults file, a build script found by listing, a link
   // among them) is read only when its real path is in the workspace, as the LaTeX project's files are.
@@ -200,7 +201,7 @@ export async function pandocBuildOf(ws: WorkspaceFiles, doc: { uri: URI; text: s
   };
   const folder = Utils.dirname(doc.uri);
   // The front matter's defaults:, and a defaults file beside the document.
-  for (const name of strings(frontMatterOf(doc.text)?.data?.defaults)) await defaultsFile(folder, name, 0);
+  for (const name of strings(frontMatterOf(factOf(doc, FRONT_MATTER).value)?.data?.defaults)) await defaultsFile(folder, name, 0);
   for (const name of ['defaults.yaml', 'defaults.yml']) await defaultsFile(folder, name, 0);
   for (const dir of foldersUp(ws, doc.uri)) {
     const listed = await ws.listFolder(dir);

@@ -15,11 +15,12 @@ import { fileKind, isMarkdown } from '../workspace/fileKind.js';
 import type { Entry } from '../corpus/schema.js';
 import { quartoCustomKeys } from '../markdown/crossref.js';
 import { parseYaml } from '../text/yaml.js';
-import { latexFileFacts, LatexProject, type LatexFileFacts } from '../latex/project.js';
+import { LATEX_FILE_FACTS, latexFileFacts, LatexProject, type LatexFileFacts } from '../latex/project.js';
 import { readThebibliography, type ThebibliographySource } from './thebibliography.js';
 import { inlineReferences, pandocBuildOf } from './pandocBuild.js';
-import { latexBibliographies, readableDeclarations, texRootCommentOf, type BibDeclaration } from '../latex/bibDeclarations.js';
-import { bibliographyDeclarations, markdownBibliographies } from '../markdown/frontMatter.js';
+import { latexBibliographies, readableDeclarations, TEX_ROOT, type BibDeclaration } from '../latex/bibDeclarations.js';
+import { bibliographyDeclarations, FRONT_MATTER, markdownBibliographies } from '../markdown/frontMatter.js';
+import { factOf, type FactSource } from '../text/textFacts.js';
 import { undeclaredBibliography, type UndeclaredWhere } from './undeclared.js';
 import { BibCache } from './bibCache.js';
 import { planBibAddition, planBibSync, readBibFile, type BibFile, type BibSyncPlan } from './planAdditions.js';
@@ -30,7 +31,10 @@ export interface BibDocument {
   uri: URI;
   /** VS Code language id: `latex`, `markdown`, `quarto`, … */
   languageId: string;
-  text: string;
+  /** Read only when there are no `facts`, or for what they do not cover. */
+  readonly text: string;
+  /** The document's facts, kept across its edits (an open document's: `text/textFacts.ts`). */
+  readonly facts?: FactSource;
 }
 
 /**
@@ -193,7 +197,7 @@ export async function resolveBibliography(ws: WorkspaceFiles, doc: BibDocument, 
     const declsOf = async (root: URI): Promise<readonly BibDeclaration[] | null> => {
       const known = project?.declarationsOf(root);
       if (known) return known;
-      return root.toString() === self ? latexBibliographies(doc.text) : cache.get(ws, root, 'latex', latexBibliographies);
+      return root.toString() === self ? factOf(doc, LATEX_FILE_FACTS).value.bibs : cache.get(ws, root, 'latex', latexBibliographies);
     };
     /**
      * A root a setting or a `% !TEX root` names is compiled as a root even without `\documentclass`
@@ -206,7 +210,7 @@ export async function resolveBibliography(ws: WorkspaceFiles, doc: BibDocument, 
       if (known) return known;
       const chain = new LatexProject();
       const read = async (uri: URI): Promise<LatexFileFacts | undefined> => {
-        if (uri.toString() === self) return latexFileFacts(doc.text);
+        if (uri.toString() === self) return factOf(doc, LATEX_FILE_FACTS).value;
         // The root was checked where it is named; every file it leads to must lie where the project may read.
         if (uri.toString() !== root.toString() && !(await mayReadFor(ws, doc.uri, uri))) return undefined;
         return (await cache.get(ws, uri, 'latexFacts', latexFileFacts)) ?? undefined;
@@ -218,7 +222,7 @@ export async function resolveBibliography(ws: WorkspaceFiles, doc: BibDocument, 
       const setting = Utils.joinPath(opts.latexRootBase, opts.latexRoot);
       if (!opts.latexRootFromWorkspace || (await inWorkspaceReal(ws, setting))) named.push(setting);
     }
-    const magic = texRootCommentOf(doc.text);
+    const magic = factOf(doc, TEX_ROOT).value;
     const magicUri = magic && namedFrom(doc.uri, magic.path);
     // A root outside the workspace is named in a message, never read (one that is not there is missing, as inside).
     const magicOutside = !!magicUri && !(await mayReadFor(ws, doc.uri, magicUri));
@@ -237,7 +241,7 @@ export async function resolveBibliography(ws: WorkspaceFiles, doc: BibDocument, 
     }
     if (!roots.length) roots = [{ uri: doc.uri, decls: (await declsOf(doc.uri)) ?? [] }];
   } else if (isMarkdown(kind)) {
-    let decls = markdownBibliographies(doc.text);
+    let decls = markdownBibliographies(factOf(doc, FRONT_MATTER).value);
     let root = doc.uri;
     if (!decls.length) {
       const project = await quartoProject(ws, doc.uri, cache);
@@ -284,7 +288,7 @@ export async function resolveBibliography(ws: WorkspaceFiles, doc: BibDocument, 
     }
   }
   // Pandoc reads the front matter's references: beside the bibliography files.
-  const inline = isMarkdown(kind) ? inlineReferences(doc.uri, doc.text) : undefined;
+  const inline = isMarkdown(kind) ? inlineReferences(doc.uri, factOf(doc, FRONT_MATTER).value) : undefined;
   if (inline) files.push(inline);
   const out: DocumentBibliography = { root: roots[0]!.uri, files, missing };
   if (unread.length) out.unread = unread;

@@ -11,7 +11,8 @@ import type { BibCache } from './bibCache.js';
 import type { WorkspaceFiles } from '../workspace/files.js';
 import { texToText } from './texToText.js';
 import { latexBibitems, type LatexBibitem } from '../latex/bibitems.js';
-import { bblCandidates, latexFileFacts, type LatexProject, type ThebibliographyFiles } from '../latex/project.js';
+import { bblCandidates, LATEX_FILE_FACTS, type LatexProject, type ThebibliographyFiles } from '../latex/project.js';
+import { factOf, type FactSource } from '../text/textFacts.js';
 
 /** A file that defines `\bibitem` keys or holds a `thebibliography` environment. */
 export interface ThebibliographySource {
@@ -42,7 +43,7 @@ export interface ThebibliographySource {
  * @returns the sources (empty when none); a `.bbl` file that does not exist is left out
  */
 export async function readThebibliography(
-  ws: WorkspaceFiles, cache: BibCache, roots: readonly URI[], doc: { uri: URI; text: string },
+  ws: WorkspaceFiles, cache: BibCache, roots: readonly URI[], doc: { uri: URI; readonly text: string; readonly facts?: FactSource },
   project?: Partial<Pick<LatexProject, 'thebibliographyOf'>>, jobBbl = false, mayRead: (uri: URI) => Promise<boolean> = async () => true,
 ): Promise<ThebibliographySource[]> {
   const out: ThebibliographySource[] = [];
@@ -58,7 +59,7 @@ export async function readThebibliography(
       // Without the project, only the document is scanned: another root (a `% !TEX root`) is read
       // for its declarations alone, once per change, as the resolver caches them.
       if (root.toString() !== doc.uri.toString()) continue;
-      const facts = latexFileFacts(doc.text);
+      const facts = factOf(doc, LATEX_FILE_FACTS).value;
       files = { files: [{ uri: root, thebibliography: facts.thebibliography }], bbl: bblCandidates(root, facts) };
     }
     for (const f of files.files) add(f.uri, f.thebibliography);

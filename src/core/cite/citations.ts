@@ -5,12 +5,13 @@
  * Markdown: Pandoc citations as pandoc reads them (`markdown/pandoc.ts`), less cross-references
  * (`markdown/crossref.ts`), and the front matter's `nocite:` (Pandoc's User's Guide, "Citation syntax").
  */
-import { frontMatterOf } from '../markdown/frontMatter.js';
-import { latexCiteCommands } from '../latex/commands.js';
+import { FRONT_MATTER, frontMatterOf } from '../markdown/frontMatter.js';
+import { latexCiteCommands, type LatexGroup } from '../latex/commands.js';
 import { latexRegions, maskLatex, type LatexRegion } from '../latex/scan.js';
 import { hasCrossrefFields, isCrossReference, quartoCustomKeys, type CrossrefSyntax } from '../markdown/crossref.js';
 import { bracedKeyEnds, pandocKeyAt, scanPandoc, type PandocScan } from '../markdown/pandoc.js';
 import { fileKind, isMarkdown } from '../workspace/fileKind.js';
+import { factOf, type FactSource, type Span, type TextFact } from '../text/textFacts.js';
 
 /** One cited key: `offset` and `length` in UTF-16 code units. */
 export interface CitedKey {
@@ -52,6 +53,13 @@ export interface DocumentCitations {
  * @returns the keys in document order, with their offsets in `text` (UTF-16 code units)
  */
 export function latexDocumentCitations(text: string): DocumentCitations {
+  const { cited, all } = latexCitationScan(text);
+  return { cited, all };
+}
+
+/** {@link latexDocumentCitations}, with the key lists the keys were read from. */
+function latexCitationScan(text: string): DocumentCitations & { groups: LatexGroup[] } {
+  const groups: LatexGroup[] = [];
   const regions = latexRegions(text);
   const code = maskLatex(text, regions);
   const ignored = ignoredLines(text, regions);
@@ -59,6 +67,7 @@ export function latexDocumentCitations(text: string): DocumentCitations {
   let all = false;
   for (const cmd of latexCiteCommands(code)) {
     for (const list of cmd.groups) {
+      groups.push(list);
       if (list.close < 0) continue;
       let pos = list.open + 1;
       for (const part of code.slice(list.open + 1, list.close).split(',')) {
@@ -75,7 +84,7 @@ export function latexDocumentCitations(text: string): DocumentCitations {
       }
     }
   }
-  return { cited, all };
+  return { cited, all, groups };
 }
 
 /**
@@ -145,12 +154,16 @@ export function crossrefSyntaxOf(text: string, base: Partial<CrossrefSyntax> = {
  */
 export function pandocDocumentCitations(text: string, crossrefs: Partial<CrossrefSyntax> = {}): DocumentCitations {
   const syntax = crossrefSyntaxOf(text, crossrefs);
+  const { cited, all } = pandocKeyScan(text);
+  return { cited: cited.filter((k) => !isCrossReference(k.key, syntax)), all };
+}
+
+/** Every `@key` pandoc reads as a citation and the keys `nocite:` names, cross-references included, in order; with the metadata blocks read. */
+function pandocKeyScan(text: string): DocumentCitations & { metadata: readonly Span[]; brackets: readonly Span[] } {
   const scan = scanPandoc(text);
   const { cited, all } = nociteOf(text, scan);
-  for (const k of scan.keys) {
-    if (!isCrossReference(k.key, syntax)) cited.push({ key: k.key, offset: k.offset, length: k.length });
-  }
-  return { cited: cited.sort((a, b) => a.offset - b.offset), all };
+  for (const k of scan.keys) cited.push({ key: k.key, offset: k.offset, length: k.length });
+  return { cited: cited.sort((a, b) => a.offset - b.offset), all, metadata: scan.metadata, brackets: scan.brackets };
 }
 
 /**
@@ -229,4 +242,75 @@ export function citedKeys(text: string, languageId: string, crossrefs?: Partial<
 /** The cited key at an offset, if any. */
 export function citationAt(text: string, offset: number, languageId: string, crossrefs?: Partial<CrossrefSyntax>): CitedKey | undefined {
   return citationsIn(text, languageId, crossrefs).find((c) => offset >= c.offset && offset <= c.offset + c.length);
+}
+
+/**
+ * A LaTeX document's citations as a fact of its text (`text/textFacts.ts`): an edit inside a key
+ * list (`\cite{a,` … `}` over several lines) changes them; any other plain edit only moves them.
+ */
+export const LATEX_CITATIONS: TextFact<DocumentCitations> = {
+  name: 'latexCitations',
+  language: 'latex',
+  value: latexDocumentCitations,
+  compute(text) {
+    const { cited, all, groups } = latexCitationScan(text);
+    return { value: { cited, all }, spans: groups.map((g) => ({ start: g.open, end: g.end })) };
+  },
+};
+
+/** How far past a link's `](` pandoc's reader looks for its end (`markdown/pandocInline.ts`'s URL and title bound, with room). */
+const LINK_REACH = 2 * 2048 + 16;
+
+/**
+ * A Markdown document's keys as a fact of its text, cross-references included (they depend on the
+ * project, so readers leave them out): an edit inside a key, a metadata block (`nocite:`), a pair
+ * of brackets (a citation's, or a link's label, which a reference definition may name) or a
+ * link's reach changes them; any other plain edit only moves them.
+ */
+export const PANDOC_KEYS: TextFact<DocumentCitations> = {
+  name: 'pandocKeys',
+  language: 'markdown',
+  value(text) {
+    const { cited, all } = pandocKeyScan(text);
+    return { cited, all };
+  },
+  compute(text) {
+    const { cited, all, metadata, brackets } = pandocKeyScan(text);
+    const spans: Span[] = cited.map((c) => ({ start: c.offset, end: c.offset + c.length }));
+    for (const m of [...metadata, ...brackets]) spans.push({ start: m.start, end: m.end });
+    for (let at = text.indexOf(']('); at >= 0; at = text.indexOf('](', at + 2)) spans.push({ start: at, end: at + LINK_REACH });
+    return { value: { cited, all }, spans };
+  },
+};
+
+/**
+ * The cited key at an offset of a document, as {@link citationAt} finds it in the document's whole
+ * text, from the document's facts when it has them (an open document: no scan of the whole text
+ * per version).
+ *
+ * @param doc - the document; `text` is read only when it has no `facts`
+ * @param offset - UTF-16 offset in the current text
+ * @param crossrefs - for Markdown: its cross-reference syntax, as {@link citationAt} takes it
+ */
+export function citationAtIn(
+  doc: { readonly text: string; readonly languageId: string; readonly facts?: FactSource }, offset: number, crossrefs?: Partial<CrossrefSyntax>,
+): CitedKey | undefined {
+  const kind = fileKind('', doc.languageId);
+  if (kind !== 'latex' && !isMarkdown(kind)) return undefined;
+  const view = factOf(doc, kind === 'latex' ? LATEX_CITATIONS : PANDOC_KEYS);
+  const syntax = kind === 'latex' ? undefined : crossrefSyntaxOf(factOf(doc, FRONT_MATTER).value, crossrefs ?? { quarto: kind === 'quarto' });
+  const { cited } = view.value;
+  const at = view.toBase(offset);
+  // The first key whose end is at or after the offset, then on while keys start at or before it.
+  let lo = 0, hi = cited.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cited[mid]!.offset + cited[mid]!.length < at) lo = mid + 1; else hi = mid;
+  }
+  for (let i = lo; i < cited.length && cited[i]!.offset <= at; i++) {
+    const c = cited[i]!;
+    if (syntax && isCrossReference(c.key, syntax)) continue;
+    return { key: c.key, offset: view.fromBase(c.offset), length: c.length };
+  }
+  return undefined;
 }

@@ -9,6 +9,7 @@
 import type { URI } from 'vscode-uri';
 import { latexCommands } from './commands.js';
 import { isLetter, latexRegions, maskLatex } from './scan.js';
+import { afterLine, type Span, type TextFact } from '../text/textFacts.js';
 
 /**
  * The root file named by a `% !TEX root = …` magic comment in the first 20 lines: a comment (as
@@ -58,6 +59,14 @@ export function texRootCommentOf(text: string): TexRootComment | undefined {
   }
   return undefined;
 }
+
+/** {@link texRootCommentOf} as a fact of a text (`text/textFacts.ts`): only an edit in the first 20 lines may change it. */
+export const TEX_ROOT: TextFact<TexRootComment | undefined> = {
+  name: 'texRoot',
+  language: 'latex',
+  value: texRootCommentOf,
+  compute: (text) => ({ value: texRootCommentOf(text), spans: [{ start: 0, end: afterLine(text, 20) }] }),
+};
 
 /** A bibliography file declared by a document, relative to the document's folder. */
 export interface BibDeclaration {
@@ -225,6 +234,29 @@ function declarationsIn(clean: string): { at: number; end: number; decl: BibDecl
     if (names !== undefined) list(at, at + 7, names, 'bibtex');
   }
   return found.sort((a, b) => a.at - b.at);
+}
+
+/**
+ * Where an edit could change {@link latexBibliographies}'s answer beyond moving it (for
+ * `latex/project.ts`'s fact of a file): each declaring command from its backslash through the
+ * reach of its arguments' reading (`closingBrace` and `optionalAt` read at most
+ * {@link ARGUMENT_MAX} characters each), an environment's name, and each `\putbib` with its optional
+ * argument.
+ *
+ * @param clean - the masked text (`maskLatex`)
+ */
+export function latexDeclarationSpans(clean: string): Span[] {
+  const spans: Span[] = [];
+  for (const cmd of latexCommands(clean, (name) => DECLARING.has(name), (name) => name === 'begin')) {
+    const g = cmd.groups[0]!;
+    const close = closingBrace(clean, g.open);
+    const env = cmd.command === 'begin' && close >= 0 ? clean.slice(g.open + 1, close).trim() : '';
+    // An environment's name is read to its closing brace; a declaration's arguments as far as they may be read.
+    const reach = cmd.command !== 'begin' || env === 'btSect' || env === 'refsection' ? g.open + 3 * ARGUMENT_MAX : close >= 0 ? close : g.open + ARGUMENT_MAX;
+    spans.push({ start: cmd.start, end: Math.max(cmd.groups[cmd.groups.length - 1]!.end, reach) });
+  }
+  for (let at = clean.indexOf('\\putbib'); at >= 0; at = clean.indexOf('\\putbib', at + 7)) spans.push({ start: at, end: at + 7 + ARGUMENT_MAX });
+  return spans;
 }
 
 /**

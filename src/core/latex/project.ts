@@ -34,12 +34,13 @@
  * Pure: no `node:`, no `vscode`; files come in as URIs and texts from the host.
  */
 import { URI, Utils } from 'vscode-uri';
-import { latexBibliographies, type BibDeclaration } from './bibDeclarations.js';
+import { latexBibliographies, latexDeclarationSpans, type BibDeclaration } from './bibDeclarations.js';
 import { fromFolder } from '../workspace/writtenPath.js';
 import { latexBibitems, type LatexThebibliography } from './bibitems.js';
 import { latexCommands } from './commands.js';
 import { BACKSLASH, isLetter, LBRACE, maskLatex } from './scan.js';
 import { fileKind } from '../workspace/fileKind.js';
+import type { Span, TextFact } from '../text/textFacts.js';
 
 /** At most this many `.tex` files are indexed (a workspace that is a whole file system is not read whole). */
 export const LATEX_FILE_LIMIT = 20000;
@@ -96,8 +97,7 @@ function cleanPath(raw: string): string | undefined {
  * @param text - the file's text
  * @returns its links in order, its bibliography declarations, whether it is a root
  */
-export function latexFileFacts(text: string): LatexFileFacts {
-  const clean = maskLatex(text);
+export function latexFileFacts(text: string, clean = maskLatex(text)): LatexFileFacts {
   const links: LatexLink[] = [];
   const several = (name: string) => INCLUDE_COMMANDS.get(name) === 'import' || INCLUDE_COMMANDS.get(name) === 'subimport';
   for (const cmd of latexCommands(clean, (name) => INCLUDE_COMMANDS.has(name), several)) {
@@ -142,6 +142,50 @@ export function latexFileFacts(text: string): LatexFileFacts {
   }
   return { links, bibs: latexBibliographies(text, clean), documentClass, subfilesMain, thebibliography: latexBibitems(text, clean) };
 }
+
+/**
+ * {@link latexFileFacts} as a fact of a text (`text/textFacts.ts`). An edit may change it where
+ * its declarations are read (`latexDeclarationSpans`), inside the arguments of a link,
+ * `\documentclass`, `\begin` or `\end` (read with every argument that follows), an
+ * optional argument after them (`\begin{refsection}[refs.bib]`), a `\input name` and the line after
+ * it, or from the first `\bibitem` on (an item's text runs to the next one); an edit before a
+ * `\bibitem` moves its offset.
+ */
+export const LATEX_FILE_FACTS: TextFact<LatexFileFacts> = {
+  name: 'latexFileFacts',
+  language: 'latex',
+  value: (text) => latexFileFacts(text),
+  compute(text) {
+    const clean = maskLatex(text);
+    const value = latexFileFacts(text, clean);
+    const n = clean.length;
+    const spans: Span[] = latexDeclarationSpans(clean);
+    const read = (name: string) => INCLUDE_COMMANDS.has(name) || name === 'documentclass' || name === 'documentstyle' || name === 'begin' || name === 'end';
+    for (const cmd of latexCommands(clean, read, () => true)) {
+      let end = cmd.groups[cmd.groups.length - 1]!.end;
+      let k = end + 1;
+      while (k < n && /\s/.test(clean[k]!)) k++;
+      if (clean[k] === '[') { const close = clean.indexOf(']', k); end = close < 0 ? n : close; }
+      spans.push({ start: cmd.start, end });
+    }
+    for (let at = clean.indexOf('\\input'); at >= 0; at = clean.indexOf('\\input', at + 6)) {
+      let end = at;
+      for (let line = 0; line < 2 && end < n; line++) {
+        while (end < n && clean[end] !== '\n' && clean[end] !== '\r') end++;
+        end++;
+      }
+      spans.push({ start: at, end });
+    }
+    const first = clean.indexOf('\\bibitem');
+    if (first >= 0) spans.push({ start: first, end: n });
+    return { value, spans };
+  },
+  shift(value, at, delta) {
+    if (!value.thebibliography.items.some((i) => i.offset >= at)) return value;
+    const items = value.thebibliography.items.map((i) => (i.offset >= at ? { ...i, offset: i.offset + delta } : i));
+    return { ...value, thebibliography: { ...value.thebibliography, items } };
+  },
+};
 
 /** `path` from folder `dir` (an absolute path as it is), normalised (`writtenPath.ts`). */
 const under = fromFolder;
@@ -196,7 +240,7 @@ interface FileState {
 export class LatexProject {
   private readonly files = new Map<string, FileState>();
   /** Texts set but not scanned yet (open documents, scanned on the next query). */
-  private readonly pending = new Map<string, { uri: URI; text: string }>();
+  private readonly pending = new Map<string, { uri: URI; text: string | (() => LatexFileFacts) }>();
   private graphVersion = 0;
   private walkedVersion = -1;
   /** For each file, the roots whose walk reaches it, in root order. */
@@ -232,18 +276,19 @@ export class LatexProject {
 
   /**
    * Sets a file's text: scanned at once (`now`), or on the next query (an open document's text,
-   * which changes on every keystroke and is scanned only when asked about).
+   * which changes on every keystroke and is scanned only when asked about). `text` may be a
+   * function giving the file's facts: an open document's, which the document keeps across edits.
    *
    * @returns whether the file's links, root status or declarations changed (when scanned at once)
    */
-  set(uri: URI, text: string, now = true): boolean {
+  set(uri: URI, text: string | (() => LatexFileFacts), now = true): boolean {
     const id = uri.toString();
     if (!now) {
       this.pending.set(id, { uri, text });
       return false;
     }
     this.pending.delete(id);
-    return this.apply(uri, latexFileFacts(text));
+    return this.apply(uri, typeof text === 'string' ? latexFileFacts(text) : text());
   }
 
   /** Forgets a file (deleted). @returns whether the project knew it */

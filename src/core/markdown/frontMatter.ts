@@ -3,6 +3,7 @@
  * string or a list), as Pandoc's User's Guide ("Specifying bibliographic data") defines it.
  */
 import { parseYaml } from '../text/yaml.js';
+import { afterLine, type TextFact } from '../text/textFacts.js';
 import type { BibDeclaration, Insertion } from '../latex/bibDeclarations.js';
 
 /** The YAML front matter of a Markdown document: its text and offsets (inside the fences). */
@@ -71,3 +72,23 @@ export function planMarkdownBibDeclaration(text: string, file: string, eol = '\n
   const bom = text.startsWith('\uFEFF') ? 1 : 0;
   return { offset: bom, text: `---${eol}bibliography: ${file}${eol}---${eol}${eol}` };
 }
+
+/**
+ * A Markdown document's front matter with all that comes before it: the text from its start through
+ * the front matter's closing line, '' when it has none (what {@link frontMatterOf},
+ * {@link markdownBibliographies}, `inlineReferences` and `crossrefSyntaxOf` read, with the same
+ * answers as on the whole text). A fact of the text (`text/textFacts.ts`): only an edit in it, or
+ * on the first line, may change it.
+ */
+export const FRONT_MATTER: TextFact<string> = {
+  name: 'frontMatter',
+  language: 'markdown',
+  value(text) { return FRONT_MATTER.compute(text).value; },
+  compute(text) {
+    const fm = frontMatterOf(text);
+    if (!fm) return { value: '', spans: [{ start: 0, end: afterLine(text, 0) }] };
+    // The closing line ends the head: from fm.end, the line's end and its break.
+    const head = text.slice(0, afterLine(text, 0, fm.end));
+    return { value: head, spans: [{ start: 0, end: head.length }] };
+  },
+};

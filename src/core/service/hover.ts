@@ -7,13 +7,13 @@
 import * as l10n from '@vscode/l10n';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { Hover, MarkupKind, Position } from 'vscode-languageserver-types';
-import { citationAt } from '../cite/citations.js';
+import { citationAtIn } from '../cite/citations.js';
 import { bibitemOf, bibitemPlainText } from '../bibliography/thebibliography.js';
 import { bibFieldsText } from './bibFieldsText.js';
 import { undeclaredNote } from './citationDiagnostics.js';
 import { bibEntryMarkdown, codeSpan, entryMarkdown, escapeMarkdown } from './entryCards.js';
 import { publishedAs } from './recordChecks.js';
-import { bibEntries, rangeOf, type ServiceContext } from './serviceContext.js';
+import { bibDocument, bibEntries, rangeOf, type ServiceContext } from './serviceContext.js';
 import { NOT_CANCELLED, type Cancellation } from './types.js';
 
 /** At most this many characters of a `\bibitem`'s text are shown. */
@@ -26,7 +26,7 @@ const HOVER_BIBITEM_MAX = 400;
  * @returns Markdown over the key's range; undefined off a citation or when cancelled
  */
 export async function hover(ctx: ServiceContext, doc: TextDocument, position: Position, token: Cancellation = NOT_CANCELLED): Promise<Hover | undefined> {
-  const c = citationAt(doc.getText(), doc.offsetAt(position), doc.languageId, await ctx.crossrefsOf(doc));
+  const c = citationAtIn(bibDocument(doc), doc.offsetAt(position), await ctx.crossrefsOf(doc));
   if (!c) return undefined;
   const bib = await ctx.bibliographyOf(doc);
   if (token.isCancellationRequested) return undefined;

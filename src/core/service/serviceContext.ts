@@ -11,7 +11,8 @@ import { Range } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
 import type { BibEntry } from '../bibliography/bibtexFile.js';
 import { BibCache } from '../bibliography/bibCache.js';
-import { resolveBibliography, type DocumentBibliography, type ResolveOptions } from '../bibliography/resolve.js';
+import { resolveBibliography, type BibDocument, type DocumentBibliography, type ResolveOptions } from '../bibliography/resolve.js';
+import type { FactSource } from '../text/textFacts.js';
 import { isInside } from '../workspace/paths.js';
 import type { LatexProject } from '../latex/project.js';
 import type { CrossrefSyntax } from '../markdown/crossref.js';
@@ -109,6 +110,16 @@ export function bibEntries(bib: DocumentBibliography | undefined): OwnEntry[] {
 }
 
 /**
+ * A document as the core's readers take it: its text read only when asked for, and its facts when
+ * it keeps them (the server's open documents: `text/textFacts.ts`), so that what they cover is not
+ * scanned from the whole text again.
+ */
+export function bibDocument(doc: TextDocument): BibDocument {
+  const facts = 'fact' in doc && typeof (doc as Partial<FactSource>).fact === 'function' ? (doc as TextDocument & FactSource) : undefined;
+  return { uri: URI.parse(doc.uri), languageId: doc.languageId, get text() { return doc.getText(); }, ...(facts ? { facts } : {}) };
+}
+
+/**
  * The LSP range of a span of a document.
  *
  * @param c - the span: UTF-16 offset and length in the document's text
@@ -155,11 +166,11 @@ export function createServiceContext(opts: CitationServiceOptions): ServiceConte
     async bibliographyOf(doc) {
       const uri = URI.parse(doc.uri);
       const { allowOutside: _, ...resolve } = await resolveOptions(uri);
-      return resolveBibliography(ws, { uri, languageId: doc.languageId, text: doc.getText() }, resolve);
+      return resolveBibliography(ws, bibDocument(doc), resolve);
     },
 
     crossrefsOf(doc) {
-      return documentCrossrefs(ws, { uri: URI.parse(doc.uri), languageId: doc.languageId, text: doc.getText() }, cache);
+      return documentCrossrefs(ws, bibDocument(doc), cache);
     },
 
     async formatted(entry, scope) {
