@@ -11,35 +11,33 @@ import { serviceOver } from './memoryWorkspace.js';
 
 const BIB = '@misc{good,\n  title = {Good},\n}\n\n@misc{broken,\n  title = {Never closed,\n  year = 2020\n\n@misc{other,\n  title = {Other},\n}\n';
 const isBroken = (d: Diagnostic) => /refs\.bib, line \d+/.test(d.message);
-const textAt = (doc: TextDocument, d: Diagnostic) => doc.getText(d.range);
+/** The broken file's diagnostics in a citing document beside refs.bib, each as [line, column, the text it covers]. */
+async function brokenAt(path: string, languageId: string, text: string): Promise<[number, number, string][]> {
+  const doc = TextDocument.create(URI.file(path).toString(), languageId, 1, text);
+  const diags = (await serviceOver({ [path]: text, '/ws/refs.bib': BIB }).diagnostics(doc)).filter(isBroken);
+  return diags.map((d) => [d.range.start.line, d.range.start.character, doc.getText(d.range)]);
+}
 
 describe('a .bib syntax error in the citing document', () => {
   it('LaTeX: on \\bibliography{refs}, not on the good citation', async () => {
     const tex = '\\documentclass{article}\n\\begin{document}\nSee \\cite{good}.\n\\bibliography{refs}\n\\end{document}\n';
-    const doc = TextDocument.create(URI.file('/ws/main.tex').toString(), 'latex', 1, tex);
-    const diags = (await serviceOver({ '/ws/main.tex': tex, '/ws/refs.bib': BIB }).diagnostics(doc)).filter(isBroken);
-    expect(diags.map((d) => [d.range.start.line, textAt(doc, d)])).toEqual([[3, '\\bibliography{refs}']]);
+    expect(await brokenAt('/ws/main.tex', 'latex', tex)).toEqual([[3, 0, '\\bibliography{refs}']]);
   });
 
   it('LaTeX: on \\addbibresource{refs.bib}', async () => {
     const tex = '\\documentclass{article}\n\\usepackage{biblatex}\n\\addbibresource{refs.bib}\n\\begin{document}\nSee \\cite{good}.\n\\end{document}\n';
-    const doc = TextDocument.create(URI.file('/ws/main.tex').toString(), 'latex', 1, tex);
-    const diags = (await serviceOver({ '/ws/main.tex': tex, '/ws/refs.bib': BIB }).diagnostics(doc)).filter(isBroken);
-    expect(diags.map((d) => [d.range.start.line, textAt(doc, d)])).toEqual([[2, '\\addbibresource{refs.bib}']]);
+    expect(await brokenAt('/ws/main.tex', 'latex', tex)).toEqual([[2, 0, '\\addbibresource{refs.bib}']]);
   });
 
   it('Markdown: on the front matter\'s bibliography: line', async () => {
     const md = '---\ntitle: T\nbibliography: refs.bib\n---\n\nSee [@good].\n';
-    const doc = TextDocument.create(URI.file('/ws/doc.md').toString(), 'markdown', 1, md);
-    const diags = (await serviceOver({ '/ws/doc.md': md, '/ws/refs.bib': BIB }).diagnostics(doc)).filter(isBroken);
-    expect(diags.map((d) => [d.range.start.line, textAt(doc, d)])).toEqual([[2, 'bibliography: refs.bib']]);
+    expect(await brokenAt('/ws/doc.md', 'markdown', md)).toEqual([[2, 0, 'bibliography: refs.bib']]);
   });
 
   it('a bibliography the document does not declare (beside it): at the start of the document', async () => {
     const md = 'Some text first.\n\nSee [@good].\n';
-    const doc = TextDocument.create(URI.file('/ws/doc.md').toString(), 'markdown', 1, md);
-    const diags = (await serviceOver({ '/ws/doc.md': md, '/ws/refs.bib': BIB }).diagnostics(doc)).filter(isBroken);
-    expect(diags.map((d) => d.range)).toEqual([{ start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }]);
+    // An empty range at the start: it covers no text.
+    expect(await brokenAt('/ws/doc.md', 'markdown', md)).toEqual([[0, 0, '']]);
   });
 
   it('in the .bib itself, the problem stays on the broken entry', async () => {
