@@ -12,9 +12,9 @@ import { serviceOver } from './memoryWorkspace.js';
 const BIB = '@misc{good,\n  title = {Good},\n}\n\n@misc{broken,\n  title = {Never closed,\n  year = 2020\n\n@misc{other,\n  title = {Other},\n}\n';
 const isBroken = (d: Diagnostic) => /refs\.bib, line \d+/.test(d.message);
 /** The broken file's diagnostics in a citing document beside refs.bib, each as [line, column, the text it covers]. */
-async function brokenAt(path: string, languageId: string, text: string): Promise<[number, number, string][]> {
+async function brokenAt(path: string, languageId: string, text: string, files: Record<string, string> = { '/ws/refs.bib': BIB }): Promise<[number, number, string][]> {
   const doc = TextDocument.create(URI.file(path).toString(), languageId, 1, text);
-  const diags = (await serviceOver({ [path]: text, '/ws/refs.bib': BIB }).diagnostics(doc)).filter(isBroken);
+  const diags = (await serviceOver({ [path]: text, ...files }).diagnostics(doc)).filter(isBroken);
   return diags.map((d) => [d.range.start.line, d.range.start.character, doc.getText(d.range)]);
 }
 
@@ -27,6 +27,12 @@ describe('a .bib syntax error in the citing document', () => {
   it('LaTeX: on \\addbibresource{refs.bib}', async () => {
     const tex = '\\documentclass{article}\n\\usepackage{biblatex}\n\\addbibresource{refs.bib}\n\\begin{document}\nSee \\cite{good}.\n\\end{document}\n';
     expect(await brokenAt('/ws/main.tex', 'latex', tex)).toEqual([[2, 0, '\\addbibresource{refs.bib}']]);
+  });
+
+  it('LaTeX: on the command that names the broken file, not on one that names another file of the same name', async () => {
+    const tex = '\\documentclass{article}\n\\addbibresource{a/refs.bib}\n\\addbibresource{b/refs.bib}\n\\begin{document}\nSee \\cite{good}.\n\\end{document}\n';
+    const good = '@misc{fine,\n  title = {Fine},\n}\n';
+    expect(await brokenAt('/ws/main.tex', 'latex', tex, { '/ws/a/refs.bib': good, '/ws/b/refs.bib': BIB })).toEqual([[2, 0, '\\addbibresource{b/refs.bib}']]);
   });
 
   it('Markdown: on the front matter\'s bibliography: line', async () => {

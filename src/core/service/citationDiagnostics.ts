@@ -6,7 +6,7 @@
 import * as l10n from '@vscode/l10n';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { Diagnostic, DiagnosticSeverity, Position, Range } from 'vscode-languageserver-types';
-import { URI } from 'vscode-uri';
+import { URI, Utils } from 'vscode-uri';
 import { bibKeyOffset, duplicateKeys, parseBib, type BibProblem } from '../bibliography/bibtexFile.js';
 import { readBibFile } from '../bibliography/planAdditions.js';
 import { latexBibliographySpans } from '../latex/bibDeclarations.js';
@@ -115,12 +115,20 @@ async function unreadableReasons(ctx: ServiceContext, uris: readonly URI[]): Pro
  */
 function declarationRange(doc: TextDocument, file: URI): Range {
   const text = doc.getText();
+  const docUri = URI.parse(doc.uri);
   const name = file.path.slice(file.path.lastIndexOf('/') + 1);
-  const names = (path: string) => path.slice(path.replace(/\\/g, '/').lastIndexOf('/') + 1) === name;
-  const kind = fileKind(URI.parse(doc.uri), doc.languageId);
-  const span = kind === 'latex'
-    ? latexBibliographySpans(text).find((d) => names(d.decl.path))
-    : isCiting(kind) && markdownBibliographies(text).some((d) => names(d.path)) ? frontMatterBibliographySpan(text) : undefined;
+  // The declaration that leads to the file from this document's folder; else one that names a file of its name
+  // (a section's declaration is read from its root's folder).
+  const leadsTo = (path: string) => Utils.joinPath(Utils.dirname(docUri), path.replace(/\\/g, '/')).path === file.path;
+  const named = (path: string) => path.slice(path.replace(/\\/g, '/').lastIndexOf('/') + 1) === name;
+  const kind = fileKind(docUri, doc.languageId);
+  let span: { start: number; end: number } | undefined;
+  if (kind === 'latex') {
+    const spans = latexBibliographySpans(text);
+    span = spans.find((d) => leadsTo(d.decl.path)) ?? spans.find((d) => named(d.decl.path));
+  } else if (isCiting(kind) && markdownBibliographies(text).some((d) => leadsTo(d.path) || named(d.path))) {
+    span = frontMatterBibliographySpan(text);
+  }
   return span ? Range.create(doc.positionAt(span.start), doc.positionAt(span.end)) : Range.create(0, 0, 0, 0);
 }
 
