@@ -239,7 +239,7 @@ const keys = z.array(z.string());
 /** What the Topics view shows (`protocol.ts`'s `TopicFilter`). */
 const topicFilter = { scope: z.enum(TOPIC_SCOPES), levels: z.array(z.enum(LEVELS)) };
 
-/** The parameters of each request and notification the server handles, as zod schemas. */
+/** The parameters of each LSP request and notification the server handles, as zod schemas (ours are in {@link ClientRequestParams} and {@link ClientNotificationParams}). */
 export const Params = {
   initialize: z.looseObject({
     capabilities: z.looseObject({}),
@@ -268,27 +268,6 @@ export const Params = {
   didChangeConfiguration: z.looseObject({ settings: z.optional(z.unknown()) }),
   didChangeWatchedFiles: z.looseObject({ changes: z.array(z.looseObject({ uri, type: z.int().check(z.gte(1), z.lte(3)) })) }),
   workspaceFolders: z.looseObject({ added: z.array(z.looseObject({ uri, name: z.string() })), removed: z.array(z.looseObject({ uri, name: z.string() })) }),
-  // mlsysPapers/*: the shapes of `protocol.ts`.
-  search: z.looseObject({ query: z.string(), limit: z.optional(z.int().check(z.gte(1), z.lte(10_000))) }),
-  entry: z.looseObject({ key: z.string() }),
-  entries: z.looseObject({ keys }),
-  topicChildren: z.looseObject({
-    parent: z.looseObject({ topic: z.optional(z.string()), group: z.optional(z.union([z.literal('more'), z.literal('none'), z.int()])) }),
-    ...topicFilter,
-  }),
-  topicEntries: z.looseObject({ topics: keys, ...topicFilter }),
-  libraryGroups: z.looseObject({ uri: z.string() }),
-  libraryEntries: z.looseObject({ uri: z.string(), group: z.string() }),
-  entryDocument: z.looseObject({ uri }),
-  planCitation: z.looseObject({ uri, position, keys }),
-  planBibliography: z.looseObject({ uri, keys }),
-  planInsertion: z.looseObject({ uri, keys }),
-  planDeclaration: z.looseObject({ uri, file: z.string() }),
-  citedKeys: z.looseObject({ uri }),
-  format: z.looseObject({ keys, scope: z.optional(uri) }),
-  readState: z.looseObject({ keys }),
-  previewCitations: z.looseObject({ uri, languageId: z.string(), text: z.string() }),
-  planNote: z.looseObject({ key: z.string(), scope: z.optional(uri) }),
 };
 
 /** The parameters' type of a typed request (`undefined` for one without). */
@@ -305,26 +284,29 @@ type NotificationParamsOf<T> = T extends NotificationType<infer P> ? P : never;
  */
 export const ClientRequestParams: { readonly [K in keyof typeof ClientRequests]: z.ZodMiniType | undefined } = {
   topics: undefined,
-  topicChildren: Params.topicChildren,
-  topicEntries: Params.topicEntries,
-  entries: Params.entries,
-  search: Params.search,
-  entryDocument: Params.entryDocument,
-  planCitation: Params.planCitation,
-  planBibliography: Params.planBibliography,
-  planInsertion: Params.planInsertion,
-  planDeclaration: Params.planDeclaration,
-  citedKeys: Params.citedKeys,
-  format: Params.format,
-  entry: Params.entry,
+  topicChildren: z.looseObject({
+    parent: z.looseObject({ topic: z.optional(z.string()), group: z.optional(z.union([z.literal('more'), z.literal('none'), z.int()])) }),
+    ...topicFilter,
+  }),
+  topicEntries: z.looseObject({ topics: keys, ...topicFilter }),
+  entries: z.looseObject({ keys }),
+  search: z.looseObject({ query: z.string(), limit: z.optional(z.int().check(z.gte(1), z.lte(10_000))) }),
+  entryDocument: z.looseObject({ uri }),
+  planCitation: z.looseObject({ uri, position, keys }),
+  planBibliography: z.looseObject({ uri, keys }),
+  planInsertion: z.looseObject({ uri, keys }),
+  planDeclaration: z.looseObject({ uri, file: z.string() }),
+  citedKeys: z.looseObject({ uri }),
+  format: z.looseObject({ keys, scope: z.optional(uri) }),
+  entry: z.looseObject({ key: z.string() }),
   libraryStatus: undefined,
-  libraryGroups: Params.libraryGroups,
-  libraryEntries: Params.libraryEntries,
-  previewCitations: Params.previewCitations,
-  planNote: Params.planNote,
+  libraryGroups: z.looseObject({ uri: z.string() }),
+  libraryEntries: z.looseObject({ uri: z.string(), group: z.string() }),
+  previewCitations: z.looseObject({ uri, languageId: z.string(), text: z.string() }),
+  planNote: z.looseObject({ key: z.string(), scope: z.optional(uri) }),
 };
 
 /** The parameter schema of each of our notifications, by its key in `ClientNotifications`. */
 export const ClientNotificationParams: { readonly [K in keyof typeof ClientNotifications]: z.ZodMiniType | undefined } = {
-  readState: Params.readState,
+  readState: z.looseObject({ keys }),
 };
