@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { TEX_ROOT } from '../../src/core/latex/bibDeclarations.js';
 import { FRONT_MATTER } from '../../src/core/markdown/frontMatter.js';
-import { citationAtIn, LATEX_CITATIONS, PANDOC_KEYS } from '../../src/core/cite/citations.js';
+import { citationAtIn, documentCitations, documentCitationsIn, LATEX_CITATIONS, PANDOC_KEYS } from '../../src/core/cite/citations.js';
 import { LATEX_FILE_FACTS } from '../../src/core/latex/project.js';
 import type { TextFact } from '../../src/core/text/textFacts.js';
 import { OpenDocument } from '../../src/server/openDocument.js';
@@ -63,9 +63,11 @@ function run(languageId: 'latex' | 'markdown', lines: readonly string[], edits: 
       : [both(doc, PANDOC_KEYS, keysMoved), both(doc, FRONT_MATTER, same)];
     for (const [carried, full] of checks) expect(carried).toEqual(full);
   }
-  // Every offset answers as the full scan of the text does.
+  // Every offset answers as the full scan of the text does, and so does the list of citations.
   const full = { text: doc.getText(), languageId };
-  for (let o = 0; o <= full.text.length; o++) expect(citationAtIn({ get text() { return doc.getText(); }, languageId, facts: doc }, o)).toEqual(citationAtIn(full, o));
+  const open = { get text() { return doc.getText(); }, languageId, facts: doc };
+  for (let o = 0; o <= full.text.length; o++) expect(citationAtIn(open, o)).toEqual(citationAtIn(full, o));
+  expect(documentCitationsIn(open)).toEqual(documentCitations(full.text, languageId));
   for (let o = 0; o <= full.text.length; o += 7) {
     expect(doc.positionAt(o)).toEqual(reference.positionAt(o));
     expect(doc.offsetAt(reference.positionAt(o))).toBe(reference.offsetAt(reference.positionAt(o)));

@@ -211,10 +211,32 @@ export function pandocCitations(text: string, crossrefs: Partial<CrossrefSyntax>
  *   only the language (`quarto` reads Quarto's cross-references)
  */
 export function documentCitations(text: string, languageId: string, crossrefs?: Partial<CrossrefSyntax>): DocumentCitations {
-  const kind = fileKind('', languageId);
-  if (kind === 'latex') return latexDocumentCitations(text);
-  if (isMarkdown(kind)) return pandocDocumentCitations(text, crossrefs ?? { quarto: kind === 'quarto' });
-  return { cited: [], all: false };
+  return documentCitationsIn({ text, languageId }, crossrefs);
+}
+
+/**
+ * What a document cites, as {@link documentCitations} finds it in the document's whole text, from
+ * the document's facts when it has them (an open document: the citations are scanned once and
+ * carried over plain edits, `text/textFacts.ts`, so a reader does not scan the whole text per
+ * version).
+ *
+ * @param doc - the document; `text` is read only when it has no `facts`
+ * @param crossrefs - for Markdown: its cross-reference syntax, as {@link documentCitations} takes it
+ * @returns the keys in document order, with their offsets in the current text (UTF-16 code units)
+ */
+export function documentCitationsIn(
+  doc: { readonly text: string; readonly languageId: string; readonly facts?: FactSource }, crossrefs?: Partial<CrossrefSyntax>,
+): DocumentCitations {
+  const kind = fileKind('', doc.languageId);
+  if (kind !== 'latex' && !isMarkdown(kind)) return { cited: [], all: false };
+  const view = factOf(doc, kind === 'latex' ? LATEX_CITATIONS : PANDOC_KEYS);
+  const syntax = kind === 'latex' ? undefined : crossrefSyntaxOf(factOf(doc, FRONT_MATTER).value, crossrefs ?? { quarto: kind === 'quarto' });
+  const cited: CitedKey[] = [];
+  for (const c of view.value.cited) {
+    if (syntax && isCrossReference(c.key, syntax)) continue;
+    cited.push({ key: c.key, offset: view.fromBase(c.offset), length: c.length });
+  }
+  return { cited, all: view.value.all };
 }
 
 /** Keys cited in a document of the given VS Code language id; [] for other languages ({@link documentCitations}). */
@@ -233,7 +255,11 @@ export type CitedKeys = string[] & { readonly all: boolean };
 
 /** The distinct keys a document cites ({@link CitedKeys}). */
 export function citedKeys(text: string, languageId: string, crossrefs?: Partial<CrossrefSyntax>): CitedKeys {
-  const { cited, all } = documentCitations(text, languageId, crossrefs);
+  return distinctKeys(documentCitations(text, languageId, crossrefs));
+}
+
+/** The distinct keys of a document's citations, in order of first citation ({@link CitedKeys}). */
+export function distinctKeys({ cited, all }: DocumentCitations): CitedKeys {
   const keys = [...new Set(cited.map((c) => c.key))];
   // Not enumerable: the list stays a plain list to compare, copy and send as JSON.
   return Object.defineProperty(keys, 'all', { value: all, enumerable: false }) as CitedKeys;
@@ -241,7 +267,7 @@ export function citedKeys(text: string, languageId: string, crossrefs?: Partial<
 
 /** The cited key at an offset, if any. */
 export function citationAt(text: string, offset: number, languageId: string, crossrefs?: Partial<CrossrefSyntax>): CitedKey | undefined {
-  return citationsIn(text, languageId, crossrefs).find((c) => offset >= c.offset && offset <= c.offset + c.length);
+  return citationAtIn({ text, languageId }, offset, crossrefs);
 }
 
 /**

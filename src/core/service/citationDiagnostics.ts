@@ -12,12 +12,12 @@ import { readBibFile } from '../bibliography/planAdditions.js';
 import { latexBibliographySpans } from '../latex/bibDeclarations.js';
 import { frontMatterBibliographySpan, markdownBibliographies } from '../markdown/frontMatter.js';
 import type { UndeclaredWhere } from '../bibliography/undeclared.js';
-import { citationsIn, type CitedKey } from '../cite/citations.js';
+import { documentCitationsIn, type CitedKey } from '../cite/citations.js';
 import { fileKind, isCiting } from '../workspace/fileKind.js';
 import { definedKeys } from '../bibliography/thebibliography.js';
 import { namedSystemHints } from './namedSystemHints.js';
 import { citationRecordDiagnostics, fileRecordDiagnostics, maybeCslBibliography } from './recordChecks.js';
-import { rangeOf, type ServiceContext } from './serviceContext.js';
+import { bibDocument, rangeOf, type ServiceContext } from './serviceContext.js';
 import { DIAGNOSTIC_SOURCE, DiagnosticCodes, NOT_CANCELLED, type Cancellation } from './types.js';
 
 /**
@@ -153,7 +153,7 @@ export function undeclaredNote(where: UndeclaredWhere, names: string): string {
  */
 export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument, token: Cancellation = NOT_CANCELLED): Promise<Diagnostic[]> {
   const { displayPath } = ctx;
-  const cited = citationsIn(doc.getText(), doc.languageId, await ctx.crossrefsOf(doc));
+  const { cited } = documentCitationsIn(bibDocument(doc), await ctx.crossrefsOf(doc));
   const bib = await ctx.bibliographyOf(doc);
   if (token.isCancellationRequested) return [];
   const defined = definedKeys(bib);

@@ -11,10 +11,10 @@
 import * as l10n from '@vscode/l10n';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CodeAction, CodeActionKind, Diagnostic, type Command, type Range } from 'vscode-languageserver-types';
-import { citationAt } from '../cite/citations.js';
+import { citationAtIn } from '../cite/citations.js';
 import { namedSystemActions } from './namedSystemHints.js';
 import { recordCodeActions } from './recordChecks.js';
-import type { ServiceContext } from './serviceContext.js';
+import { bibDocument, type ServiceContext } from './serviceContext.js';
 import { DIAGNOSTIC_SOURCE, DiagnosticCodes, ServiceCommands } from './types.js';
 
 /**
@@ -26,10 +26,9 @@ import { DIAGNOSTIC_SOURCE, DiagnosticCodes, ServiceCommands } from './types.js'
  */
 export async function codeActions(ctx: ServiceContext, doc: TextDocument, range: Range, diagnostics: readonly Diagnostic[]): Promise<CodeAction[]> {
   const out: CodeAction[] = [];
-  const text = doc.getText();
   for (const d of diagnostics) {
     if (d.source !== DIAGNOSTIC_SOURCE) continue;
-    const key = text.slice(doc.offsetAt(d.range.start), doc.offsetAt(d.range.end));
+    const key = doc.getText(d.range);
     if (d.code === DiagnosticCodes.notInBib) {
       const title = l10n.t('Add {0} to the bibliography', key);
       const command: Command = { title, command: ServiceCommands.addToBibliography, arguments: [doc.uri, key] };
@@ -43,7 +42,7 @@ export async function codeActions(ctx: ServiceContext, doc: TextDocument, range:
   out.push(...await recordCodeActions(ctx, doc, diagnostics));
   out.push(...await namedSystemActions(ctx, doc, diagnostics));
   if (ctx.clientUi()) {
-    const c = citationAt(text, doc.offsetAt(range.start), doc.languageId, await ctx.crossrefsOf(doc));
+    const c = citationAtIn(bibDocument(doc), doc.offsetAt(range.start), await ctx.crossrefsOf(doc));
     if (c) {
       const title = l10n.t('Open Note for {0}', c.key);
       out.push({ title, kind: CodeActionKind.Empty, command: { title, command: ServiceCommands.openNote, arguments: [c.key, doc.uri] } });

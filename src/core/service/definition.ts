@@ -7,9 +7,9 @@ import { Location, Position, Range } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
 import { entryKeyOffset, findBibKey, lineColumnAt } from '../bibliography/bibtexFile.js';
 import { toBibtex } from '../cite/writeBibtex.js';
-import { citationAt } from '../cite/citations.js';
+import { citationAtIn } from '../cite/citations.js';
 import { bibitemOf } from '../bibliography/thebibliography.js';
-import type { ServiceContext } from './serviceContext.js';
+import { bibDocument, type ServiceContext } from './serviceContext.js';
 import { ENTRY_SCHEME, NOT_CANCELLED, type Cancellation } from './types.js';
 
 /**
@@ -24,7 +24,7 @@ import { ENTRY_SCHEME, NOT_CANCELLED, type Cancellation } from './types.js';
  * @returns an empty range at the key; undefined off a citation, for an unknown key, or when cancelled
  */
 export async function definition(ctx: ServiceContext, doc: TextDocument, position: Position, token: Cancellation = NOT_CANCELLED): Promise<Location | undefined> {
-  const c = citationAt(doc.getText(), doc.offsetAt(position), doc.languageId, await ctx.crossrefsOf(doc));
+  const c = citationAtIn(bibDocument(doc), doc.offsetAt(position), await ctx.crossrefsOf(doc));
   if (!c) return undefined;
   const bib = await ctx.bibliographyOf(doc);
   if (token.isCancellationRequested) return undefined;

@@ -16,12 +16,12 @@ import { URI } from 'vscode-uri';
 import { bibKeyOffset, type BibEntry } from '../bibliography/bibtexFile.js';
 import { readBibFile } from '../bibliography/planAdditions.js';
 import type { ResolvedBibFile } from '../bibliography/resolve.js';
-import { citationAt, documentCitations, type CitedKey } from '../cite/citations.js';
+import { citationAtIn, documentCitations, type CitedKey } from '../cite/citations.js';
 import { bibitemOf } from '../bibliography/thebibliography.js';
 import { fileKind, isBibliography, isCiting } from '../workspace/fileKind.js';
 import type { CitationScope, ScopeDocument, ScopeGap, ScopeSnapshot } from './citationScope.js';
 import { citesThroughMacro, printsUncited } from './projectScope.js';
-import type { ServiceContext } from './serviceContext.js';
+import { bibDocument, type ServiceContext } from './serviceContext.js';
 
 /** Where the key asked about is: a citation in a citing document, or an entry's key in a bibliography file. */
 export interface KeyOrigin {
@@ -80,13 +80,12 @@ export function entryKeyAt(text: string, entry: BibEntry): number {
 export async function keyOrigin(ctx: ServiceContext, scope: CitationScope, doc: TextDocument, offset: number): Promise<KeyOrigin | undefined> {
   const uri = URI.parse(doc.uri);
   const kind = fileKind(uri, doc.languageId);
-  const text = doc.getText();
   if (isCiting(kind)) {
-    const c = citationAt(text, offset, doc.languageId, await ctx.crossrefsOf(doc));
+    const c = citationAtIn(bibDocument(doc), offset, await ctx.crossrefsOf(doc));
     return c && { key: c.key, kind: 'citation', offset: c.offset, length: c.length };
   }
   if (!isBibliography(kind)) return undefined;
-  const file = await bibFileOf(scope, uri, kind, text);
+  const file = await bibFileOf(scope, uri, kind, doc.getText());
   const e = file && entryAt(file, offset);
   return e && { key: e.entry.key, kind: 'entry', offset: e.at, length: e.entry.key.length };
 }
@@ -117,7 +116,8 @@ export function entryAt(file: { text: string; entries: readonly BibEntry[] }, of
 async function scopeDocumentOf(ctx: ServiceContext, snap: ScopeSnapshot, doc: TextDocument): Promise<ScopeDocument> {
   const uri = URI.parse(doc.uri);
   const known = snap.document(uri);
-  if (known && known.text === doc.getText()) return known;
+  // The snapshot's reading of this very version (an open document's), or of the same text (a file read from disk).
+  if (known && (known.version !== undefined ? known.version === doc.version : known.text === doc.getText())) return known;
   const text = doc.getText();
   const { cited, all } = documentCitations(text, doc.languageId, await ctx.crossrefsOf(doc));
   const latex = fileKind(uri, doc.languageId) === 'latex';

@@ -14,7 +14,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, CodeLens, CompletionItem, CompletionList, Diagnostic, Hover, Location, Position, Range } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
-import { citedKeys } from '../cite/citations.js';
+import { distinctKeys, documentCitationsIn } from '../cite/citations.js';
 import { fileKind, isBibliography, isCiting, isMarkdown } from '../workspace/fileKind.js';
 import { codeActions } from './codeActions.js';
 import { diagnostics } from './citationDiagnostics.js';
@@ -23,7 +23,7 @@ import { definition, entryDocument } from './definition.js';
 import { hover } from './hover.js';
 import { planBibliographyAddition, planCitationAt, planDeclaration, planInsertion } from './plans.js';
 import { previewCitations, type PreviewCitations } from './previewCitations.js';
-import { createServiceContext, type CitationServiceOptions } from './serviceContext.js';
+import { bibDocument, createServiceContext, type CitationServiceOptions } from './serviceContext.js';
 import type { BibChange, Cancellation, CitePlan } from './types.js';
 import { entryHover, entryLenses } from './entryLens.js';
 import { references } from './keyReferences.js';
@@ -133,7 +133,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
     previewCitations: (doc) => previewCitations(ctx, doc),
 
     async citedKeys(doc) {
-      return citedKeys(doc.getText(), doc.languageId, await ctx.crossrefsOf(doc));
+      return distinctKeys(documentCitationsIn(bibDocument(doc), await ctx.crossrefsOf(doc)));
     },
 
     clearCache() {
