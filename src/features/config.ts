@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { TopicLabels } from '../core/text/l10n.js';
-import { readSettings, SETTINGS, type SettingName, type Settings as SettingValues } from '../core/config/settings.js';
+import { readSettings, SETTINGS, topicLabelsOf, type SettingName, type Settings as SettingValues } from '../core/config/settings.js';
 import { Settings } from '../ids.js';
 import { Disposable } from './dispose.js';
 import type { TopicFilter } from '../server/protocol.js';
@@ -45,22 +45,7 @@ export function readConfig(scope?: vscode.Uri): Config {
   const raw: Record<string, unknown> = {};
   for (const name of Object.keys(SETTINGS) as SettingName[]) raw[name] = c.get<unknown>(name);
   const { topicLabels, showChineseLabels, maxFileSizeMB: _max, allowWritesOutsideWorkspace: _writes, ...rest } = readSettings(raw);
-  return { ...rest, topicLabels: topicLabelsOf(topicLabels, showChineseLabels, vscode.env.language) };
-}
-
-/**
- * Which topic labels to show (see {@link Config.topicLabels}).
- *
- * @param setting - the value of `mlsysPapers.topicLabels`
- * @param showChinese - the value of the older `mlsysPapers.showChineseLabels`
- * @param language - VS Code's display language (`en`, `zh-cn`, `zh-tw`, …)
- */
-export function topicLabelsOf(setting: unknown, showChinese: unknown, language: string): TopicLabels {
-  if (setting === 'english') return 'en';
-  if (setting === 'chinese') return 'zh';
-  if (setting === 'both') return 'both';
-  if (showChinese === true) return 'both';
-  return /^zh\b/i.test(language) ? 'zh' : 'en';
+  return { ...rest, topicLabels: topicLabelsOf({ topicLabels, showChineseLabels }, vscode.env.language) };
 }
 
 /**

@@ -213,7 +213,7 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
     const mark = e.level === 'must-read' ? '⚡ ' : '';
     const note = this.notes?.has(e.key) ?? false;
     item.description = `${mark}${venueYear(e)}${read ? ' · ✓' : ''}${note ? ' · ✎' : ''}`;
-    item.tooltip = entryTooltip(this.corpus.taxonomy, e, { read });
+    item.tooltip = entryTooltip(this.corpus.taxonomy, e, { topicLabels: this.config.value.topicLabels, read });
     item.iconPath = new vscode.ThemeIcon(read ? 'pass' : e.library ? 'library' : KIND_ICONS[e.kind]);
     item.contextValue = read ? ContextValues.entryRead : ContextValues.entry;
     item.accessibilityInformation = {

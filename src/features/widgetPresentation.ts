@@ -15,6 +15,6 @@ export const KIND_ICONS: Record<Kind, string> = {
 };
 
 /** An entry's card as a tooltip; no command link in it, so it is not trusted. */
-export function entryTooltip(corpus: Taxonomy, e: Entry, opts: Omit<EntryMarkdownOptions, 'detailsLink'> = {}): vscode.MarkdownString {
+export function entryTooltip(corpus: Taxonomy, e: Entry, opts: Omit<EntryMarkdownOptions, 'detailsLink'>): vscode.MarkdownString {
   return new vscode.MarkdownString(entryMarkdown(corpus, e, opts));
 }

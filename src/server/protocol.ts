@@ -9,7 +9,6 @@
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
 import type { Position } from 'vscode-languageserver-types';
 import type { BrowseNode, BrowseParent, TopicScope } from '../core/corpus/browse.js';
-import type { TopicLabels } from '../core/text/l10n.js';
 import type { Entry, Level, TopicInput } from '../core/corpus/schema.js';
 import type { BibChange, CitePlan, SameWorkInBibliography } from '../core/service/types.js';
 
@@ -395,11 +394,6 @@ export type StatResult =
  */
 export const FROM_WORKSPACE = '__fromWorkspace';
 
-/**
- * What the VS Code client adds to the `workspace/configuration` answer for `mlsysPapers`: the
- * topic labels it resolved from `topicLabels`, `showChineseLabels` and the display language.
- */
-export const TOPIC_LABELS_SETTING = '__topicLabels';
 
 /** `initializationOptions` the server understands. */
 export interface InitializationOptions {
@@ -421,8 +415,9 @@ export interface InitializationOptions {
    */
   clientCommands?: boolean;
   /**
-   * The display language: a loaded `vscode.l10n` bundle for the server's messages (absent: English)
-   * and which topic labels hovers show (`core/text/l10n.ts`).
+   * The display language's bundle: a loaded `vscode.l10n` bundle for the server's messages
+   * (absent: English). Which topic labels hovers show follows the settings and
+   * `InitializeParams.locale` (`core/config/settings.ts`'s `topicLabelsOf`).
    */
-  l10n?: { bundle?: Record<string, string>; topicLabels?: TopicLabels };
+  l10n?: { bundle?: Record<string, string> };
 }

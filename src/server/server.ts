@@ -20,7 +20,7 @@ import {
 } from 'vscode-languageserver';
 import { URI } from 'vscode-uri';
 import { fileKind, isBibliography } from '../core/workspace/fileKind.js';
-import { configureL10n, TOPIC_LABELS, type TopicLabels } from '../core/text/l10n.js';
+import { configureL10n } from '../core/text/l10n.js';
 import { LATEX_FILE_FACTS, LATEX_FILE_LIMIT } from '../core/latex/project.js';
 import { createCitationService } from '../core/service/service.js';
 import { ServiceCommands } from '../core/service/types.js';
@@ -118,10 +118,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     ctx.initialize(params);
     const { init } = ctx;
     const lang = init.l10n && typeof init.l10n === 'object' ? init.l10n : {};
-    configureL10n({
-      bundle: lang.bundle && typeof lang.bundle === 'object' ? lang.bundle : undefined,
-      topicLabels: TOPIC_LABELS.includes(lang.topicLabels as TopicLabels) ? lang.topicLabels : undefined,
-    });
+    configureL10n(lang.bundle && typeof lang.bundle === 'object' ? lang.bundle : undefined);
     await sources.corpus.init(await host.bundledCorpus(workspace.bundledFiles));
     sources.libraryCache = host.libraryCache?.(typeof init.cacheDir === 'string' ? init.cacheDir : undefined, (m) => log.warn(m));
     return {

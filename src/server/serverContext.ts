@@ -44,6 +44,8 @@ export class ServerContext {
   /** Set once the connection is gone: work still under way (a library load, a timer) then stops telling the client. */
   closed = false;
   init: InitializationOptions = {};
+  /** The client's display language (`InitializeParams.locale`: `en`, `zh-cn`, …); undefined when it did not say. */
+  locale: string | undefined;
   folders: URI[] = [];
   readonly can: ClientAbilities = { pullConfig: false, refresh: false, lensRefresh: false, watch: false, watchOutside: false, folders: false, pushDiagnostics: false, documentChanges: false, changeAnnotations: false };
   readonly log: Logger;
@@ -89,6 +91,7 @@ export class ServerContext {
   /** Reads the client's `initialize`: its options, folders and capabilities, and chooses the file system ({@link files}). */
   initialize(params: InitializeParams): void {
     this.init = (params.initializationOptions && typeof params.initializationOptions === 'object' ? params.initializationOptions : {}) as InitializationOptions;
+    this.locale = typeof params.locale === 'string' ? params.locale : undefined;
     this.folders = (params.workspaceFolders ?? []).map((f) => URI.parse(f.uri));
     if (!this.folders.length && params.rootUri) this.folders = [URI.parse(params.rootUri)];
     const own = this.host.fileSystem;

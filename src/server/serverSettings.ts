@@ -5,12 +5,11 @@
  */
 import type { DidChangeConfigurationParams } from 'vscode-languageserver';
 import type { URI } from 'vscode-uri';
-import { configureL10n, TOPIC_LABELS, type TopicLabels } from '../core/text/l10n.js';
 import { maxFileBytes } from '../core/config/fileLimits.js';
 import { documentSettingsOf, type DocumentSettings } from '../core/service/types.js';
 import { readSettings, type SettingName, type Settings } from '../core/config/settings.js';
 import type { ServerContext } from './serverContext.js';
-import { FROM_WORKSPACE, TOPIC_LABELS_SETTING } from './protocol.js';
+import { FROM_WORKSPACE } from './protocol.js';
 
 /**
  * The settings the server reads (`mlsysPapers.*`), validated by the one schema
@@ -40,7 +39,7 @@ export class ServerSettings {
     if (!s) {
       s = this.ctx.can.pullConfig
         ? this.ctx.connection.workspace.getConfiguration({ scopeUri: scope?.toString(), section: 'mlsysPapers' })
-          .then((v: unknown) => parse(withTopicLabels(v)), (e: unknown) => { this.ctx.log.warn(`settings: ${String(e)}`); return parse({}); })
+          .then((v: unknown) => parse(v), (e: unknown) => { this.ctx.log.warn(`settings: ${String(e)}`); return parse({}); })
         : Promise.resolve(this.pushed);
       this.cache.set(id, s);
     }
@@ -55,7 +54,7 @@ export class ServerSettings {
   /** The settings the citation service reads for a document. */
   async document(uri: URI): Promise<DocumentSettings> {
     const s = await this.raw(uri);
-    const settings = documentSettingsOf(s, this.fromWorkspace(s, 'latexRoot'));
+    const settings = documentSettingsOf(s, this.fromWorkspace(s, 'latexRoot'), this.ctx.locale);
     // A workspace may not open its own way out (VS Code reads this application-scoped setting from
     // the user's settings only; a client that says where a value came from is held to it too).
     if (this.fromWorkspace(s, 'allowWritesOutsideWorkspace')) delete settings.allowWritesOutside;
@@ -83,9 +82,3 @@ export class ServerSettings {
 /** Whether a setting's path is a glob. */
 export const isGlob = (path: string): boolean => /[*?{[]/.test(path);
 
-/** The VS Code client's answer carries the topic labels it resolved (`TOPIC_LABELS_SETTING`): hovers follow a change. */
-function withTopicLabels(s: unknown): unknown {
-  const labels = s && typeof s === 'object' ? (s as { [TOPIC_LABELS_SETTING]?: unknown })[TOPIC_LABELS_SETTING] : undefined;
-  if (TOPIC_LABELS.includes(labels as TopicLabels)) configureL10n({ topicLabels: labels as TopicLabels });
-  return s;
-}

@@ -4,7 +4,7 @@ import { escapeHtml } from '../../src/core/text/html.js';
 import { isWebLink } from '../../src/core/corpus/links.js';
 import { entry, realCorpus } from './helpers.js';
 
-const ctx = { nonce: 'abc123', cspSource: 'vscode-resource:', read: false, formatted: 'Ref <b>', styleName: 'apa' };
+const ctx = { nonce: 'abc123', cspSource: 'vscode-resource:', read: false, formatted: 'Ref <b>', styleName: 'apa', topicLabels: 'en' as const };
 
 describe('details page', () => {
   it('escapes every text it shows', () => {

@@ -1,8 +1,9 @@
 /**
  * The language server speaks the client's display language: given VS Code's zh-CN bundle in
  * `initializationOptions.l10n` (as the extension sends it), its diagnostics, hovers and quick fixes
- * are Chinese, and its topic paths follow the topic labels the client resolved; without a bundle
- * (other editors, the CLI) they are English. In its own file: the l10n state is per process.
+ * are Chinese, and its topic paths follow the `topicLabels` setting (`auto`: the client's
+ * `locale`); without a bundle (other editors, the CLI) they are English. In its own file: the l10n
+ * bundle is per process.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ import {
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
 import { refusalText } from '../../src/core/bibliography/refusal.js';
-import { ClientRequests as Requests, TOPIC_LABELS_SETTING } from '../../src/server/protocol.js';
+import { ClientRequests as Requests } from '../../src/server/protocol.js';
 import { ROOT, start } from './serverHarness.js';
 
 const zh = JSON.parse(readFileSync(join(ROOT, 'l10n/bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
@@ -24,8 +25,8 @@ const REFS = '@article{smith2021paging,\n  title = {Paging Tricks for Everyone},
 
 describe('language server in Chinese', () => {
   it('says its diagnostics, quick fixes and hovers in the bundle\'s language, with Chinese topic paths', async () => {
-    const settings: Record<string, unknown> = { citationStyle: 'apa', [TOPIC_LABELS_SETTING]: 'zh' };
-    const s = await start({ '/ws/refs.bib': REFS }, settings, {}, { l10n: { bundle: zh, topicLabels: 'zh' } });
+    const settings: Record<string, unknown> = { citationStyle: 'apa', topicLabels: 'auto' };
+    const s = await start({ '/ws/refs.bib': REFS }, settings, {}, { l10n: { bundle: zh } }, {}, '/ws', true, 'zh-cn');
     s.open(MAIN, 'latex', PAPER);
     const doc = { uri: MAIN };
 
@@ -43,15 +44,33 @@ describe('language server in Chinese', () => {
     expect(text).toContain('*LLM推理服务 › ');
     expect(text.endsWith('✗ 不在 refs\\.bib 中')).toBe(true);
 
-    // The client resolves the labels again when a setting changes: English, then both.
-    settings[TOPIC_LABELS_SETTING] = 'both';
+    // A change of the setting is followed: both labels.
+    settings.topicLabels = 'both';
     await s.client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
     const again = await s.client.sendRequest(HoverRequest.type, { textDocument: doc, position: { line: 1, character: 10 } }) as Hover;
     expect((again.contents as MarkupContent).value).toContain('*LLM inference serving · LLM推理服务 › ');
+    s.dispose();
+  });
+
+  it('shows English topic labels by default to a client that gives no locale, and what the setting asks for', async () => {
+    const settings: Record<string, unknown> = { citationStyle: 'apa' };
+    const s = await start({ '/ws/refs.bib': REFS }, settings, {}, { l10n: { bundle: zh } });
+    s.open(MAIN, 'latex', PAPER);
+    const hover = async () => ((await s.client.sendRequest(HoverRequest.type, { textDocument: { uri: MAIN }, position: { line: 1, character: 10 } }) as Hover).contents as MarkupContent).value;
+    expect(await hover()).toContain('*LLM inference serving › ');
+    settings.topicLabels = 'chinese';
+    await s.client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+    expect(await hover()).toContain('*LLM推理服务 › ');
+    // The older switch: both labels.
+    settings.topicLabels = 'auto';
+    settings.showChineseLabels = true;
+    await s.client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+    expect(await hover()).toContain('*LLM inference serving · LLM推理服务 › ');
+    s.dispose();
   });
 
   it('refuses with a reason code, not a sentence, and the client renders it in the bundle\'s language', async () => {
-    const s = await start({}, { citationStyle: 'apa', syncBibliography: true }, {}, { l10n: { bundle: zh, topicLabels: 'zh' } });
+    const s = await start({}, { citationStyle: 'apa', syncBibliography: true }, {}, { l10n: { bundle: zh } }, {}, '/ws', true, 'zh-cn');
     const paper = '\\begin{thebibliography}{9}\n\\bibitem{a} A.\n\\end{thebibliography}\n';
     s.open(MAIN, 'latex', paper);
     const plan = await s.client.sendRequest(Requests.planBibliography, { uri: MAIN, keys: ['kwon2023efficient'] });

@@ -133,7 +133,7 @@ export function connectOnly(files: Record<string, string> = {}): { client: Messa
  * `folder` replaces `/ws` (a real folder, for a host over the disk). `pull` false: a client without
  * pull diagnostics (Neovim before 0.10), to which the server pushes them.
  */
-export async function start(files: Record<string, string>, settings: Record<string, unknown> = { citationStyle: 'apa' }, extra: HarnessHost = {}, initializationOptions?: unknown, workspaceCapabilities: ClientCapabilities['workspace'] = {}, folder = '/ws', pull = true): Promise<Session> {
+export async function start(files: Record<string, string>, settings: Record<string, unknown> = { citationStyle: 'apa' }, extra: HarnessHost = {}, initializationOptions?: unknown, workspaceCapabilities: ClientCapabilities['workspace'] = {}, folder = '/ws', pull = true, locale?: string): Promise<Session> {
   const disk = new Map(Object.entries(files).map(([p, t]) => [URI.file(p).toString(), t]));
   const reads: string[] = [];
   let cslLoads = 0;
@@ -193,6 +193,7 @@ export async function start(files: Record<string, string>, settings: Record<stri
     // Pull diagnostics, as VS Code's client does (clients without get them pushed).
     processId: null, rootUri: null, capabilities: { workspace: { configuration: true, ...workspaceCapabilities }, textDocument: pull ? { diagnostic: { dynamicRegistration: false } } : {} },
     workspaceFolders: [{ uri: URI.file(folder).toString(), name: 'ws' }],
+    ...(locale === undefined ? {} : { locale }),
     ...(initializationOptions === undefined ? {} : { initializationOptions }),
   });
   await client.sendNotification(InitializedNotification.type, {});

@@ -331,7 +331,7 @@ describe('hover', () => {
     expect(md).not.toContain('verbatim');
     expect(md).not.toContain('sosp2023');
     for (const e of realCorpus().entries) {
-      const card = entryMarkdown(realCorpus(), e, { detailsLink: true });
+      const card = entryMarkdown(realCorpus(), e, { topicLabels: 'en', detailsLink: true });
       if (e.note) expect(card).not.toContain(escapeMarkdown(e.note));
       expect(card).not.toMatch(/not verified|left out/i);
     }

@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { readSettings, SETTINGS, SETTINGS_SECTION, type SettingName } from '../../src/core/config/settings.js';
-import { documentSettingsFrom } from '../../src/core/service/types.js';
+import { readSettings, SETTINGS, SETTINGS_SECTION, topicLabelsOf, type SettingName } from '../../src/core/config/settings.js';
+import { documentSettingsFrom, documentSettingsOf } from '../../src/core/service/types.js';
 
 interface Declared { type?: unknown; enum?: unknown; items?: unknown; default?: unknown; scope?: unknown }
 const pkg = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, Declared> } | { properties: Record<string, Declared> }[] } };
@@ -49,8 +49,23 @@ describe('the settings schema', () => {
     expect(documentSettingsFrom({ latexCommand: 'citep', latexRoot: ' ', allowWritesOutsideWorkspace: 'true' }, true))
       .toEqual({
         latexCommand: 'citep', markdownStyle: 'pandoc', syncBibliography: true, latexRoot: undefined, latexRootFromWorkspace: true,
-        recordChecks: 'information', recordChecksInDocuments: 'off', namedSystemHints: true,
+        recordChecks: 'information', recordChecksInDocuments: 'off', namedSystemHints: true, topicLabels: 'en',
       });
     expect(documentSettingsFrom({ latexRoot: 'paper/main.tex', allowWritesOutsideWorkspace: true })).toMatchObject({ latexRoot: 'paper/main.tex', allowWritesOutside: true });
+  });
+
+  it('resolves the topic labels from the setting, the older switch and the display language', () => {
+    const labels = (raw: Record<string, unknown>, language?: string) => topicLabelsOf(readSettings(raw), language);
+    expect(labels({})).toBe('en');
+    expect(labels({}, 'zh-cn')).toBe('zh');
+    expect(labels({}, 'ZH-TW')).toBe('zh');
+    expect(labels({}, 'zhx')).toBe('en');
+    expect(labels({ topicLabels: 'english' }, 'zh-cn')).toBe('en');
+    expect(labels({ topicLabels: 'chinese' })).toBe('zh');
+    expect(labels({ topicLabels: 'both' })).toBe('both');
+    expect(labels({ showChineseLabels: true }, 'zh-cn')).toBe('both');
+    expect(labels({ topicLabels: 'english', showChineseLabels: true })).toBe('en');
+    // The service's settings of a document carry the labels the locale gives.
+    expect(documentSettingsOf(readSettings({}), false, 'zh-cn').topicLabels).toBe('zh');
   });
 });

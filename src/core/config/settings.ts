@@ -13,6 +13,7 @@ import { LATEX_COMMANDS, MARKDOWN_STYLES } from '../cite/citationForms.js';
 import { DEFAULT_MAX_FILE_MB } from './fileLimits.js';
 import { LEVELS } from '../corpus/schema.js';
 import { TOPIC_SCOPES } from '../corpus/browse.js';
+import type { TopicLabels } from '../text/l10n.js';
 
 /** The settings' section: every key is `mlsysPapers.<name>`. */
 export const SETTINGS_SECTION = 'mlsysPapers';
@@ -120,4 +121,21 @@ export function readSettings(raw: unknown): Settings {
   const out: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(SETTINGS) as [SettingName, SettingSpec<unknown>][]) out[name] = valueOf(spec, s[name]);
   return out as Settings;
+}
+
+/**
+ * Which topic labels to show: the setting `topicLabels` (`english`, `chinese`, `both`); `auto`
+ * follows the display language (Chinese labels when it is `zh-*`), except that the older
+ * `showChineseLabels: true` means both.
+ *
+ * @param s - the settings read ({@link readSettings})
+ * @param language - the display language (`vscode.env.language`, LSP's `InitializeParams.locale`:
+ *   `en`, `zh-cn`, `zh-tw`, …); absent counts as English
+ */
+export function topicLabelsOf(s: Pick<Settings, 'topicLabels' | 'showChineseLabels'>, language = 'en'): TopicLabels {
+  if (s.topicLabels === 'english') return 'en';
+  if (s.topicLabels === 'chinese') return 'zh';
+  if (s.topicLabels === 'both') return 'both';
+  if (s.showChineseLabels) return 'both';
+  return /^zh\b/i.test(language) ? 'zh' : 'en';
 }

@@ -1,23 +1,24 @@
 /**
- * The corpus's words in the display language: a topic's label and path (in the languages
- * `configureL10n` of `text/l10n.ts` chose), a reading level's badge and name, an entry's kind.
+ * The corpus's words in the display language: a topic's label and path (in the languages the
+ * caller's settings chose, `text/l10n.ts`'s `TopicLabels`), a reading level's badge and name, an
+ * entry's kind.
  */
 import * as l10n from '@vscode/l10n';
-import { currentTopicLabels, type TopicLabels } from '../text/l10n.js';
+import type { TopicLabels } from '../text/l10n.js';
 import type { Taxonomy, Topic } from './model.js';
 import type { Entry, Level } from './schema.js';
 
 /**
- * The label of a topic in the configured language: `Distributed training`, `分布式训练`, or
+ * The label of a topic in the given languages: `Distributed training`, `分布式训练`, or
  * `Distributed training · 分布式训练`.
  */
-export function topicLabel(t: Pick<Topic, 'label' | 'zh'>, mode: TopicLabels = currentTopicLabels()): string {
+export function topicLabel(t: Pick<Topic, 'label' | 'zh'>, mode: TopicLabels): string {
   if (mode === 'zh') return t.zh || t.label;
   return mode === 'both' && t.zh ? `${t.label} · ${t.zh}` : t.label;
 }
 
-/** A topic's path from its root in the configured language, `A › B`; the id when unknown. */
-export function topicPath(corpus: Taxonomy, id: string, mode: TopicLabels = currentTopicLabels()): string {
+/** A topic's path from its root in the given languages, `A › B`; the id when unknown. */
+export function topicPath(corpus: Taxonomy, id: string, mode: TopicLabels): string {
   const path: string[] = [];
   for (let t = corpus.topic(id); t; t = t.parent ? corpus.topic(t.parent) : undefined) path.unshift(topicLabel(t, mode));
   return path.length ? path.join(' › ') : id;

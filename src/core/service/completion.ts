@@ -3,6 +3,7 @@
  * document's own bibliography entries that the corpus lacks, then the `\bibitem` keys of its
  * thebibliography that the corpus lacks, then the corpus and libraries as the search index ranks them.
  */
+import { URI } from 'vscode-uri';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CompletionItem, CompletionItemKind, CompletionList, MarkupKind, Position, Range } from 'vscode-languageserver-types';
 import type { BibEntry } from '../bibliography/bibtexFile.js';
@@ -134,7 +135,8 @@ export async function resolveCompletion(ctx: ServiceContext, item: CompletionIte
   const { corpus } = ctx.opts.corpus();
   const entry = ctx.lookup(data.key);
   if (!entry) return item;
-  let md = entryMarkdown(corpus, entry, { read: ctx.isRead(entry.key) });
+  const { topicLabels } = await ctx.opts.config(URI.parse(data.uri));
+  let md = entryMarkdown(corpus, entry, { topicLabels, read: ctx.isRead(entry.key) });
   const ref = await ctx.formatted(entry, data.uri);
   if (ref) md += `\n\n---\n\n${escapeMarkdown(ref)}`;
   return { ...item, documentation: { kind: MarkupKind.Markdown, value: md } };

@@ -15,6 +15,7 @@ import type { CorpusEntry, Entry } from '../corpus/schema.js';
 import { entryLinks, isWebLink } from '../corpus/links.js';
 import { escapeHtml } from '../text/html.js';
 import { kindLabel, levelBadge, topicPath } from '../corpus/labels.js';
+import type { TopicLabels } from '../text/l10n.js';
 
 /** What the page shows besides the entry itself. */
 export interface DetailsContext {
@@ -28,6 +29,8 @@ export interface DetailsContext {
   /** A library entry's fields as written (macros expanded), shown in a collapsed section. */
   fields?: Record<string, string>;
   styleName: string;
+  /** Which topic labels the page shows (the settings' `topicLabelsOf`). */
+  topicLabels: TopicLabels;
 }
 
 /** The collapsed "Sources" section: where the entry's fields were checked, what is left out, the curator's note. */
@@ -67,7 +70,7 @@ ${words ? `<p class="sub" id="keywords">${h(words)}</p>` : ''}<button id="openLi
 export function detailsHtml(corpus: Taxonomy, e: Entry, ctx: DetailsContext): string {
   const h = escapeHtml;
   const linkHtml = entryLinks(e).map(({ label, url }) => `<a href="${h(url)}" data-open="${h(url)}">${h(label)}</a>`).join(' · ');
-  const topics = (e.topics ?? []).map((id) => topicPath(corpus, id));
+  const topics = (e.topics ?? []).map((id) => topicPath(corpus, id, ctx.topicLabels));
   // A library entry: where it is kept instead of topics; its fields instead of provenance.
   const library = e.library ? libraryHtml(e, ctx.fields) : undefined;
   const summary = e.summary || (ctx.fields?.abstract ?? '');

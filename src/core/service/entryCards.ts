@@ -10,6 +10,7 @@ import { entryLinksMarkdown } from '../corpus/links.js';
 import * as l10n from '@vscode/l10n';
 import { kindLabel, levelBadge, topicPath } from '../corpus/labels.js';
 import type { Entry } from '../corpus/schema.js';
+import type { TopicLabels } from '../text/l10n.js';
 
 
 /** The command that opens an entry's details page (`mlsysPapers.showDetails`, arguments `[key]`). */
@@ -25,9 +26,9 @@ export function bylineOf(e: Entry): string {
   return [shortAuthors(e.authors), venueYear(e)].filter(Boolean).join(' · ');
 }
 
-/** The topic paths of an entry in the configured labels (`core/corpus/labels.ts`): `LLM inference serving › GPU memory management; …`. */
-export function topicPathOf(corpus: Taxonomy, e: Entry): string {
-  return (e.topics ?? []).map((id) => topicPath(corpus, id)).join('; ');
+/** The topic paths of an entry in the given labels (`core/corpus/labels.ts`): `LLM inference serving › GPU memory management; …`. */
+export function topicPathOf(corpus: Taxonomy, e: Entry, labels: TopicLabels): string {
+  return (e.topics ?? []).map((id) => topicPath(corpus, id, labels)).join('; ');
 }
 
 /** Where a library entry is: `In zotero.bib, line 120 · keywords: serving, kv-cache`. */
@@ -65,6 +66,8 @@ export function codeSpan(s: string): string {
 
 /** Options of {@link entryMarkdown}. */
 export interface EntryMarkdownOptions {
+  /** Which topic labels the card shows (the settings' `topicLabelsOf`). */
+  topicLabels: TopicLabels;
   /** The user has marked the entry read. */
   read?: boolean;
   /** Add a `[Details](command:mlsysPapers.showDetails?…)` link; the host must trust that command only. */
@@ -78,7 +81,7 @@ export interface EntryMarkdownOptions {
  *
  * @returns Markdown text in which every piece of entry text is escaped
  */
-export function entryMarkdown(corpus: Taxonomy, e: Entry, opts: EntryMarkdownOptions = {}): string {
+export function entryMarkdown(corpus: Taxonomy, e: Entry, opts: EntryMarkdownOptions): string {
   const parts = [`**${escapeMarkdown(e.title)}**`];
   if (e.title_en && e.title_en !== e.title) parts.push(`  \n*${escapeMarkdown(e.title_en)}*`);
   parts.push(`\n\n${escapeMarkdown(allAuthors(e.authors))}`);
@@ -88,7 +91,7 @@ export function entryMarkdown(corpus: Taxonomy, e: Entry, opts: EntryMarkdownOpt
   parts.push(`\n\n${facts.join(' · ')}`);
   if (e.summary) parts.push(`\n\n${escapeMarkdown(e.summary)}`);
   // A library entry says where it is; a corpus entry, where it is filed.
-  const where = e.library ? libraryPlace(e) : topicPathOf(corpus, e);
+  const where = e.library ? libraryPlace(e) : topicPathOf(corpus, e, opts.topicLabels);
   if (where) parts.push(`\n\n*${escapeMarkdown(where)}*`);
   const shown = entryLinksMarkdown(e);
   if (opts.detailsLink) shown.unshift(`[${escapeMarkdown(l10n.t('Details'))}](command:${SHOW_DETAILS_COMMAND}?${encodeURIComponent(JSON.stringify([e.key]))})`);

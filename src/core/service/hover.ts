@@ -4,6 +4,7 @@
  * formatted reference, whether the bibliography has it, and, when the bibliography's entry is a
  * preprint whose version of record the corpus has, "Published as …".
  */
+import { URI } from 'vscode-uri';
 import * as l10n from '@vscode/l10n';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { Hover, MarkupKind, Position } from 'vscode-languageserver-types';
@@ -43,7 +44,8 @@ export async function hover(ctx: ServiceContext, doc: TextDocument, position: Po
   else if (bib?.unread?.length && !own && !bibitem) where += ` (${l10n.t('not read: {0}', bib.unread.join(', '))})`;
   let md: string;
   if (entry) {
-    md = entryMarkdown(corpus, entry, { read: ctx.isRead(entry.key), detailsLink: !!ctx.clientUi() });
+    const { topicLabels } = await ctx.opts.config(URI.parse(doc.uri));
+    md = entryMarkdown(corpus, entry, { topicLabels, read: ctx.isRead(entry.key), detailsLink: !!ctx.clientUi() });
     const ref = await ctx.formatted(entry, doc.uri);
     if (ref) md += `\n\n---\n\n${escapeMarkdown(ref)}`;
   } else if (own) {

@@ -7,7 +7,8 @@ import type { Corpus } from '../corpus/readCorpus.js';
 import type { Entry } from '../corpus/schema.js';
 import type { Refusal } from '../bibliography/refusal.js';
 import type { SearchIndex } from '../search/corpus/corpusIndex.js';
-import { readSettings, SETTINGS, type CheckSeverity, type Settings } from '../config/settings.js';
+import { readSettings, SETTINGS, topicLabelsOf, type CheckSeverity, type Settings } from '../config/settings.js';
+import type { TopicLabels } from '../text/l10n.js';
 
 /**
  * The corpus the service answers from, and its search index (built by whoever owns the corpus),
@@ -74,12 +75,15 @@ export interface DocumentSettings {
   recordChecksInDocuments: CheckSeverity;
   /** `mlsysPapers.namedSystemHints`: hint at systems named but not cited. */
   namedSystemHints: boolean;
+  /** Which topic labels hovers and completion documentation show (`topicLabelsOf` of `mlsysPapers.topicLabels`). */
+  topicLabels: TopicLabels;
 }
 
 /** The defaults of {@link DocumentSettings} (the `package.json` defaults, `core/config/settings.ts`). */
 export const DEFAULT_DOCUMENT_SETTINGS: DocumentSettings = {
   latexCommand: SETTINGS.latexCommand.default, markdownStyle: SETTINGS.markdownStyle.default, syncBibliography: SETTINGS.syncBibliography.default,
   recordChecks: SETTINGS.recordChecks.default, recordChecksInDocuments: SETTINGS.recordChecksInDocuments.default, namedSystemHints: SETTINGS.namedSystemHints.default,
+  topicLabels: 'en',
 };
 
 /** The citation style when `mlsysPapers.citationStyle` is unset (a bundled style's name; the `package.json` default). */
@@ -89,8 +93,9 @@ export const DEFAULT_CITATION_STYLE = SETTINGS.citationStyle.default;
  * The settings that matter for a document, from the settings read ({@link readSettings}).
  *
  * @param latexRootFromWorkspace - whether `latexRoot` comes from a workspace's settings
+ * @param language - the display language (LSP's `InitializeParams.locale`), which `auto` topic labels follow
  */
-export function documentSettingsOf(s: Settings, latexRootFromWorkspace = false): DocumentSettings {
+export function documentSettingsOf(s: Settings, latexRootFromWorkspace = false, language?: string): DocumentSettings {
   return {
     latexCommand: s.latexCommand,
     markdownStyle: s.markdownStyle,
@@ -101,6 +106,7 @@ export function documentSettingsOf(s: Settings, latexRootFromWorkspace = false):
     recordChecks: s.recordChecks,
     recordChecksInDocuments: s.recordChecksInDocuments,
     namedSystemHints: s.namedSystemHints,
+    topicLabels: topicLabelsOf(s, language),
   };
 }
 

@@ -6,8 +6,9 @@
  * other editors' clients get English.
  *
  * Topic labels are the corpus's own two languages (`label`, `zh` in `corpus/topics.yaml`), not
- * translations: {@link TopicLabels} says which the views show (the labels themselves, with the
- * levels' and kinds', are `corpus/labels.ts`).
+ * translations: {@link TopicLabels} says which the views show, a value each caller passes (read
+ * from the settings: `config/settings.ts`'s `topicLabelsOf`), never state of the process (the
+ * labels themselves, with the levels' and kinds', are `corpus/labels.ts`).
  */
 import * as l10n from '@vscode/l10n';
 
@@ -20,21 +21,14 @@ export type TopicLabels = 'en' | 'zh' | 'both';
 /** The values of {@link TopicLabels}, for validating what a client sends. */
 export const TOPIC_LABELS: readonly TopicLabels[] = ['en', 'zh', 'both'];
 
-let topicLabels: TopicLabels = 'en';
-
 /**
- * Sets the language of the core's messages and topic labels for this process.
+ * Sets the language of the core's messages for this process. `@vscode/l10n` keeps its bundle per
+ * process, as `vscode.l10n` does per extension: the display language is VS Code's, fixed for the
+ * life of the extension host and of the server it starts.
  *
- * @param opts.bundle - a loaded l10n bundle (message → translation), as `vscode.l10n.bundle` has
- *   it; absent or `undefined` keeps English
- * @param opts.topicLabels - which topic labels to show; unchanged when absent
+ * @param bundle - a loaded l10n bundle (message → translation), as `vscode.l10n.bundle` has it;
+ *   absent, `undefined` or empty keeps English
  */
-export function configureL10n(opts: { bundle?: Record<string, string>; topicLabels?: TopicLabels }): void {
-  if (opts.bundle && Object.keys(opts.bundle).length) l10n.config({ contents: opts.bundle });
-  if (opts.topicLabels) topicLabels = opts.topicLabels;
-}
-
-/** Which topic labels the views show (see {@link configureL10n}). */
-export function currentTopicLabels(): TopicLabels {
-  return topicLabels;
+export function configureL10n(bundle: Record<string, string> | undefined): void {
+  if (bundle && Object.keys(bundle).length) l10n.config({ contents: bundle });
 }

@@ -56,15 +56,15 @@ export function createCtx(context: vscode.ExtensionContext, makeClient: ClientFa
   context.subscriptions.push(log);
   const config = new ConfigStore();
   // The core's own texts (details page, tooltips) in VS Code's display language, from the same bundle.
-  configureL10n({ bundle: vscode.l10n.bundle, topicLabels: config.value.topicLabels });
+  configureL10n(vscode.l10n.bundle);
   const read = new ReadState(context.globalState);
   // Loaded libraries are cached in the extension's global storage where that is a local folder (desktop).
   const storage = context.globalStorageUri;
-  const client = createLanguageClient(log, makeClient, storage?.scheme === 'file' ? vscode.Uri.joinPath(storage, 'libraries').fsPath : undefined, config);
+  const client = createLanguageClient(log, makeClient, storage?.scheme === 'file' ? vscode.Uri.joinPath(storage, 'libraries').fsPath : undefined);
   startLanguageClient(client, log);
   const server = createServerApi(client);
   const corpus = new CorpusClient(server, log);
-  const picker = new EntryPicker(corpus, { copyBibtex: (es) => copyBibtex(corpus, es), openPaper: (e) => openLink(entryLink(e), 'paper', e) });
+  const picker = new EntryPicker(corpus, { copyBibtex: (es) => copyBibtex(corpus, es), openPaper: (e) => openLink(entryLink(e), 'paper', e) }, config);
   const bibs = new Bibliographies(server, log);
   const notes = new NoteIndex(config, read, log);
   const sendReadState = () => void server.sendReadState({ keys: read.all() });
@@ -72,7 +72,6 @@ export function createCtx(context: vscode.ExtensionContext, makeClient: ClientFa
   context.subscriptions.push(
     client,
     config,
-    config.onDidChange((c) => configureL10n({ topicLabels: c.topicLabels })),
     corpus,
     read,
     read.onDidChange(sendReadState),

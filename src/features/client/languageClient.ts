@@ -12,8 +12,8 @@ import { BIBTEX_LANGUAGE, fileKind, isBibliography, isCiting, LATEX_LANGUAGES, M
 import { maxFileBytes } from '../../core/config/fileLimits.js';
 import { decodeForReading } from '../../core/text/utf8.js';
 import { Commands, Settings } from '../../ids.js';
-import { FILE_SETTINGS, fromWorkspaceSettings, type ConfigStore } from '../config.js';
-import { FROM_WORKSPACE, ServerRequests, TOPIC_LABELS_SETTING, type InitializationOptions, type ReadFileParams, type ReadFileResult, type StatParams, type StatResult } from '../../server/protocol.js';
+import { FILE_SETTINGS, fromWorkspaceSettings } from '../config.js';
+import { FROM_WORKSPACE, ServerRequests, type InitializationOptions, type ReadFileParams, type ReadFileResult, type StatParams, type StatResult } from '../../server/protocol.js';
 
 /**
  * Every document the server reads: citing documents, and bibliographies (CSL-JSON and CSL-YAML
@@ -93,15 +93,15 @@ export type ClientFactory = (options: LanguageClientOptions) => BaseLanguageClie
  *
  * @param log - where the server's log lines go (the "MLSys Papers" channel)
  * @param make - builds the client for this host's transport from the shared options
- * @param cacheDir - where the server may cache loaded libraries (a local path), if anywhere
- * @param config - the window's settings: the server gets their topic labels, with VS Code's
- *   display-language bundle, so that its hovers and diagnostics speak the user's language
+ * @param cacheDir - where the server may cache loaded libraries (a local path), if anywhere; the
+ *   server also gets VS Code's display-language bundle, so that its hovers and diagnostics speak
+ *   the user's language (and the client's `locale`, which `auto` topic labels follow)
  * @returns the client; dispose it to stop the server
  */
-export function createLanguageClient(log: vscode.LogOutputChannel, make: ClientFactory, cacheDir: string | undefined, config: Pick<ConfigStore, 'value'>): BaseLanguageClient {
+export function createLanguageClient(log: vscode.LogOutputChannel, make: ClientFactory, cacheDir: string | undefined): BaseLanguageClient {
   const initializationOptions: InitializationOptions = {
     fileSystem: true, clientCommands: true, ...(cacheDir ? { cacheDir } : {}),
-    l10n: { ...(vscode.l10n.bundle ? { bundle: vscode.l10n.bundle } : {}), topicLabels: config.value.topicLabels },
+    ...(vscode.l10n.bundle ? { l10n: { bundle: vscode.l10n.bundle } } : {}),
   };
   const options: LanguageClientOptions = {
     documentSelector: SERVER_SELECTOR,
@@ -124,7 +124,7 @@ export function createLanguageClient(log: vscode.LogOutputChannel, make: ClientF
             const item = params.items[i];
             if (item?.section !== Settings.section || !value || typeof value !== 'object') return value;
             const scope = item.scopeUri ? vscode.Uri.parse(item.scopeUri, true) : undefined;
-            return { ...value, [FROM_WORKSPACE]: FILE_SETTINGS.filter((k) => fromWorkspaceSettings(k, scope)), [TOPIC_LABELS_SETTING]: config.value.topicLabels };
+            return { ...value, [FROM_WORKSPACE]: FILE_SETTINGS.filter((k) => fromWorkspaceSettings(k, scope)) };
           });
         },
       },
