@@ -83,6 +83,28 @@ describe('BibCache with a host that reads BibTeX files', () => {
   });
 });
 
+describe('BibCache requests at the same time', () => {
+  it('share one read of a file per stamp: two requests while the file is read, of any kind, read and parse it once', async () => {
+    const ws = workspace();
+    const cache = new BibCache(64);
+    parsed.length = 0;
+    const both = await Promise.all([bibOf(cache, ws), bibOf(cache, ws)]);
+    expect(both[0]).toBe(both[1]);
+    expect([ws.reads, parsed.length]).toEqual([1, 1]);
+    const make = vi.fn((t: string) => t.length);
+    expect(await Promise.all([cache.get(ws, REFS, 'latex', make), cache.get(ws, REFS, 'latex', make)])).toEqual([TEXT.length, TEXT.length]);
+    expect([ws.reads, make.mock.calls.length]).toEqual([2, 1]);
+    // A new stamp is a new read, and a file gone is null to every request.
+    ws.stampOf = 's2';
+    await Promise.all([bibOf(cache, ws), bibOf(cache, ws)]);
+    expect(ws.reads).toBe(3);
+    ws.readText = async function () { this.reads++; return undefined; };
+    ws.stampOf = 's3';
+    expect(await Promise.all([bibOf(cache, ws), bibOf(cache, ws)])).toEqual([null, null]);
+    expect(ws.reads).toBe(4);
+  });
+});
+
 describe('the language server\'s one bibliography cache', () => {
   it('gives a document the library store\'s reading of its .bib: the text is read once, by the store, and parsed by no one else', async () => {
     // The stamp the harness's reads give (the Node host's stat and read agree the same way).

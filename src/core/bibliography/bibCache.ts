@@ -43,7 +43,7 @@ function bibtexFile(path: string, text: string, parsed: ParsedBib): BibFile {
  */
 export class BibCache {
   private readonly entries = new Map<string, { stamp: string; value: unknown; later?: () => unknown }>();
-  /** Bibliography files being read in slices, by id: a second request for the same stamp waits for the same read. */
+  /** Files being read, by id: a second request for the same stamp waits for the same read (a request and the library reload at start, or two pulls, read a file once). */
   private readonly underWay = new Map<string, { stamp: string; value: Promise<unknown> }>();
 
   /**
@@ -72,7 +72,7 @@ export class BibCache {
       return hit.value as T;
     }
     const sliced = kind === BIB && this.pause && bibFormatOf(uri.path)?.startsWith('csl-');
-    const under = sliced && stamp !== undefined ? this.underWay.get(id) : undefined;
+    const under = stamp !== undefined ? this.underWay.get(id) : undefined;
     if (under && under.stamp === stamp) return await under.value as T | null;
     const read = (async () => {
       const text = await ws.readText(uri);
@@ -81,7 +81,7 @@ export class BibCache {
       if (stamp !== undefined) this.set(id, { stamp, value });
       return value;
     })();
-    if (!sliced || stamp === undefined) return read;
+    if (stamp === undefined) return read;
     const mine = { stamp, value: read };
     this.underWay.set(id, mine);
     try {
