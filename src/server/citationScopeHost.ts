@@ -6,7 +6,7 @@
  * listing per request.
  */
 import { URI } from 'vscode-uri';
-import { LATEX_FILE_LIMIT } from '../core/latex/project.js';
+import { LATEX_FILE_LIMIT } from '../core/latex/indexing.js';
 import type { ScopeHost, ScopeLink } from '../core/service/citationScope.js';
 import { fileKind, isCiting } from '../core/workspace/fileKind.js';
 import type { LatexProjectIndexer } from './latexIndexer.js';

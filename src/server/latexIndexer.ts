@@ -7,7 +7,9 @@
  */
 import { FileChangeType, type FileEvent } from 'vscode-languageserver';
 import { URI } from 'vscode-uri';
-import { indexLatexFiles, LATEX_FILE_LIMIT, LatexProject, type LatexFileFacts } from '../core/latex/project.js';
+import type { LatexFileFacts } from '../core/latex/fileFacts.js';
+import { indexLatexFiles, LATEX_FILE_LIMIT } from '../core/latex/indexing.js';
+import { LatexProject } from '../core/latex/project.js';
 import type { Logger } from '../core/config/logger.js';
 import { fileKind } from '../core/workspace/fileKind.js';
 import type { Clock } from './host.js';

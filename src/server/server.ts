@@ -21,7 +21,8 @@ import {
 import { URI } from 'vscode-uri';
 import { fileKind, isBibliography } from '../core/workspace/fileKind.js';
 import { configureL10n } from '../core/text/l10n.js';
-import { LATEX_FILE_FACTS, LATEX_FILE_LIMIT } from '../core/latex/project.js';
+import { LATEX_FILE_FACTS } from '../core/latex/fileFacts.js';
+import { LATEX_FILE_LIMIT } from '../core/latex/indexing.js';
 import { createCitationService } from '../core/service/service.js';
 import { ServiceCommands } from '../core/service/types.js';
 import { ServerContext } from './serverContext.js';

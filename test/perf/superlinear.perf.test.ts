@@ -9,7 +9,7 @@ import { bibtexArxiv } from '../../src/core/corpus/identifiers.js';
 import { findBibKeys, parseBib, planBibAppend, STRING_COMMAND } from '../../src/core/bibliography/bibtexFile.js';
 import { frontMatterOf } from '../../src/core/markdown/frontMatter.js';
 import { planBibAddition, readBibFile } from '../../src/core/bibliography/planAdditions.js';
-import { latexFileFacts } from '../../src/core/latex/project.js';
+import { latexFileFacts } from '../../src/core/latex/fileFacts.js';
 import { pandocCitations } from '../../src/core/cite/citations.js';
 import { latexProse } from '../../src/core/checks/namedSystems.js';
 import { planEntryRewrites } from '../../src/core/bibliography/planRewrite.js';

@@ -125,6 +125,20 @@ describe('the import graph of src/ (ARCHITECTURE.md, "Who may import what")', ()
   });
 });
 
+describe('the size of src/ files (issue 27: no file over 500 lines)', () => {
+  /** The `.ts` files under `src/` over `max` lines (line ends, as `wc -l` counts), each as "path: count", by path. */
+  const overLong = (max: number) => tsFiles(SRC).sort()
+    .map((f) => ({ f: relative(SRC, f).split(sep).join('/'), n: readFileSync(f, 'utf8').match(/\n/g)?.length ?? 0 }))
+    .filter(({ n }) => n > max).map(({ f, n }) => `${f}: ${n} lines`);
+  it('names each file over the limit with its count (the check can fail)', () => {
+    expect(overLong(0).length).toBeGreaterThan(100);
+    expect(overLong(0)).toContain(`extension.ts: ${readFileSync(join(SRC, 'extension.ts'), 'utf8').split('\n').length - 1} lines`);
+  });
+  it('has no .ts file over 500 lines', () => {
+    expect(overLong(500)).toEqual([]);
+  });
+});
+
 describe('what the linter cannot hold (eslint.config.mjs holds the import rules of ARCHITECTURE.md)', () => {
   it('finds the imports it checks', () => {
     expect(importsOf(join(SRC, 'extension.ts'))).toContain('vscode');

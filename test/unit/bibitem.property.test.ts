@@ -15,7 +15,7 @@
 import fc from 'fast-check';
 import { afterAll, describe, it } from 'vitest';
 import { latexBibitems } from '../../src/core/latex/bibitems.js';
-import { latexFileFacts } from '../../src/core/latex/project.js';
+import { latexFileFacts } from '../../src/core/latex/fileFacts.js';
 import { call, check, runFuzz, tallies, TEST_TIMEOUT_MS } from './fuzz/harness.js';
 
 const TOKENS = ['\\bibitem', '\\bibitem[', '[', ']', '{', '}', '\\\\', '\\', '%', '\n', '\r\n', '\r', ' ', 'k', 'key1', '\\verb|', '|',

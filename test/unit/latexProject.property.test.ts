@@ -1,5 +1,6 @@
 /**
- * Property tests of the LaTeX project model (`src/core/latex/project.ts`) on generated workspaces:
+ * Property tests of the LaTeX project model (`src/core/latex/project.ts`, over `fileFacts.ts` and
+ * `inputPaths.ts`) on generated workspaces:
  * up to 12 files in two folders, each a root (`\documentclass`) or not, linking to others with
  * `\input{…}` (braced or bare, with or without `.tex`), `\include`, `\import` and `\subimport`,
  * cycles and self-links included, with links inside comments and `\iffalse` blocks, and links to
@@ -21,7 +22,9 @@
 import fc from 'fast-check';
 import { afterAll, describe, it } from 'vitest';
 import { URI } from 'vscode-uri';
-import { bblCandidates, latexFileFacts, LatexProject } from '../../src/core/latex/project.js';
+import { latexFileFacts } from '../../src/core/latex/fileFacts.js';
+import { bblCandidates } from '../../src/core/latex/inputPaths.js';
+import { LatexProject } from '../../src/core/latex/project.js';
 import { call, check, runFuzz, tallies, TEST_TIMEOUT_MS } from './fuzz/harness.js';
 
 /** Files `a/f0.tex` … in folders `/ws/a` and `/ws/b`. */

@@ -1,12 +1,15 @@
 /**
- * The LaTeX project model (`src/core/latex/project.ts`) on in-memory workspaces: links read as TeX
- * reads them, roots found by following them, each root's bibliography across its files, and the
- * work of indexing and walking counted (no timing).
+ * The LaTeX project model (`src/core/latex/project.ts`, over `fileFacts.ts`, `inputPaths.ts` and
+ * `indexing.ts`) on in-memory workspaces: links read as TeX reads them, roots found by following
+ * them, each root's bibliography across its files, and the work of indexing and walking counted
+ * (no timing).
  */
 import { describe, expect, it } from 'vitest';
 import { URI } from 'vscode-uri';
 import { resolveBibliography } from '../../src/core/bibliography/resolve.js';
-import { indexLatexFiles, latexFileFacts, LatexProject } from '../../src/core/latex/project.js';
+import { latexFileFacts } from '../../src/core/latex/fileFacts.js';
+import { indexLatexFiles } from '../../src/core/latex/indexing.js';
+import { LatexProject } from '../../src/core/latex/project.js';
 import { MemoryWorkspace } from './memoryWorkspace.js';
 
 const u = (path: string) => URI.file(path);

@@ -13,7 +13,8 @@ import { createCitationService, type CitationService } from '../../src/core/serv
 import type { CitationServiceOptions } from '../../src/core/service/serviceContext.js';
 import { corpusView, DEFAULT_DOCUMENT_SETTINGS, type CorpusView } from '../../src/core/service/types.js';
 import { realCorpus } from './helpers.js';
-import { indexLatexFiles, LatexProject } from '../../src/core/latex/project.js';
+import { indexLatexFiles } from '../../src/core/latex/indexing.js';
+import { LatexProject } from '../../src/core/latex/project.js';
 import type { ScopeHost } from '../../src/core/service/citationScope.js';
 import { fileKind, isCiting } from '../../src/core/workspace/fileKind.js';
 

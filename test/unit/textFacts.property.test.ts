@@ -11,7 +11,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { TEX_ROOT } from '../../src/core/latex/bibDeclarations.js';
 import { FRONT_MATTER } from '../../src/core/markdown/frontMatter.js';
 import { citationAtIn, documentCitations, documentCitationsIn, LATEX_CITATIONS, PANDOC_KEYS } from '../../src/core/cite/citations.js';
-import { LATEX_FILE_FACTS } from '../../src/core/latex/project.js';
+import { LATEX_FILE_FACTS } from '../../src/core/latex/fileFacts.js';
 import type { TextFact } from '../../src/core/text/textFacts.js';
 import { OpenDocument } from '../../src/server/openDocument.js';
 

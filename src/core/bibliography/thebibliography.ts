@@ -11,7 +11,9 @@ import type { BibCache } from './bibCache.js';
 import type { WorkspaceFiles } from '../workspace/files.js';
 import { texToText } from './texToText.js';
 import { latexBibitems, type LatexBibitem } from '../latex/bibitems.js';
-import { bblCandidates, LATEX_FILE_FACTS, type LatexProject, type ThebibliographyFiles } from '../latex/project.js';
+import { LATEX_FILE_FACTS } from '../latex/fileFacts.js';
+import { bblCandidates } from '../latex/inputPaths.js';
+import type { LatexProject, ThebibliographyFiles } from '../latex/project.js';
 import { factOf, type FactSource } from '../text/textFacts.js';
 
 /** A file that defines `\bibitem` keys or holds a `thebibliography` environment. */

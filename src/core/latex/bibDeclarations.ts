@@ -238,7 +238,7 @@ function declarationsIn(clean: string): { at: number; end: number; decl: BibDecl
 
 /**
  * Where an edit could change {@link latexBibliographies}'s answer beyond moving it (for
- * `latex/project.ts`'s fact of a file): each declaring command from its backslash through the
+ * `latex/fileFacts.ts`'s fact of a file): each declaring command from its backslash through the
  * reach of its arguments' reading (`closingBrace` and `optionalAt` read at most
  * {@link ARGUMENT_MAX} characters each), an environment's name, and each `\putbib` with its optional
  * argument.

@@ -4,17 +4,8 @@
  * it includes. A section file opened alone then cites from its root's bibliography, as TeX reads it
  * when the root is compiled, without a `% !TEX root` magic comment.
  *
- * How links are read and resolved, and where each rule comes from:
- * - `\input{file}` and `\input file` (LaTeX2e `ltfiles.dtx`: with braces LaTeX's `\input`, without
- *   them TeX's primitive, whose file name ends at a blank); `\include{file}` (always `file.tex`);
- *   `\InputIfFileExists{file}`; the subfiles package's `\subfile{file}` and `\subfileinclude{file}`.
- *   A name without an extension is tried as `name.tex`, then as `name` (kpathsea's order for TeX
- *   input files). Paths are relative to the root's folder, TeX's working directory when the root is
- *   compiled; as LaTeX Workshop and texlab do, the including file's own folder is tried after it.
- * - The import package's `\import{dir}{file}` (`dir` from the root's folder, or absolute) and
- *   `\subimport{dir}{file}` (`dir` from the importing file's import folder), and their `\inputfrom`,
- *   `\includefrom`, `\subinputfrom`, `\subincludefrom` forms: the imported file's own links are
- *   then read from `dir` first (import package manual, "\import", "\subimport").
+ * Each file is kept as its facts (`fileFacts.ts`: its links, declarations, `\bibitem`s, whether it
+ * is a root); links are resolved where TeX looks for them (`inputPaths.ts`). The model's own rules:
  * - A root is a file with `\documentclass` (or LaTeX 2.09's `\documentstyle`), except a subfiles
  *   document (`\documentclass[main.tex]{subfiles}`, subfiles manual §2), whose roots are those of
  *   its main file, named relative to its own folder.
@@ -23,191 +14,25 @@
  *   folder BibTeX and biber run in), except a `\subfix{path}`, and a `\bibliography` path in a
  *   subfiles document, which are relative to the file that writes them (subfiles manual, "Fixing
  *   paths": the package applies `\subfix` to `\bibliography`).
- * - Every command is read outside comments, verbatim text and `\iffalse` blocks (`maskLatex`); a
- *   path holding a macro (`\input{\dir/a}`) or a macro parameter (`#1`) is not followed.
  *
  * Linear: each file is read and scanned once per change of its text; the graph is walked again only
  * when a change alters a file's links or whether it is a root, and that walk visits each file once
  * per root that reaches it (its work is counted in {@link LatexProject.lastGraphWork}). Cycles and a
  * file that includes itself are walked once.
  *
- * Pure: no `node:`, no `vscode`; files come in as URIs and texts from the host.
+ * Pure: no `node:`, no `vscode`; files come in as URIs and texts from the host (`indexing.ts` reads
+ * a workspace's files in).
  */
 import { URI, Utils } from 'vscode-uri';
-import { latexBibliographies, latexDeclarationSpans, type BibDeclaration } from './bibDeclarations.js';
+import type { BibDeclaration } from './bibDeclarations.js';
+import type { LatexThebibliography } from './bibitems.js';
+import { latexFileFacts, type LatexFileFacts, type LatexLink } from './fileFacts.js';
+import { bblCandidates, candidateNames, linkCandidates, linkFolders, namesBbl, namesBblFile } from './inputPaths.js';
 import { fromFolder } from '../workspace/writtenPath.js';
-import { latexBibitems, type LatexThebibliography } from './bibitems.js';
-import { latexCommands } from './commands.js';
-import { BACKSLASH, isLetter, LBRACE, maskLatex } from './scan.js';
 import { fileKind } from '../workspace/fileKind.js';
-import type { Span, TextFact } from '../text/textFacts.js';
-
-/** At most this many `.tex` files are indexed (a workspace that is a whole file system is not read whole). */
-export const LATEX_FILE_LIMIT = 20000;
 
 /** At most this many files of a root's chain are read on demand ({@link LatexProject.readChain}). */
 export const ROOT_CHAIN_LIMIT = 256;
-
-/** How a file is pulled in. */
-export type LatexLinkKind = 'input' | 'include' | 'subfile' | 'import' | 'subimport';
-
-/** One link from a LaTeX file to another, as written. */
-export interface LatexLink {
-  kind: LatexLinkKind;
-  /** The file as written (quotes and blanks around it removed). */
-  path: string;
-  /** `import`/`subimport`: the folder argument as written ('' for none). */
-  dir?: string;
-}
-
-/** What the project keeps of one file: read from its text once per change. */
-export interface LatexFileFacts {
-  links: LatexLink[];
-  /** Its `\bibliography` and `\addbibresource` declarations, paths as written. */
-  bibs: BibDeclaration[];
-  /** It has `\documentclass` (or `\documentstyle`): it can be compiled. */
-  documentClass: boolean;
-  /** Its `\bibitem`s and `thebibliography` environments (`bibitems.ts`). */
-  thebibliography: LatexThebibliography;
-  /** A subfiles document: the main file its `\documentclass[main]{subfiles}` names, as written ('' when none). */
-  subfilesMain?: string;
-}
-
-/** Commands that pull in one file, by name (without backslash or star). */
-const INCLUDE_COMMANDS: ReadonlyMap<string, LatexLinkKind> = new Map([
-  ['input', 'input'], ['include', 'include'], ['InputIfFileExists', 'input'], ['subfile', 'subfile'], ['subfileinclude', 'subfile'],
-  ['import', 'import'], ['inputfrom', 'import'], ['includefrom', 'import'],
-  ['subimport', 'subimport'], ['subinputfrom', 'subimport'], ['subincludefrom', 'subimport'],
-]);
-
-/** Whether a character ends the file name of TeX's primitive `\input name` (a blank, a line end, or a character that starts TeX code). */
-const endsBareName = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === BACKSLASH || c === LBRACE || c === 125 || c === 37;
-
-/** A path as written, or undefined when it cannot be followed statically (empty, a macro, a parameter). */
-function cleanPath(raw: string): string | undefined {
-  let p = raw.trim();
-  if (p.length >= 2 && p.startsWith('"') && p.endsWith('"')) p = p.slice(1, -1).trim();
-  if (!p || /[\\#{}%]/.test(p)) return undefined;
-  return p;
-}
-
-/**
- * What a LaTeX file links to and declares (see the module's documentation for the rules).
- *
- * @param text - the file's text
- * @returns its links in order, its bibliography declarations, whether it is a root
- */
-export function latexFileFacts(text: string, clean = maskLatex(text)): LatexFileFacts {
-  const links: LatexLink[] = [];
-  const several = (name: string) => INCLUDE_COMMANDS.get(name) === 'import' || INCLUDE_COMMANDS.get(name) === 'subimport';
-  for (const cmd of latexCommands(clean, (name) => INCLUDE_COMMANDS.has(name), several)) {
-    const kind = INCLUDE_COMMANDS.get(cmd.command)!;
-    const closed = cmd.groups.filter((g) => g.close >= 0);
-    const arg = (i: number) => (closed[i] ? clean.slice(closed[i]!.open + 1, closed[i]!.close) : undefined);
-    if (kind === 'import' || kind === 'subimport') {
-      const dir = arg(0);
-      const path = cleanPath(arg(1) ?? '');
-      const d = dir === undefined ? undefined : dir.trim() === '' ? '' : cleanPath(dir);
-      if (path && d !== undefined) links.push({ kind, path, dir: d });
-      continue;
-    }
-    const path = cleanPath(arg(0) ?? '');
-    if (path) links.push({ kind, path });
-  }
-  // TeX's primitive form: `\input name` (no braces).
-  for (let at = clean.indexOf('\\input'); at >= 0; at = clean.indexOf('\\input', at + 6)) {
-    let run = 0;
-    while (at - run - 1 >= 0 && clean.charCodeAt(at - run - 1) === BACKSLASH) run++;
-    if (run % 2 === 1) continue;
-    let k = at + 6;
-    if (k < clean.length && isLetter(clean.charCodeAt(k))) continue;
-    while (k < clean.length && (clean.charCodeAt(k) === 32 || clean.charCodeAt(k) === 9)) k++;
-    if (k >= clean.length || clean.charCodeAt(k) === LBRACE) continue;
-    const s = k;
-    while (k < clean.length && !endsBareName(clean.charCodeAt(k))) k++;
-    const path = cleanPath(clean.slice(s, k));
-    if (path) links.push({ kind: 'input', path });
-  }
-  let documentClass = false;
-  let subfilesMain: string | undefined;
-  for (const cmd of latexCommands(clean, (name) => name === 'documentclass' || name === 'documentstyle')) {
-    const g = cmd.groups[0]!;
-    if (g.close < 0) continue;
-    documentClass = true;
-    if (clean.slice(g.open + 1, g.close).trim() === 'subfiles') {
-      const option = /\[([^\]]*)\]/.exec(clean.slice(cmd.start, g.open));
-      // A subfiles document without the option names no main file ('').
-      subfilesMain = (option && cleanPath(option[1]!)) ?? '';
-    }
-  }
-  return { links, bibs: latexBibliographies(text, clean), documentClass, subfilesMain, thebibliography: latexBibitems(text, clean) };
-}
-
-/**
- * {@link latexFileFacts} as a fact of a text (`text/textFacts.ts`). An edit may change it where
- * its declarations are read (`latexDeclarationSpans`), inside the arguments of a link,
- * `\documentclass`, `\begin` or `\end` (read with every argument that follows), an
- * optional argument after them (`\begin{refsection}[refs.bib]`), a `\input name` and the line after
- * it, or from the first `\bibitem` on (an item's text runs to the next one); an edit before a
- * `\bibitem` moves its offset.
- */
-export const LATEX_FILE_FACTS: TextFact<LatexFileFacts> = {
-  name: 'latexFileFacts',
-  language: 'latex',
-  value: (text) => latexFileFacts(text),
-  compute(text) {
-    const clean = maskLatex(text);
-    const value = latexFileFacts(text, clean);
-    const n = clean.length;
-    const spans: Span[] = latexDeclarationSpans(clean);
-    const read = (name: string) => INCLUDE_COMMANDS.has(name) || name === 'documentclass' || name === 'documentstyle' || name === 'begin' || name === 'end';
-    for (const cmd of latexCommands(clean, read, () => true)) {
-      let end = cmd.groups[cmd.groups.length - 1]!.end;
-      let k = end + 1;
-      while (k < n && /\s/.test(clean[k]!)) k++;
-      if (clean[k] === '[') { const close = clean.indexOf(']', k); end = close < 0 ? n : close; }
-      spans.push({ start: cmd.start, end });
-    }
-    for (let at = clean.indexOf('\\input'); at >= 0; at = clean.indexOf('\\input', at + 6)) {
-      let end = at;
-      for (let line = 0; line < 2 && end < n; line++) {
-        while (end < n && clean[end] !== '\n' && clean[end] !== '\r') end++;
-        end++;
-      }
-      spans.push({ start: at, end });
-    }
-    const first = clean.indexOf('\\bibitem');
-    if (first >= 0) spans.push({ start: first, end: n });
-    return { value, spans };
-  },
-  shift(value, at, delta) {
-    if (!value.thebibliography.items.some((i) => i.offset >= at)) return value;
-    const items = value.thebibliography.items.map((i) => (i.offset >= at ? { ...i, offset: i.offset + delta } : i));
-    return { ...value, thebibliography: { ...value.thebibliography, items } };
-  },
-};
-
-/** `path` from folder `dir` (an absolute path as it is), normalised (`writtenPath.ts`). */
-const under = fromFolder;
-
-/** The names TeX tries for an input file: `name.tex` then `name`, or `name` alone when it has the extension; `\include` only `name.tex`. */
-function candidateNames(kind: LatexLinkKind, path: string): string[] {
-  if (/\.tex$/i.test(path)) return [path];
-  return kind === 'include' ? [`${path}.tex`] : [`${path}.tex`, path];
-}
-
-/** Whether a link names a `.bbl` file (`\input{main.bbl}`): a file the project does not index, but whose `\bibitem`s count. */
-const namesBbl = (link: LatexLink): boolean => namesBblFile(link.path);
-const namesBblFile = (name: string): boolean => fileKind(name) === 'bbl';
-
-/**
- * The `.bbl` files a file's own links name, each as the URIs TeX tries in order, from the file's
- * folder: for a file read alone, which no project holds (see {@link LatexProject.thebibliographyOf}).
- */
-export function bblCandidates(uri: URI, facts: LatexFileFacts): URI[][] {
-  const dir = Utils.dirname(uri);
-  return facts.links.filter(namesBbl).map((link) => candidateNames(link.kind, link.path).map((name) => under(link.dir ? under(dir, link.dir) : dir, name)));
-}
 
 /** Where a root's `\bibitem`s are: the files it reaches with their scans, and the `.bbl` files its links name (see {@link LatexProject.thebibliographyOf}). */
 export interface ThebibliographyFiles {
@@ -357,29 +182,11 @@ export class LatexProject {
    * from first (the import folder; else the root's folder).
    */
   private follow(from: FileState, base: URI, rootDir: URI, link: LatexLink): { target: FileState; base: URI } | undefined {
-    for (const { dir, base: next } of this.linkDirs(from, base, rootDir, link)) {
-      const target = this.lookup(candidateNames(link.kind, link.path).map((name) => under(dir, name)));
+    for (const { dir, base: next } of linkFolders(from.uri, base, rootDir, link)) {
+      const target = this.lookup(candidateNames(link.kind, link.path).map((name) => fromFolder(dir, name)));
       if (target) return { target, base: next };
     }
     return undefined;
-  }
-
-  /** The folders a link's file is looked for in, in order, each with the folder the file's own links are then read from. */
-  private linkDirs(from: FileState, base: URI, rootDir: URI, link: LatexLink): { dir: URI; base: URI }[] {
-    const dirs: { dir: URI; base: URI }[] = [];
-    const own = Utils.dirname(from.uri);
-    if (link.kind === 'import' || link.kind === 'subimport') {
-      const d = link.dir ?? '';
-      const starts = link.kind === 'import' ? [rootDir, own] : [base, own];
-      for (const s of starts) {
-        const dir = d ? under(s, d) : s;
-        dirs.push({ dir, base: dir });
-      }
-    } else {
-      for (const dir of [base, rootDir, own]) dirs.push({ dir, base });
-    }
-    const seen = new Set<string>();
-    return dirs.filter(({ dir }) => !seen.has(dir.toString()) && !!seen.add(dir.toString()));
   }
 
   /** Walks the graph from every root again when its shape changed since the last walk. */
@@ -431,9 +238,9 @@ export class LatexProject {
       for (const link of file.facts.links) {
         const to = this.follow(file, base, rootDir, link);
         if (!to) {
-          if (unresolved && !namesBbl(link)) unresolved.push({ from: file.uri, path: link.path, candidates: this.linkDirs(file, base, rootDir, link).flatMap(({ dir }) => candidateNames(link.kind, link.path).map((name) => under(dir, name))) });
+          if (unresolved && !namesBbl(link)) unresolved.push({ from: file.uri, path: link.path, candidates: linkCandidates(file.uri, base, rootDir, link) });
           // Its `.tex` candidates (`main.bbl.tex`) were looked up: the project holds every `.tex` file it may read.
-          if (namesBbl(link)) bbl.push(this.linkDirs(file, base, rootDir, link).flatMap(({ dir }) => candidateNames(link.kind, link.path).filter(namesBblFile).map((name) => under(dir, name))));
+          if (namesBbl(link)) bbl.push(linkCandidates(file.uri, base, rootDir, link, namesBblFile));
           continue;
         }
         const tid = to.target.uri.toString();
@@ -459,7 +266,7 @@ export class LatexProject {
     if (self && this.isRoot(self)) out.set(id, self.uri);
     if (self?.facts.subfilesMain) {
       const dir = Utils.dirname(self.uri);
-      const main = this.lookup(candidateNames('input', self.facts.subfilesMain).map((n) => under(dir, n)));
+      const main = this.lookup(candidateNames('input', self.facts.subfilesMain).map((n) => fromFolder(dir, n)));
       if (main) {
         if (this.isRoot(main)) out.set(main.uri.toString(), main.uri);
         for (const r of this.rootsReaching.get(main.uri.toString()) ?? []) out.set(r, this.files.get(r)!.uri);
@@ -571,40 +378,4 @@ export class LatexProject {
     this.walk();
     return (this.reach.get(root.toString()) ?? []).map((f) => this.files.get(f)!.uri);
   }
-}
-
-/** What {@link indexLatexFiles} needs from its host. */
-export interface LatexIndexHost {
-  /** A file's text (an open document's first); undefined when it cannot be read. */
-  read(uri: URI): Promise<string | undefined>;
-  /** Whether to pause now (a slice's time is up); default never. */
-  shouldYield?(): boolean;
-  /** Pauses, letting the host answer other requests. */
-  yield?(): Promise<void>;
-  /** Told after each pause and at the end: files done of total. */
-  progress?(done: number, total: number): void;
-  /** Stops the indexing when true (a newer one started). */
-  cancelled?(): boolean;
-}
-
-/**
- * Reads files into a project, each once, in slices: between slices the host answers other requests.
- *
- * @param uris - the `.tex` files to index (the workspace's listing)
- * @returns how many files were read, or -1 when cancelled
- */
-export async function indexLatexFiles(project: LatexProject, uris: readonly URI[], host: LatexIndexHost): Promise<number> {
-  let done = 0;
-  for (const uri of uris) {
-    if (host.cancelled?.()) return -1;
-    const text = await host.read(uri);
-    if (text !== undefined) project.set(uri, text);
-    done++;
-    if (host.shouldYield?.()) {
-      host.progress?.(done, uris.length);
-      await host.yield?.();
-    }
-  }
-  host.progress?.(done, uris.length);
-  return done;
 }

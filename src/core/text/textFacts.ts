@@ -97,7 +97,7 @@ const isDigit = (c: string | undefined): boolean => !!c && c >= '0' && c <= '9';
 /**
  * The commands whose readers read on after the command or its arguments, over blanks (an argument,
  * a file name, a `\bibitem`'s text, a conditional's digits): the citation commands
- * (`latex/commands.ts`), the declarations and links (`bibliography/locate.ts`, `latex/project.ts`),
+ * (`latex/commands.ts`), the declarations and links (`bibliography/locate.ts`, `latex/fileFacts.ts`),
  * `\bibitem` (`latex/bibitems.ts`) and the scanner's own (`latex/scan.ts`).
  */
 const READING = new Set([

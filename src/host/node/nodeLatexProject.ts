@@ -8,7 +8,8 @@ import type { WorkspaceFiles } from '../../core/workspace/files.js';
 import { BibCache } from '../../core/bibliography/bibCache.js';
 import { citedKeys } from '../../core/cite/citations.js';
 import { documentCrossrefs } from '../../core/bibliography/documentCrossrefs.js';
-import { indexLatexFiles, LATEX_FILE_LIMIT, LatexProject } from '../../core/latex/project.js';
+import { indexLatexFiles, LATEX_FILE_LIMIT } from '../../core/latex/indexing.js';
+import { LatexProject } from '../../core/latex/project.js';
 import { listNodeFiles } from './nodeServerHost.js';
 
 /**
