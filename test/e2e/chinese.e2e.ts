@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
-  extensionUnderTest, launchBrowser, openFile, openWorkbench, quickInput, repoRoot, resetWorkbench, runCommand, save, screenshot, startCodeServer,
-  typeInEditor, waitForEditorText, type CodeServer,
+  extensionUnderTest, goToLine, launchBrowser, openFile, openWorkbench, pickFromSearch, quickInput, repoRoot, resetWorkbench, runCommand, save, screenshot,
+  startCodeServer, typeInEditor, waitForEditorText, type CodeServer,
 } from './harness';
 
 const VLLM_TITLE = 'Efficient Memory Management for Large Language Model Serving with PagedAttention';
@@ -88,16 +88,8 @@ describe('MLSys Papers in Chinese', () => {
     const tex = ['\\documentclass{article}', '\\begin{document}', 'Iteration-level scheduling:', '\\begin{thebibliography}{9}', '\\bibitem{a} A.', '\\end{thebibliography}', '\\end{document}', ''].join('\n');
     writeFileSync(join(workspace, 'zh-thebib/zh-thebib.tex'), tex);
     await openFile(page, 'zh-thebib/zh-thebib.tex');
-    await page.keyboard.press('Control+G');
-    await quickInput.type(page, ':3');
-    await page.keyboard.press('Enter');
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-    await page.keyboard.press('End');
-    await runCommand(page, 'MLSys Papers: 插入引用');
-    await quickInput.type(page, 'orca iteration-level scheduling');
-    const first = page.locator('.quick-input-widget .monaco-list-row[data-index="0"] >> visible=true');
-    await expect.poll(async () => (await first.textContent()) ?? '', { timeout: 30_000 }).toContain('Orca: A Distributed Serving System');
-    await page.keyboard.press('Enter');
+    await goToLine(page, 3, true);
+    await pickFromSearch(page, 'MLSys Papers: 插入引用', 'orca iteration-level scheduling', 'Orca: A Distributed Serving System');
     await waitForEditorText(page, 'Iteration-level scheduling:\\cite{yu2022orca}');
     // The refusal (reason `thebibliography`) in the bundle's Chinese, in the message's Chinese frame.
     const toast = page.locator('.notifications-toasts', { hasText: '包含文档的 thebibliography，MLSys Papers 不会写入它；它未被修改；请在其中为 yu2022orca 手动添加 \\bibitem' });

@@ -380,6 +380,38 @@ export async function runCommand(page: Page, title: string, timeout = 30_000): P
 }
 
 /**
+ * Moves the active editor's cursor with Go to Line (Ctrl+G), then, with `end`, to the end of that line.
+ * @param target - `line` or `line:column`, 1-based
+ */
+export async function goToLine(page: Page, target: number | string, end = false): Promise<void> {
+  await page.keyboard.press('Control+G');
+  await quickInput.type(page, `:${target}`);
+  await page.keyboard.press('Enter');
+  await page.locator(QUICK_INPUT).waitFor({ state: 'hidden' });
+  if (end) await page.keyboard.press('End');
+}
+
+/**
+ * Runs a command that opens the extension's search (`MLSys Papers: Search`, `MLSys Papers: Insert
+ * Citation`, or their titles in the display language), types `query`, and presses Enter once the
+ * first row has held `title` for three looks in a row (the list is drawn again as the answers to
+ * earlier keystrokes arrive: Enter on a row about to change would pick another entry).
+ * @throws a failed assertion quoting the first row when it does not hold `title` within `timeout` ms
+ */
+export async function pickFromSearch(page: Page, command: string, query: string, title: string, timeout = 30_000): Promise<void> {
+  await runCommand(page, command);
+  await quickInput.type(page, query);
+  const first = page.locator(`${QUICK_INPUT} .monaco-list-row[data-index="0"] >> visible=true`);
+  let held = 0;
+  await expect.poll(async () => {
+    const text = (await first.textContent()) ?? '';
+    held = text.includes(title) ? held + 1 : 0;
+    return held >= 3 || !held ? text : '(the first row holds it, not yet three looks in a row)';
+  }, { timeout, interval: 250 }).toContain(title);
+  await page.keyboard.press('Enter');
+}
+
+/**
  * Opens a workspace file with quick open (Ctrl+P) and waits until its tab is the active one.
  * @param relPath - path relative to the workspace folder, with `/` separators.
  */

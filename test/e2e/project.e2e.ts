@@ -19,8 +19,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
-  extensionUnderTest, launchBrowser, openFile, openWorkbench, quickInput, resetWorkbench, runCommand, save, startCodeServer, typeInEditor, waitForEditorText,
-  type CodeServer,
+  extensionUnderTest, goToLine, launchBrowser, openFile, openWorkbench, pickFromSearch, resetWorkbench, runCommand, save, startCodeServer, typeInEditor,
+  waitForEditorText, type CodeServer,
 } from './harness';
 
 const workspace = mkdtempSync(join(tmpdir(), 'mlsys-e2e-project-'));
@@ -124,17 +124,8 @@ describe('a multi-file LaTeX paper in a real VS Code', () => {
       .toContain('"kwon2023efficient" is in the MLSys Papers corpus; special/refs.bib is not a regular file (a device, a pipe, a folder or a link that leads to none), so it is not read.');
     expect((await problemsOf('special.tex')).join('\n')).not.toContain('does not exist');
     await closeProblems();
-    await page.keyboard.press('Control+G');
-    await quickInput.type(page, ':4');
-    await page.keyboard.press('Enter');
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-    await page.keyboard.press('End');
-    await runCommand(page, 'MLSys Papers: Insert Citation');
-    await quickInput.type(page, 'orca iteration-level scheduling');
-    await quickInput.waitForItem(page, 'Orca: A Distributed Serving System');
-    await expect.poll(async () => (await page.locator('.quick-input-widget .monaco-list-row[data-index="0"] >> visible=true').textContent()) ?? '', { timeout: 30_000 })
-      .toContain('Orca: A Distributed Serving System');
-    await page.keyboard.press('Enter');
+    await goToLine(page, 4, true);
+    await pickFromSearch(page, 'MLSys Papers: Insert Citation', 'orca iteration-level scheduling', 'Orca: A Distributed Serving System');
     await waitForEditorText(page, 'Iteration-level scheduling:\\cite{yu2022orca}');
     await page.locator('.notifications-toasts', { hasText: 'refs.bib not a regular file; it was not changed; add yu2022orca by hand' }).waitFor({ timeout: 30_000 });
     await save(page);
