@@ -582,11 +582,12 @@ export async function libraryStatus(page: Page): Promise<string> {
  * search would race the load.
  *
  * @param loaded - library file name → its number of entries, e.g. `{ 'lab.bib': 1 }`
- * @param timeout - ms; a hang catcher, not a guess at the load's speed
+ * @param timeout - ms; a hang catcher, not a guess at the load's speed, kept under a test's 180 s
+ *   (vitest.e2e.config.mts) so that a load that never ends fails with this message, not the test's timeout
  * @throws Error naming the libraries and quoting the item's label as last seen (not shown, still
  *   loading, cannot be read) when they are not all loaded within `timeout`
  */
-export async function waitForLibraries(page: Page, loaded: Record<string, number>, timeout = 120_000): Promise<void> {
+export async function waitForLibraries(page: Page, loaded: Record<string, number>, timeout = 90_000): Promise<void> {
   const lines = Object.entries(loaded).map(([name, n]) => `${name}: ${n === 1 ? '1 entry' : `${n.toLocaleString('en-US')} entries`}`);
   const done = (label: string) => {
     const have = label.split('\n');
@@ -622,10 +623,10 @@ export async function extensionLog(server: CodeServer): Promise<string> {
  * that shows nothing else (the user's corpus files, read without a problem, log
  * `corpus: N entries (1 from 1 file(s) of yours, 0 problem(s))`).
  *
- * @param timeout - ms; a hang catcher
+ * @param timeout - ms; a hang catcher, under a test's 180 s as in {@link waitForLibraries}
  * @throws Error with the log's last lines when no line matches within `timeout`
  */
-export async function waitForLogLine(server: CodeServer, line: RegExp, timeout = 120_000): Promise<void> {
+export async function waitForLogLine(server: CodeServer, line: RegExp, timeout = 90_000): Promise<void> {
   if (extensionHost === 'web') throw new Error('harness: waitForLogLine reads the log code-server writes on disk; the web worker extension host writes none');
   let text = '';
   const ok = await poll(async () => (text = await extensionLog(server)).split('\n').some((l) => line.test(l)), timeout);
