@@ -138,5 +138,7 @@ describe('MLSys Papers in Restricted Mode', () => {
       await control.stop();
       rmSync(trustedCopy, { recursive: true, force: true });
     }
-  });
+    // It starts a code-server and a browser of its own (a beforeAll's work, 120 s allowed there) before
+    // its waits: the config's 180 s would cut them short, with a timeout instead of what was not loaded.
+  }, 300_000);
 });
