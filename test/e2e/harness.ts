@@ -418,8 +418,11 @@ export async function pickFromSearch(page: Page, command: string, query: string,
 export async function openFile(page: Page, relPath: string): Promise<void> {
   await page.keyboard.press('ControlOrMeta+P');
   await quickInput.type(page, relPath);
-  await quickInput.waitForItem(page, basename(relPath));
-  await page.keyboard.press('Enter');
+  const item = await quickInput.waitForItem(page, basename(relPath));
+  // Enter opens the focused entry, which may still be another one (seen: the file opened last, from
+  // the history, while the list filtered): then the file's own entry is clicked, as in runCommand.
+  if (await item.evaluate((el) => el.classList.contains('focused'))) await page.keyboard.press('Enter');
+  else await item.click();
   await page.locator('.tabs-container .tab.active', { hasText: basename(relPath) }).waitFor();
   await page.locator(ACTIVE_EDITOR + '.focused').waitFor();
 }
