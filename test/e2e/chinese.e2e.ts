@@ -4,16 +4,18 @@
  * (the Topics view's name, command titles from `package.nls.zh-cn.json`), what it says at run time
  * (`l10n/bundle.l10n.zh-cn.json`: the search's placeholder, diagnostics from the language server)
  * and the topic labels (`topicLabels: auto` follows the display language) are Chinese; search and
- * citing work as in English.
+ * citing work as in English. A refusal to write a bibliography (Insert Citation into a document
+ * whose bibliography is its own `thebibliography`) is said in Chinese too: the reason travels as a
+ * code and the extension renders it.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
-  extensionUnderTest, launchBrowser, openFile, openWorkbench, quickInput, repoRoot, resetWorkbench, runCommand, save, screenshot, startCodeServer,
-  typeInEditor, waitForEditorText, type CodeServer,
+  extensionUnderTest, goToLine, launchBrowser, openFile, openWorkbench, pickFromSearch, quickInput, repoRoot, resetWorkbench, runCommand, save, screenshot,
+  startCodeServer, typeInEditor, waitForEditorText, type CodeServer,
 } from './harness';
 
 const VLLM_TITLE = 'Efficient Memory Management for Large Language Model Serving with PagedAttention';
@@ -78,5 +80,24 @@ describe('MLSys Papers in Chinese', () => {
     const problems = page.locator('.markers-panel');
     await expect.poll(async () => (await problems.textContent()) ?? '', { timeout: 30_000 }).toContain('未知的引用键“nosuch1999”');
     await page.keyboard.press('Control+Shift+M');
+  });
+
+  test('Insert Citation into a document whose bibliography is its thebibliography cites, and says in Chinese that it was not written', async () => {
+    await resetWorkbench(page);
+    mkdirSync(join(workspace, 'zh-thebib'));
+    const tex = ['\\documentclass{article}', '\\begin{document}', 'Iteration-level scheduling:', '\\begin{thebibliography}{9}', '\\bibitem{a} A.', '\\end{thebibliography}', '\\end{document}', ''].join('\n');
+    writeFileSync(join(workspace, 'zh-thebib/zh-thebib.tex'), tex);
+    await openFile(page, 'zh-thebib/zh-thebib.tex');
+    await goToLine(page, 3, true);
+    await pickFromSearch(page, 'MLSys Papers: 插入引用', 'orca iteration-level scheduling', 'Orca: A Distributed Serving System');
+    await waitForEditorText(page, 'Iteration-level scheduling:\\cite{yu2022orca}');
+    // The refusal (reason `thebibliography`) in the bundle's Chinese, in the message's Chinese frame.
+    const toast = page.locator('.notifications-toasts', { hasText: '包含文档的 thebibliography，MLSys Papers 不会写入它；它未被修改；请在其中为 yu2022orca 手动添加 \\bibitem' });
+    await toast.waitFor({ timeout: 30_000 });
+    expect((await toast.textContent()) ?? '').toContain('MLSys Papers：');
+    await save(page);
+    // The citation is in; the thebibliography is as it was, and no bibliography file was made.
+    expect(readFileSync(join(workspace, 'zh-thebib/zh-thebib.tex'), 'utf8')).toBe(tex.replace('scheduling:', 'scheduling:\\cite{yu2022orca}'));
+    expect(readdirSync(join(workspace, 'zh-thebib'))).toEqual(['zh-thebib.tex']);
   });
 });

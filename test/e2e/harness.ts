@@ -380,14 +380,49 @@ export async function runCommand(page: Page, title: string, timeout = 30_000): P
 }
 
 /**
+ * Moves the active editor's cursor with Go to Line (Ctrl+G), then, with `end`, to the end of that line.
+ * @param target - `line` or `line:column`, 1-based
+ */
+export async function goToLine(page: Page, target: number | string, end = false): Promise<void> {
+  await page.keyboard.press('Control+G');
+  await quickInput.type(page, `:${target}`);
+  await page.keyboard.press('Enter');
+  await page.locator(QUICK_INPUT).waitFor({ state: 'hidden' });
+  if (end) await page.keyboard.press('End');
+}
+
+/**
+ * Runs a command that opens the extension's search (`MLSys Papers: Search`, `MLSys Papers: Insert
+ * Citation`, or their titles in the display language), types `query`, and presses Enter once the
+ * first row has held `title` for three looks in a row (the list is drawn again as the answers to
+ * earlier keystrokes arrive: Enter on a row about to change would pick another entry).
+ * @throws a failed assertion quoting the first row when it does not hold `title` within `timeout` ms
+ */
+export async function pickFromSearch(page: Page, command: string, query: string, title: string, timeout = 30_000): Promise<void> {
+  await runCommand(page, command);
+  await quickInput.type(page, query);
+  const first = page.locator(`${QUICK_INPUT} .monaco-list-row[data-index="0"] >> visible=true`);
+  let held = 0;
+  await expect.poll(async () => {
+    const text = (await first.textContent()) ?? '';
+    held = text.includes(title) ? held + 1 : 0;
+    return held >= 3 || !held ? text : '(the first row holds it, not yet three looks in a row)';
+  }, { timeout, interval: 250 }).toContain(title);
+  await page.keyboard.press('Enter');
+}
+
+/**
  * Opens a workspace file with quick open (Ctrl+P) and waits until its tab is the active one.
  * @param relPath - path relative to the workspace folder, with `/` separators.
  */
 export async function openFile(page: Page, relPath: string): Promise<void> {
   await page.keyboard.press('ControlOrMeta+P');
   await quickInput.type(page, relPath);
-  await quickInput.waitForItem(page, basename(relPath));
-  await page.keyboard.press('Enter');
+  const item = await quickInput.waitForItem(page, basename(relPath));
+  // Enter opens the focused entry, which may still be another one (seen: the file opened last, from
+  // the history, while the list filtered): then the file's own entry is clicked, as in runCommand.
+  if (await item.evaluate((el) => el.classList.contains('focused'))) await page.keyboard.press('Enter');
+  else await item.click();
   await page.locator('.tabs-container .tab.active', { hasText: basename(relPath) }).waitFor();
   await page.locator(ACTIVE_EDITOR + '.focused').waitFor();
 }
@@ -531,6 +566,74 @@ export function changedPixels(a: Uint8Array, b: Uint8Array, tolerance = 16): num
  */
 export async function waitForFile(path: string, timeoutMs: number): Promise<boolean> {
   return poll(async () => ((await stat(path).catch(() => undefined))?.size ?? 0) > 0, timeoutMs);
+}
+
+/**
+ * The libraries' status-bar item's accessible label: its tooltip, `MLSys Papers libraries` and then
+ * one line per library (`lab.bib: 1 entry`, `zotero.bib: loading, 0 of about 2`, `x.bib: cannot be
+ * read (…)`; see `libraryStatusText` in src/features/libraryStatus.ts); '' while the item is not
+ * shown (no library configured, or the extension not started yet).
+ */
+export async function libraryStatus(page: Page): Promise<string> {
+  return (await page.locator('[aria-label^="MLSys Papers libraries"]').first().getAttribute('aria-label', { timeout: 1_000 }).catch(() => null)) ?? '';
+}
+
+/**
+ * Waits until the libraries' status-bar item says that each library of `loaded` is loaded with its
+ * count of entries (its line reads `name: 1 entry` or `name: N entries`, possibly followed by its
+ * problems): the condition that a library's entries are searchable, where a fixed-length poll of the
+ * search would race the load.
+ *
+ * @param loaded - library file name → its number of entries, e.g. `{ 'lab.bib': 1 }`
+ * @param timeout - ms; a hang catcher, not a guess at the load's speed, kept under a test's 180 s
+ *   (vitest.e2e.config.mts) so that a load that never ends fails with this message, not the test's timeout
+ * @throws Error naming the libraries and quoting the item's label as last seen (not shown, still
+ *   loading, cannot be read) when they are not all loaded within `timeout`
+ */
+export async function waitForLibraries(page: Page, loaded: Record<string, number>, timeout = 90_000): Promise<void> {
+  const lines = Object.entries(loaded).map(([name, n]) => `${name}: ${n === 1 ? '1 entry' : `${n.toLocaleString('en-US')} entries`}`);
+  const done = (label: string) => {
+    const have = label.split('\n');
+    return lines.every((want) => have.some((l) => l === want || l.startsWith(want + ',') || l.startsWith(want + ' (')));
+  };
+  let label = '';
+  const ok = await poll(async () => done(label = await libraryStatus(page)), timeout);
+  if (!ok) {
+    throw new Error(`the libraries did not load within ${timeout} ms: the status bar was to say ${JSON.stringify(lines)}; `
+      + `it said ${label ? JSON.stringify(label) : 'nothing (its libraries item is not shown)'}`);
+  }
+}
+
+/**
+ * The extension's log (the "MLSys Papers" output channel, the language server's lines included) as
+ * code-server writes it on disk: `<user data>/logs/<session>/exthost<N>/<publisher.name>/MLSys Papers.log`
+ * (VS Code 1.139's layout for an extension's log output channel, in the Node extension host; the web
+ * worker host keeps its logs in the browser). '' while it does not exist.
+ */
+export async function extensionLog(server: CodeServer): Promise<string> {
+  const logs = join(server.userDataDir, 'logs');
+  const texts: string[] = [];
+  for (const session of (await readdir(logs).catch(() => [])).sort()) {
+    for (const host of (await readdir(join(logs, session)).catch(() => [])).filter((d) => d.startsWith('exthost')).sort()) {
+      texts.push(await readFile(join(logs, session, host, 'mlsys-papers.mlsys-papers', 'MLSys Papers.log'), 'utf8').catch(() => ''));
+    }
+  }
+  return texts.join('');
+}
+
+/**
+ * Waits until the extension's log ({@link extensionLog}) has a line matching `line`: for a load
+ * that shows nothing else (the user's corpus files, read without a problem, log
+ * `corpus: N entries (1 from 1 file(s) of yours, 0 problem(s))`).
+ *
+ * @param timeout - ms; a hang catcher, under a test's 180 s as in {@link waitForLibraries}
+ * @throws Error with the log's last lines when no line matches within `timeout`
+ */
+export async function waitForLogLine(server: CodeServer, line: RegExp, timeout = 90_000): Promise<void> {
+  if (extensionHost === 'web') throw new Error('harness: waitForLogLine reads the log code-server writes on disk; the web worker extension host writes none');
+  let text = '';
+  const ok = await poll(async () => (text = await extensionLog(server)).split('\n').some((l) => line.test(l)), timeout);
+  if (!ok) throw new Error(`the MLSys Papers log has no line matching ${line} after ${timeout} ms; its last lines:\n${text.split('\n').slice(-15).join('\n') || '(no log)'}`);
 }
 
 /** Polls `check` every 100 ms until it returns true (→ true) or `timeoutMs` passes (→ false). */

@@ -11,7 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { extensionUnderTest, launchBrowser, openFile, openWorkbench, quickInput, repoRoot, runCommand, save, startCodeServer, waitForEditorText, type CodeServer } from './harness';
+import {
+  extensionUnderTest, launchBrowser, openFile, openWorkbench, quickInput, repoRoot, runCommand, save, startCodeServer, waitForEditorText, waitForLibraries,
+  waitForLogLine, type CodeServer,
+} from './harness';
 
 const VLLM_TITLE = 'Efficient Memory Management for Large Language Model Serving with PagedAttention';
 const PROBE_TITLE = 'Restricted Mode Probe Entry From The Workspace';
@@ -118,16 +121,24 @@ describe('MLSys Papers in Restricted Mode', () => {
     try {
       const p = await openWorkbench(controlBrowser, control.url, trustedCopy);
       await p.locator('.activitybar .action-item a[aria-label^="MLSys Papers"]').waitFor({ timeout: 60_000 });
-      await openFile(p, 'notes.md');
+      await openFile(p, 'notes.md'); // activates the extension
+      // Searched only once both are loaded: the picker does not search again when a load ends, so a
+      // search typed before would miss them. The library: the status bar counts its entry. The
+      // corpus file: the log records it (nothing else shows a corpus file read without a problem).
+      await waitForLibraries(p, { 'lab.bib': 1 });
+      await waitForLogLine(control, /corpus: \d+ entries \(1 from 1 file\(s\) of yours, 0 problem\(s\)\)/);
       await runCommand(p, 'MLSys Papers: Search');
       await quickInput.type(p, 'Restricted Mode Probe');
       const rows = () => p.locator('.quick-input-widget .monaco-list-row').evaluateAll((els) => els.map((el) => el.textContent ?? '').join('\n'));
-      await expect.poll(rows, { timeout: 60_000 }).toContain(PROBE_TITLE);
-      await expect.poll(rows, { timeout: 60_000 }).toContain(LIBRARY_PROBE);
+      // The answer to the query typed: no load left to race.
+      const missing = async () => { const r = await rows(); return [PROBE_TITLE, LIBRARY_PROBE].filter((t) => !r.includes(t)); };
+      await expect.poll(missing, { timeout: 30_000 }).toEqual([]);
     } finally {
       await controlBrowser.close();
       await control.stop();
       rmSync(trustedCopy, { recursive: true, force: true });
     }
-  });
+    // It starts a code-server and a browser of its own (a beforeAll's work, 120 s allowed there) before
+    // its waits: the config's 180 s would cut them short, with a timeout instead of what was not loaded.
+  }, 300_000);
 });

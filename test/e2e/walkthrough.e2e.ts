@@ -23,7 +23,7 @@ import type { Browser, Frame, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, onTestFinished, test } from 'vitest';
 import {
   extensionUnderTest, launchBrowser, openFile, openWorkbench, quickInput, repoRoot, resetWorkbench, runCommand, save, screenshot, startCodeServer,
-  editorVisibleText, typeInEditor, waitForEditorText, type CodeServer,
+  editorVisibleText, typeInEditor, waitForEditorText, waitForLibraries, type CodeServer,
   expandTreeRows, topicsTree as harnessTopicsTree, treeRow as harnessTreeRow,
 } from './harness';
 
@@ -435,8 +435,7 @@ describe('the getting-started walkthrough', () => {
     await page.keyboard.press('Enter');
     await setting.locator('.setting-list-row', { hasText: 'wt-library/zotero.bib' }).waitFor({ timeout: 15_000 });
     await closeSettings();
-    const status = page.locator('[aria-label^="MLSys Papers libraries"]').first();
-    await expect.poll(async () => (await status.getAttribute('aria-label').catch(() => null)) ?? '', { timeout: 60_000 }).toContain('zotero.bib: 3 entries');
+    await waitForLibraries(page, { 'zotero.bib': 3 });
     await showCollapsedTopics();
     await expand('Libraries', 'zotero.bib', 'scheduling');
     await treeRow('Quokka: A Scheduler for GPU Clusters').waitFor({ timeout: 15_000 });
