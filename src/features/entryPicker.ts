@@ -77,8 +77,10 @@ export class EntryPicker {
     let asked = 0;
     let inFlight: vscode.CancellationTokenSource | undefined;
     let pending: Promise<void> = Promise.resolve();
-    const update = async () => {
+    /** @param again - the same query asked again after a load: the row the user is on stays the active one */
+    const update = async (again = false) => {
       const query = qp.value;
+      const was = again ? qp.activeItems[0]?.entry : undefined;
       const mine = ++asked;
       inFlight?.cancel();
       inFlight?.dispose();
@@ -104,7 +106,8 @@ export class EntryPicker {
       qp.selectedItems = [...checked.values()];
       // With canSelectMany no row is focused by default; focus our best hit so Enter takes it.
       const best = hits.find((i) => !checked.has(i.entry.key)) ?? items[0];
-      qp.activeItems = best ? [best] : [];
+      const stay = was && items.find((i) => i.entry === was || (i.entry.key === was.key && i.entry.library?.uri === was.library?.uri));
+      qp.activeItems = stay ? [stay] : best ? [best] : [];
       updating = false;
       qp.title = invalid.length ? vscode.l10n.t('{0} (not understood: {1}; try year:2023 or year:2022..2024)', title, invalid.join(', ')) : title;
     };
@@ -119,6 +122,10 @@ export class EntryPicker {
       };
       const subs: vscode.Disposable[] = [
         qp.onDidChangeValue(() => { pending = update(); }),
+        // The corpus reloaded or a library loaded or changed while the search is open: what was
+        // typed is asked again, so a query typed during a load finds what the load brought.
+        this.corpus.onDidChange(() => { pending = update(true); }),
+        this.corpus.onDidChangeLibraries(() => { pending = update(true); }),
         qp.onDidChangeSelection((sel) => {
           if (updating) return;
           const shown = new Set(qp.items.map((i) => i.entry.key));
