@@ -17,7 +17,7 @@ import { DocumentDiagnosticRequest, HoverRequest, type FullDocumentDiagnosticRep
 import { URI } from 'vscode-uri';
 import { main } from '../../src/cli.js';
 import { bblCandidates, latexFileFacts, LatexProject } from '../../src/core/latex/project.js';
-import { readBibFile } from '../../src/core/bibliography/planAdditions.js';
+import { readBibFile } from '../../src/core/bibliography/bibFile.js';
 import { syncBibliography } from '../../src/host/node/addCitedEntries.js';
 import type { HostFileSystem } from '../../src/server/host.js';
 import { realCorpus } from './helpers.js';
