@@ -17,7 +17,8 @@
 import { createScanner } from 'jsonc-parser/lib/esm/main.js';
 import { bibKeyOffset, type BibEntry } from './bibtexFile.js';
 import { readBibFile, type BibFile } from './bibFile.js';
-import { verified, type EditPlan, type Splice } from './fileEdit.js';
+import type { EditPlan, Splice } from './fileEdit.js';
+import { verified } from './readBack.js';
 
 /** The BibTeX fields whose value is one key (`crossref`, `xref`) or a comma-separated list of keys. */
 const KEY_FIELDS = ['crossref', 'xref', 'xdata', 'related', 'entryset'];

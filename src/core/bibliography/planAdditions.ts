@@ -13,7 +13,8 @@ import { cslYamlReferences } from './readCslYaml.js';
 import { parseYaml } from '../text/yaml.js';
 import { eolOf, findBibKey, parseBib, trailingSpaceStart, type BibEntry } from './bibtexFile.js';
 import { readBibFile, type BibFile } from './bibFile.js';
-import { verified, type EditPlan, type Splice } from './fileEdit.js';
+import type { EditPlan, Splice } from './fileEdit.js';
+import { verified } from './readBack.js';
 import { bibEntryIdentity, entryIdentity, SameWorkIndex } from '../corpus/sameWork.js';
 
 /** Whether a `.bib` text defines a macro (ignoring case, as BibTeX does). */
