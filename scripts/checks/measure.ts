@@ -15,7 +15,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readBibFile } from '../../src/core/bibliography/planAdditions.js';
+import { readBibFile } from '../../src/core/bibliography/bibFile.js';
 import { bibEntryIdentity, entryIdentity, SameWorkIndex } from '../../src/core/corpus/sameWork.js';
 import { checkBibFile } from '../../src/core/checks/checkRecords.js';
 import { findingMessage } from '../../src/core/checks/findingText.js';

@@ -80,7 +80,7 @@ async function loadProjectCode() {
     await build({
       stdin: {
         contents: [
-          "export { readBibFile } from './src/core/bibliography/planAdditions.ts';",
+          "export { readBibFile } from './src/core/bibliography/bibFile.ts';",
           "export { bibEntryIdentity, entryIdentity, normaliseTitle, SameWorkIndex } from './src/core/corpus/sameWork.ts';",
           "export { bibtexArxiv, bareDoi } from './src/core/corpus/identifiers.ts';",
           "export { citedKeys } from './src/core/cite/citations.ts';",

@@ -16,6 +16,7 @@
  */
 import * as vscode from 'vscode';
 import { refusalText } from '../core/bibliography/refusal.js';
+import { applySplices } from '../core/bibliography/fileEdit.js';
 import { textHash, type BibChange, type CitePlan, type SameWorkInBibliography } from '../core/service/types.js';
 import type { Logger } from '../core/config/logger.js';
 import { decodeUtf8 } from '../core/text/utf8.js';
@@ -122,7 +123,7 @@ export class Bibliographies {
     }
     // Mixed or lone-CR line endings: VS Code would normalise them all on save. Write the file's
     // own text plus the insertion instead; an open (unmodified) editor reloads it.
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(raw.slice(0, disk.offset) + disk.text + raw.slice(disk.offset)));
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(applySplices(raw, [{ offset: disk.offset, length: 0, text: disk.text }])));
     this.log.info(`added ${keys} to ${uri.toString(true)} (written directly to keep its mixed line endings)`);
     return true;
   }

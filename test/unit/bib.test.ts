@@ -2,16 +2,18 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  duplicateKeys, findBibKey, findBibKeys, MAX_BIB_EXPANSION, parseBib, planBibAppend,
+  duplicateKeys, findBibKey, findBibKeys, MAX_BIB_EXPANSION, parseBib,
 } from '../../src/core/bibliography/bibtexFile.js';
 import { latexBibliographies, planLatexBibDeclaration, texRootOf } from '../../src/core/latex/bibDeclarations.js';
 import { bibliographyDeclarations, markdownBibliographies, planMarkdownBibDeclaration } from '../../src/core/markdown/frontMatter.js';
-import { planBibAddition, planBibSync, readBibFile } from '../../src/core/bibliography/planAdditions.js';
-import { entry, realCorpus } from './helpers.js';
+import { planBibAddition, planBibAppend, planBibSync } from '../../src/core/bibliography/planAdditions.js';
+import { applySplices } from '../../src/core/bibliography/fileEdit.js';
+import { readBibFile } from '../../src/core/bibliography/bibFile.js';
+import { entry, onlySplice, realCorpus } from './helpers.js';
 
 const FIX = join(__dirname, 'fixtures/bib');
 const read = (name: string) => readFileSync(join(FIX, name), 'utf8');
-const apply = (text: string, ins: { offset: number; text: string }) => text.slice(0, ins.offset) + ins.text + text.slice(ins.offset);
+const apply = (text: string, ins: { offset: number; length?: number; text: string }) => applySplices(text, [{ length: 0, ...ins }]);
 const kwon = () => realCorpus().entry('kwon2023efficient')!;
 const orca = () => realCorpus().entry('yu2022orca')!;
 
@@ -184,12 +186,12 @@ describe('planBibSync', () => {
   it('appends to CSL-JSON and CSL YAML in their own shape', () => {
     const json = readBibFile('refs.json', read('refs.json'))!;
     expect(json.entries.map((e) => e.key)).toEqual(['yu2022orca']);
-    const outJson = apply(json.text, planBibAddition(json, [kwon()])!);
+    const outJson = apply(json.text, onlySplice(planBibAddition(json, [kwon()])));
     const items = JSON.parse(outJson) as { id: string }[];
     expect(items.map((i) => i.id)).toEqual(['yu2022orca', 'kwon2023efficient']);
     expect(outJson.startsWith(json.text.slice(0, json.text.lastIndexOf('}') + 1))).toBe(true);
     const yaml = readBibFile('refs.yaml', read('refs.yaml'))!;
-    const outYaml = apply(yaml.text, planBibAddition(yaml, [kwon()])!);
+    const outYaml = apply(yaml.text, onlySplice(planBibAddition(yaml, [kwon()])));
     expect(readBibFile('refs.yaml', outYaml)!.entries.map((e) => e.key)).toEqual(['yu2022orca', 'kwon2023efficient']);
     expect(outYaml.startsWith(yaml.text)).toBe(true);
   });

@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { DocumentDiagnosticRequest, type Diagnostic } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
 import { parseBib, type ParsedBib } from '../../src/core/bibliography/bibtexFile.js';
-import { readBibFile } from '../../src/core/bibliography/planAdditions.js';
+import { readBibFile } from '../../src/core/bibliography/bibFile.js';
 import { BibCache } from '../../src/core/bibliography/bibCache.js';
 import type { WorkspaceFiles } from '../../src/core/workspace/files.js';
 import { Methods, type LibraryStatusParams } from '../../src/server/protocol.js';

@@ -22,7 +22,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { editorText, eolOf, parseBib, type BibEntry } from '../../src/core/bibliography/bibtexFile.js';
-import { planBibAddition, readBibFile, type BibFile } from '../../src/core/bibliography/planAdditions.js';
+import { planBibAddition } from '../../src/core/bibliography/planAdditions.js';
+import { applySplices } from '../../src/core/bibliography/fileEdit.js';
+import { readBibFile, type BibFile } from '../../src/core/bibliography/bibFile.js';
 import { toBibtex } from '../../src/core/cite/writeBibtex.js';
 import { toCslJson } from '../../src/core/cite/formatCitation.js';
 import {
@@ -60,14 +62,16 @@ function appendProperty(path: string, format: string, variant: Variant) {
     if (oldKeys.some((k) => k.toLowerCase() === add.key.toLowerCase())) throw new Skip('new key already in the file');
     const e = entryOf(add);
 
-    const plan = call('planBibAddition', () => planBibAddition(src, [e]));
-    check(`plan for a readable bibliography${LONE_CR.test(t) ? ' (file with a lone CR)' : ''}`, plan !== undefined,
-      () => 'planBibAddition refused a bibliography that reads without error');
+    const planned = call('planBibAddition', () => planBibAddition(src, [e]));
+    check(`plan for a readable bibliography${LONE_CR.test(t) ? ' (file with a lone CR)' : ''}`, 'splices' in planned && planned.splices.length === 1,
+      () => `planBibAddition refused a bibliography that reads without error: ${show(planned)}`);
+    const plan = planned.splices[0]!;
     const { offset } = plan;
+    check('an insertion', plan.length === 0);
     check('offset within the text', Number.isInteger(offset) && offset >= 0 && offset <= t.length, () => `offset ${offset}, length ${t.length}`);
     check('insertion not empty', plan.text.length > 0);
     check('insertion not before the BOM', !(t.startsWith('\uFEFF') && offset === 0));
-    const after = t.slice(0, offset) + plan.text + t.slice(offset);
+    const after = applySplices(t, planned.splices);
     check('bytes before the insertion kept', after.slice(0, offset) === t.slice(0, offset));
     check('bytes after the insertion kept', after.slice(offset + plan.text.length) === t.slice(offset));
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { Range } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
-import { readBibFile } from '../../src/core/bibliography/planAdditions.js';
+import { readBibFile } from '../../src/core/bibliography/bibFile.js';
 import type { CitationService } from '../../src/core/service/service.js';
 import { serviceOver } from './memoryWorkspace.js';
 

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
-import { readBibFile } from '../../src/core/bibliography/planAdditions.js';
+import { readBibFile } from '../../src/core/bibliography/bibFile.js';
 import { loadLibrary } from '../../src/core/library/loadLibrary.js';
 import { serviceOver } from './memoryWorkspace.js';
 

@@ -11,7 +11,7 @@ import { CslJsonReader, notPlainData, readCslJsonLibrary, type CslReader } from 
 import { CslYamlReader, readCslYamlLibrary, YAML_BATCH_CHARS } from '../../src/core/bibliography/readCslYaml.js';
 import { libraryToJson } from '../../src/core/library/libraryCacheFormat.js';
 import { LibraryLoader, loadLibrary } from '../../src/core/library/loadLibrary.js';
-import { readBibFile } from '../../src/core/bibliography/planAdditions.js';
+import { readBibFile } from '../../src/core/bibliography/bibFile.js';
 import { jsonSyntaxError } from '../../src/core/text/json.js';
 import { parseYaml } from '../../src/core/text/yaml.js';
 

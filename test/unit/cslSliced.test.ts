@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { URI } from 'vscode-uri';
-import { readBibFile } from '../../src/core/bibliography/planAdditions.js';
+import { readBibFile } from '../../src/core/bibliography/bibFile.js';
 import { BibCache } from '../../src/core/bibliography/bibCache.js';
 import { YAML_BATCH_CHARS } from '../../src/core/bibliography/readCslYaml.js';
 import type { WorkspaceFiles } from '../../src/core/workspace/files.js';

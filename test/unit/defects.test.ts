@@ -10,15 +10,17 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { editorText, eolOf } from '../../src/core/bibliography/bibtexFile.js';
-import { planBibAddition, readBibFile } from '../../src/core/bibliography/planAdditions.js';
+import { planBibAddition } from '../../src/core/bibliography/planAdditions.js';
+import { applySplices, type Splice } from '../../src/core/bibliography/fileEdit.js';
+import { readBibFile } from '../../src/core/bibliography/bibFile.js';
 import { toCslJson } from '../../src/core/cite/formatCitation.js';
 import { parseEntriesFile, parseTopicsFile } from '../../src/core/corpus/readCorpus.js';
 import { parseYaml } from '../../src/core/text/yaml.js';
-import { entry } from './helpers.js';
+import { entry, onlySplice } from './helpers.js';
 
 const FIX = join(__dirname, 'fixtures/defects');
 const read = (name: string) => readFileSync(join(FIX, name), 'utf8');
-const apply = (text: string, ins: { offset: number; text: string }) => text.slice(0, ins.offset) + ins.text + text.slice(ins.offset);
+const apply = (text: string, ins: Splice) => applySplices(text, [ins]);
 const breaks = (s: string) => s.match(/\r\n|\r|\n/g) ?? [];
 const count = (s: string, re: RegExp) => s.match(re)?.length ?? 0;
 const plain = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
@@ -36,13 +38,12 @@ function appendAndReadBack(path: string, t: string, keys: string[]): string {
   const source = readBibFile(path, t)!;
   expect(source.error).toBeUndefined();
   expect(source.entries.map((e) => e.key)).toEqual(keys);
-  const plan = planBibAddition(source, [added]);
-  expect(plan, 'planBibAddition refused the file').toBeDefined();
-  const after = apply(t, plan!);
-  expect(after.slice(0, plan!.offset)).toBe(t.slice(0, plan!.offset));
-  expect(after.slice(plan!.offset + plan!.text.length)).toBe(t.slice(plan!.offset));
-  expect(new Set(breaks(plan!.text))).toEqual(new Set(breaks(plan!.text).length ? [eolOf(t)] : []));
-  expect(breaks(after).length, 'line breaks fused or split at the insertion').toBe(breaks(t).length + breaks(plan!.text).length);
+  const plan = onlySplice(planBibAddition(source, [added]));
+  const after = apply(t, plan);
+  expect(after.slice(0, plan.offset)).toBe(t.slice(0, plan.offset));
+  expect(after.slice(plan.offset + plan.text.length)).toBe(t.slice(plan.offset));
+  expect(new Set(breaks(plan.text))).toEqual(new Set(breaks(plan.text).length ? [eolOf(t)] : []));
+  expect(breaks(after).length, 'line breaks fused or split at the insertion').toBe(breaks(t).length + breaks(plan.text).length);
   const back = readBibFile(path, after)!;
   expect(back.error).toBeUndefined();
   expect(back.entries.map((e) => e.key)).toEqual([...keys, added.key]);
@@ -127,7 +128,7 @@ describe('a YAML mapping that is not a CSL bibliography', () => {
     const raw = read('not-csl-mapping.yaml');
     for (const t of [raw, editorText(raw), raw.replace(/\n/g, '\r\n')]) {
       const source = readBibFile('refs.yaml', t)!;
-      expect(planBibAddition(source, [added])).toBeUndefined();
+      expect(planBibAddition(source, [added])).toEqual({ refusal: 'broken' });
     }
   });
 });

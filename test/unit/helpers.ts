@@ -1,3 +1,4 @@
+import type { EditPlan, Splice } from '../../src/core/bibliography/fileEdit.js';
 import { inject } from 'vitest';
 import { buildCorpus, type Corpus, type CorpusData } from '../../src/core/corpus/readCorpus.js';
 import type { CorpusEntry } from '../../src/core/corpus/schema.js';
@@ -45,4 +46,14 @@ export function entry(over: Partial<CorpusEntry> & Pick<CorpusEntry, 'key'>): Co
     aliases: [], summary: 's', sources: ['curated'], seed_urls: [], verified: ['https://example.org'], records: [], unverified: [],
     ...over,
   };
+}
+
+/**
+ * The one splice of a plan that must have exactly one (an addition, a rewrite of one entry);
+ * throws with the refusal otherwise, so a test fails naming it.
+ */
+export function onlySplice(plan: EditPlan): Splice {
+  if ('refusal' in plan) throw new Error(`refused: ${plan.refusal}`);
+  if (plan.splices.length !== 1) throw new Error(`${plan.splices.length} splices`);
+  return plan.splices[0]!;
 }

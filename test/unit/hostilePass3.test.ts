@@ -19,7 +19,7 @@ import { main } from '../../src/cli.js';
 import { latexFileFacts } from '../../src/core/latex/fileFacts.js';
 import { bblCandidates } from '../../src/core/latex/inputPaths.js';
 import { LatexProject } from '../../src/core/latex/project.js';
-import { readBibFile } from '../../src/core/bibliography/planAdditions.js';
+import { readBibFile } from '../../src/core/bibliography/bibFile.js';
 import { syncBibliography } from '../../src/host/node/addCitedEntries.js';
 import type { HostFileSystem } from '../../src/server/host.js';
 import { realCorpus } from './helpers.js';

@@ -51,7 +51,7 @@ describe('eslint.config.mjs holds the architecture (a rule that cannot fail is a
     const probe = "import type { Entry } from '../corpus/schema.js';\nexport type X = Entry;";
     expect(await rulesHit(probe, 'src/core/text/probe.ts')).toContain('import-x/no-restricted-paths');
     expect(await rulesHit(probe, 'src/core/bibliography/probe.ts')).not.toContain('import-x/no-restricted-paths');
-    expect(await rulesHit("import { readBibFile } from '../bibliography/planAdditions.js';\nexport const x = readBibFile;", 'src/core/markdown/probe.ts')).toContain('import-x/no-restricted-paths');
+    expect(await rulesHit("import { readBibFile } from '../bibliography/bibFile.js';\nexport const x = readBibFile;", 'src/core/markdown/probe.ts')).toContain('import-x/no-restricted-paths');
     // `search` is the folder's own files: its subfolders are layers above it, and they may import it.
     expect(await rulesHit("import { LibraryIndex } from './library/libraryIndex.js';\nexport const x = LibraryIndex;", 'src/core/search/probe.ts')).toContain('import-x/no-restricted-paths');
     expect(await rulesHit("import { parseQuery } from '../queryLanguage.js';\nexport const x = parseQuery;", 'src/core/search/library/probe.ts')).not.toContain('import-x/no-restricted-paths');

@@ -20,7 +20,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, describe, it } from 'vitest';
-import { readBibFile } from '../../src/core/bibliography/planAdditions.js';
+import { readBibFile } from '../../src/core/bibliography/bibFile.js';
 import { checkBibFile } from '../../src/core/checks/checkRecords.js';
 import { RecordMatcher } from '../../src/core/checks/matchRecord.js';
 import { isVersionOfRecord } from '../../src/core/checks/recordFields.js';

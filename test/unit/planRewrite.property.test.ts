@@ -20,8 +20,10 @@
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, it } from 'vitest';
-import { readBibFile, planBibAddition, type BibFile } from '../../src/core/bibliography/planAdditions.js';
-import { applyReplacements, OWNED_BIBTEX_FIELDS, OWNED_CSL_VARIABLES, planEntryRewrite, planEntryRewrites } from '../../src/core/bibliography/planRewrite.js';
+import { planBibAddition } from '../../src/core/bibliography/planAdditions.js';
+import { readBibFile, type BibFile } from '../../src/core/bibliography/bibFile.js';
+import { OWNED_BIBTEX_FIELDS, OWNED_CSL_VARIABLES, planEntryRewrite, planEntryRewrites } from '../../src/core/bibliography/planRewrite.js';
+import { applySplices, type EditPlan } from '../../src/core/bibliography/fileEdit.js';
 import { checkBibFile, fixOf } from '../../src/core/checks/checkRecords.js';
 import { RecordMatcher } from '../../src/core/checks/matchRecord.js';
 import { isVersionOfRecord } from '../../src/core/checks/recordFields.js';
@@ -121,11 +123,12 @@ function bibtexProperty({ before, after, work, layout, second }: Case): void {
   const found = call('checkBibFile', () => checkBibFile(file, matcher));
   const f = found.find((x) => x.key === layout.key);
   check('the preprint is found, as the version of record\'s', f?.kind === 'version-of-record' && f.record.key === work.key, () => show(found.map((x) => [x.key, x.kind, x.record.key])));
-  const plan = call('planEntryRewrite', () => planEntryRewrite(file, f.entry, fixOf(f)));
-  check('a plan', plan !== undefined);
+  const planned = call('planEntryRewrite', () => planEntryRewrite(file, f.entry, fixOf(f)));
+  check('a plan', 'splices' in planned && planned.splices.length === 1, () => show(planned));
+  const plan = planned.splices[0]!;
   const start = text.indexOf(planted);
   check('the plan replaces exactly the entry', plan.offset === start && plan.length === planted.length, () => `plan ${plan.offset}+${plan.length}, entry ${start}+${planted.length}`);
-  const out = applyReplacements(text, [plan]);
+  const out = applySplices(text, [plan]);
   check('bytes before the entry kept', out.slice(0, start) === text.slice(0, start));
   check('bytes after the entry kept', out.slice(start + plan.text.length) === text.slice(start + planted.length));
   const breaks = plan.text.match(/\r\n|\r|\n/g) ?? [];
@@ -144,9 +147,10 @@ function bibtexProperty({ before, after, work, layout, second }: Case): void {
   if (!second) return;
   const all = checkBibFile(file, matcher).filter((x) => x.kind === 'version-of-record' && (x.key === layout.key || x.key === `${second.layout.key}b`));
   if (all.length !== 2) throw new Skip('the second preprint is not found');
-  const plans = call('planEntryRewrites', () => planEntryRewrites(file, all.map((x) => ({ entry: x.entry, change: fixOf(x) }))));
-  check('fix all: a plan', plans !== undefined && plans.length === 2);
-  const both = applyReplacements(text, plans);
+  const fixAll: EditPlan = call('planEntryRewrites', () => planEntryRewrites(file, all.map((x) => ({ entry: x.entry, change: fixOf(x) }))));
+  check('fix all: a plan', 'splices' in fixAll && fixAll.splices.length === 2, () => show(fixAll));
+  const plans = fixAll.splices;
+  const both = applySplices(text, plans);
   const [a, b] = plans;
   check('fix all: bytes outside the two entries kept', both.slice(0, a!.offset) === text.slice(0, a!.offset)
     && both.slice(a!.offset + a!.text.length, a!.offset + a!.text.length + (b!.offset - a!.offset - a!.length)) === text.slice(a!.offset + a!.length, b!.offset)
@@ -165,15 +169,17 @@ function cslProperty(path: string) {
     const src = readBibFile(path, raw)!;
     if (src.error) throw new Skip('file does not read');
     if (src.entries.some((e) => e.key.toLowerCase() === key.toLowerCase())) throw new Skip('key taken');
-    const add = planBibAddition(src, [preprintCsl(work, key, own)]);
-    if (!add) throw new Skip('no append plan');
+    const added = planBibAddition(src, [preprintCsl(work, key, own)]);
+    if ('refusal' in added) throw new Skip('no append plan');
+    const add = added.splices[0]!;
     const text = raw.slice(0, add.offset) + add.text + raw.slice(add.offset);
     const file = call('readBibFile', () => readBibFile(path, text))!;
     const f = checkBibFile(file, matcher).find((x) => x.key === key);
     check('the preprint is found', f?.kind === 'version-of-record' && f.record.key === work.key, () => show(f));
-    const plan = call('planEntryRewrite', () => planEntryRewrite(file, f.entry, fixOf(f)));
-    check('a plan', plan !== undefined, () => show(text));
-    const out = applyReplacements(text, [plan]);
+    const planned = call('planEntryRewrite', () => planEntryRewrite(file, f.entry, fixOf(f)));
+    check('a plan', 'splices' in planned && planned.splices.length === 1, () => `${show(planned)} on ${show(text)}`);
+    const plan = planned.splices[0]!;
+    const out = applySplices(text, [plan]);
     check('bytes before the item kept', out.slice(0, plan.offset) === text.slice(0, plan.offset));
     check('bytes after the item kept', out.slice(plan.offset + plan.text.length) === text.slice(plan.offset + plan.length));
     check('the item starts where it started', plan.offset === f.entry.start);

@@ -9,14 +9,15 @@ import { describe, expect, it } from 'vitest';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type CodeAction, type Diagnostic, type TextDocumentEdit } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
-import { readBibFile } from '../../src/core/bibliography/planAdditions.js';
-import { applyReplacements, planEntryRewrite } from '../../src/core/bibliography/planRewrite.js';
+import { readBibFile } from '../../src/core/bibliography/bibFile.js';
+import { planEntryRewrite } from '../../src/core/bibliography/planRewrite.js';
+import { applySplices } from '../../src/core/bibliography/fileEdit.js';
 import { checkBibFile, fixOf, type RecordFinding } from '../../src/core/checks/checkRecords.js';
 import { findingMessage } from '../../src/core/checks/findingText.js';
 import { RecordMatcher } from '../../src/core/checks/matchRecord.js';
 import { corpusView, DEFAULT_DOCUMENT_SETTINGS, DiagnosticCodes, ServiceCommands, type DocumentSettings } from '../../src/core/service/types.js';
 import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
-import { realCorpus } from './helpers.js';
+import { onlySplice, realCorpus } from './helpers.js';
 import { serviceOver } from './memoryWorkspace.js';
 
 const matcher = () => RecordMatcher.of(realCorpus().entries);
@@ -164,8 +165,8 @@ describe('the rewrite', () => {
     const text = before + entry + after;
     const file = readBibFile('/ws/refs.bib', text)!;
     const [f] = checkBibFile(file, matcher());
-    const plan = planEntryRewrite(file, f!.entry, fixOf(f!))!;
-    const out = applyReplacements(text, [plan]);
+    const plan = onlySplice(planEntryRewrite(file, f!.entry, fixOf(f!)));
+    const out = applySplices(text, [plan]);
     expect(out.startsWith(before)).toBe(true);
     expect(out.endsWith(after)).toBe(true);
     const field = (name: string, value: string) => (name === 'File' || name === 'Keywords' ? `    ${name}${name === 'File' ? '    ' : ''}= ${value},` : `    ${name.length < 8 ? name.padEnd(8) : `${name} `}= ${value},`);
@@ -193,17 +194,17 @@ describe('the rewrite', () => {
     const text = orca({ year: '2021', pages: '1--10' });
     const file = readBibFile('/ws/refs.bib', text)!;
     const [f] = checkBibFile(file, matcher());
-    const year = planEntryRewrite(file, f!.entry, fixOf(f!, 'year'))!;
-    expect(applyReplacements(text, [year])).toBe(orca({ pages: '1--10' }));
-    const all = planEntryRewrite(file, f!.entry, fixOf(f!))!;
-    expect(applyReplacements(text, [all])).toBe(orca());
+    const year = onlySplice(planEntryRewrite(file, f!.entry, fixOf(f!, 'year')));
+    expect(applySplices(text, [year])).toBe(orca({ pages: '1--10' }));
+    const all = onlySplice(planEntryRewrite(file, f!.entry, fixOf(f!)));
+    expect(applySplices(text, [all])).toBe(orca());
   });
 
   it('rewrites a CSL-JSON item and a CSL-YAML item in their own indentation', () => {
     const json = '[\n    {\n        "id": "kwon",\n        "type": "article",\n        "title": "x",\n        "number": "arXiv:2309.06180",\n        "note": "mine"\n    }\n]\n';
     const jf = readBibFile('/ws/refs.json', json)!;
     const [jfinding] = checkBibFile(jf, matcher());
-    const jout = applyReplacements(json, [planEntryRewrite(jf, jfinding!.entry, fixOf(jfinding!))!]);
+    const jout = applySplices(json, [onlySplice(planEntryRewrite(jf, jfinding!.entry, fixOf(jfinding!)))]);
     const item = (JSON.parse(jout) as Record<string, unknown>[])[0]!;
     expect(item).toMatchObject({ id: 'kwon', type: 'paper-conference', DOI: '10.1145/3600006.3613165', note: 'mine', page: '611-626' });
     expect(jout).toMatch(/^\[\n {4}\{\n {8}"id": "kwon",\n/);
@@ -211,7 +212,7 @@ describe('the rewrite', () => {
     const yaml = '# mine\nreferences:\n  - id: kwon\n    type: article\n    title: x\n    URL: https://arxiv.org/abs/2309.06180\n    note: mine\n  - id: other\n    title: y\n';
     const yf = readBibFile('/ws/refs.yaml', yaml)!;
     const [yfinding] = checkBibFile(yf, matcher());
-    const yout = applyReplacements(yaml, [planEntryRewrite(yf, yfinding!.entry, fixOf(yfinding!))!]);
+    const yout = applySplices(yaml, [onlySplice(planEntryRewrite(yf, yfinding!.entry, fixOf(yfinding!)))]);
     expect(yout.startsWith('# mine\nreferences:\n  - id: kwon\n    type: paper-conference\n')).toBe(true);
     expect(yout.endsWith('    note: mine\n  - id: other\n    title: y\n')).toBe(true);
     expect(readBibFile('/ws/refs.yaml', yout)!.entries.map((e) => e.key)).toEqual(['kwon', 'other']);

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { normaliseTitle } from '../../src/core/corpus/sameWork.js';
 import { findBibKeys, parseBib, STRING_COMMAND } from '../../src/core/bibliography/bibtexFile.js';
 import { frontMatterOf } from '../../src/core/markdown/frontMatter.js';
-import { planBibAddition, readBibFile } from '../../src/core/bibliography/planAdditions.js';
+import { planBibAddition } from '../../src/core/bibliography/planAdditions.js';
+import { readBibFile } from '../../src/core/bibliography/bibFile.js';
 import { readCslJsonLibrary } from '../../src/core/bibliography/readCslJson.js';
 import { parseYaml } from '../../src/core/text/yaml.js';
 import { entry } from './helpers.js';
@@ -27,7 +28,7 @@ describe('appending after a long white-space tail', () => {
     for (const [name, text] of texts) {
       const file = readBibFile(name, text)!;
       expect(file.error).toBeUndefined();
-      expect(planBibAddition(file, [added])).toBeDefined();
+      expect(planBibAddition(file, [added])).toHaveProperty('splices');
     }
   });
 });

@@ -1,6 +1,6 @@
 import { Composer } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { readBibFile } from '../../src/core/bibliography/planAdditions.js';
+import { readBibFile } from '../../src/core/bibliography/bibFile.js';
 import { parseEntriesFile } from '../../src/core/corpus/readCorpus.js';
 import { MAX_YAML_PROBLEMS, parseYaml, tooDeepAt } from '../../src/core/text/yaml.js';
 

@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { afterAll, describe, it } from 'vitest';
 import { frontMatterOf } from '../../src/core/markdown/frontMatter.js';
-import { readBibFile } from '../../src/core/bibliography/planAdditions.js';
+import { readBibFile } from '../../src/core/bibliography/bibFile.js';
 import { entryLocations, parseEntriesFile, parseTopicsFile } from '../../src/core/corpus/readCorpus.js';
 import type { Problem } from '../../src/core/text/problems.js';
 import { parseYaml } from '../../src/core/text/yaml.js';

@@ -7,7 +7,7 @@ import type { URI } from 'vscode-uri';
 import type { ParsedBib } from './bibtexFile.js';
 import { bibFormatOf } from '../workspace/bibFormat.js';
 import type { WorkspaceFiles } from '../workspace/files.js';
-import { readBibFileSliced, type BibFile } from './planAdditions.js';
+import { readBibFileSliced, type BibFile } from './bibFile.js';
 
 /** The {@link BibCache} kind of bibliography files (made by `readBibFile`); a host's BibTeX readings fill it too. */
 const BIB = 'bib';

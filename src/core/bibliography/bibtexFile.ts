@@ -1,10 +1,9 @@
 /**
- * Reading a user's `.bib` file and planning additions to it that touch nothing else.
+ * Reading a user's `.bib` file, and the text helpers the planners share (line endings, trailing white space).
  *
  * Reading is the one BibTeX reader (`core/bibliography/readBibtex.ts`, which reads as BibTeX 0.99d does and
  * costs a broken entry only that entry); what we add is the view the citation service and the
- * planner use, and the append plan, which keeps comments, `@string`/`@preamble` blocks,
- * formatting, line endings and a byte-order mark as they are.
+ * planners use (the append plan is `planAdditions.ts`'s `planBibAppend`).
  */
 import { BibtexLibraryReader, type LibraryProblem } from './readBibtex.js';
 
@@ -200,34 +199,6 @@ export function trailingSpaceStart(text: string): number {
   let i = text.length;
   while (i > 0 && /\s/.test(text[i - 1]!)) i--;
   return i;
-}
-
-/**
- * Plans appending BibTeX entries to a `.bib` file: one insertion at the end, separated from the
- * existing text by one blank line, in the file's own line ending. Nothing before it changes.
- * Linear in the file's length.
- *
- * @param text - the current text of the file (exactly the text the insertion will be applied to)
- * @param bibtex - the entries to add, as BibTeX with LF line endings
- * @returns the insertion offset and text
- */
-export function planBibAppend(text: string, bibtex: string): { offset: number; text: string } {
-  const eol = eolOf(text);
-  const body = bibtex.slice(0, trailingSpaceStart(bibtex)).replace(/\r?\n/g, eol) + eol;
-  // An empty file, or one of white space only (a lone BOM too: `\s` matches U+FEFF), gets the entries alone.
-  const contentEnd = trailingSpaceStart(text);
-  if (contentEnd === 0) return { offset: text.length, text: body };
-  // The white space after the last entry: how many line breaks it already holds.
-  let breaks = 0;
-  for (let i = contentEnd; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\n' || (c === '\r' && text[i + 1] !== '\n')) breaks++;
-  }
-  const endsWithEol = text.endsWith('\n') || text.endsWith('\r');
-  // After a final lone CR, a leading LF would fuse with it into one CRLF break: separate with CRs.
-  const sep = text.endsWith('\r') ? '\r' : eol;
-  const lead = breaks >= 2 && endsWithEol ? '' : endsWithEol ? sep : sep + sep;
-  return { offset: text.length, text: lead + body };
 }
 
 /** Keys defined more than once in a file (ignoring case, as BibTeX does), each with its occurrences. */

@@ -1,7 +1,8 @@
 /**
  * Planning the two edits of a bibliography file's existing entries that the citation service
  * makes, byte for byte: renaming an entry's key, and removing entries. Like the additions of
- * `planAdditions.ts`, a plan is a list of splices on the exact text it is applied to, touching
+ * `planAdditions.ts` and the rewrites of `planRewrite.ts`, a plan is a list of splices on the exact
+ * text it is applied to (`fileEdit.ts`: the one change, its one apply and its one read-back), touching
  * nothing but the key (and, in BibTeX, the fields of other entries that name it) or the removed
  * entries with the white space that only separated them; and every plan is read back with the
  * format's one reader before it is handed on: the result must read as the same entries, with only
@@ -15,40 +16,9 @@
  */
 import { createScanner } from 'jsonc-parser/lib/esm/main.js';
 import { bibKeyOffset, type BibEntry } from './bibtexFile.js';
-import { readBibFile, type BibFile } from './planAdditions.js';
-
-/** One change of a text: `[offset, offset + length)` replaced with `text` (UTF-16 code units). */
-export interface Splice {
-  offset: number;
-  length: number;
-  text: string;
-}
-
-/**
- * Why no plan: the file has an error-level problem (`broken`); the reader did not place the key or
- * the entry, or placed it where its text differs (an escaped id: `unplaced`); the entries are not
- * in a shape the planner can cut (a flow-style YAML list: `shape`); or the result did not read
- * back as asked (`read-back`).
- */
-export type EntryEditRefusal = 'broken' | 'unplaced' | 'shape' | 'read-back';
-
-/** A plan, or why there is none. */
-export type EntryEditPlan = { splices: Splice[] } | { refusal: EntryEditRefusal };
-
-/**
- * Applies splices to a text.
- *
- * @param splices - non-overlapping, in any order
- */
-export function applySplices(text: string, splices: readonly Splice[]): string {
-  let out = '';
-  let at = 0;
-  for (const s of [...splices].sort((a, b) => a.offset - b.offset)) {
-    out += text.slice(at, s.offset) + s.text;
-    at = s.offset + s.length;
-  }
-  return out + text.slice(at);
-}
+import { readBibFile, type BibFile } from './bibFile.js';
+import type { EditPlan, Splice } from './fileEdit.js';
+import { verified } from './readBack.js';
 
 /** The BibTeX fields whose value is one key (`crossref`, `xref`) or a comma-separated list of keys. */
 const KEY_FIELDS = ['crossref', 'xref', 'xdata', 'related', 'entryset'];
@@ -68,7 +38,7 @@ function renamedKeyList(value: string, oldKey: string, newKey: string): string {
  *   splices will be applied to (read here with the format's reader)
  * @returns the splices, or why there are none (none at all when no entry has the key)
  */
-export function planKeyRename(source: { path: string; text: string }, oldKey: string, newKey: string): EntryEditPlan {
+export function planKeyRename(source: { path: string; text: string }, oldKey: string, newKey: string): EditPlan {
   const file = readBibFile(source.path, source.text);
   if (!file || file.error) return { refusal: 'broken' };
   const { text } = file;
@@ -87,7 +57,7 @@ export function planKeyRename(source: { path: string; text: string }, oldKey: st
   }
   if (!splices.length) return { splices };
   const expected = file.entries.map((e) => (sameKey(file, e.key, oldKey) ? renamedEntry(file, e, newKey, oldKey) : file.format === 'bibtex' ? renamedEntry(file, e, e.key, oldKey, newKey) : e));
-  return readsAs(file, applySplices(text, splices), expected) ? { splices } : { refusal: 'read-back' };
+  return verified(file, splices, expected);
 }
 
 /** An entry as it should read after the rename: `key`, and (BibTeX) its key fields with `oldKey` renamed to `fieldKey`. */
@@ -200,18 +170,6 @@ function valueClose(text: string, open: number, end: number): number {
   return -1;
 }
 
-/** Whether `text` reads (as `file`'s format) as exactly the entries `expected`, in order. */
-function readsAs(file: BibFile, text: string, expected: readonly BibEntry[]): boolean {
-  const back = readBibFile(file.path, text);
-  if (!back || back.error || back.entries.length !== expected.length) return false;
-  if ((back.problems?.length ?? 0) !== (file.problems?.length ?? 0)) return false;
-  return back.entries.every((e, i) => {
-    const want = expected[i]!;
-    if (e.key !== want.key || e.type !== want.type) return false;
-    return file.format === 'bibtex' ? JSON.stringify(e.fields) === JSON.stringify(want.fields) : JSON.stringify(e.csl) === JSON.stringify(want.csl);
-  });
-}
-
 /**
  * Plans removing entries of a file, with the white space that only separated them: a `.bib` entry
  * alone on its lines goes with its lines (and one blank line after it when one is before it); a
@@ -221,7 +179,7 @@ function readsAs(file: BibFile, text: string, expected: readonly BibEntry[]): bo
  * @param source - the file's path or name and the exact text the splices will be applied to
  * @param remove - which entries go, asked of each entry as read here
  */
-export function planEntryRemoval(source: { path: string; text: string }, remove: (e: BibEntry) => boolean): EntryEditPlan {
+export function planEntryRemoval(source: { path: string; text: string }, remove: (e: BibEntry) => boolean): EditPlan {
   const file = readBibFile(source.path, source.text);
   if (!file || file.error) return { refusal: 'broken' };
   const gone = new Set(file.entries.filter(remove));
@@ -234,7 +192,7 @@ export function planEntryRemoval(source: { path: string; text: string }, remove:
   if (!ranges) return { refusal: 'shape' };
   const splices = mergeRanges(ranges).map(([a, b]) => ({ offset: a, length: b - a, text: '' }));
   const expected = file.entries.filter((e) => !gone.has(e));
-  return readsAs(file, applySplices(file.text, splices), expected) ? { splices } : { refusal: 'read-back' };
+  return verified(file, splices, expected);
 }
 
 /** Touching or overlapping ranges as one, in order. */

@@ -31,7 +31,7 @@ import { URI, Utils } from 'vscode-uri';
 import type { BibCache } from './bibCache.js';
 import type { WorkspaceFiles } from '../workspace/files.js';
 import type { BibDeclaration } from '../latex/bibDeclarations.js';
-import { readBibFile, type BibFile } from './planAdditions.js';
+import { readBibFile, type BibFile } from './bibFile.js';
 import { FRONT_MATTER, frontMatterOf } from '../markdown/frontMatter.js';
 import { factOf, type FactSource } from '../text/textFacts.js';
 import { parseYaml } from '../text/yaml.js';

@@ -1,19 +1,21 @@
 /**
  * Deciding what a citation adds to a document's bibliography: which keys to cite, which entries
- * to add, and which works the bibliography already holds under another key. Pure; the VS Code
- * layer reads the files and applies the result as `WorkspaceEdit`s.
+ * to add, and which works the bibliography already holds under another key; and planning the
+ * addition, byte for byte, as the one change of a file (`fileEdit.ts`: splices, applied by
+ * `applySplices`, read back before they are handed on). Pure; the hosts apply the result.
  */
 import { isSeq, stringify as stringifyYaml, type Node as YamlNode } from 'yaml';
 import { toBibtexAll } from '../cite/writeBibtex.js';
 import { defaultStrings } from '@citation-js/plugin-bibtex/lib/input/constants.js';
 import { toCslJson } from '../cite/formatCitation.js';
 import type { Entry } from '../corpus/schema.js';
-import { CslJsonReader, type CslLibraryItem, type CslReader } from './readCslJson.js';
-import { CslYamlReader, cslYamlReferences } from './readCslYaml.js';
+import { cslYamlReferences } from './readCslYaml.js';
 import { parseYaml } from '../text/yaml.js';
-import { bibFormatOf, type BibFormat } from '../workspace/bibFormat.js';
-import { eolOf, findBibKey, parseBib, planBibAppend, trailingSpaceStart, type BibEntry, type BibProblem, type BibSyntaxError } from './bibtexFile.js';
-import { bibEntryIdentity, cslYear, entryIdentity, SameWorkIndex } from '../corpus/sameWork.js';
+import { eolOf, findBibKey, parseBib, trailingSpaceStart, type BibEntry } from './bibtexFile.js';
+import { readBibFile, type BibFile } from './bibFile.js';
+import type { EditPlan, Splice } from './fileEdit.js';
+import { verified } from './readBack.js';
+import { bibEntryIdentity, entryIdentity, SameWorkIndex } from '../corpus/sameWork.js';
 
 /** Whether a `.bib` text defines a macro (ignoring case, as BibTeX does). */
 function definesMacro(text: string, name: string): boolean {
@@ -30,113 +32,6 @@ function definesMacro(text: string, name: string): boolean {
  */
 export function bibtexForAddition(target: string, entries: readonly Entry[]): string {
   return toBibtexAll(entries, { macro: (name) => name in defaultStrings || definesMacro(target, name), key: (key) => findBibKey(target, key) >= 0 });
-}
-
-/** A bibliography file as read: its entries' keys and identities, or why it could not be read. */
-export interface BibFile {
-  path: string;
-  format: BibFormat;
-  text: string;
-  /** The entries that read, in file order, each with its offset and line. */
-  entries: BibEntry[];
-  /**
-   * The first error-level problem: an entry or item that is skipped (the others are in
-   * `entries`), or a file that cannot be read at all; nothing is written to the file.
-   */
-  error?: BibSyntaxError;
-  /** Every problem the reader found, in file order. */
-  problems?: BibProblem[];
-  /** BibTeX: keys of entries commented out with `%`, which BibTeX reads and biber does not (`ParsedBib.commented`). */
-  commented?: string[];
-}
-
-/**
- * Reads a bibliography file's entries in any of the three formats, with the one reader of each
- * format: BibTeX with `parseBib`, CSL-JSON and CSL-YAML with the library readers
- * (`bibliography/readCslJson.ts`, `bibliography/readCslYaml.ts`: tolerant, a CSL-YAML list split and parsed a few dozen
- * items at a time), so a document's bibliography and a library read alike. Never throws: a broken
- * entry or item is a problem at its line, the others read, and the first error is `error`.
- *
- * @param path - the file's path or name (its extension gives the format, as Pandoc's does)
- * @param text - the file's text
- * @returns undefined when the extension is not a bibliography format's
- */
-export function readBibFile(path: string, text: string): BibFile | undefined {
-  const format = bibFormatOf(path);
-  if (!format) return undefined;
-  if (format === 'bibtex') return { path, format, text, ...parseBib(text) };
-  const reader = cslReader(format, text);
-  reader.read();
-  return cslBibFile(path, format, text, reader.items.map(cslEntry), reader.problems);
-}
-
-/**
- * {@link readBibFile} in slices, for the language server: a CSL-JSON or CSL-YAML file is read by
- * the same reader a slice at a time (counted work, no clock: one batch of the YAML parser, at most
- * a few dozen items or twice `YAML_BATCH_CHARS`; 16 JSON elements; a 64 KB step of either scan),
- * and `pause()` is awaited between slices so that other requests run (a 50,000-item CSL-YAML file
- * read at once held the server for 43 s). BibTeX is read at once here: the language server's
- * library store reads a large `.bib` in slices and the bibliography cache takes its reading.
- *
- * @param pause - lets other work run (the server's `yield`, a macrotask)
- * @returns what {@link readBibFile} returns for the same text
- */
-export async function readBibFileSliced(path: string, text: string, pause: () => Promise<void>): Promise<BibFile | undefined> {
-  const format = bibFormatOf(path);
-  if (format !== 'csl-json' && format !== 'csl-yaml') return readBibFile(path, text);
-  const reader = cslReader(format, text);
-  // Each slice's items converted as they come: no step converts the whole file.
-  const entries: BibEntry[] = [];
-  for (;;) {
-    const done = reader.read(() => true);
-    entries.push(...reader.items.map(cslEntry));
-    reader.items.length = 0;
-    if (done) break;
-    await pause();
-  }
-  return cslBibFile(path, format, text, entries, reader.problems);
-}
-
-const cslReader = (format: 'csl-json' | 'csl-yaml', text: string): CslReader => (format === 'csl-json' ? new CslJsonReader(text) : new CslYamlReader(text));
-
-/** A CSL item as a bibliography file's entry. */
-const cslEntry = ({ item, line, start, keyStart }: CslLibraryItem): BibEntry => ({
-  key: String(item.id), type: typeof item.type === 'string' ? item.type : '', fields: cslFields(item), csl: item, line,
-  ...(start !== undefined ? { start } : {}), ...(keyStart !== undefined ? { keyStart } : {}),
-});
-
-/** A CSL file's reading as a {@link BibFile}: its entries, the reader's problems, the first error. */
-function cslBibFile(path: string, format: BibFormat, text: string, entries: BibEntry[], problems: BibProblem[]): BibFile {
-  const first = problems.find((p) => p.severity === 'error');
-  return { path, format, text, entries, problems, ...(first ? { error: { line: first.line, column: first.column, message: first.message } } : {}) };
-}
-
-/** A CSL variable as text (strings and numbers). */
-const cslString = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
-
-/**
- * What cards and completion show of a CSL item, as `.bib` fields: `title`, `author` (CSL names as
- * a BibTeX name list, `Family, Given and …`), `year` (of `issued`), `journal` (`container-title`),
- * `doi`, `url`.
- */
-function cslFields(item: Readonly<Record<string, unknown>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  const put = (name: string, v: string | undefined) => { if (v) out[name] = v; };
-  put('title', cslString(item.title));
-  if (Array.isArray(item.author)) {
-    const names = item.author.map((n: unknown) => {
-      const p = (n && typeof n === 'object' ? n : {}) as Record<string, unknown>;
-      const family = cslString(p.family);
-      return family ? [family, cslString(p.given)].filter(Boolean).join(', ') : cslString(p.literal) ?? '';
-    }).filter(Boolean);
-    put('author', names.join(' and '));
-  }
-  const year = cslYear(item);
-  put('year', year === undefined ? undefined : String(year));
-  put('journal', cslString(item['container-title']));
-  put('doi', cslString(item.DOI));
-  put('url', cslString(item.URL));
-  return out;
 }
 
 /** The outcome of {@link planBibSync}. */
@@ -186,18 +81,13 @@ export function planBibSync(entries: readonly Entry[], files: readonly BibFile[]
   return { citeAs, add, reused };
 }
 
-/** An insertion into a file's text: `text` goes in at `offset` (UTF-16 code units); nothing else changes. */
-export interface BibInsertion {
-  offset: number;
-  text: string;
-}
-
 /**
  * Plans appending entries to a bibliography file in its own format, touching nothing else: the
- * plan is one insertion, in the file's own line ending, planned on exactly `source.text` (the
- * text it must be applied to; see `editorText` for an open document).
+ * plan is one insertion (a {@link Splice} of length 0), in the file's own line ending, planned on
+ * exactly `source.text` (the text it must be applied to; see `editorText` for an open document).
  *
- * - BibTeX: the entries' BibTeX after the last line ({@link planBibAppend}).
+ * - BibTeX: the entries' BibTeX after the last line ({@link planBibAppend}); a library entry's
+ *   own text with the macros and crossref parent the file lacks ({@link bibtexForAddition}).
  * - CSL-JSON: the items after the array's last item (or inside an empty array), indented like
  *   the first item; in a minified array, minified.
  * - CSL-YAML: the items at the end of the `references:` list (before any key, comment or `...`
@@ -205,40 +95,64 @@ export interface BibInsertion {
  *   otherwise), indented like its items; in a flow list (`references: []`), as flow items;
  *   a file with lone-CR line breaks is not read (see {@link readBibFile}).
  *
- * Every plan for CSL is checked by reading the result back: it must hold the old items and then
- * the new ones. A file whose shape we cannot append to safely gets no plan.
+ * Every plan is read back ({@link readsBackAs}): the file's entries, each as it read, then the
+ * added ones, every entry asked for among them, with no problem but the added text's own.
  *
- * @returns the insertion, or undefined when the file cannot be read (`source.error`), is not a
- *   bibliography of its format (a YAML mapping without `references:`, JSON that is not a list),
- *   or the result would not read back as old + new
+ * @returns the insertion, or the refusal: `broken` when the file has an error-level problem
+ *   (`source.error`); `shape` when it is not a bibliography of its format we can append to (a
+ *   YAML mapping without `references:`, JSON that is not a list); `read-back`
  */
-export function planBibAddition(source: BibFile, entries: readonly Entry[]): BibInsertion | undefined {
-  if (source.error) return undefined;
+export function planBibAddition(source: BibFile, entries: readonly Entry[]): EditPlan {
+  if (source.error) return { refusal: 'broken' };
   if (source.format === 'bibtex') {
-    if (!entries.some((e) => e.library?.bibtex)) return planBibAppend(source.text, toBibtexAll(entries));
-    // A library entry's own text (with its macros and crossref parent): it must read back, with every key.
-    const plan = planBibAppend(source.text, bibtexForAddition(source.text, entries));
-    const back = parseBib(source.text.slice(0, plan.offset) + plan.text);
-    const keys = new Set(back.entries.map((e) => e.key.toLowerCase()));
-    return !back.error && entries.every((e) => keys.has(e.key.toLowerCase())) ? plan : undefined;
+    const bibtex = entries.some((e) => e.library?.bibtex) ? bibtexForAddition(source.text, entries) : toBibtexAll(entries);
+    const splice = planBibAppend(source.text, bibtex);
+    // What the added text holds, read alone: its keys (with any crossref parent) and its own problems.
+    const added = parseBib(splice.text);
+    const keys = new Set(added.entries.map((e) => e.key.toLowerCase()));
+    if (!entries.every((e) => keys.has(e.key.toLowerCase()))) return { refusal: 'read-back' };
+    return verified(source, [splice], [...source.entries, ...added.entries.map((a) => (e: BibEntry) => e.key === a.key)], added.problems?.length ?? 0);
   }
-  const readsBack = (plan: BibInsertion): boolean => {
-    const after = source.text.slice(0, plan.offset) + plan.text + source.text.slice(plan.offset);
-    const back = readBibFile(source.path, after);
-    const want = [...source.entries.map((e) => e.key), ...entries.map((e) => e.key)];
-    return !!back && !back.error && back.entries.length === want.length && back.entries.every((e, i) => e.key === want[i]);
-  };
-  if (source.format === 'csl-json') {
-    const plan = planCslJson(source.text, entries);
-    return plan && readsBack(plan) ? plan : undefined;
-  }
+  const items = readBibFile('added.json', JSON.stringify(entries.map(toCslJson)));
+  const expected = [...source.entries, ...entries.map((a) => (e: BibEntry) => e.key === a.key)];
+  const check = (splice: Splice | undefined): EditPlan => (splice ? verified(source, [splice], expected, items?.problems?.length ?? 0) : { refusal: 'shape' });
+  if (source.format === 'csl-json') return check(planCslJson(source.text, entries));
   const plan = planCslYaml(source.text, entries);
-  if (plan && readsBack(plan)) return plan;
+  const first = check(plan);
+  if ('splices' in first) return first;
   // The `yaml` library refuses a last line of spaces and a tab after an indented comment that
   // follows a nested list ("Tabs are not allowed as indentation"), so items put before that
   // comment make the file unreadable; after the comment they read.
   const late = planCslYaml(source.text, entries, { pastComments: true });
-  return late && late.offset !== plan?.offset && readsBack(late) ? late : undefined;
+  return late && late.offset !== plan?.offset ? check(late) : first;
+}
+
+/**
+ * Plans appending BibTeX entries to a `.bib` file: one insertion at the end, separated from the
+ * existing text by one blank line, in the file's own line ending. Nothing before it changes.
+ * Linear in the file's length.
+ *
+ * @param text - the current text of the file (exactly the text the insertion will be applied to)
+ * @param bibtex - the entries to add, as BibTeX with LF line endings
+ * @returns the insertion (`length` 0, at the end of the text)
+ */
+export function planBibAppend(text: string, bibtex: string): Splice {
+  const eol = eolOf(text);
+  const body = bibtex.slice(0, trailingSpaceStart(bibtex)).replace(/\r?\n/g, eol) + eol;
+  // An empty file, or one of white space only (a lone BOM too: `\s` matches U+FEFF), gets the entries alone.
+  const contentEnd = trailingSpaceStart(text);
+  if (contentEnd === 0) return { offset: text.length, length: 0, text: body };
+  // The white space after the last entry: how many line breaks it already holds.
+  let breaks = 0;
+  for (let i = contentEnd; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\n' || (c === '\r' && text[i + 1] !== '\n')) breaks++;
+  }
+  const endsWithEol = text.endsWith('\n') || text.endsWith('\r');
+  // After a final lone CR, a leading LF would fuse with it into one CRLF break: separate with CRs.
+  const sep = text.endsWith('\r') ? '\r' : eol;
+  const lead = breaks >= 2 && endsWithEol ? '' : endsWithEol ? sep : sep + sep;
+  return { offset: text.length, length: 0, text: lead + body };
 }
 
 /** Whether only comment lines, blank lines and white space follow `offset` in a YAML text. */
@@ -260,14 +174,14 @@ function indentAt(text: string, offset: number): string {
   return /^[ \t]*/.exec(text.slice(start, offset))![0];
 }
 
-function planCslJson(text: string, entries: readonly Entry[]): BibInsertion | undefined {
+function planCslJson(text: string, entries: readonly Entry[]): Splice | undefined {
   const eol = eolOf(text);
   const items = entries.map(toCslJson);
   const close = trailingSpaceStart(text) - 1;
   const bom = text.startsWith('\uFEFF') ? 1 : 0;
   if (close < bom) {
     // An empty file: it becomes a list of the items.
-    return { offset: text.length, text: JSON.stringify(items, null, 2).replace(/\n/g, eol) + eol };
+    return { offset: text.length, length: 0, text: JSON.stringify(items, null, 2).replace(/\n/g, eol) + eol };
   }
   if (text[close] !== ']') return undefined;
   const last = trailingSpaceStart(text.slice(0, close)) - 1;
@@ -279,13 +193,13 @@ function planCslJson(text: string, entries: readonly Entry[]): BibInsertion | un
   const multiline = empty ? true : /[\r\n]/.test(gap);
   if (!multiline) {
     const flat = items.map((i) => JSON.stringify(i)).join(',');
-    return { offset: last + 1, text: empty ? flat : `,${flat}` };
+    return { offset: last + 1, length: 0, text: empty ? flat : `,${flat}` };
   }
   const indent = empty ? indentAt(text, last) + '  ' : indentAt(text, firstItem);
   const unit = /\t/.test(indent) ? '\t' : '  ';
   const body = items.map((i) => indent + JSON.stringify(i, null, unit).replace(/\n/g, eol + indent)).join(`,${eol}`);
-  if (empty) return { offset: last + 1, text: eol + body + (/[\r\n]/.test(gap) ? '' : eol + indentAt(text, last)) };
-  return { offset: last + 1, text: `,${eol}${body}` };
+  if (empty) return { offset: last + 1, length: 0, text: eol + body + (/[\r\n]/.test(gap) ? '' : eol + indentAt(text, last)) };
+  return { offset: last + 1, length: 0, text: `,${eol}${body}` };
 }
 
 /**
@@ -293,7 +207,7 @@ function planCslJson(text: string, entries: readonly Entry[]): BibInsertion | un
  *   blank lines, put the items after them, at the end of the text (the fallback of
  *   {@link planBibAddition})
  */
-function planCslYaml(text: string, entries: readonly Entry[], opts: { pastComments?: boolean } = {}): BibInsertion | undefined {
+function planCslYaml(text: string, entries: readonly Entry[], opts: { pastComments?: boolean } = {}): Splice | undefined {
   const eol = eolOf(text);
   const parsed = parseYaml(text);
   if (!parsed.doc) return undefined;
@@ -309,9 +223,9 @@ function planCslYaml(text: string, entries: readonly Entry[], opts: { pastCommen
     return i < text.length ? i + 1 : i;
   };
   const atEnd = (o: number, s: string) => (o === text.length && o > 0 && !/[\r\n]$/.test(text) ? eol + s : s);
-  const place = (o: number, s: string): BibInsertion => {
+  const place = (o: number, s: string): Splice => {
     const at = opts.pastComments && onlyCommentsAfter(text, o) ? text.length : o;
-    return { offset: at, text: atEnd(at, s) };
+    return { offset: at, length: 0, text: atEnd(at, s) };
   };
   const list = refs.list;
   if (list && isSeq(list) && list.flow) {
@@ -319,7 +233,7 @@ function planCslYaml(text: string, entries: readonly Entry[], opts: { pastCommen
     const closeAt = list.range![1] - 1;
     if (text[closeAt] !== ']') return undefined;
     const flat = items.map((i) => JSON.stringify(i)).join(', ');
-    return { offset: closeAt, text: list.items.length ? `, ${flat}` : flat };
+    return { offset: closeAt, length: 0, text: list.items.length ? `, ${flat}` : flat };
   }
   if (list && isSeq(list) && list.items.length) {
     // After the line that ends the list's last item: before a following key, comment or `...`.
@@ -333,5 +247,5 @@ function planCslYaml(text: string, entries: readonly Entry[], opts: { pastCommen
   if (list) return undefined;
   // An empty file (or only comments): it becomes a CSL-YAML bibliography.
   if (/^\.\.\.[ \t]*$/m.test(text)) return undefined;
-  return { offset: text.length, text: atEnd(text.length, `references:${eol}${block('  ')}`) };
+  return { offset: text.length, length: 0, text: atEnd(text.length, `references:${eol}${block('  ')}`) };
 }

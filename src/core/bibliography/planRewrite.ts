@@ -15,9 +15,11 @@
  *   closes the entry, in the entry's own line ending; for CSL-JSON the item's indentation unit and
  *   base indentation, or one line for a one-line item; for CSL-YAML the list's indentation.
  *
- * A plan is checked by reading the result back (`readBibFile`): the file must hold the same keys
- * in the same order with no new error, and the rewritten entry must read as planned; otherwise
- * there is no plan. Pure: hosts apply the replacement as one undoable edit.
+ * A plan is one splice per entry (`fileEdit.ts`: the one change of a file, its one apply), read
+ * back before it is handed on (`readsBackAs`): every other entry reads as it did, the rewritten one
+ * reads as planned (BibTeX: the record's fields or the fixed ones with the values written, the
+ * writer's own fields with theirs; CSL: exactly the planned item), and no problem is new;
+ * otherwise there is no plan. Pure: hosts apply the splices as one undoable edit.
  */
 import { Document as YamlDocument, isScalar, visit } from 'yaml';
 import { bibtexFields, bibtexName, protectCapitals, texEscape } from '../cite/writeBibtex.js';
@@ -25,17 +27,12 @@ import { toCslJson } from '../cite/formatCitation.js';
 import type { Entry, Person } from '../corpus/schema.js';
 import { eolOf, type BibEntry } from './bibtexFile.js';
 import { readEntryLayout, type BibFieldSpan } from './readBibtex.js';
-import { readBibFile, type BibFile } from './planAdditions.js';
+import type { BibFile } from './bibFile.js';
+import { applySplices, type EditPlan, type EditRefusal, type Splice } from './fileEdit.js';
+import { verified, type ExpectedEntry } from './readBack.js';
 import { parseYaml } from '../text/yaml.js';
 import { cslYamlReferences } from './readCslYaml.js';
 import { isMap, isSeq, type Node as YamlNode } from 'yaml';
-
-/** A replacement in a file's text: `[offset, offset + length)` becomes `text` (UTF-16 code units). */
-export interface BibReplacement {
-  offset: number;
-  length: number;
-  text: string;
-}
 
 /** The fields of a record a field fix can set. */
 export type RecordField = 'title' | 'authors' | 'year' | 'venue' | 'pages';
@@ -67,51 +64,37 @@ export const OWNED_CSL_VARIABLES: ReadonlySet<string> = new Set([
 /**
  * Plans rewriting one entry of a bibliography file.
  *
- * @param source - the file as read, on exactly the text the replacement will be applied to
+ * @param source - the file as read, on exactly the text the splice will be applied to
  * @param entry - one of `source.entries`
- * @returns the replacement of the entry's text, or undefined when the file has an error where
- *   the entry is, the entry's extent is unknown, or the result would not read back as planned
+ * @returns one splice, the entry's text replaced; or the refusal: `unplaced` when the entry's
+ *   extent is unknown, `shape` when its fields cannot be laid out or a field to fix is not
+ *   there, `read-back` when the result would not read back as planned
  */
-export function planEntryRewrite(source: BibFile, entry: BibEntry, change: EntryChange): BibReplacement | undefined {
-  const span = entrySpan(source, entry);
-  if (!span) return undefined;
-  const text = rewriteText(source, entry, span, change);
-  if (text === undefined) return undefined;
-  const plan = { offset: span.start, length: span.end - span.start, text };
-  return readsBack(source, [{ plan, entry, change }]) ? plan : undefined;
+export function planEntryRewrite(source: BibFile, entry: BibEntry, change: EntryChange): EditPlan {
+  return planEntryRewrites(source, [{ entry, change }]);
 }
 
 /**
- * Plans several rewrites of one file as one set of replacements (for "fix all in this file"): all
- * or none.
+ * Plans several rewrites of one file as one plan (for "fix all in this file"): all or none.
  *
- * @returns the replacements in file order, not overlapping, or undefined when any one cannot be planned
+ * @returns the splices in file order, not overlapping, or the refusal of the first one that cannot
+ *   be planned ({@link planEntryRewrite}; `overlap` when two entries to rewrite overlap)
  */
-export function planEntryRewrites(source: BibFile, changes: readonly { entry: BibEntry; change: EntryChange }[]): BibReplacement[] | undefined {
-  const planned: { plan: BibReplacement; entry: BibEntry; change: EntryChange }[] = [];
+export function planEntryRewrites(source: BibFile, changes: readonly { entry: BibEntry; change: EntryChange }[]): EditPlan {
+  const planned: { splice: Splice; entry: BibEntry; reads: (e: BibEntry) => boolean }[] = [];
   // A CSL-YAML file is parsed once for every item's span, not once per item.
-  const spans = source.format === 'csl-yaml' ? yamlItemSpans(source.text) : undefined;
+  const spans = source.format === 'csl-yaml' && changes.length ? yamlItemSpans(source.text) : undefined;
   for (const { entry, change } of changes) {
     const span = entrySpan(source, entry, spans);
-    if (!span) return undefined;
-    const text = rewriteText(source, entry, span, change);
-    if (text === undefined) return undefined;
-    planned.push({ plan: { offset: span.start, length: span.end - span.start, text }, entry, change });
+    if (!span) return { refusal: 'unplaced' };
+    const rewritten = rewriteText(source, entry, span, change);
+    if (typeof rewritten === 'string') return { refusal: rewritten };
+    planned.push({ splice: { offset: span.start, length: span.end - span.start, text: rewritten.text }, entry, reads: rewritten.reads });
   }
-  planned.sort((a, b) => a.plan.offset - b.plan.offset);
-  for (let i = 1; i < planned.length; i++) if (planned[i]!.plan.offset < planned[i - 1]!.plan.offset + planned[i - 1]!.plan.length) return undefined;
-  return readsBack(source, planned) ? planned.map((p) => p.plan) : undefined;
-}
-
-/** Applies replacements (in file order, not overlapping) to a text. */
-export function applyReplacements(text: string, plans: readonly BibReplacement[]): string {
-  let out = '';
-  let at = 0;
-  for (const p of plans) {
-    out += text.slice(at, p.offset) + p.text;
-    at = p.offset + p.length;
-  }
-  return out + text.slice(at);
+  planned.sort((a, b) => a.splice.offset - b.splice.offset);
+  for (let i = 1; i < planned.length; i++) if (planned[i]!.splice.offset < planned[i - 1]!.splice.offset + planned[i - 1]!.splice.length) return { refusal: 'overlap' };
+  const expected: ExpectedEntry[] = source.entries.map((e) => planned.find((p) => p.entry === e)?.reads ?? e);
+  return verified(source, planned.map((p) => p.splice), expected);
 }
 
 /**
@@ -129,35 +112,30 @@ function entrySpan(source: BibFile, entry: BibEntry, yamlSpans?: ReadonlyMap<num
   return (yamlSpans ?? yamlItemSpans(source.text)).get(entry.start);
 }
 
-function rewriteText(source: BibFile, entry: BibEntry, span: { start: number; end: number }, change: EntryChange): string | undefined {
+/** An entry's new text, and how the entry must read back from it. */
+interface Rewritten {
+  text: string;
+  reads: (e: BibEntry) => boolean;
+}
+
+/** The entry's new text ({@link Rewritten}), or why there is none. */
+function rewriteText(source: BibFile, entry: BibEntry, span: { start: number; end: number }, change: EntryChange): Rewritten | EditRefusal {
   const old = source.text.slice(span.start, span.end);
   if (source.format === 'bibtex') return rewriteBibtex(source.text, entry, span, change);
   const item = entry.csl;
-  if (!item) return undefined;
+  if (!item) return 'shape';
   const next = rewriteCslItem(item, change);
-  if (source.format === 'csl-json') return cslJsonText(source.text, span.start, old, next);
-  return cslYamlText(source.text, span.start, old, next);
+  const reads = (e: BibEntry) => e.key === entry.key && JSON.stringify(e.csl) === JSON.stringify(next);
+  return { text: source.format === 'csl-json' ? cslJsonText(source.text, span.start, old, next) : cslYamlText(source.text, span.start, old, next), reads };
 }
 
-/** Whether the file with the replacements reads back as planned: same keys, same order, no new error, each rewritten entry as planned. */
-function readsBack(source: BibFile, planned: readonly { plan: BibReplacement; entry: BibEntry; change: EntryChange }[]): boolean {
-  const after = applyReplacements(source.text, planned.map((p) => p.plan));
-  const back = readBibFile(source.path, after);
-  if (!back || back.entries.length !== source.entries.length) return false;
-  if ((back.problems?.filter((p) => p.severity === 'error').length ?? 0) > (source.problems?.filter((p) => p.severity === 'error').length ?? 0)) return false;
-  if (!back.entries.every((e, i) => e.key === source.entries[i]!.key)) return false;
-  for (const { entry, change } of planned) {
-    const i = source.entries.indexOf(entry);
-    const e = back.entries[i];
-    if (!e) return false;
-    if (change.kind === 'record' && source.format === 'bibtex') {
-      // Every field the record writes reads back (macros and escapes as planned).
-      for (const [name] of bibtexFields({ ...change.record, key: entry.key })) if (e.fields[name] === undefined) return false;
-    }
-    if (source.format !== 'bibtex' && JSON.stringify(e.csl) !== JSON.stringify(rewriteCslItem(entry.csl!, change))) return false;
-  }
-  return true;
+/** Whether a `.bib` entry read back is `key` of `type` with exactly `fields` (in any order). */
+function readsAsFields(key: string, type: string, fields: Readonly<Record<string, string>>): (e: BibEntry) => boolean {
+  return (e) => e.key === key && e.type === type && Object.keys(e.fields).length === Object.keys(fields).length && Object.entries(fields).every(([n, v]) => e.fields[n] === v);
 }
+
+/** What the reader gives for a value written as `{v}`, `"v"` or a bare number: `v`. */
+const valueRead = (written: string): string => (/^["{]/.test(written) ? written.slice(1, -1) : written);
 
 // ---------------------------------------------------------------------------------------------
 // BibTeX
@@ -268,15 +246,15 @@ function bibtexType(record: Entry, c: BibtexLayout['typeCase']): string {
   return applyCase(t, c);
 }
 
-function rewriteBibtex(text: string, entry: BibEntry, span: { start: number; end: number }, change: EntryChange): string | undefined {
+function rewriteBibtex(text: string, entry: BibEntry, span: { start: number; end: number }, change: EntryChange): Rewritten | EditRefusal {
   const read = readEntryLayout(text, span.start, span.end);
-  if (!read?.fieldSpans?.length) return undefined;
+  if (!read?.fieldSpans?.length) return 'shape';
   const spans = read.fieldSpans;
   const layout = layoutOf(text, span.start, span.end, spans);
-  if (!layout) return undefined;
+  if (!layout) return 'shape';
   const eol = eolOf(text.slice(span.start, span.end));
   const fix = (s: string) => s.replace(/\r\n|\r|\n/g, eol);
-  if (change.kind === 'fields') return rewriteBibtexFields(text, span, spans, change, layout);
+  if (change.kind === 'fields') return rewriteBibtexFields(text, entry, span, spans, change, layout);
   const record = { ...change.record, key: entry.key };
   const fields: [string, string][] = bibtexFields(record).map(([n, v]) => [applyCase(n, layout.nameCase), delimited(v, layout, n === 'year' && layout.bareYear)]);
   const kept = spans.filter((s) => !OWNED_BIBTEX_FIELDS.has(s.name.toLowerCase()));
@@ -285,7 +263,12 @@ function rewriteBibtex(text: string, entry: BibEntry, span: { start: number; end
   const written = fields.map(([n, v]) => `${layout.alignAt ? (n.length < layout.alignAt ? n.padEnd(layout.alignAt) : `${n} `) : `${n}${layout.beforeEq}`}=${layout.afterEq}${v}`);
   for (const s of kept) written.push(text.slice(s.nameStart, s.valueEnd));
   const type = layout.typeText.replace(/[^\s]+/, bibtexType(record, layout.typeCase));
-  return `@${type}${layout.head}${written.join(`,${fix(layout.between)}`)}${layout.tail}`;
+  // It reads as the record's fields with the values written, and the writer's own with theirs (a
+  // record field of the same name as one of the writer's, read first, would hide it: no plan).
+  const want: Record<string, string> = {};
+  for (const [n, v] of fields) want[n.toLowerCase()] ??= valueRead(v);
+  for (const s of kept) want[s.name.toLowerCase()] = entry.fields[s.name.toLowerCase()] ?? '';
+  return { text: `@${type}${layout.head}${written.join(`,${fix(layout.between)}`)}${layout.tail}`, reads: readsAsFields(entry.key, record.type.toLowerCase(), want) };
 }
 
 /** The field of the writer's entry that holds a record field: the first one present. */
@@ -317,14 +300,16 @@ function givenFirst(p: Person): string {
   return p.given ? `${texEscape(p.given)} ${family}` : family;
 }
 
-function rewriteBibtexFields(text: string, span: { start: number; end: number }, spans: readonly BibFieldSpan[], change: Extract<EntryChange, { kind: 'fields' }>, layout: BibtexLayout): string | undefined {
-  const edits: BibReplacement[] = [];
+/** The entry with the fields of `change` given the record's values, each in its old value's delimiters; the other bytes kept. */
+function rewriteBibtexFields(text: string, entry: BibEntry, span: { start: number; end: number }, spans: readonly BibFieldSpan[], change: Extract<EntryChange, { kind: 'fields' }>, layout: BibtexLayout): Rewritten | EditRefusal {
+  const edits: Splice[] = [];
+  const want = { ...entry.fields };
   for (const field of change.fields) {
     const s = spans.find((x) => WRITER_FIELDS[field].includes(x.name.toLowerCase()));
-    if (!s) return undefined;
+    if (!s) return 'shape';
     const old = text.slice(s.valueStart, s.valueEnd);
     const value = bibtexValueOf(change.record, field, field === 'authors' ? old : undefined);
-    if (value === undefined) return undefined;
+    if (value === undefined) return 'shape';
     // The old value's own delimiters: bare number, quotes, braces (and a title's double braces).
     let next: string;
     if (/^\d+$/.test(old) && /^\d+$/.test(value)) next = value;
@@ -333,9 +318,9 @@ function rewriteBibtexFields(text: string, span: { start: number; end: number },
     else if (old.startsWith('{') || old.startsWith('"')) next = `{${value}}`;
     else next = delimited(value, layout, /^\d+$/.test(value));
     edits.push({ offset: s.valueStart - span.start, length: s.valueEnd - s.valueStart, text: next });
+    want[s.name.toLowerCase()] = valueRead(next);
   }
-  edits.sort((a, b) => a.offset - b.offset);
-  return applyReplacements(text.slice(span.start, span.end), edits);
+  return { text: applySplices(text.slice(span.start, span.end), edits), reads: readsAsFields(entry.key, entry.type, want) };
 }
 
 // ---------------------------------------------------------------------------------------------

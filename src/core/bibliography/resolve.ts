@@ -24,8 +24,10 @@ import { bibliographyDeclarations, FRONT_MATTER, markdownBibliographies } from '
 import { factOf, type FactSource } from '../text/textFacts.js';
 import { undeclaredBibliography, type UndeclaredWhere } from './undeclared.js';
 import { BibCache } from './bibCache.js';
-import { planBibAddition, planBibSync, readBibFile, type BibFile, type BibSyncPlan } from './planAdditions.js';
+import { planBibAddition, planBibSync, type BibSyncPlan } from './planAdditions.js';
+import { readBibFile, type BibFile } from './bibFile.js';
 import type { Refusal } from './refusal.js';
+import { applySplices } from './fileEdit.js';
 
 /** A document as the resolver sees it. */
 export interface BibDocument {
@@ -379,8 +381,8 @@ export async function planBibliographyUpdate(ws: WorkspaceFiles, bib: DocumentBi
   }
   const fresh = readBibFile(uri.path, '');
   const insertion = fresh && planBibAddition(fresh, entries);
-  if (!insertion) return { kind: 'refuse', uri, reason: 'format', keys, entries };
-  return { kind: 'create', uri, text: insertion.text, entries };
+  if (!insertion || 'refusal' in insertion) return { kind: 'refuse', uri, reason: 'format', keys, entries };
+  return { kind: 'create', uri, text: applySplices('', insertion.splices), entries };
 }
 
 /**

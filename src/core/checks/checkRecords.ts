@@ -14,7 +14,7 @@
  * - only fields the corpus verified are compared, and only up to form.
  */
 import type { BibEntry } from '../bibliography/bibtexFile.js';
-import type { BibFile } from '../bibliography/planAdditions.js';
+import type { BibFile } from '../bibliography/bibFile.js';
 import type { EntryChange, RecordField } from '../bibliography/planRewrite.js';
 import { displayName } from '../cite/names.js';
 import type { Entry, Person } from '../corpus/schema.js';

@@ -8,7 +8,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { Diagnostic, DiagnosticSeverity, Position, Range } from 'vscode-languageserver-types';
 import { URI, Utils } from 'vscode-uri';
 import { bibKeyOffset, duplicateKeys, parseBib, type BibProblem } from '../bibliography/bibtexFile.js';
-import { readBibFile } from '../bibliography/planAdditions.js';
+import { readBibFile } from '../bibliography/bibFile.js';
 import { latexBibliographySpans } from '../latex/bibDeclarations.js';
 import { frontMatterBibliographySpan, markdownBibliographies } from '../markdown/frontMatter.js';
 import type { UndeclaredWhere } from '../bibliography/undeclared.js';

@@ -14,7 +14,7 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { bibKeyOffset, type BibEntry } from '../bibliography/bibtexFile.js';
-import { readBibFile } from '../bibliography/planAdditions.js';
+import { readBibFile } from '../bibliography/bibFile.js';
 import type { ResolvedBibFile } from '../bibliography/resolve.js';
 import { citationAtIn, documentCitations, type CitedKey } from '../cite/citations.js';
 import { bibitemOf } from '../bibliography/thebibliography.js';

@@ -12,8 +12,10 @@ import { editorText, eolOf } from '../bibliography/bibtexFile.js';
 import { planLatexBibDeclaration } from '../latex/bibDeclarations.js';
 import { planMarkdownBibDeclaration } from '../markdown/frontMatter.js';
 import { inWorkspaceReal } from '../workspace/paths.js';
-import { planBibAddition, planBibSync, readBibFile } from '../bibliography/planAdditions.js';
+import { planBibAddition, planBibSync } from '../bibliography/planAdditions.js';
+import { readBibFile } from '../bibliography/bibFile.js';
 import { planCitation } from '../cite/insert.js';
+import { applySplices } from '../bibliography/fileEdit.js';
 import { fileKind, isCiting } from '../workspace/fileKind.js';
 import type { Entry } from '../corpus/schema.js';
 import { planDocumentBibliography } from './bibliographyPlan.js';
@@ -37,9 +39,12 @@ async function refuseLibrary(ctx: ServiceContext, uri: URI, keys: readonly strin
  */
 export function planInsertionInto(uri: URI, entries: readonly Entry[], open: { version: number; text: string } | undefined, disk: string | object | undefined): BibChange {
   const keys = entries.map((e) => e.key);
+  // The one insertion an addition's plan is (`planBibAddition`: one splice of length 0).
   const plan = (text: string) => {
     const source = readBibFile(uri.path, text);
-    return source ? planBibAddition(source, entries) : undefined;
+    const planned = source && planBibAddition(source, entries);
+    const splice = planned && 'splices' in planned ? planned.splices[0] : undefined;
+    return splice && { offset: splice.offset, text: splice.text };
   };
   const inOpen = open && plan(open.text);
   const inDisk = typeof disk === 'string' ? plan(disk) : undefined;
@@ -155,7 +160,7 @@ export async function planInsertion(ctx: ServiceContext, file: URI, keys: readon
     const refused = await refuseExisting(ctx, file, entries.map((e) => e.key));
     if (refused) return refused;
     const ins = planBibAddition(source, entries);
-    return ins ? { kind: 'create', uri, text: ins.text, keys: entries.map((e) => e.key) } : { kind: 'refuse', uri, reason: 'cannot-create', keys: [] };
+    return 'splices' in ins ? { kind: 'create', uri, text: applySplices('', ins.splices), keys: entries.map((e) => e.key) } : { kind: 'refuse', uri, reason: 'cannot-create', keys: [] };
   }
   if (source.error) {
     return { kind: 'refuse', uri, reason: 'unreadable', keys: [], line: source.error.line, column: source.error.column, detail: source.error.message };

@@ -11,7 +11,7 @@
  */
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { URI } from 'vscode-uri';
-import { readBibFile } from '../bibliography/planAdditions.js';
+import { readBibFile } from '../bibliography/bibFile.js';
 import type { DocumentBibliography } from '../bibliography/resolve.js';
 import { documentCitations } from '../cite/citations.js';
 import { latexCiteCommands } from '../latex/commands.js';

@@ -14,8 +14,9 @@ import { CodeAction, CodeActionKind, Diagnostic, DiagnosticSeverity, type TextEd
 import { URI } from 'vscode-uri';
 import { entryKeyOffset, type BibEntry } from '../bibliography/bibtexFile.js';
 import { bibFormatOf } from '../workspace/bibFormat.js';
-import { readBibFile, type BibFile } from '../bibliography/planAdditions.js';
-import { planEntryRewrite, planEntryRewrites, type BibReplacement, type EntryChange } from '../bibliography/planRewrite.js';
+import { readBibFile, type BibFile } from '../bibliography/bibFile.js';
+import { planEntryRewrite, planEntryRewrites, type EntryChange } from '../bibliography/planRewrite.js';
+import type { Splice } from '../bibliography/fileEdit.js';
 import type { CheckSeverity } from '../config/settings.js';
 import type { CitedKey } from '../cite/citations.js';
 import type { Entry } from '../corpus/schema.js';
@@ -100,8 +101,8 @@ export async function fileRecordDiagnostics(ctx: ServiceContext, doc: TextDocume
   return out;
 }
 
-/** A replacement as an edit of the document at its version (one undoable step however many). */
-function editOf(doc: TextDocument, plans: readonly BibReplacement[]): WorkspaceEdit {
+/** Splices as an edit of the document at its version (one undoable step however many). */
+function editOf(doc: TextDocument, plans: readonly Splice[]): WorkspaceEdit {
   const edits: TextEdit[] = plans.map((p) => ({ range: rangeOf(doc, { offset: p.offset, length: p.length }), newText: p.text }));
   return { documentChanges: [{ textDocument: { uri: doc.uri, version: doc.version }, edits }] };
 }
@@ -130,8 +131,9 @@ export async function recordCodeActions(ctx: ServiceContext, doc: TextDocument, 
     const f = entry && checkEntry(entry, matcher);
     if (!entry || !f) continue;
     const offer = (title: string, change: EntryChange, preferred: boolean) => {
-      const plan = planEntryRewrite(source, entry, change);
-      if (!plan) return;
+      const planned = planEntryRewrite(source, entry, change);
+      if ('refusal' in planned) return;
+      const plan = planned.splices[0]!;
       if (library) {
         // A library is never written: the entry as it would read goes to the clipboard (our UI only).
         if (!ctx.clientUi()) return;
@@ -152,10 +154,10 @@ export async function recordCodeActions(ctx: ServiceContext, doc: TextDocument, 
     const all = findingsOf(ctx, source).filter((f) => f.kind === 'version-of-record');
     if (all.length > 1) {
       const plans = planEntryRewrites(source, all.map((f) => ({ entry: f.entry, change: fixOf(f) })));
-      if (plans) {
+      if ('splices' in plans) {
         out.push({
           title: l10n.t('Rewrite every preprint of this file that has a version of record ({0} entries)', all.length), kind: CodeActionKind.QuickFix,
-          diagnostics: ours.filter((d) => d.code === DiagnosticCodes.versionOfRecord), edit: editOf(doc, plans),
+          diagnostics: ours.filter((d) => d.code === DiagnosticCodes.versionOfRecord), edit: editOf(doc, plans.splices),
         });
       }
     }

@@ -25,7 +25,8 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { AnnotatedTextEdit, TextDocumentEdit, TextEdit, type Position, type Range, type WorkspaceEdit } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
 import { editorText } from '../bibliography/bibtexFile.js';
-import { planKeyRename, type EntryEditRefusal, type Splice } from '../bibliography/entryEdits.js';
+import { planKeyRename } from '../bibliography/entryEdits.js';
+import type { EditRefusal, Splice } from '../bibliography/fileEdit.js';
 import { keyRefusal, type KeyPlace, type KeyRefusal } from '../cite/keyRules.js';
 import { isCrossReference } from '../markdown/crossref.js';
 import { bibitemOf } from '../bibliography/thebibliography.js';
@@ -203,7 +204,7 @@ async function takenBy(ctx: ServiceContext, occ: KeyOccurrences, key: string, na
 }
 
 /** The sentence for a bibliography file whose entry cannot be renamed. */
-function entryRefusal(ctx: ServiceContext, uri: URI, key: string, why: EntryEditRefusal, error: { line: number; message: string } | undefined): string {
+function entryRefusal(ctx: ServiceContext, uri: URI, key: string, why: EditRefusal, error: { line: number; message: string } | undefined): string {
   const file = ctx.displayPath(uri);
   if (why === 'broken') {
     return error

@@ -12,6 +12,7 @@ import { inWorkspaceReal } from '../../core/workspace/paths.js';
 import { fileKind, isCiting } from '../../core/workspace/fileKind.js';
 import { planBibSync } from '../../core/bibliography/planAdditions.js';
 import { refusalText } from '../../core/bibliography/refusal.js';
+import { applySplices } from '../../core/bibliography/fileEdit.js';
 import { planInsertionInto } from '../../core/service/plans.js';
 import { citedKeys } from '../../core/cite/citations.js';
 import { definedKeys } from '../../core/bibliography/thebibliography.js';
@@ -147,7 +148,7 @@ export async function syncBibliography(
       if (!opts.dryRun) {
         const refused = await escaped(update.uri);
         if (refused) return { code: 2, out, err: [...err, refused] };
-        const failed = write(update.uri, raw.slice(0, ins.offset) + ins.text + raw.slice(ins.offset), false);
+        const failed = write(update.uri, applySplices(raw, [{ offset: ins.offset, length: 0, text: ins.text }]), false);
         if (failed) return { code: 2, out, err: [...err, failed] };
       }
       out.push(`${show(update.uri)}: ${verb} ${update.entries.map((e) => e.key).join(', ')}`);

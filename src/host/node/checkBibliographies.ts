@@ -8,8 +8,9 @@
 import { resolve } from 'node:path';
 import { URI } from 'vscode-uri';
 import { bibFormatOf } from '../../core/workspace/bibFormat.js';
-import { readBibFile, type BibFile } from '../../core/bibliography/planAdditions.js';
-import { applyReplacements, planEntryRewrites } from '../../core/bibliography/planRewrite.js';
+import { readBibFile, type BibFile } from '../../core/bibliography/bibFile.js';
+import { planEntryRewrites } from '../../core/bibliography/planRewrite.js';
+import { applySplices } from '../../core/bibliography/fileEdit.js';
 import { inWorkspaceReal } from '../../core/workspace/paths.js';
 import { checkBibFile, fixOf, type RecordFinding } from '../../core/checks/checkRecords.js';
 import { findingMessage } from '../../core/checks/findingText.js';
@@ -127,6 +128,6 @@ export async function checkBibliographies(files: readonly string[], entries: rea
 /** The file's text with every finding fixed (one plan for all), or undefined when it cannot be planned. */
 function fixFile(source: BibFile, findings: readonly RecordFinding[]): { text: string } | undefined {
   if (!findings.length) return { text: source.text };
-  const plans = planEntryRewrites(source, findings.map((f) => ({ entry: f.entry, change: fixOf(f) })));
-  return plans && { text: applyReplacements(source.text, plans) };
+  const plan = planEntryRewrites(source, findings.map((f) => ({ entry: f.entry, change: fixOf(f) })));
+  return 'splices' in plan ? { text: applySplices(source.text, plan.splices) } : undefined;
 }
