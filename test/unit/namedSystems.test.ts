@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DiagnosticSeverity, type TextDocumentEdit } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
-import { citationsIn } from '../../src/core/cite/citations.js';
+import { documentCitations } from '../../src/core/cite/citations.js';
 import { isSystemName, SystemNames, uncitedMentions } from '../../src/core/checks/namedSystems.js';
 import { LatexProject } from '../../src/core/latex/project.js';
 import { DEFAULT_DOCUMENT_SETTINGS, DiagnosticCodes, ServiceCommands } from '../../src/core/service/types.js';
@@ -19,7 +19,7 @@ const names = () => SystemNames.of(realCorpus().entries);
 
 /** The names hinted in a document (`alias@offset`), citing nothing but what it cites. */
 function hinted(text: string, languageId = 'latex'): string[] {
-  const cited = citationsIn(text, languageId);
+  const { cited } = documentCitations(text, languageId);
   const keys = new Set(cited.map((c) => c.key));
   return uncitedMentions(text, languageId, names(), cited, (e) => keys.has(e.key)).map((m) => `${m.name.alias}@${text.slice(m.offset, m.offset + m.length) === m.name.alias ? 'ok' : 'bad'}`);
 }

@@ -239,10 +239,6 @@ export function documentCitationsIn(
   return { cited, all: view.value.all };
 }
 
-/** Keys cited in a document of the given VS Code language id; [] for other languages ({@link documentCitations}). */
-export function citationsIn(text: string, languageId: string, crossrefs?: Partial<CrossrefSyntax>): CitedKey[] {
-  return documentCitations(text, languageId, crossrefs).cited;
-}
 
 /**
  * The distinct keys a document cites, in order of first citation (what a numeric style numbers

@@ -18,8 +18,6 @@ import * as l10n from '@vscode/l10n';
  */
 export type TopicLabels = 'en' | 'zh' | 'both';
 
-/** The values of {@link TopicLabels}, for validating what a client sends. */
-export const TOPIC_LABELS: readonly TopicLabels[] = ['en', 'zh', 'both'];
 
 /**
  * Sets the language of the core's messages for this process. `@vscode/l10n` keeps its bundle per
