@@ -225,7 +225,7 @@ function cliRun(file: string, cache?: string): { ms: number; maxRss: number; ent
 function checks(lib: LoadedLibrary, cached: LoadedLibrary, n: number): string[] {
   const out: string[] = [];
   const check = (ok: boolean, what: string, got: string) => out.push(`${ok ? 'ok  ' : 'FAIL'} ${what}: ${got}`);
-  check(lib.entries.length === n, `all ${num(n)} entries read`, `${num(lib.entries.length)}, ${lib.problems.length} problems${lib.problems.length ? ` (first: line ${lib.problems[0]!.line}: ${lib.problems[0]!.message})` : ''}`);
+  check(lib.entries.length === n, `all ${num(n)} entries read`, `${num(lib.entries.length)}, ${lib.file.problems!.length} problems${lib.file.problems!.length ? ` (first: line ${lib.file.problems![0]!.line}: ${lib.file.problems![0]!.message})` : ''}`);
   const q = (s: string) => lib.index.search(parseQuery(s), LIMIT);
   const kwon = q('author:kwon');
   check(kwon.length > 0 && kwon.every((h) => h.entry.authors.some((a) => /kwon/i.test('family' in a ? a.family : a.literal))), 'author:kwon finds entries, each with an author Kwon', `${kwon.length} hits`);
@@ -363,7 +363,7 @@ function measureSize(n: number, smaller: SizeResult | undefined): SizeResult {
     }
   }
   const read = PEERS.map((p) => peerTimes.get(p.id)!).map((pt, i) => (pt.entries === undefined ? undefined : `${PEERS[i]!.label.split(' ')[0]}${PEERS[i]!.id === 'bbt-raw' ? ' raw' : ''} ${num(pt.entries)}${pt.errors ? ` (${num(pt.errors)} errors)` : ''}`)).filter(Boolean);
-  console.log(`   entries read: ours ${num(lib.entries.length)} (${lib.problems.length} problems)${read.length ? ` · ${read.join(' · ')}` : ''}`);
+  console.log(`   entries read: ours ${num(lib.entries.length)} (${lib.file.problems!.length} problems)${read.length ? ` · ${read.join(' · ')}` : ''}`);
 
   const all = keys.flatMap((k) => k.samples).sort((a, b) => a - b);
   console.log(`   per keystroke (limit ${LIMIT}, ${KEYSTROKE_REPS} passes, first pass cold)${lpad('p50', 14)}${lpad('p95', 10)}${lpad('max', 11)}  hits  slowest keystroke`);

@@ -1,19 +1,20 @@
 /**
  * The incremental edit of an open library `.bib`: an edit re-reads only the entries it touches (a
  * range of whole lines read with the file's macros, grown while what it reads runs into the next
- * entry), and the library's entries, spans, problems and index are updated in place. A change that
- * touches an `@string`, or a file with lone CR line breaks, is read in full instead.
+ * entry), and the library's search entries and index are updated in place; its `BibFile` is a new
+ * one, of the new text (a reading taken before the edit stays a reading of the text it was taken
+ * of). A change that touches an `@string`, or a file with lone CR line breaks, is read in full instead.
  */
-import { STRING_COMMAND } from '../core/bibliography/bibtexFile.js';
+import { bibEntryAt, STRING_COMMAND, type BibEntry } from '../core/bibliography/bibtexFile.js';
 import { BibtexLibraryReader } from '../core/bibliography/readBibtex.js';
 import { entryFromBibtex, type LibraryRef } from '../core/library/entries.js';
-import type { LoadedLibrary } from '../core/library/loadLibrary.js';
+import { libraryFile, type LoadedLibrary } from '../core/library/loadLibrary.js';
 import type { Entry } from '../core/corpus/schema.js';
 
 /**
  * Brings a loaded BibTeX library from `old` to `text` in place.
  *
- * @param lib - the library loaded from `old` (with `spans`, `macros`, `strings`); changed in place
+ * @param lib - a BibTeX library loaded from `old`; changed in place (its `file` replaced)
  * @param old - the text it was loaded from
  * @param text - the edited text
  * @param ref - the library's URI and name, for the entries read again
@@ -22,7 +23,10 @@ import type { Entry } from '../core/corpus/schema.js';
 export function updateBibtexLibrary(lib: LoadedLibrary, old: string, text: string, ref: LibraryRef): { removed: Entry[]; added: Entry[] } | false {
   // The reader counts a lone CR as a line break; the line arithmetic here counts LFs: such a file is read in full.
   if (/\r(?!\n)/.test(text) || /\r(?!\n)/.test(old)) return false;
-  const spans = lib.spans!;
+  const { file } = lib;
+  const was = file.entries;
+  const startOf = (i: number) => was[i]!.start!;
+  const endOf = (i: number) => was[i]!.end!;
   let p = 0;
   const max = Math.min(old.length, text.length);
   while (p < max && old.charCodeAt(p) === text.charCodeAt(p)) p++;
@@ -31,7 +35,7 @@ export function updateBibtexLibrary(lib: LoadedLibrary, old: string, text: strin
   const oldEnd = old.length - s;
   const delta = text.length - old.length;
   // A change inside or next to an @string block changes what every later entry expands to.
-  for (const [, at] of lib.strings ?? []) if (at.start <= oldEnd && at.end >= p) return false;
+  for (const [, at] of file.strings ?? []) if (at.start <= oldEnd && at.end >= p) return false;
   if (STRING_COMMAND.test(text.slice(p, text.length - s))) return false;
   const n = lib.entries.length;
   // What is read again is whole lines, from the line the change starts on to the start of a line
@@ -39,22 +43,22 @@ export function updateBibtexLibrary(lib: LoadedLibrary, old: string, text: strin
   // problems on its lines (a problem has a line, and entries can share one).
   const atLineStart = (offset: number) => offset === 0 || old.charCodeAt(offset - 1) === 10;
   let first = 0;
-  while (first < n && spans[2 * first + 1]! < p) first++;
+  while (first < n && endOf(first) < p) first++;
   let from = lineStartOf(old, p);
   // Text between the previous entry and the change that is not blank (a broken entry, a stray
   // "@" whose type the changed line gives) may read differently with the change after it: the
   // range starts where the previous entry ends. (Found by the property test: "@\ntring{…" edited
   // to "@\n{…" kept the old error.)
-  const gapStart = first > 0 ? spans[2 * (first - 1) + 1]! : 0;
+  const gapStart = first > 0 ? endOf(first - 1) : 0;
   if (gapStart < from && /\S/.test(old.slice(gapStart, from))) from = lineStartOf(old, gapStart);
   for (;;) {
     // An entry that ends after the range starts (on its first line, before the change) is read again too.
-    while (first > 0 && spans[2 * (first - 1) + 1]! > from) first--;
-    if (first < n && spans[2 * first]! < from) from = lineStartOf(old, spans[2 * first]!);
+    while (first > 0 && endOf(first - 1) > from) first--;
+    if (first < n && startOf(first) < from) from = lineStartOf(old, startOf(first));
     else break;
   }
   let last = n;
-  while (last > first && spans[2 * (last - 1)]! > oldEnd) last--;
+  while (last > first && startOf(last - 1) > oldEnd) last--;
   const startLine = lineOfOffset(old, from);
   // What an edit opens may run into the entries after it (an unclosed brace, an entry that now
   // starts mid-line), as a fresh read of the file would read it: while the range read has an
@@ -62,17 +66,19 @@ export function updateBibtexLibrary(lib: LoadedLibrary, old: string, text: strin
   let to: number;
   let reader: BibtexLibraryReader;
   for (let grown = 0; ; grown++) {
-    while (last < n && !atLineStart(spans[2 * last]!)) last++;
-    to = last < n ? spans[2 * last]! + delta : text.length;
+    while (last < n && !atLineStart(startOf(last))) last++;
+    to = last < n ? startOf(last) + delta : text.length;
     if (to < from) return false;
     // An @string in what is read again (one that an edit made or unmade) changes what later
     // entries expand to: the whole file is read.
     if (STRING_COMMAND.test(text.slice(from, to)) || STRING_COMMAND.test(old.slice(from, to - delta))) return false;
-    reader = new BibtexLibraryReader(text, { start: from, end: to, line: startLine, macros: lib.macros });
+    reader = new BibtexLibraryReader(text, { start: from, end: to, line: startLine, macros: file.macros });
     reader.read();
     if (last === n || grown === 4 || !reader.problems.some((q) => q.severity === 'error')) break;
     last++;
   }
+  // Keys commented out with `%` are kept without their places: a file with any is read in full (they are rare).
+  if (file.commented?.length || reader.commented.length) return false;
   const added = reader.entries.map((raw) => entryFromBibtex(raw, ref));
   const removed = lib.entries.slice(first, last);
   const oldTo = to - delta;
@@ -80,12 +86,15 @@ export function updateBibtexLibrary(lib: LoadedLibrary, old: string, text: strin
   // The last line of the range in the old text (the range ends at a line start, or at the end).
   const lastLine = oldTo > from ? startLine + lineBreaks(old, from, oldTo - 1) : startLine - 1;
   for (let i = last; i < n; i++) lib.entries[i]!.library!.line += lineDelta;
-  const newSpans = [...spans.slice(0, 2 * first), ...reader.entries.flatMap((r) => [r.start, r.end]), ...spans.slice(2 * last).map((x) => x + delta)];
+  // The new text's entries, each reading its fields from the new text (the old file's entries keep reading the old one).
+  const source = { text, macros: file.macros ?? {} };
+  const at = (e: BibEntry, shift: number, lines: number) => bibEntryAt({ key: e.key, type: e.type, start: e.start! + shift, end: e.end! + shift, line: e.line! + lines }, source);
+  const entries = [...was.slice(0, first).map((e) => at(e, 0, 0)), ...reader.entries.map((r) => bibEntryAt(r, source)), ...was.slice(last).map((e) => at(e, delta, lineDelta))];
   lib.entries.splice(first, last - first, ...added);
-  lib.spans = newSpans;
-  for (const [, at] of lib.strings ?? []) if (at.start >= oldEnd) { at.start += delta; at.end += delta; }
-  lib.problems = [...lib.problems.filter((q) => q.line < startLine), ...reader.problems,
-    ...lib.problems.filter((q) => q.line > lastLine).map((q) => ({ ...q, line: q.line + lineDelta }))];
+  const strings = (file.strings ?? []).map(([name, s]): [string, { start: number; end: number }] => [name, s.start >= oldEnd ? { start: s.start + delta, end: s.end + delta } : s]);
+  const problems = [...(file.problems ?? []).filter((q) => q.line < startLine), ...reader.problems,
+    ...(file.problems ?? []).filter((q) => q.line > lastLine).map((q) => ({ ...q, line: q.line + lineDelta }))];
+  lib.file = libraryFile(ref, 'bibtex', text, entries, problems, { macros: source.macros, strings });
   lib.index.update(removed, added);
   return { removed, added };
 }

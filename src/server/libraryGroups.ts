@@ -3,7 +3,6 @@
  * else keywords), a group's entries, and an entry's fields as written.
  */
 import * as l10n from '@vscode/l10n';
-import { readEntryAt } from '../core/bibliography/readBibtex.js';
 import type { LoadedLibrary } from '../core/library/loadLibrary.js';
 import type { Entry } from '../core/corpus/schema.js';
 import { UNGROUPED, type LibraryGroup } from './protocol.js';
@@ -13,15 +12,15 @@ export const GROUP_LIMIT = 1000;
 
 /**
  * All fields of a library entry as written (macros expanded), for the details page: a CSL entry's
- * item, a BibTeX entry read again from `text`.
+ * item, a BibTeX entry's fields as its library's file reads them (from its text).
  */
-export function libraryFields(e: Entry, loaded: { lib: LoadedLibrary; text: string } | undefined): Record<string, string> | undefined {
+export function libraryFields(e: Entry, loaded: LoadedLibrary | undefined): Record<string, string> | undefined {
   const lib = e.library;
   if (!lib) return undefined;
   if (lib.csl) return Object.fromEntries(Object.entries(lib.csl).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
   if (!loaded) return undefined;
-  const i = loaded.lib.entries.indexOf(e);
-  return i < 0 ? undefined : readEntryAt(loaded.text, loaded.lib.spans![2 * i]!, loaded.lib.spans![2 * i + 1]!, loaded.lib.macros ?? {})?.properties;
+  const i = loaded.entries.indexOf(e);
+  return i < 0 ? undefined : loaded.file.entries[i]!.fields;
 }
 
 /**

@@ -6,7 +6,7 @@
  * CLI's `--library` loader (`host/node/libraries.ts`) restores and saves through these two
  * functions too.
  */
-import type { ParsedBib } from '../core/bibliography/bibtexFile.js';
+import type { BibFile } from '../core/bibliography/bibFile.js';
 import type { LibraryRef } from '../core/library/entries.js';
 import { libraryJsonPieces, LibraryRestorer, type LibraryTextId, type RestoreResult } from '../core/library/libraryCacheFormat.js';
 import type { LoadedLibrary } from '../core/library/loadLibrary.js';
@@ -41,7 +41,7 @@ export interface LibraryStoreHost {
    * citation service reads (`BibCache.publish`): `reading` is called when the service first asks,
    * and gives undefined once the store's reading has moved on.
    */
-  publish?(uri: URI, stamp: string, text: string, reading: () => ParsedBib | undefined): void;
+  publish?(uri: URI, stamp: string, reading: () => BibFile | undefined): void;
   /** A hash of a text for the cache key (Node: SHA-256); absent: FNV-1a (the key holds the text's length and format too). */
   hash?(text: string): string;
   cache?: LibraryCache;
@@ -60,8 +60,8 @@ export const SLICE_MS = 12;
  *
  * @returns the library or why the cache is not used; undefined when the load was cancelled meanwhile
  */
-export async function restoreSliced(host: Pick<LibraryStoreHost, 'yield' | 'now'>, log: Logger, saved: string, ref: LibraryRef, textId: LibraryTextId, progress: (done: number, total: number) => void, current: () => boolean): Promise<RestoreResult | undefined> {
-  const restorer = new LibraryRestorer(saved, ref, textId);
+export async function restoreSliced(host: Pick<LibraryStoreHost, 'yield' | 'now'>, log: Logger, saved: string, ref: LibraryRef, textId: LibraryTextId, text: string, progress: (done: number, total: number) => void, current: () => boolean): Promise<RestoreResult | undefined> {
+  const restorer = new LibraryRestorer(saved, ref, textId, text);
   for (;;) {
     const until = host.now() + SLICE_MS;
     try {

@@ -17,13 +17,13 @@
  * Its concerns beside the file set and status: loading and the cache in slices
  * (`libraryLoading.ts`), the incremental edit of an open `.bib` (`libraryEdit.ts`), its BibTeX
  * libraries' readings in the citation service's one bibliography cache (`core/bibliography/resolve.ts`'s
- * `BibCache`: published after each load and edit, and asked for on the cache's miss,
- * `libraryReadings.ts`), and what the tree reads, groups and fields (`libraryGroups.ts`).
+ * `BibCache`: a library's `BibFile` is the reading, published after each load and edit, and
+ * asked for on the cache's miss), and what the tree reads, groups and fields (`libraryGroups.ts`).
  */
 import * as l10n from '@vscode/l10n';
 import { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-types';
 import { URI, Utils } from 'vscode-uri';
-import type { ParsedBib } from '../core/bibliography/bibtexFile.js';
+import type { BibFile } from '../core/bibliography/bibFile.js';
 import type { BibtexReadings } from '../core/bibliography/bibCache.js';
 import { fileKind, isBibliography } from '../core/workspace/fileKind.js';
 import type { Logger } from '../core/config/logger.js';
@@ -33,13 +33,12 @@ import { createSearchIndex } from '../core/search/corpus/corpusIndex.js';
 import { Catalog, type CatalogLibrary } from '../core/library/catalog.js';
 import type { LibraryProblem } from '../core/bibliography/readBibtex.js';
 import { libraryCacheKey, type LibraryTextId } from '../core/library/libraryCacheFormat.js';
-import { LibraryLoader, type LoadedLibrary } from '../core/library/loadLibrary.js';
+import { LibraryLoader, sharedReading, type LoadedLibrary } from '../core/library/loadLibrary.js';
 import { DIAGNOSTIC_SOURCE, textHash } from '../core/service/types.js';
 import type { LibraryFileStatus, LibraryGroup } from './protocol.js';
 import { updateBibtexLibrary } from './libraryEdit.js';
 import { GROUP_LIMIT, libraryFields, libraryGroupEntries, libraryGroups } from './libraryGroups.js';
 import { restoreSliced, saveSliced, SLICE_MS, type LibraryStoreHost } from './libraryLoading.js';
-import { parsedBibOf } from './libraryReadings.js';
 
 export type { LibraryCache, LibraryStoreHost } from './libraryLoading.js';
 export { GROUP_LIMIT } from './libraryGroups.js';
@@ -98,7 +97,7 @@ export class LibraryStore implements BibtexReadings {
   status(): LibraryFileStatus[] {
     return [...this.files.values()].map((f) => ({
       uri: f.id, name: f.name, state: f.state, done: f.done, total: f.total,
-      entries: f.lib?.entries.length ?? 0, problems: f.lib?.problems.length ?? (f.state === 'error' ? 1 : 0),
+      entries: f.lib?.entries.length ?? 0, problems: f.lib ? f.lib.file.problems?.length ?? 0 : (f.state === 'error' ? 1 : 0),
       message: f.message, fromDocument: f.fromDocument, cached: f.cached,
     }));
   }
@@ -137,11 +136,11 @@ export class LibraryStore implements BibtexReadings {
    * and waits for it.
    *
    * @param text - the text the service read (the open document's, else the file's on disk)
-   * @returns undefined when the file is not a loaded BibTeX library of this text; else what
-   *   `parseBib` gives (the same one reader): the entries that read, the problems, the first error;
-   *   each entry's `fields` are read from the text when first asked for
+   * @returns undefined when the file is not a loaded BibTeX library of this text, or one with an
+   *   error (`sharedReading`); else the library's `BibFile`: what `readBibFile` gives (the same one
+   *   reader), each entry's `fields` read from the text when first asked for
    */
-  async readingOf(uri: URI, text: string): Promise<ParsedBib | undefined> {
+  async readingOf(uri: URI, text: string): Promise<BibFile | undefined> {
     const id = uri.toString();
     for (let loads = 0; loads < 3; loads++) {
       let f = this.files.get(id);
@@ -150,13 +149,13 @@ export class LibraryStore implements BibtexReadings {
         f = this.files.get(id);
       }
       const lib = f?.lib;
-      if (!f || f.state !== 'ready' || !lib || lib.format !== 'bibtex' || f.text === undefined) return undefined;
+      if (!f || f.state !== 'ready' || !lib || lib.file.format !== 'bibtex' || f.text === undefined) return undefined;
       if (f.text !== text && !this.updateBibtex(f, text)) {
         // A change of @string macros: read in full, in slices, and asked again.
         void this.load(f, { text });
         continue;
       }
-      return parsedBibOf(lib, f.text);
+      return sharedReading(f.lib!);
     }
     return undefined;
   }
@@ -168,8 +167,9 @@ export class LibraryStore implements BibtexReadings {
    */
   private publish(f: LibraryFile): void {
     const { lib, text, stamp, revision } = f;
-    if (!this.host.publish || !lib || lib.format !== 'bibtex' || text === undefined || stamp === undefined) return;
-    this.host.publish(f.uri, stamp, text, () => (this.files.get(f.id) === f && f.lib === lib && f.revision === revision ? parsedBibOf(lib, text) : undefined));
+    if (!this.host.publish || !lib || text === undefined || stamp === undefined) return;
+    const reading = sharedReading(lib);
+    if (reading) this.host.publish(f.uri, stamp, () => (this.files.get(f.id) === f && f.lib === lib && f.revision === revision ? reading : undefined));
   }
 
   /** Resolves when `f`'s load under way ends (ready, failed, or the file dropped): {@link loadEnded} wakes it. */
@@ -291,7 +291,7 @@ export class LibraryStore implements BibtexReadings {
     const saved = await this.host.cache?.get(key).catch((e: unknown) => { this.log.warn(`library cache: ${String(e)}`); return undefined; });
     if (!current()) return;
     if (saved) {
-      const restored = await restoreSliced(this.host, this.log, saved, ref, textId, (done, total) => { f.done = done; f.total = total; }, current);
+      const restored = await restoreSliced(this.host, this.log, saved, ref, textId, text, (done, total) => { f.done = done; f.total = total; }, current);
       if (!restored) return;
       if ('lib' in restored) {
         lib = restored.lib;
@@ -341,8 +341,9 @@ export class LibraryStore implements BibtexReadings {
     this.publish(f);
     this.afterChange();
     this.loadEnded(f);
-    if (!f.fromDocument || lib.problems.length) {
-      this.log.info(`library ${f.name}: ${lib.entries.length} entries, ${lib.problems.length} problem(s), ${f.cached ? 'from the cache' : 'read'} in ${Math.round(this.host.now() - started)} ms`);
+    const problems = lib.file.problems?.length ?? 0;
+    if (!f.fromDocument || problems) {
+      this.log.info(`library ${f.name}: ${lib.entries.length} entries, ${problems} problem(s), ${f.cached ? 'from the cache' : 'read'} in ${Math.round(this.host.now() - started)} ms`);
     }
   }
 
@@ -355,7 +356,7 @@ export class LibraryStore implements BibtexReadings {
   documentChanged(uri: string, text: string, stamp?: string): void {
     const f = this.files.get(uri);
     if (!f || f.state !== 'ready' || !f.lib || f.text === undefined || f.text === text) return;
-    if (f.lib.format !== 'bibtex' || !this.updateBibtex(f, text, stamp)) {
+    if (f.lib.file.format !== 'bibtex' || !this.updateBibtex(f, text, stamp)) {
       void this.load(f, { text, stamp });
     }
   }
@@ -400,7 +401,7 @@ export class LibraryStore implements BibtexReadings {
     }
     for (const f of this.files.values()) {
       if (!f.lib) continue;
-      const own: Diagnostic[] = f.lib.problems.map((q: LibraryProblem) => Diagnostic.create(Range.create(q.line - 1, q.column - 1, q.line - 1, q.column - 1 + 1),
+      const own: Diagnostic[] = (f.lib.file.problems ?? []).map((q: LibraryProblem) => Diagnostic.create(Range.create(q.line - 1, q.column - 1, q.line - 1, q.column - 1 + 1),
         q.message, q.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning, undefined, DIAGNOSTIC_SOURCE));
       f.diagnostics = [...own, ...(duplicates.get(f.id) ?? [])];
     }
@@ -416,7 +417,7 @@ export class LibraryStore implements BibtexReadings {
   /** All fields of a library entry as written (macros expanded), for the details page. */
   fields(e: Entry): Record<string, string> | undefined {
     const f = e.library && this.files.get(e.library.uri);
-    return libraryFields(e, f?.lib && f.text !== undefined ? { lib: f.lib, text: f.text } : undefined);
+    return libraryFields(e, f?.lib);
   }
 
   /** The groups of a library for the tree (`libraryGroups.ts`). */

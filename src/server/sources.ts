@@ -74,7 +74,7 @@ export class Sources {
       get cache() { return self.libraryCache; },
       yield: ctx.yield,
       now: () => ctx.clock.now(),
-      publish: (uri, stamp, text, reading) => self.bibCache.publish(uri, stamp, text, reading),
+      publish: (uri, stamp, reading) => self.bibCache.publish(uri, stamp, reading),
     }, (files: LibraryFileStatus[]) => ctx.tell(() => connection.sendNotification(ServerNotifications.libraryStatusChanged, { files })), () => {
       for (const [uri, diagnostics] of this.libraries.diagnostics()) ctx.tell(() => connection.sendDiagnostics({ uri, diagnostics }));
       ctx.tell(() => connection.sendNotification(ServerNotifications.librariesChanged, { version: this.libraries.version }));

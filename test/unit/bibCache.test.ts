@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { DocumentDiagnosticRequest, type Diagnostic } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
 import { parseBib, type ParsedBib } from '../../src/core/bibliography/bibtexFile.js';
-import { readBibFile } from '../../src/core/bibliography/bibFile.js';
+import { readBibFile, type BibFile } from '../../src/core/bibliography/bibFile.js';
 import { BibCache } from '../../src/core/bibliography/bibCache.js';
 import type { WorkspaceFiles } from '../../src/core/workspace/files.js';
 import { Methods, type LibraryStatusParams } from '../../src/server/protocol.js';
@@ -42,31 +42,31 @@ const bibOf = (cache: BibCache, ws: WorkspaceFiles) => cache.get(ws, REFS, 'bib'
 describe('BibCache with a host that reads BibTeX files', () => {
   it('takes a published reading without reading the file, and not once the host says it moved on', async () => {
     const ws = workspace();
-    const readings = { readingOf: vi.fn(async (): Promise<ParsedBib | undefined> => undefined) };
+    const readings = { readingOf: vi.fn(async (): Promise<BibFile | undefined> => undefined) };
     const cache = new BibCache(64, readings);
     let current = true;
-    const reading = vi.fn(() => (current ? { entries: [{ key: 'published', type: 'article', fields: {} }] } : undefined));
-    cache.publish(REFS, 's1', TEXT, reading);
+    const reading = vi.fn((): BibFile | undefined => (current ? { path: REFS.path, format: 'bibtex', text: TEXT, entries: [{ key: 'published', type: 'article', fields: {} }] } : undefined));
+    cache.publish(REFS, 's1', reading);
     expect((await bibOf(cache, ws))?.entries.map((e) => e.key)).toEqual(['published']);
     expect(await bibOf(cache, ws)).toMatchObject({ path: REFS.path, format: 'bibtex', text: TEXT });
     expect([ws.reads, reading.mock.calls.length, parsed.length]).toEqual([0, 1, 0]);
 
     // Published under another stamp: a miss, asked of the host before it is parsed here.
     current = false;
-    cache.publish(REFS, 's0', TEXT, reading);
+    cache.publish(REFS, 's0', reading);
     parsed.length = 0;
     expect((await bibOf(cache, ws))?.entries.map((e) => e.key)).toEqual(['k']);
     expect([ws.reads, readings.readingOf.mock.calls.length, parsed.length]).toEqual([1, 1, 1]);
 
     // Under this stamp, but the host's reading moved on since: a miss too.
-    cache.publish(REFS, 's1', TEXT, reading);
+    cache.publish(REFS, 's1', reading);
     expect((await bibOf(cache, ws))?.entries.map((e) => e.key)).toEqual(['k']);
     expect([ws.reads, readings.readingOf.mock.calls.length]).toEqual([2, 2]);
   });
 
   it('asks the host on a miss and parses nothing when it has the reading; other kinds and formats are made as before', async () => {
     const ws = workspace();
-    const readings = { readingOf: vi.fn(async (_uri: URI, text: string) => ({ entries: [{ key: `host:${text.length}`, type: 'article', fields: {} }] })) };
+    const readings = { readingOf: vi.fn(async (_uri: URI, text: string): Promise<BibFile> => ({ path: REFS.path, format: 'bibtex', text, entries: [{ key: `host:${text.length}`, type: 'article', fields: {} }] })) };
     const cache = new BibCache(64, readings);
     parsed.length = 0;
     expect((await bibOf(cache, ws))?.entries.map((e) => e.key)).toEqual([`host:${TEXT.length}`]);

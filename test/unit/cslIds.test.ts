@@ -62,7 +62,7 @@ describe('blank CSL ids are each a problem naming line and field', () => {
       expect(file.problems).toEqual(EXPECTED([...lines]));
       const lib = loadLibrary(text, format, { uri: `file:///ws/${name}`, name });
       expect(lib.entries.map((e) => e.key)).toEqual(['a', '7']);
-      expect(lib.problems).toEqual(file.problems);
+      expect(lib.file.problems!).toEqual(file.problems);
     });
 
     it(`${name}: the bibliography file itself shows each problem at its line`, async () => {

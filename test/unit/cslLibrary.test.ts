@@ -39,7 +39,7 @@ describe('finding 3: an item that contains itself, or is nested deeply, is a pro
   for (const [name, format, line, message] of cases) {
     it(name, () => {
       const lib = loadLibrary(read(name), format, REF);
-      expect(lib.problems).toEqual([{ line, column: 1, severity: 'error', message: expect.stringMatching(message) }]);
+      expect(lib.file.problems!).toEqual([{ line, column: 1, severity: 'error', message: expect.stringMatching(message) }]);
       expect(lib.entries.map((e) => e.key)).toEqual(['a', 'b']);
       // What was read is plain data: the cache and the server's responses serialise it.
       expect(() => JSON.stringify(lib.entries)).not.toThrow();
@@ -213,7 +213,7 @@ describe('finding 14: empty ids and a second YAML document', () => {
       const lib = loadLibrary(read(name), name.endsWith('.json') ? 'csl-json' : 'csl-yaml', REF);
       expect(lib.entries.map((e) => e.key)).toEqual(['a', 'b']);
       const lines = name.endsWith('.json') ? [3, 4] : [4, 6];
-      expect(lib.problems).toEqual([
+      expect(lib.file.problems!).toEqual([
         { line: lines[0], column: 1, severity: 'error', message: 'this CSL item\'s "id" is empty; skipped' },
         { line: lines[1], column: 1, severity: 'error', message: 'this CSL item\'s "id" is blank (only white space); skipped' },
       ]);

@@ -36,5 +36,10 @@ export function oneLongLine(n: number): string {
 export function expectOneLongLineRead(text: string): void {
   const lib = loadLibrary(text, 'bibtex', GENERATED_REF);
   expect(lib.entries.map((e) => [e.key, e.title, e.year, e.library!.line])).toEqual([['a', 'A', undefined, 1], ['b', 'b', 2020, 1], ['c', 'C', undefined, 1]]);
-  expect(lib.problems).toEqual([{ line: 1, column: text.indexOf('title', text.indexOf('@misc{b')) + 1, severity: 'warning', message: 'field title of entry b is longer than 100,000 characters; the field is left out' }]);
+  expect(lib.file.problems!).toEqual([{ line: 1, column: text.indexOf('title', text.indexOf('@misc{b')) + 1, severity: 'warning', message: 'field title of entry b is longer than 100,000 characters; the field is left out' }]);
+}
+
+/** A BibTeX library's entries' `[start, end)` offsets, two numbers an entry (undefined for a CSL library). */
+export function spansOf(lib: LoadedLibrary): number[] | undefined {
+  return lib.file.format === 'bibtex' ? lib.file.entries.flatMap((e) => [e.start!, e.end!]) : undefined;
 }

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectOneLongLineRead, oneLongLine } from './generatedLibraries.js';
+import { expectOneLongLineRead, oneLongLine, spansOf } from './generatedLibraries.js';
 import { maxTotalBibExpansion } from '../../src/core/bibliography/bibtexFile.js';
 import { BibtexLibraryReader, readEntryAt } from '../../src/core/bibliography/readBibtex.js';
 import { lineAt, lineStarts, readCslJsonLibrary } from '../../src/core/bibliography/readCslJson.js';
@@ -353,7 +353,7 @@ describe('BibtexLibraryReader', () => {
 describe('fixtures: a JabRef library and a Better BibTeX export', () => {
   it('JabRef: entries with groups and keywords; @Comment{jabref-meta: …} ignored', () => {
     const lib = loadLibrary(read('jabref.bib'), 'bibtex', { uri: 'file:///lib/jabref.bib', name: 'jabref.bib' });
-    expect(lib.problems).toEqual([]);
+    expect(lib.file.problems!).toEqual([]);
     expect(lib.entries.map((e) => [e.key, e.library!.line, e.type, e.kind, e.year])).toEqual([
       ['Kwon2023', 3, 'article', 'paper', 2023],
       ['Yu2022', 13, 'inproceedings', 'paper', 2022],
@@ -372,13 +372,13 @@ describe('fixtures: a JabRef library and a Better BibTeX export', () => {
     expect(book!.library!.groups).toEqual([]);
     // the spans are each entry's text
     const text = read('jabref.bib');
-    expect(text.slice(lib.spans![0], lib.spans![1])).toMatch(/^@Article\{Kwon2023,[^]*\}$/);
-    expect(lib.spans).toHaveLength(6);
+    expect(text.slice(spansOf(lib)![0], spansOf(lib)![1])).toMatch(/^@Article\{Kwon2023,[^]*\}$/);
+    expect(spansOf(lib)).toHaveLength(6);
   });
 
   it('Better BibTeX: biblatex date, journaltitle, eprinttype = {arxiv}, @string, @online and @software', () => {
     const lib = loadLibrary(read('betterbibtex.bib'), 'bibtex', { uri: 'file:///lib/bbt.bib', name: 'bbt.bib' });
-    expect(lib.problems).toEqual([]);
+    expect(lib.file.problems!).toEqual([]);
     const by = Object.fromEntries(lib.entries.map((e) => [e.key, e]));
     expect(lib.entries.map((e) => [e.key, e.library!.line])).toEqual([
       ['kwonEfficientMemoryManagement2023', 3], ['shoeybiMegatronLMTrainingMultiBillion2020', 21], ['schrodingerGPU2024', 33], ['zheng2022alpa', 41], ['vllm', 51],
@@ -402,8 +402,8 @@ describe('fixtures: a JabRef library and a Better BibTeX export', () => {
     expect(by.zheng2022alpa).toMatchObject({ year: 2022, arxiv: '2201.12023', venue: '17th USENIX Symposium on Operating Systems Design and Implementation', authors: [{ given: 'Lianmin', family: 'Zheng' }] });
     expect(by.vllm).toMatchObject({ kind: 'framework', authors: [{ literal: 'The vLLM Team' }], year: 2023 });
     expect(by.vllm!.arxiv).toBeUndefined(); // eprinttype = {hal}
-    expect(lib.macros!.osdi).toBe('17th {USENIX} Symposium on Operating Systems Design and Implementation');
-    expect(lib.strings).toEqual([['osdi', { start: 0, end: 88 }]]);
+    expect(lib.file.macros!.osdi).toBe('17th {USENIX} Symposium on Operating Systems Design and Implementation');
+    expect(lib.file.strings).toEqual([['osdi', { start: 0, end: 88 }]]);
   });
 });
 
@@ -533,7 +533,7 @@ describe('CSL libraries', () => {
     for (const [text, format] of [[json, 'csl-json'], [yaml, 'csl-yaml']] as const) {
       const once = loadLibrary(text, format, REF);
       expect(once.entries, format).toHaveLength(2994);
-      expect(once.problems.map((p) => p.line), format).toEqual([9, 509, 1009, 1509, 2009, 2509]);
+      expect(once.file.problems!.map((p) => p.line), format).toEqual([9, 509, 1009, 1509, 2009, 2509]);
       const loader = new LibraryLoader(text, format, REF);
       const seen: string[] = [];
       let steps = 0;
@@ -548,7 +548,7 @@ describe('CSL libraries', () => {
       expect(steps, format).toBeGreaterThan(20);
       const sliced = loader.result();
       expect(sliced.entries, format).toEqual(once.entries);
-      expect(sliced.problems, format).toEqual(once.problems);
+      expect(sliced.file.problems!, format).toEqual(once.file.problems!);
     }
   });
 
@@ -622,12 +622,12 @@ describe('loading a library', () => {
     const sliced = loader.result();
     expect(loader.step()).toBe(true);
     expect(sliced.entries).toEqual(once.entries);
-    expect(sliced.problems).toEqual(once.problems);
-    expect(sliced.spans).toEqual(once.spans);
-    expect(sliced.macros).toEqual(once.macros);
-    expect(sliced.strings).toEqual(once.strings);
+    expect(sliced.file.problems!).toEqual(once.file.problems!);
+    expect(spansOf(sliced)).toEqual(spansOf(once));
+    expect(sliced.file.macros).toEqual(once.file.macros);
+    expect(sliced.file.strings).toEqual(once.file.strings);
     expect(once.entries).toHaveLength(2000 - 21);
-    expect(once.problems).toHaveLength(21);
+    expect(once.file.problems!).toHaveLength(21);
     const q = parseQuery('paper topic3 author:author5');
     expect(sliced.index.search(q, 20).map((h) => h.entry.key)).toEqual(once.index.search(q, 20).map((h) => h.entry.key));
     expect(once.index.search(q, 20).length).toBeGreaterThan(0);
@@ -636,32 +636,32 @@ describe('loading a library', () => {
   it('spans are each entry\'s text, two offsets an entry', () => {
     const text = bigBib(200);
     const lib = loadLibrary(text, 'bibtex', REF);
-    expect(lib.spans).toHaveLength(lib.entries.length * 2);
+    expect(spansOf(lib)).toHaveLength(lib.entries.length * 2);
     lib.entries.forEach((e, i) => {
-      expect(text.slice(lib.spans![2 * i], lib.spans![2 * i + 1])).toMatch(new RegExp(`^@inproceedings\\{${e.key},[^]*\\}$`));
+      expect(text.slice(spansOf(lib)![2 * i], spansOf(lib)![2 * i + 1])).toMatch(new RegExp(`^@inproceedings\\{${e.key},[^]*\\}$`));
     });
   });
 
   it('CSL libraries load their items and problems; no spans or macros', () => {
     const lib = loadLibrary(read('library.yaml'), 'csl-yaml', { uri: 'file:///lib/library.yaml', name: 'library.yaml' });
     expect(lib.entries.map((e) => [e.key, e.library!.line])).toEqual([['kwon2023efficient', 3], ['yu2022orca', 19]]);
-    expect(lib.problems.map((p) => p.line)).toEqual([17]);
-    expect(lib.spans).toBeUndefined();
-    expect(lib.macros).toBeUndefined();
+    expect(lib.file.problems!.map((p) => p.line)).toEqual([17]);
+    expect(spansOf(lib)).toBeUndefined();
+    expect(lib.file.macros).toBeUndefined();
     expect(new LibraryLoader('[]', 'csl-json', REF).progress).toEqual({ phase: 'read', done: 0, total: 0 });
   });
 
   describe('the cache: libraryToJson / libraryFromJson', () => {
     const sameBut = (a: LoadedLibrary, b: LoadedLibrary, ref: { uri: string; name: string }) => {
-      expect(b.format).toBe(a.format);
+      expect(b.file.format).toBe(a.file.format);
       expect(b.entries.map((e) => ({ ...e, library: { ...e.library, uri: 'x', name: 'x' } }))).toEqual(
         JSON.parse(JSON.stringify(a.entries.map((e) => ({ ...e, library: { ...e.library, uri: 'x', name: 'x' } })))),
       );
       expect(b.entries.every((e) => e.library!.uri === ref.uri && e.library!.name === ref.name)).toBe(true);
-      expect(b.problems).toEqual(a.problems);
-      expect(b.spans).toEqual(a.spans);
-      expect(b.macros).toEqual(a.macros);
-      expect(b.strings).toEqual(a.strings);
+      expect(b.file.problems!).toEqual(a.file.problems!);
+      expect(spansOf(b)).toEqual(spansOf(a));
+      expect(b.file.macros).toEqual(a.file.macros);
+      expect(b.file.strings).toEqual(a.file.strings);
     };
     it('a .bib library comes back the same, at the path it is asked for, and searches the same', () => {
       const lib = loadLibrary(read('betterbibtex.bib'), 'bibtex', REF);
@@ -755,7 +755,7 @@ describe('library search', () => {
   const keys = (q: string, index = lib.index, limit = 10) => index.search(parseQuery(q), limit).map((h) => h.entry.key);
 
   it('reads the library it searches', () => {
-    expect(lib.problems).toEqual([]);
+    expect(lib.file.problems!).toEqual([]);
     expect(lib.entries).toHaveLength(8);
   });
   it('one or two letters: the entries with a word (of the title, key or authors) that starts with them, newest first', () => {
@@ -897,10 +897,10 @@ describe('hostile libraries', () => {
   it('@string macros that double 26 times: a problem at the first over 100,000 characters, later entries still read', () => {
     const lib = loadLibrary(doubling(26), 'bibtex', REF);
     // a16 is "xx" doubled 16 times: 131,072 characters
-    expect(lib.problems).toEqual([{ line: 17, column: 1, severity: 'error', message: '@string a16 expands to more than 100,000 characters; it is read as empty' }]);
+    expect(lib.file.problems!).toEqual([{ line: 17, column: 1, severity: 'error', message: '@string a16 expands to more than 100,000 characters; it is read as empty' }]);
     expect(lib.entries.map((e) => [e.key, e.library!.line, e.title])).toEqual([['k', 28, 'k'], ['after', 29, 'After']]);
-    expect(lib.macros!.a26).toBe('');
-    expect(lib.macros!.a15).toHaveLength(65_536);
+    expect(lib.file.macros!.a26).toBe('');
+    expect(lib.file.macros!.a15).toHaveLength(65_536);
   });
   it('many references to a large macro: reading stops with a problem once the fields pass the file\'s budget', () => {
     const big = 'x'.repeat(60_000);
@@ -926,7 +926,7 @@ describe('hostile libraries', () => {
       let lib: LoadedLibrary | undefined;
       expect(() => { lib = loadLibrary(deep(d), 'bibtex', REF); }).not.toThrow();
       expect(lib!.entries.map((e) => e.key)).toEqual(['a', 'deep', 'b']);
-      expect(lib!.problems).toEqual(d > 50_000 ? [{ line: 2, column: 13, severity: 'warning', message: 'field title of entry deep is longer than 100,000 characters; the field is left out' }] : []);
+      expect(lib!.file.problems).toEqual(d > 50_000 ? [{ line: 2, column: 13, severity: 'warning', message: 'field title of entry deep is longer than 100,000 characters; the field is left out' }] : []);
     }
     // 400 deep is read; its title is the text inside
     const lib = loadLibrary(deep(400), 'bibtex', REF);
@@ -935,10 +935,10 @@ describe('hostile libraries', () => {
   it('10,000-deep nesting in CSL libraries: that item is a problem at its line, the others load', () => {
     const json = loadLibrary(`[{"id": "a", "x": ${'['.repeat(10_000)}${']'.repeat(10_000)}},\n{"id": "b"}]`, 'csl-json', REF);
     expect(json.entries.map((e) => [e.key, e.library!.line])).toEqual([['b', 2]]);
-    expect(json.problems).toEqual([{ line: 1, column: 1, severity: 'error', message: 'this CSL item is nested more than 100 levels deep; skipped' }]);
+    expect(json.file.problems).toEqual([{ line: 1, column: 1, severity: 'error', message: 'this CSL item is nested more than 100 levels deep; skipped' }]);
     let yaml: LoadedLibrary | undefined;
     expect(() => { yaml = loadLibrary(`references:\n- id: a\n  x: ${'['.repeat(10_000)}${']'.repeat(10_000)}\n- id: b\n`, 'csl-yaml', REF); }).not.toThrow();
-    expect(yaml!.problems).toEqual([expect.objectContaining({ line: 3, severity: 'error', message: expect.stringMatching(/nested more than \d+ levels deep/) })]);
+    expect(yaml!.file.problems).toEqual([expect.objectContaining({ line: 3, severity: 'error', message: expect.stringMatching(/nested more than \d+ levels deep/) })]);
     expect(yaml!.entries.map((e) => [e.key, e.library!.line])).toEqual([['b', 4]]);
   });
 });

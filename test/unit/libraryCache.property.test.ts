@@ -311,15 +311,15 @@ describe('library cache (property)', () => {
         for (const q of ['a', 'ab', 'the venue', 'author:a', 'year:2020', ...got.entries.slice(0, 3).map((e) => e.title)]) {
           for (const h of got.index.search(parseQuery(q), 10)) if (typeof h.entry.key !== 'string' || !Number.isFinite(h.score)) throw new Error(`a hit of "${q}" is no entry`);
         }
-        if (got.spans) {
-          for (let i = 0; i < got.entries.length; i++) readEntryAt(lib.text, got.spans[2 * i]!, got.spans[2 * i + 1]!, got.macros ?? {});
+        if (got.file.format === 'bibtex') {
+          for (const e of got.file.entries) readEntryAt(lib.text, e.start!, e.end!, got.file.macros ?? {});
         }
         // What citing and the details page read: each entry's text at its offsets, with its macros and crossref parent.
         for (const e of got.entries) prepareEntry(got, lib.text, e);
         const works = new SameWorkIndex<string>();
         works.add({ doi: '10.1/x', title: 'x' }, 'k');
         for (const e of got.entries) works.find(entryIdentity(e));
-        for (const p of got.problems) void `${p.line}:${p.column}: ${p.message}`;
+        for (const p of got.file.problems!) void `${p.line}:${p.column}: ${p.message}`;
         libraryToJson(got);
       });
     });

@@ -167,7 +167,7 @@ describe('finding 7: the cache is of a text, its length and its format', () => {
     renameSync(json, join(dir, 'refs.bib'));
     const asBib = await cli(join(dir, 'refs.bib'), cacheDir);
     expect(asBib.cached).toBe(false);
-    expect(asBib.lib.format).toBe('bibtex');
+    expect(asBib.lib.file.format).toBe('bibtex');
     expect(asBib.lib.entries.map((e) => e.key)).toEqual(['renamed2024']);
     expect(asBib.problems).toEqual([]);
   });

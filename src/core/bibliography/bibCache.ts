@@ -4,7 +4,6 @@
  * server the library store fills it too (issue 22).
  */
 import type { URI } from 'vscode-uri';
-import type { ParsedBib } from './bibtexFile.js';
 import { bibFormatOf } from '../workspace/bibFormat.js';
 import type { WorkspaceFiles } from '../workspace/files.js';
 import { readBibFileSliced, type BibFile } from './bibFile.js';
@@ -18,18 +17,13 @@ const BIB = 'bib';
  */
 export interface BibtexReadings {
   /**
-   * A BibTeX file's reading of exactly `text`, as `parseBib` gives it (the same one reader): the
-   * entries that read, in file order, the problems and the first error. The host may bring its
-   * reading to `text` first (an edit read where it changed), or wait for a load under way.
+   * A BibTeX file's reading of exactly `text`: the one model, a {@link BibFile}, as `readBibFile`
+   * gives it (the same one reader). The host may bring its reading to `text` first (an edit read
+   * where it changed), or wait for a load under way.
    *
    * @returns undefined when the host holds no reading of this file (it is then parsed here)
    */
-  readingOf(uri: URI, text: string): Promise<ParsedBib | undefined>;
-}
-
-/** A BibTeX file as a host's reading of `text` gives it. */
-function bibtexFile(path: string, text: string, parsed: ParsedBib): BibFile {
-  return { path, format: 'bibtex', text, entries: parsed.entries, ...(parsed.problems ? { problems: parsed.problems } : {}), ...(parsed.error ? { error: parsed.error } : {}) };
+  readingOf(uri: URI, text: string): Promise<BibFile | undefined>;
 }
 
 /**
@@ -96,12 +90,12 @@ export class BibCache {
    * or read an edit of it), under the stamp of the text it read, so that the next {@link get} of
    * that file finds it without reading the file.
    *
-   * @param stamp - the {@link WorkspaceFiles.stamp} of `text`, taken before the text was read
+   * @param stamp - the {@link WorkspaceFiles.stamp} of the reading's text, taken before the text was read
    * @param reading - called on the first hit; undefined when the host's reading has moved on
    *   since (the entry is then a miss)
    */
-  publish(uri: URI, stamp: string, text: string, reading: () => ParsedBib | undefined): void {
-    this.set(`${BIB}:${uri.toString()}`, { stamp, value: undefined, later: () => { const r = reading(); return r && bibtexFile(uri.path, text, r); } });
+  publish(uri: URI, stamp: string, reading: () => BibFile | undefined): void {
+    this.set(`${BIB}:${uri.toString()}`, { stamp, value: undefined, later: reading });
   }
 
   /** Forgets every file. */
@@ -119,8 +113,7 @@ export class BibCache {
 
   private async reading(uri: URI, text: string): Promise<BibFile | undefined> {
     if (!this.readings || bibFormatOf(uri.path) !== 'bibtex') return undefined;
-    const parsed = await this.readings.readingOf(uri, text);
-    return parsed && bibtexFile(uri.path, text, parsed);
+    return await this.readings.readingOf(uri, text);
   }
 
   private set(id: string, entry: { stamp: string; value: unknown; later?: () => unknown }): void {

@@ -11,6 +11,7 @@ import { cslYear } from '../corpus/sameWork.js';
 
 /** A bibliography file as read: its entries' keys and identities, or why it could not be read. */
 export interface BibFile {
+  /** The file's path, name or URI (its extension gives the format, as Pandoc's does). */
   path: string;
   format: BibFormat;
   text: string;
@@ -25,6 +26,9 @@ export interface BibFile {
   problems?: BibProblem[];
   /** BibTeX: keys of entries commented out with `%`, which BibTeX reads and biber does not (`ParsedBib.commented`). */
   commented?: string[];
+  /** BibTeX, as a library reads it: the macros at the file's end, and where each `@string` command is (UTF-16 offsets). */
+  macros?: Readonly<Record<string, string>>;
+  strings?: [string, { start: number; end: number }][];
 }
 
 /**
@@ -76,8 +80,8 @@ export async function readBibFileSliced(path: string, text: string, pause: () =>
 
 const cslReader = (format: 'csl-json' | 'csl-yaml', text: string): CslReader => (format === 'csl-json' ? new CslJsonReader(text) : new CslYamlReader(text));
 
-/** A CSL item as a bibliography file's entry. */
-const cslEntry = ({ item, line, start, keyStart }: CslLibraryItem): BibEntry => ({
+/** A CSL item as a bibliography file's entry (with its offset and its key's, where the reader knows them). */
+export const cslEntry = ({ item, line, start, keyStart }: CslLibraryItem): BibEntry => ({
   key: String(item.id), type: typeof item.type === 'string' ? item.type : '', fields: cslFields(item), csl: item, line,
   ...(start !== undefined ? { start } : {}), ...(keyStart !== undefined ? { keyStart } : {}),
 });

@@ -5,7 +5,7 @@
  * costs a broken entry only that entry); what we add is the view the citation service and the
  * planners use (the append plan is `planAdditions.ts`'s `planBibAppend`).
  */
-import { BibtexLibraryReader, type LibraryProblem } from './readBibtex.js';
+import { BibtexLibraryReader, readEntryAt, type LibraryProblem } from './readBibtex.js';
 
 export { MAX_BIB_EXPANSION, maxTotalBibExpansion } from './readBibtex.js';
 
@@ -79,6 +79,49 @@ export function parseBib(text: string): ParsedBib {
   }
   const first = r.problems.find((p) => p.severity === 'error');
   return { entries, problems: r.problems, ...(r.commented.length ? { commented: r.commented } : {}), ...(first ? { error: { line: first.line, column: first.column, message: first.message } } : {}) };
+}
+
+/**
+ * Where a BibTeX file's entries read their fields from: the text they were read from and the
+ * file's macros at its end (`BibtexLibraryReader.macros`). One per reading: an edit of the text
+ * makes a new one, so that a reading taken before it still reads its own text.
+ */
+export interface BibtexSource {
+  readonly text: string;
+  macros: Readonly<Record<string, string>>;
+}
+
+/**
+ * A `.bib` entry whose fields are read from its text when first asked for: how a library holds
+ * its entries (100,000 entries' fields are not kept twice, once as read and once converted for
+ * search). Its `fields` are what {@link parseBib} gives for the same entry: names in lower case,
+ * macros expanded.
+ */
+class SpanBibEntry implements BibEntry {
+  private read?: Record<string, string>;
+  constructor(
+    readonly key: string, readonly type: string, readonly start: number, readonly end: number, readonly line: number,
+    private readonly source: BibtexSource,
+  ) {}
+
+  get fields(): Record<string, string> {
+    if (!this.read) {
+      const props = readEntryAt(this.source.text, this.start, this.end, this.source.macros)?.properties ?? {};
+      this.read = {};
+      for (const k in props) this.read[k.toLowerCase()] = props[k]!;
+    }
+    return this.read;
+  }
+}
+
+/**
+ * A `.bib` entry read from `source.text` between `start` and `end` (as the reader found it), its
+ * fields read from there when first asked for.
+ *
+ * @param e - the entry's key, type (lower case), `[start, end)` UTF-16 offsets and 1-based line
+ */
+export function bibEntryAt(e: { key: string; type: string; start: number; end: number; line: number }, source: BibtexSource): BibEntry {
+  return new SpanBibEntry(e.key, e.type, e.start, e.end, e.line, source);
 }
 
 /**

@@ -9,7 +9,9 @@ import { ENTRY_TYPES, KINDS, type LibraryEntry } from '../corpus/schema.js';
 import { int32FromBase64, toBase64 } from '../text/base64.js';
 import type { LibraryProblem } from '../bibliography/readBibtex.js';
 import { NONE, type LibraryRef } from './entries.js';
-import type { LibraryFormat, LoadedLibrary } from './loadLibrary.js';
+import { libraryFile, type LibraryFormat, type LoadedLibrary } from './loadLibrary.js';
+import { bibEntryAt, type BibEntry } from '../bibliography/bibtexFile.js';
+import { cslEntry } from '../bibliography/bibFile.js';
 import { LibraryIndex, type LibraryIndexJson } from '../search/library/libraryIndex.js';
 
 /**
@@ -18,8 +20,9 @@ import { LibraryIndex, type LibraryIndexJson } from '../search/library/libraryIn
  * 4: the BibTeX reader follows BibTeX 0.99d's rules; the CSL readers skip items that contain themselves or nest past 100 levels, and a broken
  *    CSL-YAML item costs only itself (a version-3 cache holds what they read before).
  * 5: an entry's arXiv id is read by `corpus/identifiers.ts` (also from `arXiv:<id>` in a venue or note, an arXiv DOI, old-style ids in URLs).
+ * 6: a BibTeX library's keys commented out with `%` are kept (its `BibFile` is what a document's bibliography reads).
  */
-export const LIBRARY_CACHE_VERSION = 5;
+export const LIBRARY_CACHE_VERSION = 6;
 
 /**
  * The text a cache was saved for: a hash of it (the host's: SHA-256 in hex on Node; FNV-1a
@@ -56,6 +59,8 @@ interface CacheHead {
   spans?: string;
   macros?: Record<string, string>;
   strings?: [string, { start: number; end: number }][];
+  /** BibTeX: keys commented out with `%` (absent when none). */
+  commented?: string[];
 }
 
 /** Entries per piece (and line) of {@link libraryJsonPieces}. */
@@ -87,16 +92,18 @@ const INDEX_START = '],"index":';
  *   built, or a `text` of another format than the library's
  */
 export function* libraryJsonPieces(lib: LoadedLibrary, text?: LibraryTextId): Generator<string, void, undefined> {
-  if (text && text.format !== lib.format) throw new Error(`libraryJsonPieces: a ${lib.format} library saved as ${text.format}`);
+  if (text && text.format !== lib.file.format) throw new Error(`libraryJsonPieces: a ${lib.file.format} library saved as ${text.format}`);
   for (const piece of jsonPieces(lib, text)) yield latin1(piece);
 }
 
 function* jsonPieces(lib: LoadedLibrary, text: LibraryTextId | undefined): Generator<string, void, undefined> {
+  const { file } = lib;
+  const bibtex = file.format === 'bibtex';
   const head: CacheHead = {
     version: LIBRARY_CACHE_VERSION, text: text ? { hash: text.hash, length: text.length } : null,
-    format: lib.format, count: lib.entries.length, problems: lib.problems,
-    ...(lib.spans ? { spans: toBase64(Int32Array.from(lib.spans)) } : {}),
-    ...(lib.macros ? { macros: lib.macros } : {}), ...(lib.strings ? { strings: lib.strings } : {}),
+    format: file.format, count: lib.entries.length, problems: file.problems ?? [],
+    ...(bibtex ? { spans: toBase64(spansOf(file.entries)), macros: { ...file.macros }, strings: file.strings ?? [] } : {}),
+    ...(file.commented?.length ? { commented: file.commented } : {}),
   };
   // JSON.stringify writes no line break of its own (one in a string is `\n`): the ones here are
   // the only ones, white space between the object's tokens.
@@ -107,6 +114,13 @@ function* jsonPieces(lib: LoadedLibrary, text: LibraryTextId | undefined): Gener
   yield INDEX_START;
   yield* lib.index.jsonPieces();
   yield '}';
+}
+
+/** A BibTeX file's entries' `[start, end)` offsets, two numbers an entry. */
+function spansOf(entries: readonly BibEntry[]): Int32Array {
+  const out = new Int32Array(2 * entries.length);
+  entries.forEach((e, i) => { out[2 * i] = e.start!; out[2 * i + 1] = e.end!; });
+  return out;
 }
 
 /**
@@ -159,8 +173,10 @@ export class LibraryRestorer {
    * @param ref - the file it is restored for (its entries' `library.uri` and `name`: the same text may be at another path)
    * @param expected - the text it must have been saved for (its hash, length and format); absent
    *   (tests only): any, as long as it was saved without one
+   * @param text - that text: the library's `file.text`, which its BibTeX entries read their fields
+   *   from (absent, for a restore that reads no field: the bench, tests)
    */
-  constructor(private readonly json: string, private readonly ref: LibraryRef, private readonly expected?: LibraryTextId) {}
+  constructor(private readonly json: string, private readonly ref: LibraryRef, private readonly expected?: LibraryTextId, private readonly text = '') {}
 
   /** Entries restored, of how many the cache holds (0 until its head is read). */
   get progress(): { done: number; total: number } {
@@ -196,11 +212,7 @@ export class LibraryRestorer {
       const r = this.indexing.next();
       if (!r.done) return false;
       if (!r.value) return miss('damaged (index)');
-      const head = this.head!;
-      this.out = { lib: {
-        format: head.format, entries: this.entries, index: r.value, problems: head.problems,
-        ...(head.format === 'bibtex' ? { spans: this.spans!, macros: head.macros!, strings: head.strings! } : {}),
-      } };
+      this.out = { lib: { file: this.file(), entries: this.entries, index: r.value } };
       return true;
     }
     const json = this.json;
@@ -226,6 +238,19 @@ export class LibraryRestorer {
     if (list.length > ENTRIES_PER_PIECE || this.entries.length + list.length > this.head.count) miss('damaged (entries)');
     for (const raw of list) this.entries.push(this.entry(raw));
     return false;
+  }
+
+  /** The library's `BibFile`, from the head and the entries: a BibTeX entry's offsets are the spans, a CSL entry's item its `library.csl`. */
+  private file(): LoadedLibrary['file'] {
+    const head = this.head!;
+    if (head.format !== 'bibtex') {
+      const entries = this.entries.map((e) => cslEntry({ item: e.library.csl!, line: e.library.line }));
+      return libraryFile(this.ref, head.format, this.text, entries, head.problems);
+    }
+    const spans = this.spans!;
+    const source = { text: this.text, macros: head.macros! };
+    const entries = this.entries.map((e, i) => bibEntryAt({ key: e.key, type: e.library.sourceType, start: spans[2 * i]!, end: spans[2 * i + 1]!, line: e.library.line }, source));
+    return libraryFile(this.ref, 'bibtex', this.text, entries, head.problems, { macros: head.macros!, strings: head.strings!, commented: head.commented });
   }
 
   /** The version of a cache written by another build (for the miss's message), when it says one. */
@@ -270,7 +295,8 @@ export class LibraryRestorer {
         && isCount(s[1].start) && isCount(s[1].end) && (s[1].start as number) <= (s[1].end as number) && (s[1].end as number) <= length && Object.keys(s[1]).length === 2)) {
         miss('damaged (@string offsets)');
       }
-    } else if (h.spans !== undefined || h.macros !== undefined || h.strings !== undefined) miss('damaged (BibTeX parts in a CSL library)');
+      if (h.commented !== undefined && !(Array.isArray(h.commented) && h.commented.every((k) => typeof k === 'string'))) miss('damaged (commented keys)');
+    } else if (h.spans !== undefined || h.macros !== undefined || h.strings !== undefined || h.commented !== undefined) miss('damaged (BibTeX parts in a CSL library)');
     this.head = h as unknown as CacheHead;
   }
 
@@ -317,7 +343,7 @@ export class LibraryRestorer {
   }
 }
 
-const HEAD_KEYS = new Set(['version', 'text', 'format', 'count', 'problems', 'spans', 'macros', 'strings']);
+const HEAD_KEYS = new Set(['version', 'text', 'format', 'count', 'problems', 'spans', 'macros', 'strings', 'commented']);
 
 /** What each field of a library entry may hold (`LibraryEntry`'s fields; the entry loaders write a subset). */
 const ENTRY_FIELDS: Record<string, 'string' | 'year' | 'type' | 'kind' | 'authors' | 'library'> = Object.assign(Object.create(null) as object, {
@@ -351,8 +377,8 @@ function isPerson(p: unknown): boolean {
  * Restores a library saved with {@link libraryJsonPieces}, at once (the CLI, tests); see
  * {@link LibraryRestorer}.
  */
-export function restoreLibrary(json: string, ref: LibraryRef, expected?: LibraryTextId): RestoreResult {
-  const r = new LibraryRestorer(json, ref, expected);
+export function restoreLibrary(json: string, ref: LibraryRef, expected?: LibraryTextId, text?: string): RestoreResult {
+  const r = new LibraryRestorer(json, ref, expected, text);
   r.step();
   return r.result();
 }
@@ -362,7 +388,7 @@ export function restoreLibrary(json: string, ref: LibraryRef, expected?: Library
  *
  * @returns undefined when the JSON is of another version, text or format, or damaged (then the file is read again)
  */
-export function libraryFromJson(json: string, ref: LibraryRef, expected?: LibraryTextId): LoadedLibrary | undefined {
-  const r = restoreLibrary(json, ref, expected);
+export function libraryFromJson(json: string, ref: LibraryRef, expected?: LibraryTextId, text?: string): LoadedLibrary | undefined {
+  const r = restoreLibrary(json, ref, expected, text);
   return 'lib' in r ? r.lib : undefined;
 }

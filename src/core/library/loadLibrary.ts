@@ -1,10 +1,13 @@
 /**
  * Loading one library file, from its text to a searchable {@link LoadedLibrary}: read (BibTeX,
- * CSL-JSON or CSL-YAML), convert to entries, index. In slices, so the language server answers
+ * CSL-JSON or CSL-YAML) into the one model of a bibliography file, a `BibFile` (what a document's
+ * bibliography is too), convert its entries for search, index. In slices, so the language server answers
  * between them; or at once ({@link loadLibrary}) for the CLI and tests. A loaded library is saved
  * for the cache and restored without parsing again in `libraryCacheFormat.ts`.
  */
 import type { LibraryEntry } from '../corpus/schema.js';
+import { bibEntryAt, type BibEntry, type BibtexSource } from '../bibliography/bibtexFile.js';
+import { cslEntry, type BibFile } from '../bibliography/bibFile.js';
 import { BibtexLibraryReader, type LibraryProblem } from '../bibliography/readBibtex.js';
 import { CslJsonReader, type CslReader } from '../bibliography/readCslJson.js';
 import { CslYamlReader } from '../bibliography/readCslYaml.js';
@@ -15,18 +18,36 @@ import type { BibFormat } from '../workspace/bibFormat.js';
 /** A library's format: a bibliography's (`bibFormatOf` tells it from the file name, as Pandoc does). */
 export type LibraryFormat = BibFormat;
 
-/** A library file, read and indexed. */
+/**
+ * A library file, read and indexed: the file as its format's one reader reads it (`file`, the
+ * `BibFile` a document's bibliography is), and an index over it: each of its entries converted for
+ * search (`entries`, in the same order) and the search index of those.
+ */
 export interface LoadedLibrary {
-  format: LibraryFormat;
-  /** Entries in file order (duplicate keys included; lookups take the first). */
+  /**
+   * The file as read: its format, its entries (a BibTeX entry with its `[start, end)` offsets and
+   * line, its fields read from `file.text` when first asked for; a CSL item as read), its problems,
+   * and for BibTeX its macros and `@string` commands. Its `path` is the library's URI.
+   *
+   * An entry broken after its key is left out (`parseBib` keeps it, as BibTeX does: see
+   * {@link sharedReading}).
+   */
+  file: BibFile & { entries: BibEntry[] };
+  /** `file.entries` converted for search, one for one and in file order (duplicate keys included; lookups take the first). */
   entries: LibraryEntry[];
   index: LibraryIndex;
-  problems: LibraryProblem[];
-  /** BibTeX only: each entry's `[start, end)` offsets in the text (two numbers per entry). */
-  spans?: number[];
-  /** BibTeX only: the file's macros at its end, and where each `@string` is defined. */
-  macros?: Record<string, string>;
-  strings?: [string, { start: number; end: number }][];
+}
+
+/**
+ * A library's reading as a document's bibliography reads the same text (`readBibFile`), when it
+ * is that: a BibTeX library without an error-level problem (with one, `parseBib` keeps an entry
+ * broken after its key, which a library leaves out). A CSL library's items are parsed for a
+ * document again: the cache keeps its entries for search, not the items' offsets the planners use.
+ *
+ * @returns the library's `file`, or undefined when a document's bibliography must be read itself
+ */
+export function sharedReading(lib: LoadedLibrary): BibFile | undefined {
+  return lib.file.format === 'bibtex' && !lib.file.error ? lib.file : undefined;
 }
 
 /** How far a load is, for progress. */
@@ -51,8 +72,11 @@ export class LibraryLoader {
   private reader?: BibtexLibraryReader;
   private csl?: CslReader;
   private entries: LibraryEntry[] = [];
-  private spans: number[] = [];
+  /** The file's entries, one per `entries` (BibTeX's fields read from the text when asked). */
+  private fileEntries: BibEntry[] = [];
   private problems: LibraryProblem[] = [];
+  /** Where BibTeX entries read their fields from; its macros are set once the file is read. */
+  private readonly source: { text: string; macros: Readonly<Record<string, string>> };
   private builder?: ReturnType<typeof LibraryIndex.builder>;
   private loaded?: LoadedLibrary;
 
@@ -61,7 +85,9 @@ export class LibraryLoader {
    * @param format - its format
    * @param ref - the library's URI and name, for each entry's `library`
    */
-  constructor(private readonly text: string, private readonly format: LibraryFormat, private readonly ref: LibraryRef) {}
+  constructor(private readonly text: string, private readonly format: LibraryFormat, private readonly ref: LibraryRef) {
+    this.source = { text, macros: {} } satisfies BibtexSource;
+  }
 
   /** Where the load is. */
   get progress(): LoadProgress {
@@ -84,11 +110,9 @@ export class LibraryLoader {
     }
     const index = this.builder.step(deadline);
     if (!index) return false;
-    const reader = this.reader;
-    this.loaded = {
-      format: this.format, entries: this.entries, index, problems: this.problems,
-      ...(reader ? { spans: this.spans, macros: { ...reader.macros }, strings: [...reader.strings] } : {}),
-    };
+    const r = this.reader;
+    const bibtex = r && { macros: this.source.macros, strings: r.strings, commented: r.commented };
+    this.loaded = { file: libraryFile(this.ref, this.format, this.text, this.fileEntries, this.problems, bibtex), entries: this.entries, index };
     return true;
   }
 
@@ -109,18 +133,21 @@ export class LibraryLoader {
       if (this.reader) {
         for (const raw of this.reader.entries) {
           this.entries.push(entryFromBibtex(raw, this.ref));
-          this.spans.push(raw.start, raw.end);
+          this.fileEntries.push(bibEntryAt(raw, this.source));
         }
         this.reader.entries.length = 0;
       } else {
-        for (const { item, line } of this.csl!.items) {
-          const e = entryFromCsl(item, line, this.ref, format as 'csl-json' | 'csl-yaml');
-          if (e) this.entries.push(e);
+        for (const read of this.csl!.items) {
+          const e = entryFromCsl(read.item, read.line, this.ref, format as 'csl-json' | 'csl-yaml');
+          if (!e) continue;
+          this.entries.push(e);
+          this.fileEntries.push(cslEntry(read));
         }
         this.csl!.items.length = 0;
       }
       if (done) {
         this.problems = reader.problems;
+        if (this.reader) this.source.macros = { ...this.reader.macros };
         return true;
       }
       if (late) return false;
@@ -132,6 +159,25 @@ export class LibraryLoader {
     if (!this.loaded) throw new Error('LibraryLoader.result() before the load finished');
     return this.loaded;
   }
+}
+
+/**
+ * A library's {@link BibFile}: what `readBibFile` gives for the same text (but see
+ * {@link LoadedLibrary.file}), from the entries read; for BibTeX, the reader's macros, `@string`
+ * commands and commented-out keys.
+ *
+ * @param macros - BibTeX: the macros the entries read their fields with (the reader's at the file's end)
+ */
+export function libraryFile(
+  ref: LibraryRef, format: LibraryFormat, text: string, entries: BibEntry[], problems: LibraryProblem[],
+  bibtex?: { macros: Readonly<Record<string, string>>; strings: Iterable<[string, { start: number; end: number }]>; commented?: string[] },
+): LoadedLibrary['file'] {
+  const first = problems.find((p) => p.severity === 'error');
+  return {
+    path: ref.uri, format, text, entries, problems,
+    ...(first ? { error: { line: first.line, column: first.column, message: first.message } } : {}),
+    ...(bibtex ? { macros: bibtex.macros, strings: [...bibtex.strings], ...(bibtex.commented?.length ? { commented: [...bibtex.commented] } : {}) } : {}),
+  };
 }
 
 /** Entries read between two conversions (see `LibraryLoader.read`). */

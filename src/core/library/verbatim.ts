@@ -42,14 +42,15 @@ export function macroReferences(text: string): Set<string> {
  * The library's text for entry `i` of a loaded BibTeX library, with its macros and crossref parent
  * (see the module comment), as {@link LibraryInfo} fields.
  *
- * @param lib - the loaded library (with `spans`, `strings`)
+ * @param lib - the loaded BibTeX library (its file's entries' offsets and `@string` commands)
  * @param text - the text it was loaded from
  * @param i - the entry's position in `lib.entries`
  */
 export function verbatimOf(lib: LoadedLibrary, text: string, i: number): Pick<LibraryInfo, 'bibtex' | 'bibtexMacros' | 'crossref'> {
-  const span = (n: number) => text.slice(lib.spans![2 * n]!, lib.spans![2 * n + 1]!).trimEnd();
+  const { entries, strings: commands } = lib.file;
+  const span = (n: number) => text.slice(entries[n]!.start!, entries[n]!.end!).trimEnd();
   const bibtex = span(i);
-  const strings = new Map(lib.strings ?? []);
+  const strings = new Map(commands ?? []);
   const macros: { name: string; text: string }[] = [];
   const seen = new Set<string>();
   const want = (t: string) => {
@@ -87,6 +88,6 @@ export function verbatimOf(lib: LoadedLibrary, text: string, i: number): Pick<Li
 export function prepareEntry(lib: LoadedLibrary, text: string, e: Entry): Entry {
   if (!e.library) return e;
   const i = lib.entries.indexOf(e);
-  if (i < 0 || !lib.spans) return e;
+  if (i < 0 || lib.file.format !== 'bibtex') return e;
   return { ...e, library: { ...e.library, ...verbatimOf(lib, text, i) } };
 }

@@ -63,7 +63,7 @@ export async function loadLibraryFiles(paths: readonly string[], opts: { cacheDi
     const textId: LibraryTextId = { hash: sha256(text), length: text.length, format };
     const key = libraryCacheKey(textId);
     const saved = cache && (await cache.get(key));
-    const restored = saved ? await restoreSliced(host, log, saved, ref, textId, () => {}, () => true) : undefined;
+    const restored = saved ? await restoreSliced(host, log, saved, ref, textId, text, () => {}, () => true) : undefined;
     // Reported once: the file is read, and its cache written again (the same key).
     if (restored && 'miss' in restored) opts.warn?.(`library cache: the cached copy of ${path} is not used (${restored.miss}); reading the file`);
     let lib = restored && 'lib' in restored ? restored.lib : undefined;
@@ -74,7 +74,7 @@ export async function loadLibraryFiles(paths: readonly string[], opts: { cacheDi
       // In pieces: the JSON of a large library is never one string in memory.
       if (cache) await saveSliced(host, log, path, cache, key, textId, loaded, () => true);
     }
-    for (const p of lib.problems) problems.push(`${path}:${p.line}:${p.column}: ${p.message}`);
+    for (const p of lib.file.problems ?? []) problems.push(`${path}:${p.line}:${p.column}: ${p.message}`);
     libraries.push({ path, uri: ref.uri, text, lib, cached });
   }
   return { libraries, problems };
