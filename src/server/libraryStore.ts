@@ -24,7 +24,7 @@ import * as l10n from '@vscode/l10n';
 import { Diagnostic, DiagnosticSeverity, Range } from 'vscode-languageserver-types';
 import { URI, Utils } from 'vscode-uri';
 import type { BibFile } from '../core/bibliography/bibFile.js';
-import type { BibtexReadings } from '../core/bibliography/bibCache.js';
+import type { BibReadings } from '../core/bibliography/bibCache.js';
 import { fileKind, isBibliography } from '../core/workspace/fileKind.js';
 import type { Logger } from '../core/config/logger.js';
 import { buildCorpus } from '../core/corpus/model.js';
@@ -70,7 +70,7 @@ interface LibraryFile {
 }
 
 /** The store; see the module comment. */
-export class LibraryStore implements BibtexReadings {
+export class LibraryStore implements BibReadings {
   private files = new Map<string, LibraryFile>();
   /** Files that stopped being libraries since the diagnostics were last taken (theirs are cleared). */
   private readonly gone = new Set<string>();
@@ -127,18 +127,18 @@ export class LibraryStore implements BibtexReadings {
   }
 
   /**
-   * A BibTeX library's reading of `text`, asked by the bibliography cache before it parses a
-   * `.bib` ({@link BibtexReadings}), so that a file that is both a library and a document's
-   * bibliography is parsed once, and an edit of it is read again only where it changed: the
-   * store's entries when it has read exactly `text` or can bring itself there incrementally (an
+   * A library's reading of `text`, asked by the bibliography cache before it parses a
+   * bibliography file ({@link BibReadings}), so that a file that is both a library and a document's
+   * bibliography is parsed once, and an edit of a `.bib` is read again only where it changed: the
+   * store's file when it has read exactly `text` or can bring itself there incrementally (an
    * edit of the open document that the edit-pause timer has not passed on yet). A load under way is
    * waited for (in slices, the server keeps answering); a change that needs a full read starts one
    * and waits for it.
    *
    * @param text - the text the service read (the open document's, else the file's on disk)
-   * @returns undefined when the file is not a loaded BibTeX library of this text, or one with an
-   *   error (`sharedReading`); else the library's `BibFile`: what `readBibFile` gives (the same one
-   *   reader), each entry's `fields` read from the text when first asked for
+   * @returns undefined when the file is not a loaded library of this text, or one whose file is
+   *   not what `readBibFile` gives (`sharedReading`); else the library's `BibFile`, a BibTeX
+   *   entry's `fields` read from the text when first asked for
    */
   async readingOf(uri: URI, text: string): Promise<BibFile | undefined> {
     const id = uri.toString();
@@ -149,9 +149,9 @@ export class LibraryStore implements BibtexReadings {
         f = this.files.get(id);
       }
       const lib = f?.lib;
-      if (!f || f.state !== 'ready' || !lib || lib.file.format !== 'bibtex' || f.text === undefined) return undefined;
-      if (f.text !== text && !this.updateBibtex(f, text)) {
-        // A change of @string macros: read in full, in slices, and asked again.
+      if (!f || f.state !== 'ready' || !lib || f.text === undefined) return undefined;
+      if (f.text !== text && (lib.file.format !== 'bibtex' || !this.updateBibtex(f, text))) {
+        // A CSL file, or a change of @string macros: read in full, in slices, and asked again.
         void this.load(f, { text });
         continue;
       }

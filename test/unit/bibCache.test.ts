@@ -1,6 +1,6 @@
 /**
  * The one bibliography cache (`BibCache`, issue 22): the citation service reads it, the language
- * server's library store fills it (`publish`) and is asked on its miss (`BibtexReadings`), so a
+ * server's library store fills it (`publish`) and is asked on its miss (`BibReadings`), so a
  * `.bib` that is both a library and a document's bibliography is parsed once and its text is not
  * read again for the service.
  */
@@ -13,6 +13,16 @@ import { BibCache } from '../../src/core/bibliography/bibCache.js';
 import type { WorkspaceFiles } from '../../src/core/workspace/files.js';
 import { Methods, type LibraryStatusParams } from '../../src/server/protocol.js';
 import { start } from './serverHarness.js';
+
+/** The texts a CSL-JSON reader was made for (the library store's load and the service's reading alike). */
+const cslParsed = vi.hoisted(() => [] as string[]);
+vi.mock('../../src/core/bibliography/readCslJson.js', async (actual) => {
+  const m = await actual<typeof import('../../src/core/bibliography/readCslJson.js')>();
+  class Counted extends m.CslJsonReader {
+    constructor(text: string) { super(text); cslParsed.push(text); }
+  }
+  return { ...m, CslJsonReader: Counted };
+});
 
 /** The texts `parseBib` was given. */
 const parsed = vi.hoisted(() => [] as string[]);
@@ -64,7 +74,7 @@ describe('BibCache with a host that reads BibTeX files', () => {
     expect([ws.reads, readings.readingOf.mock.calls.length]).toEqual([2, 2]);
   });
 
-  it('asks the host on a miss and parses nothing when it has the reading; other kinds and formats are made as before', async () => {
+  it('asks the host on a miss and parses nothing when it has the reading; other kinds are made as before, and a CSL file the host lacks', async () => {
     const ws = workspace();
     const readings = { readingOf: vi.fn(async (_uri: URI, text: string): Promise<BibFile> => ({ path: REFS.path, format: 'bibtex', text, entries: [{ key: `host:${text.length}`, type: 'article', fields: {} }] })) };
     const cache = new BibCache(64, readings);
@@ -77,8 +87,10 @@ describe('BibCache with a host that reads BibTeX files', () => {
     expect(await cache.get(ws, REFS, 'latex', (t) => t.length)).toBe(TEXT.length);
     const json = URI.file('/ws/refs.json');
     ws.text = '[]';
+    // A CSL file is asked of the host too (a CSL library is a BibFile as well); this host has none of it, so it is made.
+    readings.readingOf.mockImplementationOnce(async () => undefined as unknown as BibFile);
     expect(await cache.get(ws, json, 'bib', (t) => readBibFile(json.path, t))).toMatchObject({ format: 'csl-json', entries: [] });
-    expect(readings.readingOf).toHaveBeenCalledTimes(1);
+    expect(readings.readingOf).toHaveBeenCalledTimes(2);
     expect(parseBib(TEXT).entries.map((e) => e.key)).toEqual(['k']);
   });
 });
@@ -121,5 +133,21 @@ describe('the language server\'s one bibliography cache', () => {
     expect(await pull()).toHaveLength(1);
     expect(reads()).toBe(1);
     expect(parsed).toEqual([]);
+  });
+
+  it('gives a document the library store\'s reading of its CSL-JSON bibliography too: read once and parsed once, by the store', async () => {
+    const json = URI.file('/ws/refs.json');
+    const csl = '[{"id": "k", "type": "article-journal", "title": "A Key", "issued": {"date-parts": [[2024]]}}]';
+    const stamps = { [json.toString()]: `len${csl.length}` };
+    const s = await start({ '/ws/refs.json': csl }, { citationStyle: 'apa', libraries: ['refs.json'] }, { fileSystem: { stamp: async (uri) => stamps[uri.toString()] } });
+    await s.notified<LibraryStatusParams>(Methods.libraryStatusChanged, (p) => p.files.length > 0 && p.files.every((f) => f.state === 'ready'));
+    const reads = () => s.reads.filter((u) => u === json.toString()).length;
+    expect([reads(), cslParsed.filter((t) => t === csl).length]).toEqual([1, 1]);
+    const doc = URI.file('/ws/paper.md').toString();
+    s.open(doc, 'markdown', '---\nbibliography: refs.json\n---\n\nSee [@k; @nosuch].\n');
+    const pull = async () => ((await s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: doc } })) as { items: Diagnostic[] }).items.map((d) => d.message);
+    expect(await pull()).toEqual([expect.stringContaining('"nosuch"')]);
+    expect(await pull()).toHaveLength(1);
+    expect([reads(), cslParsed.filter((t) => t === csl).length]).toEqual([1, 1]);
   });
 });

@@ -44,11 +44,18 @@ describe('a library is the BibFile a document reads, plus an index', () => {
     expect(sharedReading(lib)).toBeUndefined();
   });
 
-  it('a CSL library is a BibFile too, but not shared (the cache keeps no offsets for the planners)', () => {
-    const text = '[{"id": "a", "type": "book", "title": "A"},\n{"id": "b", "type": "book", "title": "B"}]';
-    const lib = loadLibrary(text, 'csl-json', REF);
-    expect(lib.file.entries.map((e) => [e.key, e.line, e.fields.title])).toEqual(readBibFile('lib.json', text)!.entries.map((e) => [e.key, e.line, e.fields.title]));
-    expect(sharedReading(lib)).toBeUndefined();
+  it.each([
+    ['csl-json', 'lib.json', '[{"id": "a", "type": "book", "title": "A"},\n{"id": " b ", "type": "book", "title": "B"},\n{"id": "  "}]'],
+    ['csl-yaml', 'lib.yaml', '- id: a\n  type: book\n  title: A\n- id: b\n  title: B\n- title: no id\n'],
+  ] as const)('a %s library is a BibFile too: read from its text, shared; restored from the cache (no offsets), not', (format, name, text) => {
+    const lib = loadLibrary(text, format, REF);
+    const want = readBibFile(name, text)!;
+    const csl = (f: BibFile | undefined) => f && { entries: f.entries.map((e) => ({ key: e.key, line: e.line, start: e.start, keyStart: e.keyStart, fields: e.fields, csl: e.csl })), problems: f.problems, error: f.error };
+    expect(csl(sharedReading(lib))).toEqual(csl(want));
+    expect(lib.entries).toHaveLength(lib.file.entries.length);
+    const back = libraryFromJson(libraryToJson(lib), REF, undefined, text)!;
+    expect(back.file.entries.map((e) => e.key)).toEqual(want.entries.map((e) => e.key));
+    expect(sharedReading(back)).toBeUndefined();
   });
 
   it('edited in place, the file is the edited text\'s; a reading taken before the edit still reads the old text', () => {

@@ -8,17 +8,17 @@ import { bibFormatOf } from '../workspace/bibFormat.js';
 import type { WorkspaceFiles } from '../workspace/files.js';
 import { readBibFileSliced, type BibFile } from './bibFile.js';
 
-/** The {@link BibCache} kind of bibliography files (made by `readBibFile`); a host's BibTeX readings fill it too. */
+/** The {@link BibCache} kind of bibliography files (made by `readBibFile`); a host's readings of bibliography files fill it too. */
 const BIB = 'bib';
 
 /**
- * Where a host has already read BibTeX files (the language server's library store, which reads an
+ * Where a host has already read bibliography files (the language server's library store, which reads an
  * open `.bib` again only where it changed), so that {@link BibCache} does not parse them again.
  */
-export interface BibtexReadings {
+export interface BibReadings {
   /**
-   * A BibTeX file's reading of exactly `text`: the one model, a {@link BibFile}, as `readBibFile`
-   * gives it (the same one reader). The host may bring its reading to `text` first (an edit read
+   * A bibliography file's reading of exactly `text`: the one model, a {@link BibFile}, as
+   * `readBibFile` gives it (the same one reader). The host may bring its reading to `text` first (an edit read
    * where it changed), or wait for a load under way.
    *
    * @returns undefined when the host holds no reading of this file (it is then parsed here)
@@ -30,8 +30,8 @@ export interface BibtexReadings {
  * What files' texts gave, keyed by URI and by what would change them ({@link WorkspaceFiles.stamp}):
  * the one cache of bibliography files. Completion and diagnostics ask on every change of a
  * document; a large `.bib` is read and parsed once per change of that file. In the language server
- * the library store shares it: it publishes each BibTeX library's reading ({@link publish}), and a
- * `.bib` the cache does not hold is asked of it ({@link BibtexReadings}) before it is parsed, so a
+ * the library store shares it: it publishes each library's reading ({@link publish}), and a
+ * bibliography file the cache does not hold is asked of it ({@link BibReadings}) before it is parsed, so a
  * file that is both a library and a document's bibliography is parsed once, and an edit of it is
  * read again only where it changed (issue 22). Bounded: the least recently used file goes first.
  */
@@ -42,17 +42,17 @@ export class BibCache {
 
   /**
    * @param limit - how many files it keeps at most
-   * @param readings - a host's own readings of BibTeX files, asked before one is parsed
+   * @param readings - a host's own readings of bibliography files, asked before one is parsed
    * @param pause - when given, a CSL-JSON or CSL-YAML bibliography is read in slices with a
    *   `pause()` between them (`readBibFileSliced`), instead of by `make` at once: the language
    *   server's `yield`, so that requests run while a large file is read
    */
-  constructor(private readonly limit = 64, private readonly readings?: BibtexReadings, private readonly pause?: () => Promise<void>) {}
+  constructor(private readonly limit = 64, private readonly readings?: BibReadings, private readonly pause?: () => Promise<void>) {}
 
   /**
    * What `make` gives for a file's current text, made once per stamp. For `kind` `'bib'` (a
-   * bibliography file, `make` being `readBibFile`), a BibTeX file a host has read
-   * ({@link BibtexReadings}) is taken from it instead of made.
+   * bibliography file, `make` being `readBibFile`), a file a host has read
+   * ({@link BibReadings}) is taken from it instead of made.
    *
    * @returns `make(text)` for the file's current text, or null when the file does not exist
    */
@@ -71,7 +71,8 @@ export class BibCache {
     const read = (async () => {
       const text = await ws.readText(uri);
       if (text === undefined) return null;
-      const value = (sliced ? await readBibFileSliced(uri.path, text, this.pause!) : kind === BIB ? await this.reading(uri, text) : undefined) as T | undefined ?? await make(text);
+      const host = kind === BIB ? await this.readings?.readingOf(uri, text) : undefined;
+      const value = (host ?? (sliced ? await readBibFileSliced(uri.path, text, this.pause!) : undefined)) as T | undefined ?? await make(text);
       if (stamp !== undefined) this.set(id, { stamp, value });
       return value;
     })();
@@ -109,11 +110,6 @@ export class BibCache {
     hit.value = hit.later();
     hit.later = undefined;
     return hit.value !== undefined;
-  }
-
-  private async reading(uri: URI, text: string): Promise<BibFile | undefined> {
-    if (!this.readings || bibFormatOf(uri.path) !== 'bibtex') return undefined;
-    return await this.readings.readingOf(uri, text);
   }
 
   private set(id: string, entry: { stamp: string; value: unknown; later?: () => unknown }): void {

@@ -212,7 +212,7 @@ export class LibraryRestorer {
       const r = this.indexing.next();
       if (!r.done) return false;
       if (!r.value) return miss('damaged (index)');
-      this.out = { lib: { file: this.file(), entries: this.entries, index: r.value } };
+      this.out = { lib: { file: this.file(), entries: this.entries, index: r.value, restored: true } };
       return true;
     }
     const json = this.json;

@@ -36,18 +36,22 @@ export interface LoadedLibrary {
   /** `file.entries` converted for search, one for one and in file order (duplicate keys included; lookups take the first). */
   entries: LibraryEntry[];
   index: LibraryIndex;
+  /** Restored from the cache, which keeps a CSL item's `library.csl` but not its offsets (`start`, `keyStart`). */
+  restored?: true;
 }
 
 /**
  * A library's reading as a document's bibliography reads the same text (`readBibFile`), when it
  * is that: a BibTeX library without an error-level problem (with one, `parseBib` keeps an entry
- * broken after its key, which a library leaves out). A CSL library's items are parsed for a
- * document again: the cache keeps its entries for search, not the items' offsets the planners use.
+ * broken after its key, which a library leaves out), or a CSL library read from its text (one
+ * restored from the cache has no items' offsets, which the planners use: it is parsed again for a
+ * document).
  *
  * @returns the library's `file`, or undefined when a document's bibliography must be read itself
  */
 export function sharedReading(lib: LoadedLibrary): BibFile | undefined {
-  return lib.file.format === 'bibtex' && !lib.file.error ? lib.file : undefined;
+  const { file } = lib;
+  return (file.format === 'bibtex' ? !file.error : !lib.restored) ? file : undefined;
 }
 
 /** How far a load is, for progress. */
