@@ -698,13 +698,19 @@ describe('loading a library', () => {
       const json = pieces.join('');
       expect(json).toBe(libraryToJson(lib));
       expect(/^[\x00-\xff]*$/.test(json)).toBe(true);
-      const data = JSON.parse(json) as { index: unknown; entries: Record<string, unknown>[]; spans: unknown };
+      const data = JSON.parse(json) as { index: unknown; entries: unknown[][]; spans: unknown };
       expect(typeof data.index).toBe('object');
       expect(typeof data.spans).toBe('string');
+      // [key, title, authors, fields, library]: no field name of the five, no type or kind its source type gives, nor the library's URI, name or format.
       for (const e of data.entries) {
-        expect(Object.keys(e)).not.toEqual(expect.arrayContaining(['topics']));
-        expect(e.library).not.toHaveProperty('uri');
+        expect(e).toHaveLength(5);
+        expect(Object.keys(e[3] as object)).not.toEqual(expect.arrayContaining(['topics', 'key', 'title', 'library', 'type', 'kind']));
+        expect(JSON.stringify(e[4])).not.toMatch(/refs\.bib|"format"|"uri"/);
       }
+      // A venue that is the journal's is not written twice.
+      const article = data.entries.find((e) => (e[3] as Record<string, unknown>).journal !== undefined)!;
+      expect((article[3] as Record<string, unknown>).venue).toBe(0);
+      expect(libraryFromJson(json, REF)!.entries.find((e) => e.key === article[0])!.venue).toBe((article[3] as Record<string, unknown>).journal);
       const back = libraryFromJson(json, REF)!;
       expect(back.entries.at(-1)!.title).toBe('动手学深度学习');
       expect(back.index.search(parseQuery('深度学习'), 5).map((h) => h.entry.key)).toEqual(['zhang2020dive']);

@@ -98,7 +98,7 @@ async function cli(path: string, cacheDir: string) {
 }
 
 describe('finding 1: a damaged cache is a miss, reported once, then written again', () => {
-  it('the CLI: an entry\'s "title" key renamed in the cache file', async () => {
+  it('the CLI: an entry\'s "year" key renamed in the cache file', async () => {
     const dir = await folder();
     const bib = join(dir, 'refs.bib');
     copyFileSync(join(FIX, 'title-key-renamed.bib'), bib);
@@ -108,9 +108,9 @@ describe('finding 1: a damaged cache is a miss, reported once, then written agai
     const [name] = await readdir(cacheDir);
     const file = join(cacheDir, name!);
     const bytes = readFileSync(file);
-    const at = bytes.indexOf('"title":');
+    const at = bytes.indexOf('"year":');
     expect(at).toBeGreaterThan(0);
-    bytes.write('"titlf":', at);
+    bytes.write('"yeaz":', at);
     writeFileSync(file, bytes);
     const damaged = await cli(bib, cacheDir);
     expect(damaged.cached).toBe(false);
@@ -126,10 +126,10 @@ describe('finding 1: a damaged cache is a miss, reported once, then written agai
   it('the same damage sealed again (as a build of ours could write it) fails the check of the entries', () => {
     const text = readFileSync(join(FIX, 'title-key-renamed.bib'), 'utf8');
     const id = { hash: sha256(text), length: text.length, format: 'bibtex' as const };
-    const json = libraryToJson(loadLibrary(text, 'bibtex', REF), id).replace('"title":', '"titlf":');
+    const json = libraryToJson(loadLibrary(text, 'bibtex', REF), id).replace('"year":', '"yeaz":');
     const opened = openSealed(sealCache(json));
     expect(opened).toEqual({ text: json });
-    expect(restoreLibrary(json, REF, id)).toEqual({ miss: "damaged (an entry's titlf)" });
+    expect(restoreLibrary(json, REF, id)).toEqual({ miss: "damaged (an entry's yeaz)" });
   });
 
   it('the language server: the store reads the file, logs once, and writes the cache again', async () => {
@@ -140,15 +140,15 @@ describe('finding 1: a damaged cache is a miss, reported once, then written agai
     await saves(1);
     expect(saved.size).toBe(1);
     const [key] = [...saved.keys()];
-    saved.set(key!, saved.get(key!)!.replace('"title":', '"titlf":'));
+    saved.set(key!, saved.get(key!)!.replace('"year":', '"yeaz":'));
     const second = await storeLoad(text, cache);
     expect(second.cached).toBe(false);
     expect(second).toMatchObject({ state: 'ready', title: 'The Mystery of the Missing Title' });
     expect(second.log.filter((l) => l.includes('cached copy'))).toEqual([
-      "info: library refs.bib: the cached copy is not used (damaged (an entry's titlf)); reading the file",
+      "info: library refs.bib: the cached copy is not used (damaged (an entry's yeaz)); reading the file",
     ]);
     await saves(2);
-    expect(saved.get(key!)!.includes('"titlf":')).toBe(false);
+    expect(saved.get(key!)!.includes('"yeaz":')).toBe(false);
     const third = await storeLoad(text, cache);
     expect(third.cached).toBe(true);
     expect(third.log.filter((l) => l.includes('cached copy'))).toEqual([]);

@@ -32,6 +32,17 @@ const CSL_TYPES: Record<string, EntryType> = {
   report: 'techreport', thesis: 'phdthesis',
 };
 
+/**
+ * A library entry's type and kind, from the entry type its file gives it (`sourceType`: BibTeX's
+ * lower case, or CSL's): {@link BIB_TYPES} or {@link CSL_TYPES} (`misc` when neither names it),
+ * and the kind that type reads as. The one mapping, for reading a file and for restoring its cache.
+ */
+export function typeAndKind(format: 'bibtex' | 'csl-json' | 'csl-yaml', sourceType: string): { type: EntryType; kind: Kind } {
+  const types = format === 'bibtex' ? BIB_TYPES : CSL_TYPES;
+  const type = Object.hasOwn(types, sourceType) ? types[sourceType]! : 'misc';
+  return { type, kind: kindOf(type, sourceType) };
+}
+
 function kindOf(type: EntryType, sourceType: string): Kind {
   if (type === 'book' || type === 'incollection') return 'book';
   if (type === 'techreport') return 'report';
@@ -140,7 +151,7 @@ export interface LibraryRef {
  */
 export function entryFromBibtex(raw: RawBibEntry, lib: LibraryRef): LibraryEntry {
   const f = raw.fields;
-  const type = BIB_TYPES[raw.type] ?? 'misc';
+  const { type, kind } = typeAndKind('bibtex', raw.type);
   const names = f.author ?? f.editor;
   const authors = names ? splitNames(names.slice(0, 20_000)).filter((n) => n.toLowerCase() !== 'others').slice(0, 200).map(bibtexPerson) : [];
   const yearMatch = /\d{4}/.exec(f.year ?? f.date ?? '');
@@ -154,7 +165,7 @@ export function entryFromBibtex(raw: RawBibEntry, lib: LibraryRef): LibraryEntry
   return {
     key: raw.key,
     type,
-    kind: kindOf(type, raw.type),
+    kind,
     title: texToText(f.title ?? '', 1000) || raw.key,
     authors,
     year: year && year >= 1000 && year <= 2999 ? year : undefined,
@@ -206,7 +217,7 @@ export function entryFromCsl(item: Record<string, unknown>, line: number, lib: L
   const key = text(item.id)?.trim();
   if (!key) return undefined;
   const sourceType = text(item.type) ?? '';
-  const type = CSL_TYPES[sourceType] ?? 'misc';
+  const { type, kind } = typeAndKind(format, sourceType);
   const names = Array.isArray(item.author) ? item.author : Array.isArray(item.editor) ? item.editor : [];
   const authors = names.slice(0, 200).map(cslPerson).filter((p): p is Person => !!p);
   const y = cslYear(item);
@@ -217,7 +228,7 @@ export function entryFromCsl(item: Record<string, unknown>, line: number, lib: L
   return {
     key,
     type,
-    kind: kindOf(type, sourceType),
+    kind,
     title: (text(item.title) ?? '').replace(/\s+/g, ' ').trim().slice(0, 1000) || key,
     authors,
     year: y !== undefined && y >= 1000 && y <= 2999 ? y : undefined,

@@ -8,7 +8,7 @@
 import { ENTRY_TYPES, KINDS, type LibraryEntry } from '../corpus/schema.js';
 import { int32FromBase64, toBase64 } from '../text/base64.js';
 import type { LibraryProblem } from '../bibliography/readBibtex.js';
-import { NONE, type LibraryRef } from './entries.js';
+import { NONE, typeAndKind, type LibraryRef } from './entries.js';
 import { libraryFile, type LibraryFormat, type LoadedLibrary } from './loadLibrary.js';
 import { bibEntryAt, type BibEntry } from '../bibliography/bibtexFile.js';
 import { cslEntry } from '../bibliography/bibFile.js';
@@ -21,8 +21,9 @@ import { LibraryIndex, type LibraryIndexJson } from '../search/library/libraryIn
  *    CSL-YAML item costs only itself (a version-3 cache holds what they read before).
  * 5: an entry's arXiv id is read by `corpus/identifiers.ts` (also from `arXiv:<id>` in a venue or note, an arXiv DOI, old-style ids in URLs).
  * 6: a BibTeX library's keys commented out with `%` are kept (its `BibFile` is what a document's bibliography reads).
+ * 7: an entry is an array (see {@link compactEntry}): the cache of a 68 MB `.bib` was 87 MB, a third of it field names.
  */
-export const LIBRARY_CACHE_VERSION = 6;
+export const LIBRARY_CACHE_VERSION = 7;
 
 /**
  * The text a cache was saved for: a hash of it (the host's: SHA-256 in hex on Node; FNV-1a
@@ -44,9 +45,10 @@ export function libraryCacheKey(id: LibraryTextId): string {
 
 /**
  * The head of the cache's JSON: everything but the entries and the index, which follow it (see
- * {@link libraryJsonPieces}). Entries leave out what they all have alike (their library's `uri`
- * and `name`, empty `keywords` and `groups`) and what is worked out
- * again (`sameWorkAs`); spans are base64 (see `text/base64.ts`).
+ * {@link libraryJsonPieces}). Entries are arrays ({@link compactEntry}) that leave out what they
+ * all have alike (their library's `uri`, `name` and `format`, empty `keywords` and `groups`), what
+ * they hold twice (a venue that is their journal's, a source type that is their type) and what is
+ * worked out again (`sameWorkAs`); spans are base64 (see `text/base64.ts`).
  */
 interface CacheHead {
   version: number;
@@ -66,14 +68,60 @@ interface CacheHead {
 /** Entries per piece (and line) of {@link libraryJsonPieces}. */
 const ENTRIES_PER_PIECE = 500;
 
-/** An entry as the cache keeps it (see {@link CacheHead}). */
-function compactEntry(e: LibraryEntry): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k in e) if (k !== 'library') out[k] = e[k as keyof LibraryEntry];
-  const { uri: _uri, name: _name, sameWorkAs: _sameAs, keywords, groups, ...library } = e.library;
-  out.library = { ...library, ...(keywords.length ? { keywords } : {}), ...(groups.length ? { groups } : {}) };
+/**
+ * The fields an entry's venue is most often the value of: a venue equal to one of them is kept as
+ * that field's number here (`"venue":0` for its journal), not written twice.
+ */
+const VENUE_FROM = ['journal', 'booktitle', 'publisher', 'institution'] as const;
+
+/**
+ * An entry as the cache keeps it (see {@link CacheHead}): an array, since field names were a third
+ * of a large library's cache, `[key, title, authors, fields, library]`:
+ * - `authors`: a person `{given, family}` as `[given, family]` (`[given, family, zh]`), `{literal}` as the string;
+ * - `fields`: the entry's other fields by name, its `venue` as a number of {@link VENUE_FROM} when it
+ *   is that field's value; its `type` and `kind` only where they are not what its source type
+ *   gives (`typeAndKind`, the loader's own mapping);
+ * - `library`: `[line, sourceType]`, then an object of the rest when there is any (`keywords`,
+ *   `groups`, a CSL item's `csl`); its `uri`, `name` and `format` are the library's, and
+ *   `sameWorkAs` is worked out again.
+ */
+function compactEntry(e: LibraryEntry): unknown[] {
+  const { key, type, kind, title, authors, library, ...fields } = e;
+  const { uri: _uri, name: _name, sameWorkAs: _sameAs, format, line, sourceType, keywords, groups, ...more } = library;
+  const venueFrom = fields.venue === undefined ? -1 : VENUE_FROM.findIndex((k) => fields[k] === fields.venue);
+  const usual = typeAndKind(format, sourceType);
+  const rest: Record<string, unknown> = {
+    ...fields, ...(venueFrom < 0 ? {} : { venue: venueFrom }), ...(type === usual.type ? {} : { type }), ...(kind === usual.kind ? {} : { kind }),
+  };
+  const tail = { ...more, ...(keywords.length ? { keywords } : {}), ...(groups.length ? { groups } : {}) };
+  const lib: unknown[] = [line, sourceType, ...(Object.keys(tail).length ? [tail] : [])];
+  return [key, title, authors.map((p) => ('literal' in p ? p.literal : p.zh !== undefined ? [p.given, p.family, p.zh] : [p.given, p.family])), rest, lib];
+}
+
+/**
+ * A {@link compactEntry} array as the entry object it was made from, for the checks of
+ * `LibraryRestorer.entry`, which see what does not fit: nothing here is trusted.
+ */
+function expandEntry(raw: unknown, format: LibraryFormat): Record<string, unknown> {
+  if (!Array.isArray(raw) || raw.length !== 5) return miss('damaged (an entry)');
+  const [key, title, authors, fields, lib] = raw as unknown[];
+  if (!isObject(fields) || !Array.isArray(lib) || lib.length < 2 || lib.length > 3 || (lib.length === 3 && !isObject(lib[2]))) return miss('damaged (an entry)');
+  if (typeof lib[1] !== 'string') return miss('damaged (an entry\'s library sourceType)');
+  for (const k of POSITIONAL) if (k in fields) miss(`damaged (an entry's ${k})`);
+  const usual = typeAndKind(format, lib[1]);
+  const out: Record<string, unknown> = { type: usual.type, kind: usual.kind, ...fields, key, title };
+  if (typeof fields.venue === 'number') {
+    const from = VENUE_FROM[fields.venue];
+    out.venue = from && typeof fields[from] === 'string' ? fields[from] : miss('damaged (an entry\'s venue)');
+  }
+  out.authors = Array.isArray(authors)
+    ? authors.map((p) => (typeof p === 'string' ? { literal: p } : Array.isArray(p) && (p.length === 2 || p.length === 3) ? { given: p[0], family: p[1], ...(p.length === 3 ? { zh: p[2] } : {}) } : p))
+    : authors;
+  out.library = { ...(lib[2] as Record<string, unknown> | undefined), line: lib[0], sourceType: lib[1], format };
   return out;
 }
+/** The fields an entry array holds by position, never among its named `fields`. */
+const POSITIONAL = ['key', 'title', 'authors', 'library'] as const;
 
 /** How the head's line ends: the entries follow, a line of at most {@link ENTRIES_PER_PIECE} each. */
 const HEAD_END = ',"entries":[';
@@ -300,10 +348,10 @@ export class LibraryRestorer {
     this.head = h as unknown as CacheHead;
   }
 
-  /** An entry as {@link compactEntry} left it, checked field by field, made whole again. */
-  private entry(raw: unknown): LibraryEntry {
+  /** An entry as {@link compactEntry} left it, made whole again, checked field by field. */
+  private entry(compact: unknown): LibraryEntry {
     const format = this.head!.format;
-    if (!isObject(raw)) return miss('damaged (an entry)');
+    const raw = expandEntry(compact, format);
     for (const k in raw) {
       const kind = ENTRY_FIELDS[k];
       const v = raw[k];
