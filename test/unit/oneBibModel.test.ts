@@ -72,3 +72,14 @@ describe('a library is the BibFile a document reads, plus an index', () => {
     expect(before.entries.map((e) => e.fields.journal ?? e.fields.title)).toEqual(['Venue', 'Beta', 'Gamma']);
   });
 });
+
+describe('an entry type that is a member of every object', () => {
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('@%s is misc, loaded and restored', (type) => {
+    const text = `@${type}{k, title = {T}}\n`;
+    const lib = loadLibrary(text, 'bibtex', REF);
+    expect(lib.entries.map((e) => [e.key, e.type, e.kind])).toEqual([['k', 'misc', 'paper']]);
+    expect(libraryFromJson(libraryToJson(lib), REF, undefined, text)!.entries.map((e) => [e.type, e.kind])).toEqual([['misc', 'paper']]);
+    const csl = loadLibrary(`[{"id": "k", "type": "${type}"}]`, 'csl-json', REF);
+    expect(csl.entries.map((e) => e.type)).toEqual(['misc']);
+  });
+});
