@@ -1,5 +1,14 @@
 /**
- * Diagnostics for citing documents: pulled (`textDocument/diagnostic`) by clients that can, pushed
+ * Every file's diagnostics, from this one module (issue 27, move 3: one owner of a file's
+ * diagnostics). Two sources: the citation service's, for open documents (citing documents and
+ * bibliographies), and the problems the library and corpus stores found in their files
+ * ({@link Diagnostics.fileProblems}). A file holds one list: an open document's is the service's
+ * and its file's problems together (a problem both read, the reader's problem of a library's text
+ * before its load ended, once: the store's), pulled or pushed; a file not open gets its file's
+ * problems pushed. A pulling client's list of an open document is its pull, so nothing is pushed
+ * for it while it is open.
+ *
+ * The service's diagnostics of citing documents: pulled (`textDocument/diagnostic`) by clients that can, pushed
  * (`textDocument/publishDiagnostics`) to the others. When something every document's answers
  * depend on changes (a library loaded, changed or dropped, an open document's bibliography joined,
  * the corpus, the settings, the LaTeX project), every open document's diagnostics are computed
@@ -8,13 +17,14 @@
  * open document. So the last diagnostics a client holds do not depend on the order in which
  * documents opened or libraries finished loading.
  */
-import { DiagnosticRefreshRequest, DocumentDiagnosticReportKind, type DocumentDiagnosticParams, type DocumentDiagnosticReport, type TextDocuments } from 'vscode-languageserver';
+import { DiagnosticRefreshRequest, DocumentDiagnosticReportKind, type Diagnostic, type DocumentDiagnosticParams, type DocumentDiagnosticReport, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { fileKind, isCiting } from '../core/workspace/fileKind.js';
 import type { CitationService } from '../core/service/service.js';
 import type { ServerContext } from './serverContext.js';
 import { Params } from './requests.js';
+import type { FileProblemOwner } from './sources.js';
 
 /** The pause after a change before every document is computed again (a refresh, or a push of each), in ms; changes within it are one. */
 export const REFRESH_DELAY_MS = 200;
@@ -46,6 +56,12 @@ export class Diagnostics {
   private readonly pullWatch;
   /** Computes every open document again after {@link REFRESH_DELAY_MS}; each call restarts the wait. */
   private readonly scheduleAll: () => void;
+  /** The problems the stores found in their files, per file URI and store. */
+  private readonly problems = new Map<string, Map<FileProblemOwner, Diagnostic[]>>();
+  /** For a pushing client, the service's diagnostics last sent for each open document (and its version): sent again with its file's new problems. */
+  private readonly sent = new Map<string, { version: number; diagnostics: Diagnostic[] }>();
+  /** Files whose problems were pushed while not open, and not emptied since. */
+  private readonly pushedProblems = new Set<string>();
 
   constructor(private readonly ctx: ServerContext, private readonly documents: TextDocuments<TextDocument>, private readonly service: CitationService) {
     this.pushPause = ctx.timerPerUri();
@@ -59,7 +75,7 @@ export class Diagnostics {
     connection.languages.diagnostics.on(gate.answer('textDocument/diagnostic', Params.textDocument, async (p: DocumentDiagnosticParams, token) => {
       const doc = this.documents.get(p.textDocument.uri);
       if (doc) this.pulledVersion.set(doc.uri, doc.version);
-      const items = doc ? await this.service.diagnostics(doc, token) : [];
+      const items = doc ? withFileProblems(await this.service.diagnostics(doc, token), this.fileProblems(doc.uri)) : [];
       return { kind: DocumentDiagnosticReportKind.Full, items } satisfies DocumentDiagnosticReport;
     }));
   }
@@ -73,19 +89,72 @@ export class Diagnostics {
     if (this.ctx.can.pushDiagnostics || this.ctx.can.refresh) this.scheduleAll();
   }
 
+  /**
+   * The problems a store found in its files changed (`sources.ts`): each file's list is sent again,
+   * with its open document's diagnostics when it is open (pushing client), else alone; a pulling
+   * client's open document gets them in its next pull (the store's change refreshes).
+   *
+   * @param byUri - per file URI, the store's problems now ([] when they went away)
+   */
+  fileProblemsChanged(owner: FileProblemOwner, byUri: ReadonlyMap<string, Diagnostic[]>): void {
+    for (const [uri, list] of byUri) {
+      let mine = this.problems.get(uri);
+      if (!mine) this.problems.set(uri, mine = new Map());
+      if (list.length) mine.set(owner, list);
+      else mine.delete(owner);
+      if (!mine.size) this.problems.delete(uri);
+      if (!this.documents.get(uri)) this.sendFileProblems(uri);
+      else if (this.ctx.can.pushDiagnostics) {
+        const sent = this.sent.get(uri);
+        if (sent) this.send(uri, sent.version, sent.diagnostics);
+      }
+    }
+  }
+
+  /** A document opened: a pulling client gets its file's problems in its pull, so the list pushed for the file is emptied. */
+  documentOpened(uri: string): void {
+    if (this.ctx.can.pushDiagnostics || !this.pushedProblems.delete(uri)) return;
+    this.ctx.tell(() => this.ctx.connection.sendDiagnostics({ uri, diagnostics: [] }));
+  }
+
+  /** The problems the stores found in a file, the library store's first. */
+  private fileProblems(uri: string): Diagnostic[] {
+    const mine = this.problems.get(uri);
+    return mine ? [...(mine.get('library') ?? []), ...(mine.get('corpus') ?? [])] : [];
+  }
+
+  /** Pushes a file's problems alone (it is not open, or it just closed). */
+  private sendFileProblems(uri: string): void {
+    const diagnostics = this.fileProblems(uri);
+    if (diagnostics.length) this.pushedProblems.add(uri);
+    else this.pushedProblems.delete(uri);
+    this.ctx.tell(() => this.ctx.connection.sendDiagnostics({ uri, diagnostics }));
+  }
+
+  /** Pushes an open document's diagnostics with its file's problems. */
+  private send(uri: string, version: number, diagnostics: Diagnostic[]): void {
+    this.sent.set(uri, { version, diagnostics });
+    this.ctx.tell(() => this.ctx.connection.sendDiagnostics({ uri, version, diagnostics: withFileProblems(diagnostics, this.fileProblems(uri)) }));
+  }
+
   /** A citing document changed. */
   documentChanged(document: TextDocument): void {
     if (this.ctx.can.pushDiagnostics) this.pushPause.start(document.uri, PUSH_DELAY_MS, () => this.push(document.uri));
     else this.watchPull(document);
   }
 
-  /** A document closed: nothing pending for it, and a pushing client's list for it emptied. */
+  /**
+   * A document closed: nothing pending for it, and the file's list is its file's problems alone (a
+   * pushing client's list loses the document's diagnostics; a pulling client drops its pulled list,
+   * so the file's problems are pushed).
+   */
   documentClosed(uri: string): void {
     this.pulledVersion.delete(uri);
     this.pushPause.cancel(uri);
     this.pushing.delete(uri);
+    this.sent.delete(uri);
     this.pullWatch.cancel(uri);
-    if (this.ctx.can.pushDiagnostics) void this.ctx.connection.sendDiagnostics({ uri, diagnostics: [] });
+    if (this.ctx.can.pushDiagnostics || this.problems.has(uri)) this.sendFileProblems(uri);
   }
 
   /** Every open document, now: pushed, or one refresh asked for. */
@@ -110,8 +179,8 @@ export class Diagnostics {
     // The version the computation reads (the document object is updated in place by later changes).
     const version = doc.version;
     this.service.diagnostics(doc).then((diagnostics) => {
-      if (this.pushing.get(uri) !== mine) return;
-      this.ctx.tell(() => this.ctx.connection.sendDiagnostics({ uri, version, diagnostics }));
+      if (this.pushing.get(uri) !== mine || !this.documents.get(uri)) return;
+      this.send(uri, version, diagnostics);
     }, this.ctx.fail);
   }
 
@@ -125,4 +194,19 @@ export class Diagnostics {
       this.refresh();
     });
   }
+}
+
+/**
+ * A document's diagnostics with its file's problems, each problem once. Both the service (before
+ * the library's load ends, `citationDiagnostics.ts`'s `readerProblems`) and the library store read
+ * a library's text and report its reader's problems, worded apart ("read up to there", "left out")
+ * at the same position, without a code: there the store's is kept. Every other diagnostic of the
+ * service has a code (duplicate key, unused entry, record checks) or is not at a store problem's
+ * start, and stays.
+ */
+function withFileProblems(service: readonly Diagnostic[], problems: readonly Diagnostic[]): Diagnostic[] {
+  if (!problems.length) return [...service];
+  const at = (d: Diagnostic) => `${d.range.start.line}:${d.range.start.character}`;
+  const read = new Set(problems.filter((d) => d.code === undefined).map(at));
+  return [...service.filter((d) => d.code !== undefined || !read.has(at(d))), ...problems];
 }

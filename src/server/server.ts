@@ -63,6 +63,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   const watching = new Watching(ctx, workspace.service, (uris) => { for (const u of uris) void sources.libraries.recheck(u.toString()).catch(ctx.fail); });
   const sources: Sources = new Sources(ctx, settings, workspace, watching, {
     changed: () => diagnostics.refresh(),
+    problems: (owner, byUri) => diagnostics.fileProblemsChanged(owner, byUri),
     documentBibliographies: (doc) => service.bibliographyFiles(doc),
   });
   const references = new References(ctx, settings, workspace, () => sources.version());
@@ -194,7 +195,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     }
   });
   // Open documents' bibliographies join the libraries (includeDocumentBibliography).
-  documents.onDidOpen(() => { scope.invalidate(); sources.reloadLibrariesSoon(); });
+  documents.onDidOpen(({ document }) => { diagnostics.documentOpened(document.uri); scope.invalidate(); sources.reloadLibrariesSoon(); });
   documents.onDidClose(({ document }) => {
     scope.invalidate();
     if (fileKind(URI.parse(document.uri), document.languageId) === 'latex') void latex.documentClosed(document.uri).catch(ctx.fail);

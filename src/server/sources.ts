@@ -4,7 +4,7 @@
  * `libraryStore.ts`), loaded when the settings or the files change, and seen by the citation
  * service as one {@link CorpusView}: the core's {@link Catalog}, which the store feeds.
  */
-import { FileChangeType, type FileEvent } from 'vscode-languageserver';
+import { FileChangeType, type Diagnostic, type FileEvent } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import * as l10n from '@vscode/l10n';
@@ -28,10 +28,19 @@ export const LIBRARY_EDIT_DELAY_MS = 300;
 /** How many files the bibliography cache keeps. */
 const BIB_CACHE_FILES = 64;
 
+/** Which store found a file's problems. */
+export type FileProblemOwner = 'library' | 'corpus';
+
 /** What the server's entries depend on, and what they changed. */
 export interface SourcesEvents {
   /** Answers that depend on the entries may have changed (diagnostics above all). */
   changed(): void;
+  /**
+   * The problems the library store or the corpus store found in their files, per file URI (a file
+   * whose problems went away, or that stopped being read, maps to []): `diagnostics.ts` sends them,
+   * the one owner of a file's diagnostics.
+   */
+  problems(owner: FileProblemOwner, byUri: ReadonlyMap<string, Diagnostic[]>): void;
   /** The bibliography files an open document declares (`includeDocumentBibliography`). */
   documentBibliographies(doc: TextDocument): Promise<URI[]>;
 }
@@ -76,7 +85,7 @@ export class Sources {
       now: () => ctx.clock.now(),
       publish: (uri, stamp, text, reading) => self.bibCache.publish(uri, stamp, text, reading),
     }, (files: LibraryFileStatus[]) => ctx.tell(() => connection.sendNotification(ServerNotifications.libraryStatusChanged, { files })), () => {
-      for (const [uri, diagnostics] of this.libraries.diagnostics()) ctx.tell(() => connection.sendDiagnostics({ uri, diagnostics }));
+      events.problems('library', this.libraries.diagnostics());
       ctx.tell(() => connection.sendNotification(ServerNotifications.librariesChanged, { version: this.libraries.version }));
       events.changed();
     }, this.catalog);
@@ -116,7 +125,7 @@ export class Sources {
     const uris = await this.resolveFiles('corpusFiles', patterns, this.settings.fromWorkspace(s, 'corpusFiles'));
     this.watching.set('corpus', uris);
     const changed = await this.corpus.loadUserFiles(uris);
-    for (const [uri, diagnostics] of this.corpus.fileDiagnostics) connection.sendDiagnostics({ uri, diagnostics });
+    this.events.problems('corpus', this.corpus.fileDiagnostics);
     if (changed || !this.corpusSet) { this.corpusSet = true; this.catalog.setCorpus(this.corpus.view); }
     if (changed) {
       void connection.sendNotification(ServerNotifications.corpusChanged, { version: this.corpus.version });
