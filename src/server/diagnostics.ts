@@ -20,11 +20,12 @@
 import { DiagnosticRefreshRequest, DocumentDiagnosticReportKind, type Diagnostic, type DocumentDiagnosticParams, type DocumentDiagnosticReport, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
-import { fileKind, isCiting } from '../core/workspace/fileKind.js';
+import { fileKind, isBibliography, isCiting } from '../core/workspace/fileKind.js';
 import type { CitationService } from '../core/service/service.js';
 import type { ServerContext } from './serverContext.js';
 import { Params } from './requests.js';
 import type { FileProblemOwner } from './sources.js';
+import type { WorkspaceChange, WorkspaceChangeListener } from './workspaceChanges.js';
 
 /** The pause after a change before every document is computed again (a refresh, or a push of each), in ms; changes within it are one. */
 export const REFRESH_DELAY_MS = 200;
@@ -34,7 +35,7 @@ export const PUSH_DELAY_MS = 300;
 export const PULL_WATCH_MS = 2000;
 
 /** Pull, push and refresh of the citation service's diagnostics. */
-export class Diagnostics {
+export class Diagnostics implements WorkspaceChangeListener {
   private readonly pushPause;
   /**
    * The latest push computation started for each document. Computations may end out of order (one
@@ -63,10 +64,43 @@ export class Diagnostics {
   /** Files whose problems were pushed while not open, and not emptied since. */
   private readonly pushedProblems = new Set<string>();
 
-  constructor(private readonly ctx: ServerContext, private readonly documents: TextDocuments<TextDocument>, private readonly service: CitationService) {
+  /**
+   * @param storeFile - whether a file's changes on disk reach the answers through its store (a
+   *   corpus file: the corpus reloads, and its change refreshes)
+   */
+  constructor(private readonly ctx: ServerContext, private readonly documents: TextDocuments<TextDocument>, private readonly service: CitationService, private readonly storeFile: (uri: string) => boolean = () => false) {
     this.pushPause = ctx.timerPerUri();
     this.pullWatch = ctx.timerPerUri();
     this.scheduleAll = ctx.debounce(REFRESH_DELAY_MS, () => this.all());
+  }
+
+  /**
+   * The workspace changed: an opened, edited or closed document; a bibliography (or a `.bbl`) changed
+   * on disk, whose citing documents' answers may have changed; the settings.
+   */
+  workspaceChanged(change: WorkspaceChange): void {
+    if (change.settings) this.refresh();
+    let disk = false;
+    for (const f of change.files) {
+      if (f.how === 'closed') this.documentClosed(f.uri);
+      else if (f.document) {
+        if (f.how === 'opened') this.documentOpened(f.uri);
+        // An edited bibliography changes the answers for the documents that cite from it.
+        if (isBibliography(f.kind)) this.refresh();
+        else {
+          this.documentChanged(f.document);
+          // An open bibliography's unused entries follow its readers' citations (a pulling client re-pulls it: interFileDependencies).
+          if (this.ctx.can.pushDiagnostics && this.bibliographyOpen()) this.refresh();
+        }
+      } else if (!this.storeFile(f.uri) && (isBibliography(f.kind) || f.kind === 'bbl')) disk = true;
+    }
+    // A .bbl is a document's thebibliography (`\input{main.bbl}`, an arXiv source's references).
+    if (disk) this.refresh();
+  }
+
+  /** Whether a bibliography is open. */
+  bibliographyOpen(): boolean {
+    return this.documents.all().some((d) => isBibliography(fileKind(URI.parse(d.uri), d.languageId)));
   }
 
   /** Registers `textDocument/diagnostic`. */
@@ -112,7 +146,7 @@ export class Diagnostics {
   }
 
   /** A document opened: a pulling client gets its file's problems in its pull, so the list pushed for the file is emptied. */
-  documentOpened(uri: string): void {
+  private documentOpened(uri: string): void {
     if (this.ctx.can.pushDiagnostics || !this.pushedProblems.delete(uri)) return;
     this.ctx.tell(() => this.ctx.connection.sendDiagnostics({ uri, diagnostics: [] }));
   }
@@ -138,7 +172,7 @@ export class Diagnostics {
   }
 
   /** A citing document changed. */
-  documentChanged(document: TextDocument): void {
+  private documentChanged(document: TextDocument): void {
     if (this.ctx.can.pushDiagnostics) this.pushPause.start(document.uri, PUSH_DELAY_MS, () => this.push(document.uri));
     else this.watchPull(document);
   }
@@ -148,7 +182,7 @@ export class Diagnostics {
    * pushing client's list loses the document's diagnostics; a pulling client drops its pulled list,
    * so the file's problems are pushed).
    */
-  documentClosed(uri: string): void {
+  private documentClosed(uri: string): void {
     this.pulledVersion.delete(uri);
     this.pushPause.cancel(uri);
     this.pushing.delete(uri);
