@@ -63,10 +63,18 @@ export class Diagnostics implements WorkspaceChangeListener {
   private readonly sent = new Map<string, { version: number; diagnostics: Diagnostic[] }>();
   /** Files whose problems were pushed while not open, and not emptied since. */
   private readonly pushedProblems = new Set<string>();
+  /** The bibliography files (URIs) each open citing document's last computation read: what its diagnostics depend on beside everyone's. */
+  private readonly bibliographies = new Map<string, Set<string>>();
+  /** Counts changes; {@link allAt}: the last that every document depends on, {@link touchedAt}: per document, the last it depends on. */
+  private tick = 0;
+  private allAt = 0;
+  private readonly touchedAt = new Map<string, number>();
+  /** For a pushing client, the result id ({@link resultId}) each document's latest push was computed at. */
+  private readonly pushedId = new Map<string, string>();
 
   /**
    * @param storeFile - whether a file's changes on disk reach the answers through its store (a
-   *   corpus file: the corpus reloads, and its change refreshes)
+   *   corpus file, a library: the store reads it again, and its change refreshes once read)
    */
   constructor(private readonly ctx: ServerContext, private readonly documents: TextDocuments<TextDocument>, private readonly service: CitationService, private readonly storeFile: (uri: string) => boolean = () => false) {
     this.pushPause = ctx.timerPerUri();
@@ -80,22 +88,27 @@ export class Diagnostics implements WorkspaceChangeListener {
    */
   workspaceChanged(change: WorkspaceChange): void {
     if (change.settings) this.refresh();
-    let disk = false;
+    const bibliographies: string[] = [];
+    let bbl = false;
     for (const f of change.files) {
       if (f.how === 'closed') this.documentClosed(f.uri);
       else if (f.document) {
         if (f.how === 'opened') this.documentOpened(f.uri);
         // An edited bibliography changes the answers for the documents that cite from it.
-        if (isBibliography(f.kind)) this.refresh();
+        if (isBibliography(f.kind)) bibliographies.push(f.uri);
         else {
           this.documentChanged(f.document);
           // An open bibliography's unused entries follow its readers' citations (a pulling client re-pulls it: interFileDependencies).
-          if (this.ctx.can.pushDiagnostics && this.bibliographyOpen()) this.refresh();
+          this.citingChanged();
         }
-      } else if (!this.storeFile(f.uri) && (isBibliography(f.kind) || f.kind === 'bbl')) disk = true;
+      // A file a store holds is read again by it, and its change refreshes once read: no refresh before the reload.
+      } else if (this.storeFile(f.uri)) continue;
+      else if (isBibliography(f.kind)) bibliographies.push(f.uri);
+      // A .bbl is a document's thebibliography (`\input{main.bbl}`, an arXiv source's references): not among its bibliography files.
+      else if (f.kind === 'bbl') bbl = true;
     }
-    // A .bbl is a document's thebibliography (`\input{main.bbl}`, an arXiv source's references).
-    if (disk) this.refresh();
+    if (bbl) this.refresh();
+    else if (bibliographies.length) this.refresh(bibliographies);
   }
 
   /** Whether a bibliography is open. */
@@ -108,19 +121,88 @@ export class Diagnostics implements WorkspaceChangeListener {
     const { connection, gate } = this.ctx;
     connection.languages.diagnostics.on(gate.answer('textDocument/diagnostic', Params.textDocument, async (p: DocumentDiagnosticParams, token) => {
       const doc = this.documents.get(p.textDocument.uri);
-      if (doc) this.pulledVersion.set(doc.uri, doc.version);
-      const items = doc ? withFileProblems(await this.service.diagnostics(doc, token), this.fileProblems(doc.uri)) : [];
-      return { kind: DocumentDiagnosticReportKind.Full, items } satisfies DocumentDiagnosticReport;
+      if (!doc) return { kind: DocumentDiagnosticReportKind.Full, items: [] } satisfies DocumentDiagnosticReport;
+      this.pulledVersion.set(doc.uri, doc.version);
+      // Read before the computation: a change during it gives the document a new result id, so the client's next pull computes again.
+      const resultId = this.resultId(doc);
+      if (p.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId } satisfies DocumentDiagnosticReport;
+      const items = withFileProblems(await this.compute(doc, token), this.fileProblems(doc.uri));
+      return { kind: DocumentDiagnosticReportKind.Full, resultId, items } satisfies DocumentDiagnosticReport;
     }));
   }
 
   /**
-   * What every document's diagnostics depend on changed: after {@link REFRESH_DELAY_MS} (calls
-   * within it are one), every open document is pushed again, or the client is asked to pull again.
-   * A pulling client without `refreshSupport` cannot be told; it pulls when it pulls.
+   * Something documents' diagnostics depend on changed: `changed` files (URIs), so only the open
+   * documents that depend on one of them ({@link dependsOn}); or, without `changed`, what every
+   * document depends on (the settings, the corpus, a library's entries, the LaTeX project). Those
+   * documents' result ids change at once (a pull of one computes again); after
+   * {@link REFRESH_DELAY_MS} (calls within it are one) a pushing client gets each of them pushed
+   * again, a pulling one one `workspace/diagnostic/refresh` (its pulls of the others are answered
+   * `unchanged`). A pulling client without `refreshSupport` cannot be told; it pulls when it pulls.
+   * Nothing is sent when no open document depends on the files.
    */
-  refresh(): void {
+  refresh(changed?: readonly string[]): void {
+    this.tick++;
+    let any = !changed;
+    if (!changed) this.allAt = this.tick;
+    else {
+      const files = new Set(changed.map((u) => URI.parse(u).toString()));
+      for (const d of this.documents.all()) if (this.dependsOn(d, files)) { this.touchedAt.set(d.uri, this.tick); any = true; }
+    }
+    if (any) this.schedule();
+  }
+
+  /** Computes the documents whose result changed after {@link REFRESH_DELAY_MS}, for a client that can be told. */
+  private schedule(): void {
     if (this.ctx.can.pushDiagnostics || this.ctx.can.refresh) this.scheduleAll();
+  }
+
+  /**
+   * Whether an open document's diagnostics depend on one of `files`: a citing document's do on the
+   * bibliography files its last computation read (`CitationService.bibliographyFiles`); one not
+   * computed yet, or that declares none (it is checked against a bibliography beside it), and any
+   * other document (a bibliography: its unused entries follow its readers, across their files) on
+   * every file.
+   */
+  private dependsOn(doc: TextDocument, files: ReadonlySet<string>): boolean {
+    if (files.has(doc.uri)) return true;
+    const read = isCiting(fileKind(URI.parse(doc.uri), doc.languageId)) ? this.bibliographies.get(doc.uri) : undefined;
+    if (!read?.size) return true;
+    for (const f of files) if (read.has(f)) return true;
+    return false;
+  }
+
+  /**
+   * A citing document changed: the open bibliographies' diagnostics (their unused entries) follow
+   * their readers' citations. A pushing client gets them pushed again; a pulling client pulls them
+   * again itself (`interFileDependencies`), so only their result ids change.
+   */
+  private citingChanged(): void {
+    let any = false;
+    for (const d of this.documents.all()) {
+      if (isCiting(fileKind(URI.parse(d.uri), d.languageId))) continue;
+      this.touchedAt.set(d.uri, ++this.tick);
+      any = true;
+    }
+    if (any && this.ctx.can.pushDiagnostics) this.schedule();
+  }
+
+  /**
+   * A document's result id (LSP 3.17 `resultId`): its version and the last change it depends on. A
+   * pull whose `previousResultId` is the current one is answered `unchanged`, without computing.
+   */
+  private resultId(doc: TextDocument): string {
+    return `${doc.version}.${Math.max(this.allAt, this.touchedAt.get(doc.uri) ?? 0)}`;
+  }
+
+  /** Computes a document's diagnostics, and remembers the bibliography files it read ({@link dependsOn}). */
+  private async compute(doc: TextDocument, token?: Parameters<CitationService['diagnostics']>[1]): Promise<Diagnostic[]> {
+    const diagnostics = await this.service.diagnostics(doc, token);
+    if (isCiting(fileKind(URI.parse(doc.uri), doc.languageId))) {
+      const files = await this.service.bibliographyFiles(doc).catch((e: unknown) => { this.ctx.log.warn(`bibliography of ${doc.uri}: ${String(e)}`); return []; });
+      if (this.documents.get(doc.uri)) this.bibliographies.set(doc.uri, new Set(files.map((u) => u.toString())));
+    }
+    return diagnostics;
   }
 
   /**
@@ -138,7 +220,8 @@ export class Diagnostics implements WorkspaceChangeListener {
       else mine.delete(owner);
       if (!mine.size) this.problems.delete(uri);
       if (!this.documents.get(uri)) this.sendFileProblems(uri);
-      else if (this.ctx.can.pushDiagnostics) {
+      else if (!this.ctx.can.pushDiagnostics) this.touchedAt.set(uri, ++this.tick);
+      else {
         const sent = this.sent.get(uri);
         if (sent) this.send(uri, sent.version, sent.diagnostics);
       }
@@ -184,6 +267,9 @@ export class Diagnostics implements WorkspaceChangeListener {
    */
   private documentClosed(uri: string): void {
     this.pulledVersion.delete(uri);
+    this.bibliographies.delete(uri);
+    this.touchedAt.delete(uri);
+    this.pushedId.delete(uri);
     this.pushPause.cancel(uri);
     this.pushing.delete(uri);
     this.sent.delete(uri);
@@ -191,7 +277,7 @@ export class Diagnostics implements WorkspaceChangeListener {
     if (this.ctx.can.pushDiagnostics || this.problems.has(uri)) this.sendFileProblems(uri);
   }
 
-  /** Every open document, now: pushed, or one refresh asked for. */
+  /** The open documents whose result changed since they were last pushed, now: pushed, or one refresh asked for. */
   private all(): void {
     const { ctx } = this;
     if (!ctx.can.pushDiagnostics) {
@@ -199,6 +285,7 @@ export class Diagnostics implements WorkspaceChangeListener {
       return;
     }
     for (const d of this.documents.all()) {
+      if (this.pushedId.get(d.uri) === this.resultId(d)) continue;
       this.pushPause.cancel(d.uri);
       this.push(d.uri);
     }
@@ -212,7 +299,8 @@ export class Diagnostics implements WorkspaceChangeListener {
     this.pushing.set(uri, mine);
     // The version the computation reads (the document object is updated in place by later changes).
     const version = doc.version;
-    this.service.diagnostics(doc).then((diagnostics) => {
+    this.pushedId.set(uri, this.resultId(doc));
+    this.compute(doc).then((diagnostics) => {
       if (this.pushing.get(uri) !== mine || !this.documents.get(uri)) return;
       this.send(uri, version, diagnostics);
     }, this.ctx.fail);
@@ -225,7 +313,8 @@ export class Diagnostics implements WorkspaceChangeListener {
       const doc = this.documents.get(uri);
       if (!doc || (this.pulledVersion.get(uri) ?? -1) >= doc.version) return;
       this.ctx.log.info(`diagnostics: no pull for ${uri} (version ${doc.version}) followed its change; asking the client to refresh`);
-      this.refresh();
+      // Its new version is a new result id: the others' pulls are answered `unchanged`.
+      this.schedule();
     });
   }
 }

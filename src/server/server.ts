@@ -98,7 +98,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
     isRead: (key) => read.has(key.toLowerCase()),
     clientUi: () => !!ctx.init.clientCommands,
   });
-  const diagnostics = new Diagnostics(ctx, documents, service, (uri) => sources.corpus.isUserFile(uri));
+  // A file a store holds (a corpus file, a library) is read again by it, and its change refreshes once read.
+  const diagnostics = new Diagnostics(ctx, documents, service, (uri) => sources.corpus.isUserFile(uri) || sources.libraries.has(uri));
 
   connection.onInitialize(gate.answer('initialize', Params.initialize, async (params: InitializeParams): Promise<InitializeResult> => {
     gate.state = 'initializing';
