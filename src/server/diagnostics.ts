@@ -89,7 +89,7 @@ export class Diagnostics implements WorkspaceChangeListener {
   workspaceChanged(change: WorkspaceChange): void {
     if (change.settings) this.refresh();
     const bibliographies: string[] = [];
-    let bbl = false;
+    let every = false;
     for (const f of change.files) {
       if (f.how === 'closed') this.documentClosed(f.uri);
       else if (f.document) {
@@ -103,11 +103,12 @@ export class Diagnostics implements WorkspaceChangeListener {
         }
       // A file a store holds is read again by it, and its change refreshes once read: no refresh before the reload.
       } else if (this.storeFile(f.uri)) continue;
-      else if (isBibliography(f.kind)) bibliographies.push(f.uri);
+      // A file created may be one a document declared that did not exist: not among the files its last computation read.
+      else if (isBibliography(f.kind)) { if (f.how === 'created') every = true; else bibliographies.push(f.uri); }
       // A .bbl is a document's thebibliography (`\input{main.bbl}`, an arXiv source's references): not among its bibliography files.
-      else if (f.kind === 'bbl') bbl = true;
+      else if (f.kind === 'bbl') every = true;
     }
-    if (bbl) this.refresh();
+    if (every) this.refresh();
     else if (bibliographies.length) this.refresh(bibliographies);
   }
 
@@ -133,7 +134,8 @@ export class Diagnostics implements WorkspaceChangeListener {
 
   /**
    * Something documents' diagnostics depend on changed: `changed` files (URIs), so only the open
-   * documents that depend on one of them ({@link dependsOn}); or, without `changed`, what every
+   * documents that depend on one of them ({@link dependsOn}), unless one is a file no open document
+   * read (it may be one a document declares but could not read); or, without `changed`, what every
    * document depends on (the settings, the corpus, a library's entries, the LaTeX project). Those
    * documents' result ids change at once (a pull of one computes again); after
    * {@link REFRESH_DELAY_MS} (calls within it are one) a pushing client gets each of them pushed
@@ -143,12 +145,13 @@ export class Diagnostics implements WorkspaceChangeListener {
    */
   refresh(changed?: readonly string[]): void {
     this.tick++;
-    let any = !changed;
-    if (!changed) this.allAt = this.tick;
-    else {
-      const files = new Set(changed.map((u) => URI.parse(u).toString()));
-      for (const d of this.documents.all()) if (this.dependsOn(d, files)) { this.touchedAt.set(d.uri, this.tick); any = true; }
-    }
+    const files = changed && new Set(changed.map((u) => URI.parse(u).toString()));
+    // A file no open document read may be one a document declares but could not read (over the size cap, not UTF-8): everyone's.
+    const read = [...this.bibliographies.values()];
+    const all = !files || [...files].some((f) => !read.some((r) => r.has(f)));
+    let any = all;
+    if (all) this.allAt = this.tick;
+    else for (const d of this.documents.all()) if (this.dependsOn(d, files)) { this.touchedAt.set(d.uri, this.tick); any = true; }
     if (any) this.schedule();
   }
 

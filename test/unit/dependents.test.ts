@@ -124,3 +124,26 @@ describe('no refresh before the reload it depends on', () => {
     expect(s.refreshes()).toBe(refreshes + 1);
   });
 });
+
+describe('a bibliography created on disk', () => {
+  it('a document that declares it (missing until now) is computed again, though its last computation did not read it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const both = '\\documentclass{article}\n\\begin{document}\n\\cite{ka,kc}\n\\bibliography{a,c}\n\\end{document}\n';
+    const s = await start({ ...FILES, '/ws/both.tex': both }, { citationStyle: 'apa', includeDocumentBibliography: false }, {}, undefined, {}, '/ws', false);
+    const roundTrip = () => s.client.sendRequest(HoverRequest.type, { textDocument: { uri: A }, position: { line: 0, character: 0 } });
+    const wait = async (ms: number) => { await roundTrip(); await vi.advanceTimersByTimeAsync(ms); await roundTrip(); };
+    const BOTH = uri('/ws/both.tex');
+    const published = () => s.notifications.filter((n) => n.method === PublishDiagnosticsNotification.method && (n.params as PublishDiagnosticsParams).uri === BOTH).length;
+    const last = () => (s.notifications.filter((n) => n.method === PublishDiagnosticsNotification.method && (n.params as PublishDiagnosticsParams).uri === BOTH).at(-1)?.params as PublishDiagnosticsParams | undefined)?.diagnostics.map((d) => d.message) ?? [];
+    s.open(BOTH, 'latex', both);
+    await wait(2_000);
+    await s.notified<PublishDiagnosticsParams>(PublishDiagnosticsNotification.method, (p) => p.uri === BOTH);
+    expect(last()).toEqual([expect.stringMatching(/"kc": not in a\.bib/)]);
+    await wait(2_000);
+    const before = published();
+    s.write('/ws/c.bib', entry('kc', 'From c.bib'));
+    await s.client.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uri('/ws/c.bib'), type: FileChangeType.Created }] });
+    for (let i = 0; i < 50 && published() === before; i++) await wait(100);
+    expect(last()).toEqual([]);
+  });
+});
