@@ -12,19 +12,24 @@ import { fileKind, isCiting } from '../core/workspace/fileKind.js';
 import type { LatexProjectIndexer } from './latexIndexer.js';
 import type { ServerContext } from './serverContext.js';
 import type { ServerWorkspace } from './serverWorkspace.js';
+import type { WorkspaceChange, WorkspaceChangeListener } from './workspaceChanges.js';
 
 /** The names of the files a citation may be in (`fileKind`'s LaTeX and Markdown names). */
 export const CITING_EXTENSIONS = ['.tex', '.ltx', '.latex', '.md', '.markdown', '.rmd', '.qmd'];
 
 /** The server's {@link ScopeHost}. */
-export class ServerScopeHost implements ScopeHost {
+export class ServerScopeHost implements ScopeHost, WorkspaceChangeListener {
   private listing?: Promise<{ uris: URI[]; complete: boolean }>;
 
   constructor(private readonly ctx: ServerContext, private readonly workspace: ServerWorkspace, private readonly latex: LatexProjectIndexer) {}
 
-  /** The workspace's files may have changed: the next request lists them again. */
-  invalidate(): void {
-    this.listing = undefined;
+  /**
+   * The workspace's files may have changed (the folders, a document opened or closed, a file created
+   * or deleted; a file changed on disk is read again by its stamp, so the listing stays): the next
+   * request lists them again.
+   */
+  workspaceChanged(change: WorkspaceChange): void {
+    if (change.folders || change.files.some((f) => f.how !== 'changed' && f.how !== 'edited')) this.listing = undefined;
   }
 
   async citingFiles(): Promise<{ uris: URI[]; complete: boolean }> {

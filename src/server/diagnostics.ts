@@ -1,5 +1,14 @@
 /**
- * Diagnostics for citing documents: pulled (`textDocument/diagnostic`) by clients that can, pushed
+ * Every file's diagnostics, from this one module (issue 27, move 3: one owner of a file's
+ * diagnostics). Two sources: the citation service's, for open documents (citing documents and
+ * bibliographies), and the problems the library and corpus stores found in their files
+ * ({@link Diagnostics.fileProblems}). A file holds one list: an open document's is the service's
+ * and its file's problems together (a problem both read, the reader's problem of a library's text
+ * before its load ended, once: the store's), pulled or pushed; a file not open gets its file's
+ * problems pushed. A pulling client's list of an open document is its pull, so nothing is pushed
+ * for it while it is open.
+ *
+ * The service's diagnostics of citing documents: pulled (`textDocument/diagnostic`) by clients that can, pushed
  * (`textDocument/publishDiagnostics`) to the others. When something every document's answers
  * depend on changes (a library loaded, changed or dropped, an open document's bibliography joined,
  * the corpus, the settings, the LaTeX project), every open document's diagnostics are computed
@@ -8,13 +17,15 @@
  * open document. So the last diagnostics a client holds do not depend on the order in which
  * documents opened or libraries finished loading.
  */
-import { DiagnosticRefreshRequest, DocumentDiagnosticReportKind, type DocumentDiagnosticParams, type DocumentDiagnosticReport, type TextDocuments } from 'vscode-languageserver';
+import { DiagnosticRefreshRequest, DocumentDiagnosticReportKind, type Diagnostic, type DocumentDiagnosticParams, type DocumentDiagnosticReport, type TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
-import { fileKind, isCiting } from '../core/workspace/fileKind.js';
+import { fileKind, isBibliography, isCiting } from '../core/workspace/fileKind.js';
 import type { CitationService } from '../core/service/service.js';
 import type { ServerContext } from './serverContext.js';
 import { Params } from './requests.js';
+import type { FileProblemOwner } from './sources.js';
+import type { WorkspaceChange, WorkspaceChangeListener } from './workspaceChanges.js';
 
 /** The pause after a change before every document is computed again (a refresh, or a push of each), in ms; changes within it are one. */
 export const REFRESH_DELAY_MS = 200;
@@ -24,7 +35,7 @@ export const PUSH_DELAY_MS = 300;
 export const PULL_WATCH_MS = 2000;
 
 /** Pull, push and refresh of the citation service's diagnostics. */
-export class Diagnostics {
+export class Diagnostics implements WorkspaceChangeListener {
   private readonly pushPause;
   /**
    * The latest push computation started for each document. Computations may end out of order (one
@@ -46,11 +57,64 @@ export class Diagnostics {
   private readonly pullWatch;
   /** Computes every open document again after {@link REFRESH_DELAY_MS}; each call restarts the wait. */
   private readonly scheduleAll: () => void;
+  /** The problems the stores found in their files, per file URI and store. */
+  private readonly problems = new Map<string, Map<FileProblemOwner, Diagnostic[]>>();
+  /** For a pushing client, the service's diagnostics last sent for each open document (and its version): sent again with its file's new problems. */
+  private readonly sent = new Map<string, { version: number; diagnostics: Diagnostic[] }>();
+  /** Files whose problems were pushed while not open, and not emptied since. */
+  private readonly pushedProblems = new Set<string>();
+  /** The bibliography files (URIs) each open citing document's last computation read: what its diagnostics depend on beside everyone's. */
+  private readonly bibliographies = new Map<string, Set<string>>();
+  /** Counts changes; {@link allAt}: the last that every document depends on, {@link touchedAt}: per document, the last it depends on. */
+  private tick = 0;
+  private allAt = 0;
+  private readonly touchedAt = new Map<string, number>();
+  /** For a pushing client, the result id ({@link resultId}) each document's latest push was computed at. */
+  private readonly pushedId = new Map<string, string>();
 
-  constructor(private readonly ctx: ServerContext, private readonly documents: TextDocuments<TextDocument>, private readonly service: CitationService) {
+  /**
+   * @param storeFile - whether a file's changes on disk reach the answers through its store (a
+   *   corpus file, a library: the store reads it again, and its change refreshes once read)
+   */
+  constructor(private readonly ctx: ServerContext, private readonly documents: TextDocuments<TextDocument>, private readonly service: CitationService, private readonly storeFile: (uri: string) => boolean = () => false) {
     this.pushPause = ctx.timerPerUri();
     this.pullWatch = ctx.timerPerUri();
     this.scheduleAll = ctx.debounce(REFRESH_DELAY_MS, () => this.all());
+  }
+
+  /**
+   * The workspace changed: an opened, edited or closed document; a bibliography (or a `.bbl`) changed
+   * on disk, whose citing documents' answers may have changed; the settings.
+   */
+  workspaceChanged(change: WorkspaceChange): void {
+    if (change.settings) this.refresh();
+    const bibliographies: string[] = [];
+    let every = false;
+    for (const f of change.files) {
+      if (f.how === 'closed') this.documentClosed(f.uri);
+      else if (f.document) {
+        if (f.how === 'opened') this.documentOpened(f.uri);
+        // An edited bibliography changes the answers for the documents that cite from it.
+        if (isBibliography(f.kind)) bibliographies.push(f.uri);
+        else {
+          this.documentChanged(f.document);
+          // An open bibliography's unused entries follow its readers' citations (a pulling client re-pulls it: interFileDependencies).
+          this.citingChanged();
+        }
+      // A file a store holds is read again by it, and its change refreshes once read: no refresh before the reload.
+      } else if (this.storeFile(f.uri)) continue;
+      // A file created may be one a document declared that did not exist: not among the files its last computation read.
+      else if (isBibliography(f.kind)) { if (f.how === 'created') every = true; else bibliographies.push(f.uri); }
+      // A .bbl is a document's thebibliography (`\input{main.bbl}`, an arXiv source's references): not among its bibliography files.
+      else if (f.kind === 'bbl') every = true;
+    }
+    if (every) this.refresh();
+    else if (bibliographies.length) this.refresh(bibliographies);
+  }
+
+  /** Whether a bibliography is open. */
+  bibliographyOpen(): boolean {
+    return this.documents.all().some((d) => isBibliography(fileKind(URI.parse(d.uri), d.languageId)));
   }
 
   /** Registers `textDocument/diagnostic`. */
@@ -58,37 +122,165 @@ export class Diagnostics {
     const { connection, gate } = this.ctx;
     connection.languages.diagnostics.on(gate.answer('textDocument/diagnostic', Params.textDocument, async (p: DocumentDiagnosticParams, token) => {
       const doc = this.documents.get(p.textDocument.uri);
-      if (doc) this.pulledVersion.set(doc.uri, doc.version);
-      const items = doc ? await this.service.diagnostics(doc, token) : [];
-      return { kind: DocumentDiagnosticReportKind.Full, items } satisfies DocumentDiagnosticReport;
+      if (!doc) return { kind: DocumentDiagnosticReportKind.Full, items: [] } satisfies DocumentDiagnosticReport;
+      this.pulledVersion.set(doc.uri, doc.version);
+      // Read before the computation: a change during it gives the document a new result id, so the client's next pull computes again.
+      const resultId = this.resultId(doc);
+      if (p.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId } satisfies DocumentDiagnosticReport;
+      const items = withFileProblems(await this.compute(doc, token), this.fileProblems(doc.uri));
+      return { kind: DocumentDiagnosticReportKind.Full, resultId, items } satisfies DocumentDiagnosticReport;
     }));
   }
 
   /**
-   * What every document's diagnostics depend on changed: after {@link REFRESH_DELAY_MS} (calls
-   * within it are one), every open document is pushed again, or the client is asked to pull again.
-   * A pulling client without `refreshSupport` cannot be told; it pulls when it pulls.
+   * Something documents' diagnostics depend on changed: `changed` files (URIs), so only the open
+   * documents that depend on one of them ({@link dependsOn}), unless one is a file no open document
+   * read (it may be one a document declares but could not read); or, without `changed`, what every
+   * document depends on (the settings, the corpus, a library's entries, the LaTeX project). Those
+   * documents' result ids change at once (a pull of one computes again); after
+   * {@link REFRESH_DELAY_MS} (calls within it are one) a pushing client gets each of them pushed
+   * again, a pulling one one `workspace/diagnostic/refresh` (its pulls of the others are answered
+   * `unchanged`). A pulling client without `refreshSupport` cannot be told; it pulls when it pulls.
+   * Nothing is sent when no open document depends on the files.
    */
-  refresh(): void {
+  refresh(changed?: readonly string[]): void {
+    this.tick++;
+    const files = changed && new Set(changed.map((u) => URI.parse(u).toString()));
+    // A file no open document read may be one a document declares but could not read (over the size cap, not UTF-8): everyone's.
+    const read = [...this.bibliographies.values()];
+    const all = !files || [...files].some((f) => !read.some((r) => r.has(f)));
+    let any = all;
+    if (all) this.allAt = this.tick;
+    else for (const d of this.documents.all()) if (this.dependsOn(d, files)) { this.touchedAt.set(d.uri, this.tick); any = true; }
+    if (any) this.schedule();
+  }
+
+  /** Computes the documents whose result changed after {@link REFRESH_DELAY_MS}, for a client that can be told. */
+  private schedule(): void {
     if (this.ctx.can.pushDiagnostics || this.ctx.can.refresh) this.scheduleAll();
   }
 
+  /**
+   * Whether an open document's diagnostics depend on one of `files`: a citing document's do on the
+   * bibliography files its last computation read (`CitationService.bibliographyFiles`); one not
+   * computed yet, or that declares none (it is checked against a bibliography beside it), and any
+   * other document (a bibliography: its unused entries follow its readers, across their files) on
+   * every file.
+   */
+  private dependsOn(doc: TextDocument, files: ReadonlySet<string>): boolean {
+    if (files.has(doc.uri)) return true;
+    const read = isCiting(fileKind(URI.parse(doc.uri), doc.languageId)) ? this.bibliographies.get(doc.uri) : undefined;
+    if (!read?.size) return true;
+    for (const f of files) if (read.has(f)) return true;
+    return false;
+  }
+
+  /**
+   * A citing document changed: the open bibliographies' diagnostics (their unused entries) follow
+   * their readers' citations. A pushing client gets them pushed again; a pulling client pulls them
+   * again itself (`interFileDependencies`), so only their result ids change.
+   */
+  private citingChanged(): void {
+    let any = false;
+    for (const d of this.documents.all()) {
+      if (isCiting(fileKind(URI.parse(d.uri), d.languageId))) continue;
+      this.touchedAt.set(d.uri, ++this.tick);
+      any = true;
+    }
+    if (any && this.ctx.can.pushDiagnostics) this.schedule();
+  }
+
+  /**
+   * A document's result id (LSP 3.17 `resultId`): its version and the last change it depends on. A
+   * pull whose `previousResultId` is the current one is answered `unchanged`, without computing.
+   */
+  private resultId(doc: TextDocument): string {
+    return `${doc.version}.${Math.max(this.allAt, this.touchedAt.get(doc.uri) ?? 0)}`;
+  }
+
+  /** Computes a document's diagnostics, and remembers the bibliography files it read ({@link dependsOn}). */
+  private async compute(doc: TextDocument, token?: Parameters<CitationService['diagnostics']>[1]): Promise<Diagnostic[]> {
+    const diagnostics = await this.service.diagnostics(doc, token);
+    if (isCiting(fileKind(URI.parse(doc.uri), doc.languageId))) {
+      const files = await this.service.bibliographyFiles(doc).catch((e: unknown) => { this.ctx.log.warn(`bibliography of ${doc.uri}: ${String(e)}`); return []; });
+      if (this.documents.get(doc.uri)) this.bibliographies.set(doc.uri, new Set(files.map((u) => u.toString())));
+    }
+    return diagnostics;
+  }
+
+  /**
+   * The problems a store found in its files changed (`sources.ts`): each file's list is sent again,
+   * with its open document's diagnostics when it is open (pushing client), else alone; a pulling
+   * client's open document gets them in its next pull (the store's change refreshes).
+   *
+   * @param byUri - per file URI, the store's problems now ([] when they went away)
+   */
+  fileProblemsChanged(owner: FileProblemOwner, byUri: ReadonlyMap<string, Diagnostic[]>): void {
+    for (const [uri, list] of byUri) {
+      let mine = this.problems.get(uri);
+      if (!mine) this.problems.set(uri, mine = new Map());
+      if (list.length) mine.set(owner, list);
+      else mine.delete(owner);
+      if (!mine.size) this.problems.delete(uri);
+      if (!this.documents.get(uri)) this.sendFileProblems(uri);
+      else if (!this.ctx.can.pushDiagnostics) this.touchedAt.set(uri, ++this.tick);
+      else {
+        const sent = this.sent.get(uri);
+        if (sent) this.send(uri, sent.version, sent.diagnostics);
+      }
+    }
+  }
+
+  /** A document opened: a pulling client gets its file's problems in its pull, so the list pushed for the file is emptied. */
+  private documentOpened(uri: string): void {
+    if (this.ctx.can.pushDiagnostics || !this.pushedProblems.delete(uri)) return;
+    this.ctx.tell(() => this.ctx.connection.sendDiagnostics({ uri, diagnostics: [] }));
+  }
+
+  /** The problems the stores found in a file, the library store's first. */
+  private fileProblems(uri: string): Diagnostic[] {
+    const mine = this.problems.get(uri);
+    return mine ? [...(mine.get('library') ?? []), ...(mine.get('corpus') ?? [])] : [];
+  }
+
+  /** Pushes a file's problems alone (it is not open, or it just closed). */
+  private sendFileProblems(uri: string): void {
+    const diagnostics = this.fileProblems(uri);
+    if (diagnostics.length) this.pushedProblems.add(uri);
+    else this.pushedProblems.delete(uri);
+    this.ctx.tell(() => this.ctx.connection.sendDiagnostics({ uri, diagnostics }));
+  }
+
+  /** Pushes an open document's diagnostics with its file's problems. */
+  private send(uri: string, version: number, diagnostics: Diagnostic[]): void {
+    this.sent.set(uri, { version, diagnostics });
+    this.ctx.tell(() => this.ctx.connection.sendDiagnostics({ uri, version, diagnostics: withFileProblems(diagnostics, this.fileProblems(uri)) }));
+  }
+
   /** A citing document changed. */
-  documentChanged(document: TextDocument): void {
+  private documentChanged(document: TextDocument): void {
     if (this.ctx.can.pushDiagnostics) this.pushPause.start(document.uri, PUSH_DELAY_MS, () => this.push(document.uri));
     else this.watchPull(document);
   }
 
-  /** A document closed: nothing pending for it, and a pushing client's list for it emptied. */
-  documentClosed(uri: string): void {
+  /**
+   * A document closed: nothing pending for it, and the file's list is its file's problems alone (a
+   * pushing client's list loses the document's diagnostics; a pulling client drops its pulled list,
+   * so the file's problems are pushed).
+   */
+  private documentClosed(uri: string): void {
     this.pulledVersion.delete(uri);
+    this.bibliographies.delete(uri);
+    this.touchedAt.delete(uri);
+    this.pushedId.delete(uri);
     this.pushPause.cancel(uri);
     this.pushing.delete(uri);
+    this.sent.delete(uri);
     this.pullWatch.cancel(uri);
-    if (this.ctx.can.pushDiagnostics) void this.ctx.connection.sendDiagnostics({ uri, diagnostics: [] });
+    if (this.ctx.can.pushDiagnostics || this.problems.has(uri)) this.sendFileProblems(uri);
   }
 
-  /** Every open document, now: pushed, or one refresh asked for. */
+  /** The open documents whose result changed since they were last pushed, now: pushed, or one refresh asked for. */
   private all(): void {
     const { ctx } = this;
     if (!ctx.can.pushDiagnostics) {
@@ -96,6 +288,7 @@ export class Diagnostics {
       return;
     }
     for (const d of this.documents.all()) {
+      if (this.pushedId.get(d.uri) === this.resultId(d)) continue;
       this.pushPause.cancel(d.uri);
       this.push(d.uri);
     }
@@ -109,9 +302,10 @@ export class Diagnostics {
     this.pushing.set(uri, mine);
     // The version the computation reads (the document object is updated in place by later changes).
     const version = doc.version;
-    this.service.diagnostics(doc).then((diagnostics) => {
-      if (this.pushing.get(uri) !== mine) return;
-      this.ctx.tell(() => this.ctx.connection.sendDiagnostics({ uri, version, diagnostics }));
+    this.pushedId.set(uri, this.resultId(doc));
+    this.compute(doc).then((diagnostics) => {
+      if (this.pushing.get(uri) !== mine || !this.documents.get(uri)) return;
+      this.send(uri, version, diagnostics);
     }, this.ctx.fail);
   }
 
@@ -122,7 +316,23 @@ export class Diagnostics {
       const doc = this.documents.get(uri);
       if (!doc || (this.pulledVersion.get(uri) ?? -1) >= doc.version) return;
       this.ctx.log.info(`diagnostics: no pull for ${uri} (version ${doc.version}) followed its change; asking the client to refresh`);
-      this.refresh();
+      // Its new version is a new result id: the others' pulls are answered `unchanged`.
+      this.schedule();
     });
   }
+}
+
+/**
+ * A document's diagnostics with its file's problems, each problem once. Both the service (before
+ * the library's load ends, `citationDiagnostics.ts`'s `readerProblems`) and the library store read
+ * a library's text and report its reader's problems, worded apart ("read up to there", "left out")
+ * at the same position, without a code: there the store's is kept. Every other diagnostic of the
+ * service has a code (duplicate key, unused entry, record checks) or is not at a store problem's
+ * start, and stays.
+ */
+function withFileProblems(service: readonly Diagnostic[], problems: readonly Diagnostic[]): Diagnostic[] {
+  if (!problems.length) return [...service];
+  const at = (d: Diagnostic) => `${d.range.start.line}:${d.range.start.character}`;
+  const read = new Set(problems.filter((d) => d.code === undefined).map(at));
+  return [...service.filter((d) => d.code !== undefined || !read.has(at(d))), ...problems];
 }

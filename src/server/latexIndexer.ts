@@ -12,7 +12,9 @@ import { indexLatexFiles, LATEX_FILE_LIMIT } from '../core/latex/indexing.js';
 import { LatexProject } from '../core/latex/project.js';
 import type { Logger } from '../core/config/logger.js';
 import { fileKind } from '../core/workspace/fileKind.js';
+import { LATEX_FILE_FACTS } from '../core/latex/fileFacts.js';
 import type { Clock } from './host.js';
+import type { WorkspaceChange, WorkspaceChangeListener } from './workspaceChanges.js';
 
 /** How long one slice of indexing may run before the server answers other requests, in ms. */
 const SLICE_MS = 12;
@@ -49,7 +51,7 @@ const isLatexFile = (uri: string): boolean => fileKind(URI.parse(uri)) === 'late
 const STALE: unique symbol = Symbol('stale');
 
 /** Keeps the server's {@link LatexProject} in step with the workspace. */
-export class LatexProjectIndexer {
+export class LatexProjectIndexer implements WorkspaceChangeListener {
   readonly project = new LatexProject();
   private readonly open = new Set<string>();
   /**
@@ -113,6 +115,26 @@ export class LatexProjectIndexer {
     // Nothing to tell when there was and is no file (a workspace without LaTeX).
     if (uris.length || hadFiles) this.host.changed();
   }
+
+  /**
+   * The workspace changed: the folders are listed again; an open LaTeX document's facts (kept across
+   * its edits: no scan of the whole text per keystroke) are its text; a closed one's file counts
+   * again; `.tex` files changed on disk are read again.
+   */
+  workspaceChanged(change: WorkspaceChange): void {
+    if (change.folders) void this.index();
+    const disk: FileEvent[] = [];
+    for (const f of change.files) {
+      if (f.kind !== 'latex') continue;
+      const doc = f.document;
+      if (f.how === 'closed') void this.documentClosed(f.uri).catch(this.fail);
+      else if (doc) this.documentChanged(f.uri, () => doc.fact(LATEX_FILE_FACTS).value);
+      else disk.push({ uri: f.uri, type: f.how === 'created' ? FileChangeType.Created : f.how === 'deleted' ? FileChangeType.Deleted : FileChangeType.Changed });
+    }
+    if (disk.length) void this.filesChanged(disk).catch(this.fail);
+  }
+
+  private readonly fail = (e: unknown): void => { this.host.log.error(e instanceof Error ? e : String(e)); };
 
   /** An open document's text or the function giving its facts (on open and on every change): scanned when the project is next asked, and its new links looked at after a pause. */
   documentChanged(uri: string, text: string | (() => LatexFileFacts)): void {

@@ -6,22 +6,18 @@
  * - `serverContext.ts`: the connection, log, request gate, clock, client capabilities, folders;
  * - `serverSettings.ts`: the `mlsysPapers.*` settings, pulled or pushed;
  * - `serverWorkspace.ts`: open documents, files through the host or the client, the open-document wait;
+ * - `workspaceChanges.ts`: every document, file, folder and settings event, as one change the modules subscribe to;
  * - `sources.ts`: the corpus and the libraries (`corpusStore.ts`, `libraryStore.ts`) as one view;
  * - `references.ts`: formatted references (CSL);
  * - `diagnostics.ts`: pull, push and refresh;
+ * - `lensRefresh.ts`: an open bibliography's code lenses asked for again after its readers change;
  * - `watching.ts`: the client's file watchers, in and outside the workspace;
  * - `handlers.ts`, `customRequests.ts`: the standard and the `mlsysPapers/*` requests;
  * - `citationPreview.ts`: citations rendered for the Markdown preview;
  * - `literatureNotes.ts`: where an entry's note is, and a new note's text.
  */
-import {
-  CodeActionKind, CodeLensRefreshRequest, FileChangeType, TextDocumentSyncKind, type Connection, type DidChangeConfigurationParams, type DidChangeWatchedFilesParams, type InitializeParams, type InitializeResult,
-  type WorkspaceFoldersChangeEvent,
-} from 'vscode-languageserver';
-import { URI } from 'vscode-uri';
-import { fileKind, isBibliography } from '../core/workspace/fileKind.js';
+import { CodeActionKind, TextDocumentSyncKind, type Connection, type InitializeParams, type InitializeResult } from 'vscode-languageserver';
 import { configureL10n } from '../core/text/l10n.js';
-import { LATEX_FILE_FACTS } from '../core/latex/fileFacts.js';
 import { LATEX_FILE_LIMIT } from '../core/latex/indexing.js';
 import { createCitationService } from '../core/service/service.js';
 import { ServiceCommands } from '../core/service/types.js';
@@ -41,9 +37,10 @@ import { ServerSettings } from './serverSettings.js';
 import { Sources } from './sources.js';
 import { Watching } from './watching.js';
 import { ServerWorkspace } from './serverWorkspace.js';
+import { LensRefresh } from './lensRefresh.js';
+import { WorkspaceChanges } from './workspaceChanges.js';
 
-/** The pause after a change of a citing document before an open bibliography's code lenses are asked for again, in ms. */
-export const LENS_REFRESH_MS = 500;
+export { LENS_REFRESH_MS } from './lensRefresh.js';
 
 export { fileStampOf, REAL_CLOCK, type BundledFiles, type Clock, type HostFile, type HostFileSystem, type ServerHost } from './host.js';
 
@@ -63,6 +60,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   const watching = new Watching(ctx, workspace.service, (uris) => { for (const u of uris) void sources.libraries.recheck(u.toString()).catch(ctx.fail); });
   const sources: Sources = new Sources(ctx, settings, workspace, watching, {
     changed: () => diagnostics.refresh(),
+    problems: (owner, byUri) => diagnostics.fileProblemsChanged(owner, byUri),
     documentBibliographies: (doc) => service.bibliographyFiles(doc),
   });
   const references = new References(ctx, settings, workspace, () => sources.version());
@@ -100,7 +98,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
     isRead: (key) => read.has(key.toLowerCase()),
     clientUi: () => !!ctx.init.clientCommands,
   });
-  const diagnostics = new Diagnostics(ctx, documents, service);
+  // A file a store holds (a corpus file, a library) is read again by it, and its change refreshes once read.
+  const diagnostics = new Diagnostics(ctx, documents, service, (uri) => sources.corpus.isUserFile(uri) || sources.libraries.has(uri));
 
   connection.onInitialize(gate.answer('initialize', Params.initialize, async (params: InitializeParams): Promise<InitializeResult> => {
     gate.state = 'initializing';
@@ -140,69 +139,24 @@ export function startServer(connection: Connection, host: ServerHost): void {
     };
   };
 
+  // Every document and file event reaches the modules through one owner, as one change, in this order.
+  const changes = new WorkspaceChanges(ctx);
+  changes.subscribe(
+    { workspaceChanged: (c) => { if (c.folders) service.clearCache(); } },
+    settings, scope, latex, sources, diagnostics, new LensRefresh(ctx, () => diagnostics.bibliographyOpen()),
+  );
+  changes.listenToWorkspace(connection);
+  changes.listenToDocuments(documents);
+
   connection.onInitialized(gate.heed('initialized', undefined, () => {
     watching.watchWorkspace();
-    if (ctx.can.folders) {
-      connection.workspace.onDidChangeWorkspaceFolders(gate.heed('workspace/didChangeWorkspaceFolders', Params.workspaceFolders, (e: WorkspaceFoldersChangeEvent) => {
-        const gone = new Set(e.removed.map((f) => f.uri));
-        ctx.folders = [...ctx.folders.filter((f) => !gone.has(f.toString())), ...e.added.map((f) => URI.parse(f.uri))];
-        service.clearCache();
-        scope.invalidate();
-        sources.reloadSoon();
-        void latex.index();
-      }));
-    }
+    if (ctx.can.folders) changes.listenToFolders(connection);
     void latex.index();
     // The corpus, then its search index, are ready before the first keystroke asks for them.
     void sources.reloadCorpus().then(() => sources.corpus.view.index, ctx.fail);
     // The libraries load after (each library entry that is a corpus entry's work is found); corpus answers do not wait for them.
     sources.reloadLibrariesSoon();
   }));
-
-  connection.onDidChangeConfiguration(gate.heed('workspace/didChangeConfiguration', Params.didChangeConfiguration, (p: DidChangeConfigurationParams) => {
-    settings.changed(p);
-    sources.reloadSoon();
-    diagnostics.refresh();
-  }));
-
-  connection.onDidChangeWatchedFiles(gate.heed('workspace/didChangeWatchedFiles', Params.didChangeWatchedFiles, ({ changes }: DidChangeWatchedFilesParams) => {
-    // A changed file is read again by its stamp; only a file created or deleted changes the workspace's listing.
-    if (changes.some((c) => c.type !== FileChangeType.Changed)) scope.invalidate();
-    if (changes.some((c) => fileKind(c.uri) === 'latex')) void latex.filesChanged(changes).catch(ctx.fail);
-    if (sources.filesChanged(changes).bib) diagnostics.refresh();
-  }));
-
-  // An open bibliography's lenses ("cited 3 times") follow its readers' citations: one `workspace/codeLens/refresh` per pause in their changes.
-  const refreshLenses = ctx.debounce(LENS_REFRESH_MS, () => {
-    ctx.tell(() => connection.sendRequest(CodeLensRefreshRequest.type).catch((e: unknown) => ctx.log.warn(`code lens refresh: ${String(e)}`)));
-  });
-  const bibliographyOpen = () => documents.all().some((d) => isBibliography(fileKind(URI.parse(d.uri), d.languageId)));
-  documents.onDidChangeContent(({ document }) => {
-    const uri = document.uri;
-    const kind = fileKind(URI.parse(uri), document.languageId);
-    // The document's facts, kept across its edits: no scan of the whole text per keystroke.
-    if (kind === 'latex') latex.documentChanged(uri, () => document.fact(LATEX_FILE_FACTS).value);
-    sources.documentChanged(uri);
-    // An edited bibliography changes the answers for the documents that cite from it.
-    if (isBibliography(kind)) diagnostics.refresh();
-    else {
-      diagnostics.documentChanged(document);
-      // An open bibliography's unused entries follow its readers' citations (a pulling client re-pulls it: interFileDependencies).
-      const bibOpen = bibliographyOpen();
-      if (ctx.can.pushDiagnostics && bibOpen) diagnostics.refresh();
-      if (ctx.can.lensRefresh && bibOpen) refreshLenses();
-    }
-  });
-  // Open documents' bibliographies join the libraries (includeDocumentBibliography).
-  documents.onDidOpen(() => { scope.invalidate(); sources.reloadLibrariesSoon(); });
-  documents.onDidClose(({ document }) => {
-    scope.invalidate();
-    if (fileKind(URI.parse(document.uri), document.languageId) === 'latex') void latex.documentClosed(document.uri).catch(ctx.fail);
-    sources.reloadLibrariesSoon();
-    settings.forget(document.uri);
-    sources.documentClosed(document.uri);
-    diagnostics.documentClosed(document.uri);
-  });
 
   registerLanguageFeatures(ctx, workspace, service);
   diagnostics.register();

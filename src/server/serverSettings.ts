@@ -10,6 +10,7 @@ import { documentSettingsOf, type DocumentSettings } from '../core/service/types
 import { readSettings, type SettingName, type Settings } from '../core/config/settings.js';
 import type { ServerContext } from './serverContext.js';
 import { FROM_WORKSPACE } from './protocol.js';
+import type { WorkspaceChange, WorkspaceChangeListener } from './workspaceChanges.js';
 
 /**
  * The settings the server reads (`mlsysPapers.*`), validated by the one schema
@@ -25,7 +26,7 @@ function parse(raw: unknown): ServerSettingValues {
 }
 
 /** The settings as the server's modules read them. */
-export class ServerSettings {
+export class ServerSettings implements WorkspaceChangeListener {
   /** Settings pushed with `workspace/didChangeConfiguration`, for clients that cannot be asked. */
   private pushed: ServerSettingValues = parse({});
   private readonly cache = new Map<string, Promise<ServerSettingValues>>();
@@ -66,16 +67,17 @@ export class ServerSettings {
     return maxFileBytes((await this.raw()).maxFileSizeMB);
   }
 
+  /** The settings changed, or a document closed (its settings are forgotten). */
+  workspaceChanged(change: WorkspaceChange): void {
+    if (change.settings) this.changed(change.settings);
+    for (const f of change.files) if (f.how === 'closed') this.cache.delete(f.uri);
+  }
+
   /** `workspace/didChangeConfiguration`: a pushed section replaces the last; every cached one is dropped. */
-  changed(p: DidChangeConfigurationParams): void {
+  private changed(p: DidChangeConfigurationParams): void {
     const section = (p.settings as { mlsysPapers?: unknown } | null)?.mlsysPapers;
     if (section && typeof section === 'object') this.pushed = parse(section);
     this.cache.clear();
-  }
-
-  /** Forgets a closed document's settings. */
-  forget(uri: string): void {
-    this.cache.delete(uri);
   }
 }
 

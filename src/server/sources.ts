@@ -4,7 +4,7 @@
  * `libraryStore.ts`), loaded when the settings or the files change, and seen by the citation
  * service as one {@link CorpusView}: the core's {@link Catalog}, which the store feeds.
  */
-import { FileChangeType, type FileEvent } from 'vscode-languageserver';
+import type { Diagnostic } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import * as l10n from '@vscode/l10n';
@@ -20,6 +20,7 @@ import { ServerNotifications, ServerRequests, type LibraryFileStatus } from './p
 import { isGlob, type ServerSettings } from './serverSettings.js';
 import type { Watching } from './watching.js';
 import type { ServerWorkspace } from './serverWorkspace.js';
+import type { FileChange, WorkspaceChange, WorkspaceChangeListener } from './workspaceChanges.js';
 
 /** The pause before the libraries are reloaded after something that may change them, in ms. */
 export const RELOAD_DELAY_MS = 200;
@@ -28,16 +29,25 @@ export const LIBRARY_EDIT_DELAY_MS = 300;
 /** How many files the bibliography cache keeps. */
 const BIB_CACHE_FILES = 64;
 
+/** Which store found a file's problems. */
+export type FileProblemOwner = 'library' | 'corpus';
+
 /** What the server's entries depend on, and what they changed. */
 export interface SourcesEvents {
   /** Answers that depend on the entries may have changed (diagnostics above all). */
   changed(): void;
+  /**
+   * The problems the library store or the corpus store found in their files, per file URI (a file
+   * whose problems went away, or that stopped being read, maps to []): `diagnostics.ts` sends them,
+   * the one owner of a file's diagnostics.
+   */
+  problems(owner: FileProblemOwner, byUri: ReadonlyMap<string, Diagnostic[]>): void;
   /** The bibliography files an open document declares (`includeDocumentBibliography`). */
   documentBibliographies(doc: TextDocument): Promise<URI[]>;
 }
 
 /** The corpus and the libraries (see the file comment). */
-export class Sources {
+export class Sources implements WorkspaceChangeListener {
   readonly corpus: CorpusStore;
   readonly libraries: LibraryStore;
   /** The corpus plus the libraries: lookup, the same work in a library, search, the text citing copies. */
@@ -76,7 +86,7 @@ export class Sources {
       now: () => ctx.clock.now(),
       publish: (uri, stamp, reading) => self.bibCache.publish(uri, stamp, reading),
     }, (files: LibraryFileStatus[]) => ctx.tell(() => connection.sendNotification(ServerNotifications.libraryStatusChanged, { files })), () => {
-      for (const [uri, diagnostics] of this.libraries.diagnostics()) ctx.tell(() => connection.sendDiagnostics({ uri, diagnostics }));
+      events.problems('library', this.libraries.diagnostics());
       ctx.tell(() => connection.sendNotification(ServerNotifications.librariesChanged, { version: this.libraries.version }));
       events.changed();
     }, this.catalog);
@@ -116,7 +126,7 @@ export class Sources {
     const uris = await this.resolveFiles('corpusFiles', patterns, this.settings.fromWorkspace(s, 'corpusFiles'));
     this.watching.set('corpus', uris);
     const changed = await this.corpus.loadUserFiles(uris);
-    for (const [uri, diagnostics] of this.corpus.fileDiagnostics) connection.sendDiagnostics({ uri, diagnostics });
+    this.events.problems('corpus', this.corpus.fileDiagnostics);
     if (changed || !this.corpusSet) { this.corpusSet = true; this.catalog.setCorpus(this.corpus.view); }
     if (changed) {
       void connection.sendNotification(ServerNotifications.corpusChanged, { version: this.corpus.version });
@@ -220,40 +230,42 @@ export class Sources {
   }
 
   /**
-   * Files changed on disk (`workspace/didChangeWatchedFiles`): a library is read again, a corpus
-   * file or a new file a glob may name reloads.
-   *
-   * @returns whether a bibliography that is neither changed: the answers citing from it may have
+   * The workspace changed: the settings or the folders (the corpus reloads now, the libraries after
+   * a pause), a document opened or closed (its bibliographies join or leave the libraries), an open
+   * library edited, or files changed on disk ({@link filesChanged}).
    */
-  filesChanged(changes: readonly FileEvent[]): { bib: boolean } {
-    let bib = false;
+  workspaceChanged(change: WorkspaceChange): void {
+    if (change.settings || change.folders) this.reloadSoon();
+    const disk: FileChange[] = [];
+    for (const f of change.files) {
+      if (f.how === 'opened' || f.how === 'closed') this.reloadLibrariesSoon();
+      if (f.how === 'opened' || f.how === 'edited') this.documentChanged(f.uri);
+      else if (f.how === 'closed') this.libraryEditPause.cancel(f.uri);
+      else disk.push(f);
+    }
+    if (disk.length) this.filesChanged(disk);
+  }
+
+  /** Files changed on disk (`workspace/didChangeWatchedFiles`): a library is read again, a corpus file or a new file a glob may name reloads. */
+  private filesChanged(changes: readonly FileChange[]): void {
     let corpus = false;
     let libraryCreated = false;
     for (const c of changes) {
-      const kind = fileKind(URI.parse(c.uri));
       if (this.libraries.has(c.uri)) this.libraries.fileChanged(c.uri);
-      else if (c.type === FileChangeType.Created && this.libraryGlobs && isBibliography(kind)) libraryCreated = true;
+      else if (c.how === 'created' && this.libraryGlobs && isBibliography(c.kind)) libraryCreated = true;
       if (this.corpus.isUserFile(c.uri)) corpus = true;
-      // A .bbl is a document's thebibliography (`\input{main.bbl}`, an arXiv source's references).
-      else if (isBibliography(kind) || kind === 'bbl') bib = true;
-      if (c.type === FileChangeType.Created && this.corpusGlobs && kind === 'csl-yaml') corpus = true;
+      if (c.how === 'created' && this.corpusGlobs && c.kind === 'csl-yaml') corpus = true;
     }
     if (corpus) this.reloadSoon();
     else if (libraryCreated) this.reloadLibrariesSoon();
-    return { bib };
   }
 
   /** An open document changed: an edited library is read again where it changed, after a pause in typing. */
-  documentChanged(uri: string): void {
+  private documentChanged(uri: string): void {
     if (!this.libraries.has(uri)) return;
     this.libraryEditPause.start(uri, LIBRARY_EDIT_DELAY_MS, () => {
       const d = this.workspace.documents.get(uri);
       if (d) this.libraries.documentChanged(uri, d.getText(), `v${d.version}`);
     });
-  }
-
-  /** An open document closed. */
-  documentClosed(uri: string): void {
-    this.libraryEditPause.cancel(uri);
   }
 }
