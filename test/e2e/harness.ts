@@ -366,8 +366,23 @@ export const quickInput = {
  * @throws playwright's TimeoutError if no palette entry contains `title` within `timeout`; the palette stays open.
  */
 export async function runCommand(page: Page, title: string, timeout = 30_000): Promise<void> {
-  await page.keyboard.press('F1');
-  await quickInput.type(page, '>' + title);
+  // The palette can close under the typing: a command run just before may move the focus when its
+  // view appears (seen once in CI: the palette's rows were all 621 commands, hidden, and the typed
+  // title had gone elsewhere). When its box is hidden or does not hold what was typed, it is
+  // opened again, up to three times.
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    await quickInput.type(page, '>' + title);
+    const state = await page.waitForFunction(({ typed, label }) => {
+      const box = document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input');
+      if (!box || box.offsetParent === null || box.value !== typed) return 'lost';
+      const rows = [...document.querySelectorAll<HTMLElement>('.quick-input-widget .monaco-list-row')];
+      return rows.some((r) => r.offsetParent !== null && (r.textContent ?? '').includes(label)) ? 'found' : false;
+    }, { typed: '>' + title, label: title }, { timeout });
+    if ((await state.jsonValue()) === 'found') break;
+    if (attempt === 3) throw new Error(`runCommand: the command palette closed under the typing three times (${title})`);
+    await page.keyboard.press('Escape');
+  }
   const item = await quickInput.waitForItem(page, title, timeout);
   // Enter runs the focused entry, usually the best match; if that is another command, click the match.
   if (await item.evaluate((el) => el.classList.contains('focused'))) await page.keyboard.press('Enter');
