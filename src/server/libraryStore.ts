@@ -150,10 +150,15 @@ export class LibraryStore implements BibReadings {
       }
       const lib = f?.lib;
       if (!f || f.state !== 'ready' || !lib || f.text === undefined) return undefined;
-      if (f.text !== text && (lib.file.format !== 'bibtex' || !this.updateBibtex(f, text))) {
-        // A CSL file, or a change of @string macros: read in full, in slices, and asked again.
-        void this.load(f, { text });
-        continue;
+      if (f.text !== text) {
+        // An edit of an open CSL library: the service reads the text itself, in slices; the store
+        // follows the edit after its pause. (Loading here would index the whole file per keystroke.)
+        if (lib.file.format !== 'bibtex') return undefined;
+        if (!this.updateBibtex(f, text)) {
+          // A change of @string macros: read in full, in slices, and asked again.
+          void this.load(f, { text });
+          continue;
+        }
       }
       return sharedReading(f.lib!);
     }

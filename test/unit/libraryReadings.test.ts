@@ -105,3 +105,19 @@ describe('LibraryStore.readingOf after edits', () => {
     expect((await store.readingOf(URI_OF, macro))?.entries.map((e) => e.fields.journal)).toEqual(Array(5).fill('Journal of Tiles'));
   });
 });
+
+describe('LibraryStore.readingOf, a CSL library edited in its editor', () => {
+  it('answers the text it read, and leaves an edited text to the service: no load of the whole file per keystroke', async () => {
+    const uri = URI.file('/ws/lib.json');
+    const log = { info: () => {}, warn: () => {}, error: () => {} };
+    const disk = '[{"id": "a", "title": "A"}]';
+    let reads = 0;
+    let clock = 0;
+    const store = new LibraryStore(log, { read: async () => { reads++; return { text: disk }; }, yield: async () => {}, now: () => clock++ }, () => {}, () => {});
+    store.setFiles(new Map([[uri.toString(), { uri, fromDocument: true }]]));
+    expect((await store.readingOf(uri, disk))?.entries.map((e) => e.key)).toEqual(['a']);
+    expect(await store.readingOf(uri, '[{"id": "a", "title": "A"}, {"id": "b"}]')).toBeUndefined();
+    // No load started: the library is as it was, read once.
+    expect([reads, store.status()[0]!.state, store.status()[0]!.entries]).toEqual([1, 'ready', 1]);
+  });
+});
