@@ -2,7 +2,7 @@
 // Before and after in one run: runs the benches of an earlier commit and of this tree on the same
 // machine, interleaved (A B B A ...), so that a load that comes and goes falls on both sides alike.
 //
-//   node scripts/bench-against.mjs <commit> [--suite bench|scale|both] [--rounds N] [-- <bench:scale sizes>]
+//   node scripts/bench-against.mjs <commit> [--suite bench|scale|both] [--rounds N] [--own-corpus] [-- <bench:scale sizes>]
 //
 // The earlier commit is checked out with `git worktree add --detach` under the system's temporary
 // folder (mlsys-bench-<sha>) and installed with `npm ci` there; nothing is written to this tree but
@@ -10,8 +10,12 @@
 // code they measure), so only what both print under the same label is compared: every line whose text
 // is the same once its numbers are taken out is paired, and each timing or size on it (ms, s, MB, KB)
 // is printed as after ÷ before. Each side's full output is printed too, labelled.
+//
+// Both sides measure the same corpus: this tree's compiled `dist/corpus.json` is copied over the
+// earlier commit's after its build (the corpus grew by itself; a bench of the code should not
+// count that), unless `--own-corpus` is given.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -25,9 +29,10 @@ const option = (name, fallback) => {
   return i >= 0 && own[i + 1] ? own[i + 1] : fallback;
 };
 const suite = option('--suite', 'both');
+const ownCorpus = own.includes('--own-corpus');
 const rounds = Math.max(1, Number(option('--rounds', '1')) || 1);
 if (!ref || !['bench', 'scale', 'both'].includes(suite)) {
-  console.error('usage: node scripts/bench-against.mjs <commit> [--suite bench|scale|both] [--rounds N] [-- <bench:scale sizes>]');
+  console.error('usage: node scripts/bench-against.mjs <commit> [--suite bench|scale|both] [--rounds N] [--own-corpus] [-- <bench:scale sizes>]');
   process.exit(2);
 }
 
@@ -58,6 +63,10 @@ const suites = suite === 'both' ? ['bench', 'scale'] : [suite];
 for (const s of sides) {
   if (suites.includes('bench')) run(process.execPath, ['scripts/build.mjs'], s.dir);
   if (suites.includes('scale')) run(process.execPath, ['bench/build-scale.mjs'], s.dir);
+}
+if (suites.includes('bench') && !ownCorpus) {
+  copyFileSync(join(process.cwd(), 'dist', 'corpus.json'), join(baseDir, 'dist', 'corpus.json'));
+  console.log(`bench-against: both sides measure this tree's dist/corpus.json (--own-corpus: each its own)`);
 }
 
 const commands = {
