@@ -201,7 +201,7 @@ function nodeDamage(s: string, a: number, b: number, op: string, v: unknown, sha
     else if (x && typeof x === 'object') for (const [k, y] of Object.entries(x)) { nodes.push({ parent: x as Record<string, unknown>, key: k }); walk(y, depth + 1); }
   };
   walk(value, 1);
-  // `int`: one number of a base64 list (spans, the index's postings and ids) made another.
+  // `int`: four bytes of a base64 list (spans, the index's postings and ids: varint differences) made another number.
   const lists = op === 'int' ? nodes.filter(({ parent, key }) => { const x = (parent as Record<string | number, unknown>)[key]; return typeof x === 'string' && x.length >= 8 && BASE64.test(x); }) : nodes;
   const node = lists[Math.floor(b * lists.length)];
   if (!node) return s;

@@ -41,7 +41,7 @@ export const posting = (field: number, doc: number, tf: number) => (field << FIE
 export const docOf = (p: number) => (p >>> DOC_SHIFT) & DOC_MASK;
 
 /** Bumped whenever the serialised index changes shape or content, so an old cache is not read. */
-export const LIBRARY_INDEX_VERSION = 3;
+export const LIBRARY_INDEX_VERSION = 4;
 
 /**
  * A field's text as the corpus search indexes it (`searchDocuments` in `core/search/corpus/corpusDocuments.ts`): the

@@ -3,13 +3,14 @@
  * work each; a restored index is checked id by id and bound by bound, as a search reads it unchecked.
  */
 import type { Entry } from '../../corpus/schema.js';
-import { int32FromBase64, toBase64, uint16FromBase64 } from '../../text/base64.js';
+import { fromDeltaBase64, toDeltaBase64 } from '../../text/base64.js';
 import { F, FIELD_SHIFT, LIBRARY_INDEX_VERSION, TF_MASK, docOf, type IndexData } from './data.js';
 import { CHUNK, Haystack } from './haystack.js';
 
 /**
- * The serialised form of a {@link LibraryIndex}, for the cache. Typed arrays are base64 (see
- * `text/base64.ts`) and long lists come in parts of a few milliseconds' work each, so that writing the
+ * The serialised form of a {@link LibraryIndex}, for the cache. Typed arrays are base64 of their
+ * numbers' differences (`toDeltaBase64`, `text/base64.ts`: most lists are sorted, and a number takes
+ * one or two bytes) and long lists come in parts of a few milliseconds' work each, so that writing the
  * cache can be sliced ({@link jsonPieces}).
  */
 export interface LibraryIndexJson {
@@ -41,32 +42,46 @@ const NUMBERS_PER_PART = 1 << 18;
 /** Words per part of {@link LibraryIndexJson.terms}. */
 const TERMS_PER_PART = 1 << 14;
 
-/** A typed array as a JSON list of base64 parts, in pieces. */
+/**
+ * A typed array as a JSON list of base64 parts, in pieces: each part {@link NUMBERS_PER_PART}
+ * numbers as differences (`toDeltaBase64`), the first from the last number of the part before.
+ */
 function* base64Parts(a: Int32Array | Uint16Array): Generator<string, void, undefined> {
   yield '[';
   for (let i = 0; i < Math.max(a.length, 1); i += NUMBERS_PER_PART) {
     // base64 needs no escaping in JSON.
-    yield `${i ? ',' : ''}"${toBase64(a.subarray(i, i + NUMBERS_PER_PART))}"`;
+    yield `${i ? ',' : ''}"${toDeltaBase64(a.subarray(i, i + NUMBERS_PER_PART), i ? a[i - 1] : 0)}"`;
   }
   yield ']';
 }
 
-/** Parts written by {@link base64Parts}, as one array; a pause after each part (see `LibraryIndex.restoring`). */
-function* fromParts<T extends Int32Array | Uint16Array>(parts: readonly string[], decode: (s: string) => T, make: (n: number) => T): Generator<void, T, undefined> {
+/**
+ * Parts written by {@link base64Parts}, as one array; a pause after each part (see `LibraryIndex.restoring`).
+ *
+ * @throws Error for a part that is not such base64 (`fromDeltaBase64`), or a value outside [`min`, `max`]
+ */
+function* numberParts(parts: readonly string[], min = -(2 ** 31), max = 2 ** 31 - 1): Generator<void, Int32Array<ArrayBuffer>, undefined> {
   if (!Array.isArray(parts)) throw new Error('LibraryIndex: a list of parts expected');
-  const decoded: T[] = [];
+  const decoded: Int32Array<ArrayBuffer>[] = [];
+  let before = 0;
   for (const part of parts) {
-    decoded.push(decode(part));
+    const d = fromDeltaBase64(part, before);
+    if (d.length) before = d[d.length - 1]!;
+    decoded.push(d);
     yield;
   }
-  if (decoded.length === 1) return decoded[0]!;
-  const out = make(decoded.reduce((n, d) => n + d.length, 0));
-  let at = 0;
-  for (const d of decoded) { out.set(d, at); at += d.length; }
+  let out = decoded[0] ?? new Int32Array(0);
+  if (decoded.length > 1) {
+    out = new Int32Array(decoded.reduce((n, d) => n + d.length, 0));
+    let at = 0;
+    for (const d of decoded) { out.set(d, at); at += d.length; }
+  }
+  for (let i = 0; i < out.length; i++) if (out[i]! < min || out[i]! > max) throw new Error('LibraryIndex: a number out of range');
   return out;
 }
-const int32Parts = (parts: readonly string[]) => fromParts(parts, int32FromBase64, (n) => new Int32Array(n));
-const uint16Parts = (parts: readonly string[]) => fromParts(parts, uint16FromBase64, (n) => new Uint16Array(n));
+const int32Parts = (parts: readonly string[]) => numberParts(parts);
+/** Parts of a `Uint16Array`'s numbers: each in [0, 65535]. */
+const uint16Parts = (parts: readonly string[]) => numberParts(parts, 0, 0xffff);
 
 /** Whether list bounds run from 0, never down, to `end` (a restored index's `termStart` and the like). */
 function runsUpTo(start: Int32Array, end: number): boolean {
