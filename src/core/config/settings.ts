@@ -4,10 +4,9 @@
  * hands the citation service the same reading of a scope, {@link ScopeSettings}, with what is not a
  * setting beside it (which values a workspace set, the display language). Nothing reshapes it: a
  * value derived from settings is computed here, by one function each ({@link topicLabelsOf},
- * {@link writesOutsideAllowed}, {@link latexRootFromWorkspace}), from values passed in. Each
- * setting's schema, default and scope are the ones `package.json`'s `contributes.configuration`
- * declares (a unit test holds them together; VS Code's "Contribution Points: configuration"
- * documents the fields).
+ * {@link writesOutsideAllowed}), from values passed in. Each setting's schema, default and scope
+ * are the ones `package.json`'s `contributes.configuration` declares (a unit test holds them
+ * together; VS Code's "Contribution Points: configuration" documents the fields).
  *
  * Reading is lenient per setting, as VS Code is with a hand-edited `settings.json`: a value that
  * does not fit its schema gives the default, and one bad setting never costs the others.
