@@ -1,8 +1,10 @@
 /**
- * Every `mlsysPapers.*` setting as one typed, validated snapshot, read in one place (after
- * rust-analyzer's `editors/code/src/config.ts`). Settings that depend on the document
- * (`scope: "resource"` in package.json) are read with the document's URI, so a folder of a
- * multi-root workspace can set its own; the rest are the window's.
+ * Every `mlsysPapers.*` setting the client reads as one typed, validated snapshot, read in one
+ * place (after rust-analyzer's `editors/code/src/config.ts`) by the one schema's `readSettings`
+ * and not reshaped. Settings that depend on the document (`scope: "resource"` in package.json)
+ * are read with the document's URI, so a folder of a multi-root workspace can set its own; the
+ * rest are the window's. What the views derive from them (topic labels) comes from
+ * `core/config/settings.ts`'s functions, with VS Code's display language passed as a value.
  */
 import * as vscode from 'vscode';
 import type { TopicLabels } from '../core/text/l10n.js';
@@ -11,20 +13,17 @@ import { Settings } from '../ids.js';
 import { Disposable } from './dispose.js';
 import type { TopicFilter } from '../server/protocol.js';
 
+/** The settings only the language server reads (the file size cap, writes outside the workspace): not in {@link Config}. */
+type ServerOnly = 'maxFileSizeMB' | 'allowWritesOutsideWorkspace';
+
 /**
- * A snapshot of the `mlsysPapers.*` settings the client reads, validated by the one schema
- * (`core/config/settings.ts`: unknown values fall back to defaults). Resource scope (per document):
- * `latexCommand`, `markdownStyle`, `syncBibliography`, `latexRoot` ('' when unset),
- * `citationStyle`; the rest are the window's.
+ * A snapshot of the `mlsysPapers.*` settings the client reads: the one schema's `Settings`
+ * (`core/config/settings.ts`: unknown values fall back to defaults) as `readSettings` gives them,
+ * less the two only the server reads. Resource scope (per document): `latexCommand`,
+ * `markdownStyle`, `syncBibliography`, `latexRoot` ('' when unset), `citationStyle`, …; the rest
+ * are the window's. Which topic labels the views show is {@link ConfigStore.topicLabels}.
  */
-export type Config = Omit<SettingValues, 'topicLabels' | 'showChineseLabels' | 'maxFileSizeMB' | 'allowWritesOutsideWorkspace'> & {
-  /**
-   * Which topic labels the views show. The setting `topicLabels` (`auto`, `english`, `chinese`,
-   * `both`); `auto` follows VS Code's display language (`vscode.env.language`: Chinese labels when
-   * it is `zh-*`), except that the older `showChineseLabels: true` means both.
-   */
-  topicLabels: TopicLabels;
-};
+export type Config = Omit<SettingValues, ServerOnly>;
 
 /** What the Topics view shows (`topicsShow`, `levels`), as the server's topic requests take it. */
 export function topicFilterOf(c: Pick<Config, 'topicsShow' | 'levels'>): TopicFilter {
@@ -44,8 +43,8 @@ export function readConfig(scope?: vscode.Uri): Config {
   const c = vscode.workspace.getConfiguration(Settings.section, scope);
   const raw: Record<string, unknown> = {};
   for (const name of Object.keys(SETTINGS) as SettingName[]) raw[name] = c.get<unknown>(name);
-  const { topicLabels, showChineseLabels, maxFileSizeMB: _max, allowWritesOutsideWorkspace: _writes, ...rest } = readSettings(raw);
-  return { ...rest, topicLabels: topicLabelsOf({ topicLabels, showChineseLabels }, vscode.env.language) };
+  const { maxFileSizeMB: _max, allowWritesOutsideWorkspace: _writes, ...config } = readSettings(raw);
+  return config;
 }
 
 /**
@@ -67,7 +66,11 @@ export class ConfigStore extends Disposable {
   private readonly emitter = this._register(new vscode.EventEmitter<Config>());
   readonly onDidChange = this.emitter.event;
 
-  constructor() {
+  /**
+   * @param language - VS Code's display language (`vscode.env.language`: `en`, `zh-cn`, …), fixed
+   *   for the life of the extension host; `auto` topic labels follow it
+   */
+  constructor(private readonly language: string) {
     super();
     this._register(vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(Settings.section)) return;
@@ -83,6 +86,14 @@ export class ConfigStore extends Disposable {
   /** The window's settings (resource-scoped ones as no particular folder sets them). */
   get value(): Config {
     return this.current;
+  }
+
+  /**
+   * Which topic labels the views show (`topicLabelsOf` of the window's `topicLabels` and
+   * `showChineseLabels` and the display language: the function the language server's hovers use too).
+   */
+  get topicLabels(): TopicLabels {
+    return topicLabelsOf(this.current, this.language);
   }
 
   /** The settings for a document: its folder's values of resource-scoped settings. */

@@ -92,7 +92,7 @@ class DetailsPanel extends Disposable {
       formatted,
       fields: this.fields,
       styleName: style,
-      topicLabels: this.config.value.topicLabels,
+      topicLabels: this.config.topicLabels,
     });
   }
 

@@ -28,7 +28,7 @@ export interface SearchButtons {
 /** The entry picker: the search as a `QuickPick`, used by every command that needs entries. */
 export class EntryPicker {
   /** @param config - the window's settings: the topic labels an item's detail shows */
-  constructor(private readonly corpus: CorpusClient, private readonly buttons: SearchButtons, private readonly config: Pick<ConfigStore, 'value'>) {}
+  constructor(private readonly corpus: CorpusClient, private readonly buttons: SearchButtons, private readonly config: Pick<ConfigStore, 'topicLabels'>) {}
 
   /**
    * Shows the search and resolves with the entries the user accepted: the checked ones, or the
@@ -56,7 +56,7 @@ export class EntryPicker {
       if (!item) {
         // Titles are long: authors, venue and year go on the detail line, where they stay visible;
         // then where the entry is: its topics, or the user's library (with the library icon).
-        const where = entry.library ? `$(library) ${entry.library.name}` : topicPathOf(this.corpus.taxonomy, entry, this.config.value.topicLabels);
+        const where = entry.library ? `$(library) ${entry.library.name}` : topicPathOf(this.corpus.taxonomy, entry, this.config.topicLabels);
         const also = sameWork ? ` · ${vscode.l10n.t('in {0} as {1}', sameWork.library, sameWork.key)}` : '';
         item = {
           entry,

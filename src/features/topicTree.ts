@@ -194,7 +194,7 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
       const row = node.row;
       const t = row?.topic ?? this.corpus.taxonomy.topic(node.id) ?? { id: node.id, label: node.id, zh: '' };
       const [done, all, more] = [row?.read ?? 0, row?.readingList ?? 0, row?.more ?? 0];
-      const item = new vscode.TreeItem(topicLabel(t, this.config.value.topicLabels), vscode.TreeItemCollapsibleState.Collapsed);
+      const item = new vscode.TreeItem(topicLabel(t, this.config.topicLabels), vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `topic:${t.id}`;
       const progress = all ? `${done}/${all}` : '';
       const others = !more ? '' : all ? vscode.l10n.t('{0} more', more.toLocaleString('en-US')) : vscode.l10n.t('{0} works', more.toLocaleString('en-US'));
@@ -213,7 +213,7 @@ export class TopicTreeProvider extends Disposable implements vscode.TreeDataProv
     const mark = e.level === 'must-read' ? '⚡ ' : '';
     const note = this.notes?.has(e.key) ?? false;
     item.description = `${mark}${venueYear(e)}${read ? ' · ✓' : ''}${note ? ' · ✎' : ''}`;
-    item.tooltip = entryTooltip(this.corpus.taxonomy, e, { topicLabels: this.config.value.topicLabels, read });
+    item.tooltip = entryTooltip(this.corpus.taxonomy, e, { topicLabels: this.config.topicLabels, read });
     item.iconPath = new vscode.ThemeIcon(read ? 'pass' : e.library ? 'library' : KIND_ICONS[e.kind]);
     item.contextValue = read ? ContextValues.entryRead : ContextValues.entry;
     item.accessibilityInformation = {

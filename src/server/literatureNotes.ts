@@ -24,7 +24,7 @@ export function registerLiteratureNotes(ctx: ServerContext, settings: ServerSett
     const scope = p.scope ? URI.parse(p.scope) : undefined;
     const folder = (scope && ctx.folders.find((f) => isInside(f, scope))) ?? ctx.folders[0];
     if (!folder) return { error: l10n.t('MLSys Papers: open a folder to keep literature notes in.') };
-    const s = await settings.raw(scope ?? folder);
+    const { settings: s, fromWorkspace } = await settings.scope(scope ?? folder);
     const ws = workspace.service;
     const dir = notesFolderOf(folder, s.notesFolder);
     const uri = dir && Utils.joinPath(dir, noteFileName(p.key));
@@ -35,7 +35,7 @@ export function registerLiteratureNotes(ctx: ServerContext, settings: ServerSett
     let template = DEFAULT_NOTE_TEMPLATE;
     if (s.noteTemplate) {
       const file = workspace.settingUris(s.noteTemplate).find((u) => isInside(folder, u)) ?? workspace.settingUris(s.noteTemplate)[0];
-      if (!file || (settings.fromWorkspace(s, 'noteTemplate') && !(await inWorkspaceReal(ws, file)))) {
+      if (!file || (fromWorkspace.includes('noteTemplate') && !(await inWorkspaceReal(ws, file)))) {
         return { error: l10n.t('MLSys Papers: the note template "{0}" named by the workspace settings (mlsysPapers.noteTemplate) is outside the workspace folders, so it is not read.', s.noteTemplate) };
       }
       const text = await ws.readText(file);

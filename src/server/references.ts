@@ -52,8 +52,8 @@ export class References {
    * @throws Error with a message for the user when the style cannot be read or may not be
    */
   async style(scope?: URI): Promise<{ xml: string; id: string }> {
-    const s = await this.settings.raw(scope);
-    const setting = s.citationStyle;
+    const s = await this.settings.scope(scope);
+    const setting = s.settings.citationStyle;
     if (setting in BUNDLED_STYLES) {
       const xml = await this.bundledCsl(`styles/${BUNDLED_STYLES[setting as BundledStyle]}`);
       if (!xml) throw new Error(l10n.t('MLSys Papers: the bundled CSL style "{0}" is missing from the installation', setting));
@@ -61,7 +61,7 @@ export class References {
     }
     const ws = this.workspace.service;
     const uri = this.workspace.settingUris(setting)[0] ?? URI.file(setting);
-    if (this.settings.fromWorkspace(s, 'citationStyle') && !(await inWorkspaceReal(ws, uri))) {
+    if (s.fromWorkspace.includes('citationStyle') && !(await inWorkspaceReal(ws, uri))) {
       throw new Error(l10n.t('MLSys Papers: the CSL style "{0}" named by the workspace settings (mlsysPapers.citationStyle) is outside the workspace folders, so it is not read. Name it in your user settings to use it.', setting));
     }
     const stamp = await ws.stamp!(uri);

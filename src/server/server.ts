@@ -92,7 +92,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     // One cache with the library store: a `.bib` that is a library too is parsed once, by the store.
     cache: sources.bibCache,
     corpus: () => sources.view(),
-    config: (uri) => settings.document(uri),
+    config: (uri) => settings.scope(uri),
     logger: log,
     formatReferences: (entries, scope) => references.format(entries, scope),
     isRead: (key) => read.has(key.toLowerCase()),

@@ -6,35 +6,35 @@
 import type { DidChangeConfigurationParams } from 'vscode-languageserver';
 import type { URI } from 'vscode-uri';
 import { maxFileBytes } from '../core/config/fileLimits.js';
-import { documentSettingsOf, type DocumentSettings } from '../core/service/types.js';
-import { readSettings, type SettingName, type Settings } from '../core/config/settings.js';
+import { scopeSettings, type ScopeSettings } from '../core/config/settings.js';
 import type { ServerContext } from './serverContext.js';
 import { FROM_WORKSPACE } from './protocol.js';
 import type { WorkspaceChange, WorkspaceChangeListener } from './workspaceChanges.js';
 
 /**
- * The settings the server reads (`mlsysPapers.*`), validated by the one schema
- * (`core/config/settings.ts`), with the names whose values come from a workspace's settings (the VS Code
- * client says so in `FROM_WORKSPACE`).
+ * Reads a section as the client sent it, once per answer (or push), never again by its readers:
+ * the settings, and the names whose values come from a workspace's settings (the VS Code client
+ * says so in `FROM_WORKSPACE`; other clients say none).
  */
-export type ServerSettingValues = Settings & { readonly fromWorkspace: readonly string[] };
-
-/** Reads a section as the client sent it: once per answer (or push), never again by its readers. */
-function parse(raw: unknown): ServerSettingValues {
+function parse(raw: unknown): ScopeSettings {
   const from = raw && typeof raw === 'object' ? (raw as { [FROM_WORKSPACE]?: unknown })[FROM_WORKSPACE] : undefined;
-  return { ...readSettings(raw), fromWorkspace: Array.isArray(from) ? from.filter((k): k is string => typeof k === 'string') : [] };
+  return scopeSettings(raw, Array.isArray(from) ? from : []);
 }
 
-/** The settings as the server's modules read them. */
+/** The settings as the server's modules and the citation service read them. */
 export class ServerSettings implements WorkspaceChangeListener {
   /** Settings pushed with `workspace/didChangeConfiguration`, for clients that cannot be asked. */
-  private pushed: ServerSettingValues = parse({});
-  private readonly cache = new Map<string, Promise<ServerSettingValues>>();
+  private pushed: ScopeSettings = parse({});
+  private readonly cache = new Map<string, Promise<ScopeSettings>>();
 
   constructor(private readonly ctx: ServerContext) {}
 
-  /** The `mlsysPapers` section in `scope` (a document), or the window's. */
-  raw(scope?: URI): Promise<ServerSettingValues> {
+  /**
+   * The settings in `scope` (a document's, for its folder's values of resource-scoped settings), or
+   * the window's, with the client's display language beside them (`InitializeParams.locale`, a
+   * value of this server's context: no state of the process).
+   */
+  async scope(scope?: URI): Promise<ScopeSettings> {
     const id = scope?.toString() ?? '';
     let s = this.cache.get(id);
     if (!s) {
@@ -44,27 +44,13 @@ export class ServerSettings implements WorkspaceChangeListener {
         : Promise.resolve(this.pushed);
       this.cache.set(id, s);
     }
-    return s;
-  }
-
-  /** Whether `key`'s value in `s` comes from a workspace's settings (the client says so in `FROM_WORKSPACE`). */
-  fromWorkspace(s: ServerSettingValues, key: SettingName): boolean {
-    return s.fromWorkspace.includes(key);
-  }
-
-  /** The settings the citation service reads for a document. */
-  async document(uri: URI): Promise<DocumentSettings> {
-    const s = await this.raw(uri);
-    const settings = documentSettingsOf(s, this.fromWorkspace(s, 'latexRoot'), this.ctx.locale);
-    // A workspace may not open its own way out (VS Code reads this application-scoped setting from
-    // the user's settings only; a client that says where a value came from is held to it too).
-    if (this.fromWorkspace(s, 'allowWritesOutsideWorkspace')) delete settings.allowWritesOutside;
-    return settings;
+    const read = await s;
+    return this.ctx.locale === undefined ? read : { ...read, language: this.ctx.locale };
   }
 
   /** The size cap in bytes (`mlsysPapers.maxFileSizeMB`, the user's or the window's). */
   async maxBytes(): Promise<number> {
-    return maxFileBytes((await this.raw()).maxFileSizeMB);
+    return maxFileBytes((await this.scope()).settings.maxFileSizeMB);
   }
 
   /** The settings changed, or a document closed (its settings are forgotten). */

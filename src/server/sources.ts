@@ -120,10 +120,10 @@ export class Sources implements WorkspaceChangeListener {
   /** Reads the user's corpus files (`mlsysPapers.corpusFiles`) again. */
   async reloadCorpus(): Promise<void> {
     const { connection } = this.ctx;
-    const s = await this.settings.raw();
+    const { settings: s, fromWorkspace } = await this.settings.scope();
     const patterns = s.corpusFiles;
     this.corpusGlobs = patterns.some(isGlob);
-    const uris = await this.resolveFiles('corpusFiles', patterns, this.settings.fromWorkspace(s, 'corpusFiles'));
+    const uris = await this.resolveFiles('corpusFiles', patterns, fromWorkspace.includes('corpusFiles'));
     this.watching.set('corpus', uris);
     const changed = await this.corpus.loadUserFiles(uris);
     this.events.problems('corpus', this.corpus.fileDiagnostics);
@@ -164,7 +164,7 @@ export class Sources implements WorkspaceChangeListener {
    * settings' order, then the documents' bibliographies by URI: not the order documents opened in.
    */
   private async reloadLibraries(): Promise<void> {
-    const s = await this.settings.raw();
+    const { settings: s, fromWorkspace } = await this.settings.scope();
     if (this.catalog.preferCorpusKeys !== s.preferCorpusKeys) {
       this.catalog.preferCorpusKeys = s.preferCorpusKeys;
       this.events.changed();
@@ -172,7 +172,7 @@ export class Sources implements WorkspaceChangeListener {
     const patterns = s.libraries;
     this.libraryGlobs = patterns.some(isGlob);
     const wanted = new Map<string, { uri: URI; fromDocument: boolean }>();
-    for (const u of await this.resolveFiles('libraries', patterns, this.settings.fromWorkspace(s, 'libraries'))) wanted.set(u.toString(), { uri: u, fromDocument: false });
+    for (const u of await this.resolveFiles('libraries', patterns, fromWorkspace.includes('libraries'))) wanted.set(u.toString(), { uri: u, fromDocument: false });
     this.configuredLibraries = [...wanted.values()].map((w) => w.uri);
     if (s.includeDocumentBibliography) {
       const declared = new Map<string, URI>();
@@ -196,7 +196,7 @@ export class Sources implements WorkspaceChangeListener {
    */
   async isLibraryFile(uri: URI): Promise<boolean> {
     if (this.libraries.isConfigured(uri.toString())) return true;
-    const plain = (await this.settings.raw()).libraries.filter((p) => !isGlob(p));
+    const plain = (await this.settings.scope()).settings.libraries.filter((p) => !isGlob(p));
     for (const lib of [...this.configuredLibraries, ...plain.flatMap((p) => this.workspace.settingUris(p))]) {
       if (await sameFile(this.workspace.service, lib, uri)) return true;
     }

@@ -14,7 +14,8 @@ import { type MarkupContent, type Position } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
 import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
 import { createCitationService } from '../../src/core/service/service.js';
-import { corpusView, DEFAULT_DOCUMENT_SETTINGS, type BibChange, type CorpusView } from '../../src/core/service/types.js';
+import { corpusView, type BibChange, type CorpusView } from '../../src/core/service/types.js';
+import { scopeSettings } from '../../src/core/config/settings.js';
 import { realCorpus } from './helpers.js';
 import { MemoryWorkspace } from './memoryWorkspace.js';
 
@@ -40,7 +41,7 @@ beforeAll(() => {
 function setup(files: Record<string, string>) {
   const ws = new MemoryWorkspace(files);
   const service = createCitationService({
-    workspace: ws, corpus: () => view, config: () => DEFAULT_DOCUMENT_SETTINGS, logger: { info() {}, warn() {}, error() {} }, clientUi: () => true,
+    workspace: ws, corpus: () => view, config: () => scopeSettings({}), logger: { info() {}, warn() {}, error() {} }, clientUi: () => true,
   });
   return { ws, service };
 }

@@ -18,7 +18,8 @@ import { latexBibitems } from '../../src/core/latex/bibitems.js';
 import { LatexProject } from '../../src/core/latex/project.js';
 import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
 import { createCitationService } from '../../src/core/service/service.js';
-import { corpusView, DEFAULT_DOCUMENT_SETTINGS, type CorpusView } from '../../src/core/service/types.js';
+import { corpusView, type CorpusView } from '../../src/core/service/types.js';
+import { scopeSettings } from '../../src/core/config/settings.js';
 import { syncBibliography } from '../../src/host/node/addCitedEntries.js';
 import { realCorpus } from './helpers.js';
 import { MemoryWorkspace } from './memoryWorkspace.js';
@@ -113,7 +114,7 @@ function setup(files: Record<string, string>, noProject = false) {
   const project = new LatexProject();
   for (const [path, text] of Object.entries(files)) if (path.endsWith('.tex')) project.set(URI.file(path), text);
   const service = createCitationService({
-    workspace: ws, corpus: () => view, config: () => DEFAULT_DOCUMENT_SETTINGS, logger: { info() {}, warn() {}, error() {} },
+    workspace: ws, corpus: () => view, config: () => scopeSettings({}), logger: { info() {}, warn() {}, error() {} },
     ...(noProject ? {} : { project }),
   });
   return { ws, service, project };

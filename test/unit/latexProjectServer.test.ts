@@ -17,7 +17,8 @@ import {
 import { URI } from 'vscode-uri';
 import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
 import { createCitationService } from '../../src/core/service/service.js';
-import { corpusView, DEFAULT_DOCUMENT_SETTINGS } from '../../src/core/service/types.js';
+import { corpusView } from '../../src/core/service/types.js';
+import { scopeSettings } from '../../src/core/config/settings.js';
 import { nodeLatexProject } from '../../src/host/node/nodeLatexProject.js';
 import { listNodeFiles } from '../../src/host/node/nodeServerHost.js';
 import { syncBibliography } from '../../src/host/node/addCitedEntries.js';
@@ -190,7 +191,7 @@ describe('the fixtures of issue 21 (causes 1 and 2), read from disk', () => {
     const ws = new NodeBibWorkspace(dir);
     const corpus = realCorpus();
     const service = createCitationService({
-      workspace: ws, corpus: () => corpusView(corpus, createSearchIndex(corpus)), config: () => DEFAULT_DOCUMENT_SETTINGS,
+      workspace: ws, corpus: () => corpusView(corpus, createSearchIndex(corpus)), config: () => scopeSettings({}),
       logger: { info() {}, warn() {}, error() {} }, project: await nodeLatexProject(ws, dir),
     });
     const file = join(dir, 'sections/intro.tex');

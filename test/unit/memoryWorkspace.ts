@@ -11,7 +11,8 @@ import type { WorkspaceFiles } from '../../src/core/workspace/files.js';
 import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
 import { createCitationService, type CitationService } from '../../src/core/service/service.js';
 import type { CitationServiceOptions } from '../../src/core/service/serviceContext.js';
-import { corpusView, DEFAULT_DOCUMENT_SETTINGS, type CorpusView } from '../../src/core/service/types.js';
+import { corpusView, type CorpusView } from '../../src/core/service/types.js';
+import { scopeSettings } from '../../src/core/config/settings.js';
 import { realCorpus } from './helpers.js';
 import { indexLatexFiles } from '../../src/core/latex/indexing.js';
 import { LatexProject } from '../../src/core/latex/project.js';
@@ -192,7 +193,7 @@ export async function projectServiceOver(files: Record<string, string>, extra: P
   };
   const corpus = bundledView();
   const service = createCitationService({
-    workspace: ws, corpus: () => corpus, config: () => DEFAULT_DOCUMENT_SETTINGS, logger: { info() {}, warn() {}, error() {} }, project, scope, ...extra,
+    workspace: ws, corpus: () => corpus, config: () => scopeSettings({}), logger: { info() {}, warn() {}, error() {} }, project, scope, ...extra,
   });
   return {
     service, ws, project,
@@ -215,7 +216,7 @@ export async function projectServiceOver(files: Record<string, string>, extra: P
 export function serviceOver(files: Record<string, string>, extra: Partial<CitationServiceOptions> = {}): CitationService {
   const corpus = bundledView();
   return createCitationService({
-    workspace: new MemoryWorkspace(files), corpus: () => corpus, config: () => DEFAULT_DOCUMENT_SETTINGS,
+    workspace: new MemoryWorkspace(files), corpus: () => corpus, config: () => scopeSettings({}),
     logger: { info() {}, warn() {}, error() {} }, ...extra,
   });
 }

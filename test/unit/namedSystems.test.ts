@@ -11,7 +11,8 @@ import { URI } from 'vscode-uri';
 import { documentCitations } from '../../src/core/cite/citations.js';
 import { isSystemName, SystemNames, uncitedMentions } from '../../src/core/checks/namedSystems.js';
 import { LatexProject } from '../../src/core/latex/project.js';
-import { DEFAULT_DOCUMENT_SETTINGS, DiagnosticCodes, ServiceCommands } from '../../src/core/service/types.js';
+import { DiagnosticCodes, ServiceCommands } from '../../src/core/service/types.js';
+import { scopeSettings } from '../../src/core/config/settings.js';
 import { realCorpus } from './helpers.js';
 import { serviceOver } from './memoryWorkspace.js';
 
@@ -150,7 +151,7 @@ describe('the service', () => {
   });
 
   it('is off with one setting, and in Markdown the fix writes a Pandoc citation', async () => {
-    const off = serviceOver({ '/ws/main.tex': TEX }, { config: () => ({ ...DEFAULT_DOCUMENT_SETTINGS, namedSystemHints: false }) });
+    const off = serviceOver({ '/ws/main.tex': TEX }, { config: () => scopeSettings({ namedSystemHints: false }) });
     expect((await off.diagnostics(doc)).filter((d) => d.code === DiagnosticCodes.uncitedSystem)).toEqual([]);
     const md = '---\nbibliography: refs.bib\n---\n\nWe use GPipe for pipelines.\n';
     const mdDoc = TextDocument.create(URI.file('/ws/notes.md').toString(), 'markdown', 1, md);

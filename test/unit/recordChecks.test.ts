@@ -15,7 +15,8 @@ import { applySplices } from '../../src/core/bibliography/fileEdit.js';
 import { checkBibFile, fixOf, type RecordFinding } from '../../src/core/checks/checkRecords.js';
 import { findingMessage } from '../../src/core/checks/findingText.js';
 import { RecordMatcher } from '../../src/core/checks/matchRecord.js';
-import { corpusView, DEFAULT_DOCUMENT_SETTINGS, DiagnosticCodes, ServiceCommands, type DocumentSettings } from '../../src/core/service/types.js';
+import { corpusView, DiagnosticCodes, ServiceCommands } from '../../src/core/service/types.js';
+import { scopeSettings, type Settings } from '../../src/core/config/settings.js';
 import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
 import { onlySplice, realCorpus } from './helpers.js';
 import { serviceOver } from './memoryWorkspace.js';
@@ -220,7 +221,7 @@ describe('the rewrite', () => {
 });
 
 /** A settings override for the service. */
-const withSettings = (over: Partial<DocumentSettings>) => ({ config: () => ({ ...DEFAULT_DOCUMENT_SETTINGS, ...over }) });
+const withSettings = (over: Partial<Settings>) => ({ config: () => scopeSettings(over) });
 
 /** A document's text after a code action's edit. */
 function applied(doc: TextDocument, action: CodeAction): string {

@@ -11,7 +11,8 @@ import { onReadingList, type CorpusEntry } from '../../src/core/corpus/schema.js
 import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
 import { READING_LIST_BOOST } from '../../src/core/search/scoring.js';
 import { createCitationService } from '../../src/core/service/service.js';
-import { corpusView, DEFAULT_DOCUMENT_SETTINGS } from '../../src/core/service/types.js';
+import { corpusView } from '../../src/core/service/types.js';
+import { scopeSettings } from '../../src/core/config/settings.js';
 import { corpusOfSize, FIELD_SIZE } from './generatedCorpus.js';
 import { cursor, entry, realCorpus, realCorpusData } from './helpers.js';
 import { MemoryWorkspace } from './memoryWorkspace.js';
@@ -69,7 +70,7 @@ describe('the reading list among the field\'s works', () => {
 describe('completion ranks as the search does, at 3,000+ entries', () => {
   const view = corpusView(large, index);
   const service = createCitationService({
-    workspace: new MemoryWorkspace({}), corpus: () => view, config: () => DEFAULT_DOCUMENT_SETTINGS,
+    workspace: new MemoryWorkspace({}), corpus: () => view, config: () => scopeSettings({}),
     logger: { info() {}, warn() {}, error() {} },
   });
   it.each([

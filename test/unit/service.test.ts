@@ -14,13 +14,13 @@ import type { Corpus } from '../../src/core/corpus/readCorpus.js';
 import type { Logger } from '../../src/core/config/logger.js';
 import type { Entry } from '../../src/core/corpus/schema.js';
 import { createSearchIndex } from '../../src/core/search/corpus/corpusIndex.js';
-import { entryMarkdown, escapeMarkdown } from '../../src/core/service/entryCards.js';
+import { entryMarkdown, escapeMarkdown, topicPathOf } from '../../src/core/service/entryCards.js';
 import { LatexProject } from '../../src/core/latex/project.js';
 import { createCitationService, type CitationService } from '../../src/core/service/service.js';
 import {
-  corpusView, DEFAULT_DOCUMENT_SETTINGS, DiagnosticCodes, DIAGNOSTIC_SOURCE, ServiceCommands, textHash, type BibChange, type CorpusView,
-  type DocumentSettings,
+  corpusView, DiagnosticCodes, DIAGNOSTIC_SOURCE, ServiceCommands, textHash, type BibChange, type CorpusView,
 } from '../../src/core/service/types.js';
+import { scopeSettings, type SettingName, type Settings } from '../../src/core/config/settings.js';
 import { CURSOR, cursor, realCorpus } from './helpers.js';
 import { MemoryWorkspace } from './memoryWorkspace.js';
 
@@ -79,7 +79,12 @@ beforeAll(() => {
 
 interface Setup {
   files?: Record<string, string>;
-  settings?: Partial<DocumentSettings>;
+  /** The settings as an editor sends them (read by `readSettings`). */
+  settings?: Partial<Settings>;
+  /** The settings whose values a workspace set. */
+  fromWorkspace?: SettingName[];
+  /** The display language. */
+  language?: string;
   formatReferences?: (entries: readonly Entry[], scope: URI) => Promise<string[]>;
   /** The editor has our UI (VS Code); default true. */
   clientUi?: boolean;
@@ -107,7 +112,7 @@ function setup(opts: Setup = {}): { service: CitationService; ws: MemoryWorkspac
     project,
     workspace: ws,
     corpus: () => view,
-    config: () => ({ ...DEFAULT_DOCUMENT_SETTINGS, ...opts.settings }),
+    config: () => scopeSettings(opts.settings, opts.fromWorkspace, opts.language),
     logger: log,
     formatReferences: opts.formatReferences,
     clientUi: () => opts.clientUi ?? true,
@@ -269,6 +274,15 @@ describe('resolveCompletion', () => {
     expect(log.warnings).toEqual(['formatting kwon2023efficient for a hover: bad style']);
   });
 
+  it('shows the topic labels of the display language passed as a value', async () => {
+    const docOf = async (language: string) => {
+      const { service } = setup({ language });
+      return markdownOf((await service.resolveCompletion(await kwonItem(service))).documentation);
+    };
+    expect(await docOf('zh-cn')).toContain(`*${escapeMarkdown(topicPathOf(corpus, kwon, 'zh'))}*`);
+    expect(await docOf('en')).toContain(`*${escapeMarkdown(topicPathOf(corpus, kwon, 'en'))}*`);
+  });
+
   it('leaves items that already have documentation, or no corpus key, as they are', async () => {
     const { service } = setup();
     const own: CompletionItem = { label: 'x', documentation: 'mine', data: { key: 'kwon2023efficient', uri: 'file:///ws/a.tex' } };
@@ -335,6 +349,21 @@ describe('hover', () => {
       if (e.note) expect(card).not.toContain(escapeMarkdown(e.note));
       expect(card).not.toMatch(/not verified|left out/i);
     }
+  });
+
+  it('shows the topic labels the settings and the display language give, both passed as values (auto follows the language)', async () => {
+    const { doc, position } = cite('kwon2023efficient');
+    const topics = async (settings: Partial<Settings>, language?: string) => {
+      const md = markdownOf((await setup({ files: { '/ws/refs.bib': kwonBib }, settings, language }).service.hover(doc, position))!.contents);
+      return (['en', 'zh', 'both'] as const).filter((l) => md.includes(`*${escapeMarkdown(topicPathOf(corpus, kwon, l))}*`));
+    };
+    expect(topicPathOf(corpus, kwon, 'zh')).not.toBe(topicPathOf(corpus, kwon, 'en'));
+    expect(await topics({})).toEqual(['en']);
+    expect(await topics({}, 'en')).toEqual(['en']);
+    expect(await topics({}, 'zh-cn')).toEqual(['zh']);
+    expect(await topics({ topicLabels: 'english' }, 'zh-cn')).toEqual(['en']);
+    expect(await topics({ topicLabels: 'chinese' }, 'en')).toEqual(['zh']);
+    expect(await topics({ showChineseLabels: true }, 'zh-tw')).toEqual(['both']);
   });
 
   it('works on Markdown citations', async () => {
@@ -529,8 +558,8 @@ describe('bibliography resolution', () => {
       unknownIn('/outside/theirs.bib'),
     ]);
     // From the workspace's settings: inside the workspace it counts; outside, it is ignored.
-    expect(await messages(setup({ files, settings: { latexRoot: 'main.tex', latexRootFromWorkspace: true } }).service, doc)).toEqual([unknownIn('refs.bib')]);
-    const ignored = setup({ files, settings: { latexRoot: '../outside/main.tex', latexRootFromWorkspace: true } });
+    expect(await messages(setup({ files, settings: { latexRoot: 'main.tex' }, fromWorkspace: ['latexRoot'] }).service, doc)).toEqual([unknownIn('refs.bib')]);
+    const ignored = setup({ files, settings: { latexRoot: '../outside/main.tex' }, fromWorkspace: ['latexRoot'] });
     // The document is then its own root, which declares nothing: it is checked against the .bib at the workspace root, and says so.
     expect(await messages(ignored.service, doc)).toEqual(['Unknown citation key "nosuch1999": not declared; checked against refs.bib at the workspace root; the MLSys Papers corpus does not know it either.']);
     expect(ignored.ws.reads).not.toContain(uriOf('/outside/main.tex'));
@@ -540,7 +569,7 @@ describe('bibliography resolution', () => {
       '"kwon2023efficient" is in the MLSys Papers corpus but not in /outside/theirs.bib.',
       unknownIn('/outside/theirs.bib'),
     ]);
-    expect(await messages(setup({ files, settings: { latexRoot: '../outside/main.tex', latexRootFromWorkspace: true } }).service, magic)).toEqual([unknownIn('refs.bib')]);
+    expect(await messages(setup({ files, settings: { latexRoot: '../outside/main.tex' }, fromWorkspace: ['latexRoot'] }).service, magic)).toEqual([unknownIn('refs.bib')]);
   });
 
   it("reads a Markdown document's front matter bibliography relative to the document", async () => {

@@ -7,8 +7,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { readSettings, SETTINGS, SETTINGS_SECTION, topicLabelsOf, type SettingName } from '../../src/core/config/settings.js';
-import { documentSettingsFrom, documentSettingsOf } from '../../src/core/service/types.js';
+import {
+  readSettings, scopeSettings, SETTINGS, SETTINGS_SECTION, topicLabelsOf, writesOutsideAllowed, type SettingName,
+} from '../../src/core/config/settings.js';
 
 interface Declared { type?: unknown; enum?: unknown; items?: unknown; default?: unknown; scope?: unknown }
 const pkg = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, Declared> } | { properties: Record<string, Declared> }[] } };
@@ -45,13 +46,19 @@ describe('the settings schema', () => {
     expect(readSettings({})).toEqual(Object.fromEntries(Object.entries(SETTINGS).map(([k, v]) => [k, v.default])));
   });
 
-  it('gives the service a document\'s settings from the same reading', () => {
-    expect(documentSettingsFrom({ latexCommand: 'citep', latexRoot: ' ', allowWritesOutsideWorkspace: 'true' }, true))
-      .toEqual({
-        latexCommand: 'citep', markdownStyle: 'pandoc', syncBibliography: true, latexRoot: undefined, latexRootFromWorkspace: true,
-        recordChecks: 'information', recordChecksInDocuments: 'off', namedSystemHints: true, topicLabels: 'en',
-      });
-    expect(documentSettingsFrom({ latexRoot: 'paper/main.tex', allowWritesOutsideWorkspace: true })).toMatchObject({ latexRoot: 'paper/main.tex', allowWritesOutside: true });
+  it('gives the service a scope\'s settings as read, unchanged, with what is not a setting beside them', () => {
+    const raw = { latexCommand: 'citep', latexRoot: ' paper/main.tex ', allowWritesOutsideWorkspace: 'true' };
+    expect(scopeSettings(raw, ['latexRoot', 'nosuch', 3, 'libraries'], 'zh-cn'))
+      .toEqual({ settings: readSettings(raw), fromWorkspace: ['latexRoot', 'libraries'], language: 'zh-cn' });
+    expect(scopeSettings(undefined)).toEqual({ settings: readSettings({}), fromWorkspace: [] });
+  });
+
+  it('allows writes outside the workspace only when the user, not a workspace, set allowWritesOutsideWorkspace', () => {
+    expect(writesOutsideAllowed(scopeSettings({}))).toBe(false);
+    expect(writesOutsideAllowed(scopeSettings({ allowWritesOutsideWorkspace: 'true' }))).toBe(false);
+    expect(writesOutsideAllowed(scopeSettings({ allowWritesOutsideWorkspace: true }))).toBe(true);
+    expect(writesOutsideAllowed(scopeSettings({ allowWritesOutsideWorkspace: true }, ['latexRoot']))).toBe(true);
+    expect(writesOutsideAllowed(scopeSettings({ allowWritesOutsideWorkspace: true }, ['allowWritesOutsideWorkspace']))).toBe(false);
   });
 
   it('resolves the topic labels from the setting, the older switch and the display language', () => {
@@ -65,7 +72,5 @@ describe('the settings schema', () => {
     expect(labels({ topicLabels: 'both' })).toBe('both');
     expect(labels({ showChineseLabels: true }, 'zh-cn')).toBe('both');
     expect(labels({ topicLabels: 'english', showChineseLabels: true })).toBe('en');
-    // The service's settings of a document carry the labels the locale gives.
-    expect(documentSettingsOf(readSettings({}), false, 'zh-cn').topicLabels).toBe('zh');
   });
 });

@@ -1,8 +1,11 @@
 /**
- * The one schema of the `mlsysPapers.*` settings (zod), from which the VS Code client's `Config`
- * (`features/config.ts`) and the language server's settings (`server/serverSettings.ts`,
- * `documentSettingsFrom` in `service/types.ts`) both come. Each setting's schema, default and
- * scope are the ones `package.json`'s `contributes.configuration` declares (a unit test holds them
+ * The one schema of the `mlsysPapers.*` settings (zod) and the one reading of it, {@link Settings}:
+ * the VS Code client's `Config` (`features/config.ts`) is that reading, and the language server
+ * hands the citation service the same reading of a scope, {@link ScopeSettings}, with what is not a
+ * setting beside it (which values a workspace set, the display language). Nothing reshapes it: a
+ * value derived from settings is computed here, by one function each ({@link topicLabelsOf},
+ * {@link writesOutsideAllowed}), from values passed in. Each setting's schema, default and scope
+ * are the ones `package.json`'s `contributes.configuration` declares (a unit test holds them
  * together; VS Code's "Contribution Points: configuration" documents the fields).
  *
  * Reading is lenient per setting, as VS Code is with a hand-edited `settings.json`: a value that
@@ -128,6 +131,9 @@ export function readSettings(raw: unknown): Settings {
  * follows the display language (Chinese labels when it is `zh-*`), except that the older
  * `showChineseLabels: true` means both.
  *
+ * The one place this is decided: the client's views and details page and the service's hovers
+ * and completion documentation all call it, with the display language as a value.
+ *
  * @param s - the settings read ({@link readSettings})
  * @param language - the display language (`vscode.env.language`, LSP's `InitializeParams.locale`:
  *   `en`, `zh-cn`, `zh-tw`, …); absent counts as English
@@ -138,4 +144,49 @@ export function topicLabelsOf(s: Pick<Settings, 'topicLabels' | 'showChineseLabe
   if (s.topicLabels === 'both') return 'both';
   if (s.showChineseLabels) return 'both';
   return /^zh\b/i.test(language) ? 'zh' : 'en';
+}
+
+/**
+ * The settings of one scope (a document's folder, or the window) as the citation service reads
+ * them: the values read ({@link readSettings}), unchanged, and beside them what is not a setting.
+ */
+export interface ScopeSettings {
+  /** Every setting's value in the scope. */
+  readonly settings: Settings;
+  /**
+   * The settings whose values come from a workspace's settings (`.vscode/settings.json`, a
+   * `.code-workspace` file) rather than the user's: a file such a value names is read only inside
+   * the workspace, and such an `allowWritesOutsideWorkspace` is ignored. The VS Code client says
+   * which (`FROM_WORKSPACE` of `server/protocol.ts`); other clients say none.
+   */
+  readonly fromWorkspace: readonly SettingName[];
+  /**
+   * The display language (`vscode.env.language`, LSP's `InitializeParams.locale`: `en`, `zh-cn`,
+   * …), which `auto` topic labels follow; absent: English (the CLI, a client that gives no locale).
+   */
+  readonly language?: string;
+}
+
+/**
+ * A scope's settings from the section an editor sends ({@link readSettings}) and the values beside it.
+ *
+ * @param raw - the `mlsysPapers` section's object; anything else counts as empty (every default)
+ * @param fromWorkspace - the settings a workspace set ({@link ScopeSettings.fromWorkspace}); names
+ *   that are not settings are dropped
+ * @param language - the display language ({@link ScopeSettings.language})
+ */
+export function scopeSettings(raw: unknown, fromWorkspace: readonly unknown[] = [], language?: string): ScopeSettings {
+  const names = fromWorkspace.filter((k): k is SettingName => typeof k === 'string' && Object.hasOwn(SETTINGS, k));
+  return { settings: readSettings(raw), fromWorkspace: names, ...(language === undefined ? {} : { language }) };
+}
+
+/**
+ * Whether a bibliography whose real path leaves the workspace folders (a symlink to a shared
+ * `.bib`) may be written: `allowWritesOutsideWorkspace` is on and not set by a workspace. VS Code
+ * reads this application-scoped setting from the user's settings only; a client that says a
+ * workspace set it is held to the same rule, so a folder cannot open its own way out. Libraries
+ * are never written, whatever this says.
+ */
+export function writesOutsideAllowed(s: ScopeSettings): boolean {
+  return s.settings.allowWritesOutsideWorkspace && !s.fromWorkspace.includes('allowWritesOutsideWorkspace');
 }

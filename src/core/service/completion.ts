@@ -15,6 +15,7 @@ import type { Entry } from '../corpus/schema.js';
 import { firstEntries } from '../search/corpus/corpusIndex.js';
 import { bibFieldsText } from './bibFieldsText.js';
 import { bibEntryMarkdown, entryMarkdown, escapeMarkdown, venueYear } from './entryCards.js';
+import { topicLabelsOf } from '../config/settings.js';
 import { bibEntries, type ServiceContext } from './serviceContext.js';
 import { NOT_CANCELLED, type Cancellation } from './types.js';
 
@@ -135,8 +136,8 @@ export async function resolveCompletion(ctx: ServiceContext, item: CompletionIte
   const { corpus } = ctx.opts.corpus();
   const entry = ctx.lookup(data.key);
   if (!entry) return item;
-  const { topicLabels } = await ctx.opts.config(URI.parse(data.uri));
-  let md = entryMarkdown(corpus, entry, { topicLabels, read: ctx.isRead(entry.key) });
+  const { settings, language } = await ctx.opts.config(URI.parse(data.uri));
+  let md = entryMarkdown(corpus, entry, { topicLabels: topicLabelsOf(settings, language), read: ctx.isRead(entry.key) });
   const ref = await ctx.formatted(entry, data.uri);
   if (ref) md += `\n\n---\n\n${escapeMarkdown(ref)}`;
   return { ...item, documentation: { kind: MarkupKind.Markdown, value: md } };

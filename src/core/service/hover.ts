@@ -14,6 +14,7 @@ import { bibFieldsText } from './bibFieldsText.js';
 import { undeclaredNote } from './citationDiagnostics.js';
 import { bibEntryMarkdown, codeSpan, entryMarkdown, escapeMarkdown } from './entryCards.js';
 import { publishedAs } from './recordChecks.js';
+import { topicLabelsOf } from '../config/settings.js';
 import { bibDocument, bibEntries, rangeOf, type ServiceContext } from './serviceContext.js';
 import { NOT_CANCELLED, type Cancellation } from './types.js';
 
@@ -44,8 +45,8 @@ export async function hover(ctx: ServiceContext, doc: TextDocument, position: Po
   else if (bib?.unread?.length && !own && !bibitem) where += ` (${l10n.t('not read: {0}', bib.unread.join(', '))})`;
   let md: string;
   if (entry) {
-    const { topicLabels } = await ctx.opts.config(URI.parse(doc.uri));
-    md = entryMarkdown(corpus, entry, { topicLabels, read: ctx.isRead(entry.key), detailsLink: !!ctx.clientUi() });
+    const { settings, language } = await ctx.opts.config(URI.parse(doc.uri));
+    md = entryMarkdown(corpus, entry, { topicLabels: topicLabelsOf(settings, language), read: ctx.isRead(entry.key), detailsLink: !!ctx.clientUi() });
     const ref = await ctx.formatted(entry, doc.uri);
     if (ref) md += `\n\n---\n\n${escapeMarkdown(ref)}`;
   } else if (own) {

@@ -50,7 +50,7 @@ function shortTitle(t: string): string {
  * @param bib - its bibliography (its entries decide what is cited under another key)
  */
 export async function namedSystemHints(ctx: ServiceContext, doc: TextDocument, cited: readonly CitedKey[], bib: Parameters<typeof bibEntries>[0], defined: (key: string) => boolean): Promise<Diagnostic[]> {
-  const settings = await ctx.opts.config(URI.parse(doc.uri));
+  const { settings } = await ctx.opts.config(URI.parse(doc.uri));
   if (!settings.namedSystemHints) return [];
   // Only where the writer cites as we read it (a citation, or a declared bibliography): a page of
   // another dialect (d2lbook's :cite:, distill's <d-cite>) has citations we do not see.
@@ -116,7 +116,7 @@ async function projectCitedKeys(ctx: ServiceContext, uri: URI): Promise<Set<stri
 export async function namedSystemActions(ctx: ServiceContext, doc: TextDocument, diagnostics: readonly Diagnostic[]): Promise<CodeAction[]> {
   const ours = diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE && d.code === DiagnosticCodes.uncitedSystem);
   if (!ours.length) return [];
-  const settings = await ctx.opts.config(URI.parse(doc.uri));
+  const { settings } = await ctx.opts.config(URI.parse(doc.uri));
   const text = doc.getText();
   const out: CodeAction[] = [];
   for (const d of ours) {

@@ -18,6 +18,7 @@ import { planCitation } from '../cite/insert.js';
 import { applySplices } from '../bibliography/fileEdit.js';
 import { fileKind, isCiting } from '../workspace/fileKind.js';
 import type { Entry } from '../corpus/schema.js';
+import { writesOutsideAllowed } from '../config/settings.js';
 import { planDocumentBibliography } from './bibliographyPlan.js';
 import type { ServiceContext } from './serviceContext.js';
 import { textHash, type BibChange, type CitePlan } from './types.js';
@@ -114,7 +115,7 @@ async function planBibliography(ctx: ServiceContext, doc: TextDocument, entries:
  */
 export async function planCitationAt(ctx: ServiceContext, doc: TextDocument, position: Position, keys: readonly string[]): Promise<CitePlan> {
   const entries = ctx.entriesOf(keys);
-  const settings = await ctx.opts.config(URI.parse(doc.uri));
+  const { settings } = await ctx.opts.config(URI.parse(doc.uri));
   const sync = settings.syncBibliography && isCiting(fileKind(URI.parse(doc.uri), doc.languageId));
   const planned = sync ? await planBibliography(ctx, doc, entries) : undefined;
   const cited = entries.map((e) => ({ ...e, key: planned?.citeAs.get(e.key) ?? e.key }));
@@ -141,8 +142,8 @@ export async function planBibliographyAddition(ctx: ServiceContext, doc: TextDoc
 
 /**
  * Plans adding corpus entries to a given bibliography file: the ones it lacks, or a new file with
- * them when it does not exist. Refused: a file outside the workspace (unless the setting
- * `allowWritesOutside` allows it), a library, a format we cannot write, an unreadable file.
+ * them when it does not exist. Refused: a file outside the workspace (unless the user's
+ * `allowWritesOutsideWorkspace` allows it: `writesOutsideAllowed`), a library, a format we cannot write, an unreadable file.
  *
  * @param keys - corpus keys; unknown ones are left out
  */
@@ -150,7 +151,7 @@ export async function planInsertion(ctx: ServiceContext, file: URI, keys: readon
   const { ws } = ctx;
   const entries = ctx.entriesOf(keys);
   const uri = file.toString();
-  if (!(await ctx.opts.config(file)).allowWritesOutside && !(await inWorkspaceReal(ws, file))) return { kind: 'refuse', uri, reason: 'outside-workspace', keys: [] };
+  if (!writesOutsideAllowed(await ctx.opts.config(file)) && !(await inWorkspaceReal(ws, file))) return { kind: 'refuse', uri, reason: 'outside-workspace', keys: [] };
   const library = await refuseLibrary(ctx, file, entries.map((e) => e.key));
   if (library) return library;
   const text = await ws.readText(file);

@@ -82,7 +82,7 @@ export function maybeCslBibliography(path: string, text: string): boolean {
  */
 export async function fileRecordDiagnostics(ctx: ServiceContext, doc: TextDocument, file: BibFile): Promise<Diagnostic[]> {
   const uri = URI.parse(doc.uri);
-  const severity = severityOf((await ctx.opts.config(uri)).recordChecks);
+  const severity = severityOf((await ctx.opts.config(uri)).settings.recordChecks);
   if (severity === undefined || !file.entries.length) return [];
   const findings = findingsOf(ctx, file);
   if (!findings.length) return [];
@@ -170,7 +170,7 @@ export async function recordCodeActions(ctx: ServiceContext, doc: TextDocument, 
  * the severity of `mlsysPapers.recordChecksInDocuments` (none when off).
  */
 export async function citationRecordDiagnostics(ctx: ServiceContext, doc: TextDocument, cited: readonly CitedKey[], bib: Parameters<typeof bibEntries>[0]): Promise<Diagnostic[]> {
-  const severity = severityOf((await ctx.opts.config(URI.parse(doc.uri))).recordChecksInDocuments);
+  const severity = severityOf((await ctx.opts.config(URI.parse(doc.uri))).settings.recordChecksInDocuments);
   if (severity === undefined || !cited.length) return [];
   const own = new Map<string, BibEntry>();
   for (const o of bibEntries(bib)) if (!own.has(o.entry.key.toLowerCase())) own.set(o.entry.key.toLowerCase(), o.entry);

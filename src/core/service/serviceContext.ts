@@ -20,7 +20,8 @@ import { documentCrossrefs } from '../bibliography/documentCrossrefs.js';
 import type { Logger } from '../config/logger.js';
 import type { Entry } from '../corpus/schema.js';
 import type { WorkspaceFiles } from '../workspace/files.js';
-import type { CorpusView, DocumentSettings } from './types.js';
+import type { CorpusView } from './types.js';
+import { writesOutsideAllowed, type ScopeSettings } from '../config/settings.js';
 import type { ScopeHost } from './citationScope.js';
 
 /** What `createCitationService` needs. */
@@ -28,8 +29,11 @@ export interface CitationServiceOptions {
   workspace: WorkspaceFiles;
   /** The current corpus and index (asked on every request, so a reloaded corpus counts at once). */
   corpus: () => CorpusView;
-  /** The settings in a document's scope. */
-  config: (uri: URI) => DocumentSettings | Promise<DocumentSettings>;
+  /**
+   * The settings in a document's scope, as read (`readSettings`), with which of them a workspace set
+   * and the display language beside them (`scopeSettings` of `core/config/settings.ts`).
+   */
+  config: (uri: URI) => ScopeSettings | Promise<ScopeSettings>;
   logger: Logger;
   /**
    * Formats entries as references in the configured CSL style, for hovers and completion
@@ -148,15 +152,15 @@ export function createServiceContext(opts: CitationServiceOptions): ServiceConte
   };
 
   const resolveOptions = async (uri: URI) => {
-    const settings = await opts.config(uri);
+    const scope = await opts.config(uri);
     const folder = ws.folders.find((f) => isInside(f, uri));
     return {
-      latexRoot: settings.latexRoot || undefined,
+      latexRoot: scope.settings.latexRoot || undefined,
       latexRootBase: folder,
-      latexRootFromWorkspace: settings.latexRootFromWorkspace,
+      latexRootFromWorkspace: scope.fromWorkspace.includes('latexRoot'),
       cache,
       project: opts.project,
-      allowOutside: settings.allowWritesOutside,
+      allowOutside: writesOutsideAllowed(scope),
     };
   };
 

@@ -2,13 +2,10 @@
  * What the citation language service needs from its host, and the plain-data plans it returns.
  * Everything here is JSON-serialisable: plans travel from the language server to the client.
  */
-import type { CiteCommand, MarkdownStyle } from '../cite/citationForms.js';
 import type { Corpus } from '../corpus/readCorpus.js';
 import type { Entry } from '../corpus/schema.js';
 import type { Refusal } from '../bibliography/refusal.js';
 import type { SearchIndex } from '../search/corpus/corpusIndex.js';
-import { readSettings, SETTINGS, topicLabelsOf, type CheckSeverity, type Settings } from '../config/settings.js';
-import type { TopicLabels } from '../text/l10n.js';
 
 /**
  * The corpus the service answers from, and its search index (built by whoever owns the corpus),
@@ -52,73 +49,6 @@ export function corpusView(corpus: Corpus, index: SearchIndex): CorpusView {
     isLibraryReady: () => false,
     sameWorkInLibrary: () => undefined,
   };
-}
-
-/** The settings that matter for one document, read in that document's scope. */
-export interface DocumentSettings {
-  latexCommand: CiteCommand;
-  markdownStyle: MarkdownStyle;
-  /** Add cited entries to the document's bibliography (`mlsysPapers.syncBibliography`). */
-  syncBibliography: boolean;
-  /** `mlsysPapers.latexRoot`: the LaTeX root file, relative to the document's workspace folder. */
-  latexRoot?: string;
-  /** Whether `latexRoot` comes from a workspace's settings (then it must name a file in the workspace). */
-  latexRootFromWorkspace?: boolean;
-  /**
-   * `mlsysPapers.allowWritesOutsideWorkspace` (user settings only): a bibliography whose real path
-   * leaves the workspace folders (a symlink to a shared `.bib`) may be written. Libraries never are.
-   */
-  allowWritesOutside?: boolean;
-  /** `mlsysPapers.recordChecks`: the record checks' severity in bibliographies and libraries, or off. */
-  recordChecks: CheckSeverity;
-  /** `mlsysPapers.recordChecksInDocuments`: their severity at citations in LaTeX and Markdown documents, or off. */
-  recordChecksInDocuments: CheckSeverity;
-  /** `mlsysPapers.namedSystemHints`: hint at systems named but not cited. */
-  namedSystemHints: boolean;
-  /** Which topic labels hovers and completion documentation show (`topicLabelsOf` of `mlsysPapers.topicLabels`). */
-  topicLabels: TopicLabels;
-}
-
-/** The defaults of {@link DocumentSettings} (the `package.json` defaults, `core/config/settings.ts`). */
-export const DEFAULT_DOCUMENT_SETTINGS: DocumentSettings = {
-  latexCommand: SETTINGS.latexCommand.default, markdownStyle: SETTINGS.markdownStyle.default, syncBibliography: SETTINGS.syncBibliography.default,
-  recordChecks: SETTINGS.recordChecks.default, recordChecksInDocuments: SETTINGS.recordChecksInDocuments.default, namedSystemHints: SETTINGS.namedSystemHints.default,
-  topicLabels: 'en',
-};
-
-/** The citation style when `mlsysPapers.citationStyle` is unset (a bundled style's name; the `package.json` default). */
-export const DEFAULT_CITATION_STYLE = SETTINGS.citationStyle.default;
-
-/**
- * The settings that matter for a document, from the settings read ({@link readSettings}).
- *
- * @param latexRootFromWorkspace - whether `latexRoot` comes from a workspace's settings
- * @param language - the display language (LSP's `InitializeParams.locale`), which `auto` topic labels follow
- */
-export function documentSettingsOf(s: Settings, latexRootFromWorkspace = false, language?: string): DocumentSettings {
-  return {
-    latexCommand: s.latexCommand,
-    markdownStyle: s.markdownStyle,
-    syncBibliography: s.syncBibliography,
-    latexRoot: s.latexRoot || undefined,
-    latexRootFromWorkspace,
-    ...(s.allowWritesOutsideWorkspace ? { allowWritesOutside: true } : {}),
-    recordChecks: s.recordChecks,
-    recordChecksInDocuments: s.recordChecksInDocuments,
-    namedSystemHints: s.namedSystemHints,
-    topicLabels: topicLabelsOf(s, language),
-  };
-}
-
-/**
- * Validates the `mlsysPapers` settings section as an editor sends it (`workspace/configuration`):
- * unknown values fall back to the defaults of `package.json` ({@link readSettings}).
- *
- * @param raw - the section's object; anything else counts as empty
- * @param latexRootFromWorkspace - whether `latexRoot` comes from a workspace's settings
- */
-export function documentSettingsFrom(raw: unknown, latexRootFromWorkspace = false): DocumentSettings {
-  return documentSettingsOf(readSettings(raw), latexRootFromWorkspace);
 }
 
 /** A request that may be cancelled (LSP's `CancellationToken` has this shape). */

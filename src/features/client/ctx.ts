@@ -54,7 +54,7 @@ export interface Ctx {
 export function createCtx(context: vscode.ExtensionContext, makeClient: ClientFactory): Ctx {
   const log = createLog();
   context.subscriptions.push(log);
-  const config = new ConfigStore();
+  const config = new ConfigStore(vscode.env.language);
   // The core's own texts (details page, tooltips) in VS Code's display language, from the same bundle.
   configureL10n(vscode.l10n.bundle);
   const read = new ReadState(context.globalState);
