@@ -38,6 +38,7 @@ import { LibraryLoader, loadLibrary, type LoadedLibrary } from '../src/core/libr
 import { parseQuery } from '../src/core/search/queryLanguage.js';
 import { percentile } from './common.js';
 import { generateCslJson, generateLibrary, libraryMix } from './library/generate.js';
+import { problemMessage } from '../src/core/text/problemText.js';
 
 const SEED = Number(process.env.MLSYS_BENCH_SEED ?? 20240601);
 const FULL = process.env.MLSYS_BENCH_FULL === '1';
@@ -225,7 +226,7 @@ function cliRun(file: string, cache?: string): { ms: number; maxRss: number; ent
 function checks(lib: LoadedLibrary, cached: LoadedLibrary, n: number): string[] {
   const out: string[] = [];
   const check = (ok: boolean, what: string, got: string) => out.push(`${ok ? 'ok  ' : 'FAIL'} ${what}: ${got}`);
-  check(lib.entries.length === n, `all ${num(n)} entries read`, `${num(lib.entries.length)}, ${lib.file.problems!.length} problems${lib.file.problems!.length ? ` (first: line ${lib.file.problems![0]!.line}: ${lib.file.problems![0]!.message})` : ''}`);
+  check(lib.entries.length === n, `all ${num(n)} entries read`, `${num(lib.entries.length)}, ${lib.file.problems!.length} problems${lib.file.problems!.length ? ` (first: line ${lib.file.problems![0]!.line}: ${problemMessage(lib.file.problems![0]!)})` : ''}`);
   const q = (s: string) => lib.index.search(parseQuery(s), LIMIT);
   const kwon = q('author:kwon');
   check(kwon.length > 0 && kwon.every((h) => h.entry.authors.some((a) => /kwon/i.test('family' in a ? a.family : a.literal))), 'author:kwon finds entries, each with an author Kwon', `${kwon.length} hits`);

@@ -39,6 +39,7 @@ import type { LibraryFileStatus, LibraryGroup } from './protocol.js';
 import { updateBibtexLibrary } from './libraryEdit.js';
 import { GROUP_LIMIT, libraryFields, libraryGroupEntries, libraryGroups } from './libraryGroups.js';
 import { restoreSliced, saveSliced, SLICE_MS, type LibraryStoreHost } from './libraryLoading.js';
+import { problemMessage } from '../core/text/problemText.js';
 
 export type { LibraryCache, LibraryStoreHost } from './libraryLoading.js';
 export { GROUP_LIMIT } from './libraryGroups.js';
@@ -407,7 +408,7 @@ export class LibraryStore implements BibReadings {
     for (const f of this.files.values()) {
       if (!f.lib) continue;
       const own: Diagnostic[] = (f.lib.file.problems ?? []).map((q: LibraryProblem) => Diagnostic.create(Range.create(q.line - 1, q.column - 1, q.line - 1, q.column - 1 + 1),
-        q.message, q.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning, undefined, DIAGNOSTIC_SOURCE));
+        problemMessage(q), q.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning, undefined, DIAGNOSTIC_SOURCE));
       f.diagnostics = [...own, ...(duplicates.get(f.id) ?? [])];
     }
     this.onChanged();

@@ -10,6 +10,8 @@ import { planBibAddition, planBibAppend, planBibSync } from '../../src/core/bibl
 import { applySplices } from '../../src/core/bibliography/fileEdit.js';
 import { readBibFile } from '../../src/core/bibliography/bibFile.js';
 import { entry, onlySplice, realCorpus } from './helpers.js';
+import { problemMessage } from '../../src/core/text/problemText.js';
+import { worded } from './problemWords.js';
 
 const FIX = join(__dirname, 'fixtures/bib');
 const read = (name: string) => readFileSync(join(FIX, name), 'utf8');
@@ -33,10 +35,10 @@ describe('.bib parsing', () => {
     expect(entries.map((e) => e.key)).toEqual(['ok1', 'broken']);
     expect(entries[1]).toMatchObject({ key: 'broken', partial: true, line: 5 });
     expect(error).toMatchObject({ line: 5, column: 1 });
-    expect(error?.message).toBe('not closed: the file ends inside it (a "{" in it may lack its "}"); entry broken is read up to there, as BibTeX reads it (its key counts)');
+    expect(error && problemMessage(error)).toBe('not closed: the file ends inside it (a "{" in it may lack its "}"); entry broken is read up to there, as BibTeX reads it (its key counts)');
     const two = parseBib('@misc{a, title = {x}}\n@misc{b title = {y}}\n');
     expect(two.entries.map((e) => e.key)).toEqual(['a', 'b']);
-    expect(two.error).toMatchObject({ line: 2, column: 1, message: 'expected "," after the key b, found "t"; entry b is read up to there, as BibTeX reads it (its key counts)' });
+    expect(worded(two.error)).toMatchObject({ line: 2, column: 1, message: 'expected "," after the key b, found "t"; entry b is read up to there, as BibTeX reads it (its key counts)' });
   });
   it('finds a key definition and duplicate keys (ignoring case)', () => {
     const text = read('comments-strings.bib');
@@ -59,7 +61,7 @@ describe('@string macros that expand too far', () => {
     expect(text).toHaveLength(664);
     // a16 is "xx" doubled 16 times: 131,072 characters
     const parsed = parseBib(text);
-    expect(parsed.error).toEqual({ line: 17, column: 1, message: '@string a16 expands to more than 100,000 characters; it is read as empty' });
+    expect(worded(parsed.error)).toEqual({ line: 17, column: 1, message: '@string a16 expands to more than 100,000 characters; it is read as empty' });
     expect(parsed.entries.map((e) => [e.key, e.fields.title])).toEqual([['k', '']]);
     expect(parseBib(`\uFEFF${doubling(26).replace(/\n/g, '\r\n')}`).error).toMatchObject({ line: 17, column: 1 });
     // 15 doublings (65,536 characters) are read
@@ -69,25 +71,25 @@ describe('@string macros that expand too far', () => {
     const big = 'x'.repeat(60_000);
     const field = `@string{big = {${big}}}\n@preamble{"x"}\n@misc{k,\n  year = 2020,\n  title = BIG # { and } # big}`;
     const parsed = parseBib(field);
-    expect(parsed.error).toBeUndefined();
+    expect(worded(parsed.error)).toBeUndefined();
     expect(parsed.entries[0]!.fields).toEqual({ year: '2020' });
-    expect(parsed.problems).toEqual([{ line: 5, column: 3, severity: 'warning', message: 'field title of entry k is longer than 100,000 characters; the field is left out' }]);
-    expect(parseBib(`@string{big = "${big}"}\n@preamble{ big # big }`).error).toMatchObject({ line: 2, column: 1, message: expect.stringMatching(/^@preamble expands/) });
+    expect(worded(parsed.problems)).toEqual([{ line: 5, column: 3, severity: 'warning', message: 'field title of entry k is longer than 100,000 characters; the field is left out' }]);
+    expect(worded(parseBib(`@string{big = "${big}"}\n@preamble{ big # big }`).error)).toMatchObject({ line: 2, column: 1, message: expect.stringMatching(/^@preamble expands/) });
     // `constructor` and `__proto__` are names like any other (issue 20, finding 14): undefined until defined
-    expect(parseBib('@misc{k, title = constructor}').problems!.map((p) => p.message)).toEqual(['undefined macro constructor (no @string defines it); it is read as empty']);
+    expect(parseBib('@misc{k, title = constructor}').problems!.map((p) => problemMessage(p))).toEqual(['undefined macro constructor (no @string defines it); it is read as empty']);
     const proto = parseBib('@string{__proto__ = {Proto}}\n@string{Constructor = {Built}}\n@misc{k, title = __PROTO__ # { } # constructor}');
     expect(proto.problems).toEqual([]);
     expect(proto.entries[0]!.fields.title).toBe('Proto Built');
     // the default macros: jan is "01", ieeetcad 65 characters (68 in all)
     expect(parseBib(doubling(10, 'jan # " " # ieeetcad')).entries[0]!.fields.title).toHaveLength(68 * 1024);
-    expect(parseBib(doubling(11, 'jan # " " # ieeetcad')).error?.message).toBe('@string a11 expands to more than 100,000 characters; it is read as empty');
+    expect(problemMessage(parseBib(doubling(11, 'jan # " " # ieeetcad')).error!)).toBe('@string a11 expands to more than 100,000 characters; it is read as empty');
   });
   it('stops reading, with an error, once the fields pass ten times the file\'s length plus 1,000,000', () => {
     const entries = Array.from({ length: 40 }, (_, i) => `@misc{k${i}, title = m}`);
     const text = `@string{m = {${'x'.repeat(99_000)}}}\n${entries.join('\n')}\n`;
     const parsed = parseBib(text);
     // the budget is 10 × 99,886 + 1,000,000 characters: the 21st entry (99,000 each) passes it
-    expect(parsed.error).toEqual({ line: 22, column: 1, message: 'the fields of this file expand to more than 1,998,860 characters through @string macros; reading stopped here' });
+    expect(worded(parsed.error)).toEqual({ line: 22, column: 1, message: 'the fields of this file expand to more than 1,998,860 characters through @string macros; reading stopped here' });
     expect(parsed.entries).toHaveLength(20);
     expect(parseBib(`@string{m = {${'x'.repeat(99_000)}}}\n${entries.slice(0, 20).join('\n')}\n`).entries).toHaveLength(20);
   });

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseBib } from '../../src/core/bibliography/bibtexFile.js';
 import { BibtexLibraryReader } from '../../src/core/bibliography/readBibtex.js';
+import { problemMessage } from '../../src/core/text/problemText.js';
+import { worded } from './problemWords.js';
 
 const read = (name: string) => readFileSync(join(__dirname, 'fixtures/defects', name), 'utf8');
 const keys = (text: string) => parseBib(text).entries.map((e) => e.key);
@@ -19,14 +21,14 @@ describe('a malformed entry costs that entry only (issue 21, cause 4)', () => {
     const text = read('bib-empty-key-before-entries.bib');
     expect(keys(text)).toEqual(['meurer2017', 'numpy']);
     expect(problems(text)).toEqual([[1, 1, 'error']]);
-    expect(parseBib(text).error?.message).toBe('no citation key (expected "@type{key,"); this @Manual entry is skipped');
+    expect(problemMessage(parseBib(text).error!)).toBe('no citation key (expected "@type{key,"); this @Manual entry is skipped');
   });
   it('an unclosed @misc{simon2012, Year={2012}, takes the next entry with it, as BibTeX does, and no more', () => {
     const text = read('bib-unclosed-entry-takes-next.bib');
     // BibTeX reads "@article" as a field name of simon2012, fails at its "{" and looks for the next
     // "@"; simon2012 itself stays, with its Year (BibTeX 0.99d writes \bibitem{simon2012}).
     expect(keys(text)).toEqual(['simon2012', 'kept2014']);
-    expect(parseBib(text).problems).toEqual([{
+    expect(worded(parseBib(text).problems)).toEqual([{
       line: 1, column: 1, severity: 'error', message: 'expected "=" after the field name @article, found "{" (line 3); entry simon2012 is read up to there, as BibTeX reads it (its key counts)',
     }]);
   });
@@ -77,7 +79,7 @@ describe('hostile names and sizes (issue 20, finding 14)', () => {
     const text = `@misc{big,\n  title = {Big},\n  abstract = {${'x'.repeat(9_000_000)}},\n  year = 2024}\n@misc{after, title = {After}}\n`;
     const r = parseBib(text);
     expect(r.entries.map((e) => [e.key, e.fields])).toEqual([['big', { title: 'Big', year: '2024' }], ['after', { title: 'After' }]]);
-    expect(r.problems).toEqual([{ line: 3, column: 3, severity: 'warning', message: 'field abstract of entry big is longer than 100,000 characters; the field is left out' }]);
+    expect(worded(r.problems)).toEqual([{ line: 3, column: 3, severity: 'warning', message: 'field abstract of entry big is longer than 100,000 characters; the field is left out' }]);
   });
 });
 

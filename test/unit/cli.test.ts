@@ -448,6 +448,14 @@ describe('the built CLI in a child process', () => {
     expectOneLine(cli('list', '--corpus', '/missing'), 'mlsys-papers: --corpus /missing: no such folder');
   });
 
+  it('says a bibliography\'s reader problems in English, whatever the locale (it loads no l10n bundle)', () => {
+    const bib = join(tmp, 'broken-zh.bib');
+    writeFileSync(bib, '@article{b,\n  title = {T}\n  journal = {J},\n}\n');
+    const zhEnv = { ...process.env, LANG: 'zh_CN.UTF-8', LC_ALL: 'zh_CN.UTF-8', VSCODE_NLS_CONFIG: '{"locale":"zh-cn"}' };
+    const r = spawnSync(process.execPath, [join(dir, 'cli.js'), 'check', bib, '--corpus', CORPUS], { encoding: 'utf8', cwd: ROOT, env: zhEnv });
+    expect(r.stderr).toContain(`${bib}:1:1: expected "," or "}" after the value of title, found the field journal: the "," between them is missing (line 3); entry b is read up to there, as BibTeX reads it (its key counts)`);
+  });
+
   it('lint <dir>: one line, exit 2', () => {
     expectOneLine(cli('lint', 'corpus/entries'), 'mlsys-papers: lint: corpus/entries is a folder, not a file (lint its files: corpus/entries/*.yaml)');
   });

@@ -10,6 +10,7 @@ import { URI } from 'vscode-uri';
 import { readBibFile } from '../../src/core/bibliography/bibFile.js';
 import type { CitationService } from '../../src/core/service/service.js';
 import { serviceOver } from './memoryWorkspace.js';
+import { worded } from './problemWords.js';
 
 const service = (files: Record<string, string>) => serviceOver(files, { clientUi: () => true });
 
@@ -97,7 +98,7 @@ describe('readBibFile reads CSL with the library readers', () => {
       ['a', 2, text.indexOf('{"id": "a"'), text.indexOf('a"')],
       ['b', 4, text.indexOf('{"id": "b"'), text.indexOf('b"')],
     ]);
-    expect(json.error).toEqual({ line: 3, column: 1, message: 'this CSL item has no "id"; skipped' });
+    expect(worded(json.error)).toEqual({ line: 3, column: 1, message: 'this CSL item has no "id"; skipped' });
     // A file that does not read cleanly is never written to.
     expect(json.problems).toHaveLength(1);
     const yaml = readBibFile('refs.yaml', 'references:\n- id: a\n- id: b: c\n- id: c\n')!;

@@ -27,6 +27,7 @@ import { jsonSyntaxError } from '../../src/core/text/json.js';
 import { CslJsonReader } from '../../src/core/bibliography/readCslJson.js';
 import { CslYamlReader } from '../../src/core/bibliography/readCslYaml.js';
 import { call, check, runFuzz, Skip, tallies, TEST_TIMEOUT_MS } from './fuzz/harness.js';
+import { problemMessage } from '../../src/core/text/problemText.js';
 
 const show = (v: unknown) => JSON.stringify(v);
 
@@ -148,7 +149,7 @@ function yamlProperty(c: YamlCase): void {
     check('reading in slices ends', calls <= text.length + 10, () => `${calls} calls`);
   }
   check('what is read is plain data', (() => { try { JSON.stringify(sliced.items); return true; } catch { return false; } })());
-  const yamlError = whole.problems.some((p) => p.message.startsWith('YAML: '));
+  const yamlError = whole.problems.some((p) => problemMessage(p).startsWith('YAML: '));
   if (yamlError) {
     // A document that does not parse (a comment put inside a block scalar, say): the slices report it too.
     check('a YAML error is reported in slices too', sliced.problems.length > 0, () => `${show(text)}\n${show(whole.problems)}`);

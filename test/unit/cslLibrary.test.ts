@@ -14,6 +14,8 @@ import { LibraryLoader, loadLibrary } from '../../src/core/library/loadLibrary.j
 import { readBibFile } from '../../src/core/bibliography/bibFile.js';
 import { jsonSyntaxError } from '../../src/core/text/json.js';
 import { parseYaml } from '../../src/core/text/yaml.js';
+import { problemMessage } from '../../src/core/text/problemText.js';
+import { worded } from './problemWords.js';
 
 const FIX = join(__dirname, 'fixtures/csl');
 const read = (name: string) => readFileSync(join(FIX, name), 'utf8');
@@ -39,7 +41,7 @@ describe('finding 3: an item that contains itself, or is nested deeply, is a pro
   for (const [name, format, line, message] of cases) {
     it(name, () => {
       const lib = loadLibrary(read(name), format, REF);
-      expect(lib.file.problems!).toEqual([{ line, column: 1, severity: 'error', message: expect.stringMatching(message) }]);
+      expect(worded(lib.file.problems!)).toEqual([{ line, column: 1, severity: 'error', message: expect.stringMatching(message) }]);
       expect(lib.entries.map((e) => e.key)).toEqual(['a', 'b']);
       // What was read is plain data: the cache and the server's responses serialise it.
       expect(() => JSON.stringify(lib.entries)).not.toThrow();
@@ -57,16 +59,16 @@ describe('finding 3: an item that contains itself, or is nested deeply, is a pro
   it('notPlainData: cycles through objects and arrays, depth, shared nodes that are not cycles', () => {
     const self: Record<string, unknown> = { id: 'x' };
     self.me = [{ back: self }];
-    expect(notPlainData(self)).toMatch(/contains itself/);
+    expect(problemMessage(notPlainData(self)!)).toMatch(/contains itself/);
     const shared = { a: 1 };
     expect(notPlainData({ id: 'x', one: shared, two: [shared, shared] })).toBeUndefined();
     let deep: unknown = 'leaf';
     for (let i = 0; i < 99; i++) deep = [deep];
     expect(notPlainData({ id: 'x', deep })).toBeUndefined(); // 100 levels with the item
-    expect(notPlainData({ id: 'x', deep: [deep] })).toMatch(/nested more than 100/);
+    expect(problemMessage(notPlainData({ id: 'x', deep: [deep] })!)).toMatch(/nested more than 100/);
     let veryDeep: unknown = 'leaf';
     for (let i = 0; i < 1_000_000; i++) veryDeep = [veryDeep];
-    expect(notPlainData(veryDeep)).toMatch(/nested more than 100/); // no recursion
+    expect(problemMessage(notPlainData(veryDeep)!)).toMatch(/nested more than 100/); // no recursion
     expect(notPlainData(null)).toBeUndefined();
     expect(notPlainData(new Date(0))).toBeUndefined();
   });
@@ -88,13 +90,13 @@ describe('finding 9: a one-line CSL-JSON library is read in linear work', () => 
     expect(r.items.map((i) => [i.item.id, i.line])).toEqual([['a', 1], ['b', 2], ['c', 2], ['d', 4]]);
   });
   it('an error is placed by a parser, not by the engine\'s message: line and column', () => {
-    expect(readCslJsonLibrary('[{"id": "a"},\n {"id": "b",}]').problems).toEqual([
+    expect(worded(readCslJsonLibrary('[{"id": "a"},\n {"id": "b",}]').problems)).toEqual([
       { line: 2, column: 13, message: 'not JSON: a property name in double quotes is expected', severity: 'error' },
     ]);
-    expect(readCslJsonLibrary('\uFEFF[{"id": "a"}\n  {"id": "b"}]').problems).toEqual([
+    expect(worded(readCslJsonLibrary('\uFEFF[{"id": "a"}\n  {"id": "b"}]').problems)).toEqual([
       { line: 2, column: 3, message: 'not JSON: a comma or "]" is expected', severity: 'error' },
     ]);
-    expect(readCslJsonLibrary(`[${'['.repeat(20_000)}`).problems).toEqual([
+    expect(worded(readCslJsonLibrary(`[${'['.repeat(20_000)}`).problems)).toEqual([
       { line: 1, column: 20_002, message: 'not JSON: the text ends before the JSON value does', severity: 'error' },
     ]);
   });
@@ -102,10 +104,10 @@ describe('finding 9: a one-line CSL-JSON library is read in linear work', () => 
 
 describe('issue 22: both CSL-JSON paths place an error from a parser, not from V8\'s "position N"', () => {
   it('readBibFile (a document\'s bibliography): line and column in our words', () => {
-    expect(readBibFile('refs.json', '[\n  {"id": "a"},\n  {"id": "b" "title": "x"}\n]\n')!.error).toEqual({ line: 3, column: 14, message: 'not JSON: a comma or "}" is expected' });
-    expect(readBibFile('refs.json', '\uFEFF[{"id": "a"},]')!.error).toEqual({ line: 1, column: 15, message: 'not JSON: a value is expected here' });
-    expect(readBibFile('refs.json', '[{"id": "a"}] // exported\n')!.error).toEqual({ line: 1, column: 15, message: 'not JSON: comments are not allowed in JSON' });
-    expect(readBibFile('refs.json', `${'['.repeat(50_000)}`)!.error).toEqual({ line: 1, column: 50_001, message: 'not JSON: the text ends before the JSON value does' });
+    expect(worded(readBibFile('refs.json', '[\n  {"id": "a"},\n  {"id": "b" "title": "x"}\n]\n')!.error)).toEqual({ line: 3, column: 14, message: 'not JSON: a comma or "}" is expected' });
+    expect(worded(readBibFile('refs.json', '\uFEFF[{"id": "a"},]')!.error)).toEqual({ line: 1, column: 15, message: 'not JSON: a value is expected here' });
+    expect(worded(readBibFile('refs.json', '[{"id": "a"}] // exported\n')!.error)).toEqual({ line: 1, column: 15, message: 'not JSON: comments are not allowed in JSON' });
+    expect(worded(readBibFile('refs.json', `${'['.repeat(50_000)}`)!.error)).toEqual({ line: 1, column: 50_001, message: 'not JSON: the text ends before the JSON value does' });
     expect(readBibFile('refs.json', '[{"id": "a"}]')!.error).toBeUndefined();
   });
   it('jsonSyntaxError: the first error of each kind', () => {
@@ -117,7 +119,7 @@ describe('issue 22: both CSL-JSON paths place an error from a parser, not from V
       ['["\\x"]', 1, 'an unknown escape in a string'], ['["\\u12"]', 1, 'a \\u escape needs four hexadecimal digits'], ['[1.]', 1, 'a number ends too early'],
       ['/* c */ 1', 0, 'comments are not allowed in JSON'],
     ];
-    for (const [text, offset, message] of cases) expect(jsonSyntaxError(text), text).toEqual({ offset, message });
+    for (const [text, offset, message] of cases) expect(worded(jsonSyntaxError(text)), text).toEqual({ offset, message });
     expect(jsonSyntaxError('\uFEFF{"a": [1, {"b": null}], "c": "\\u00e9"}')).toBeUndefined();
   });
 });
@@ -154,14 +156,14 @@ describe('finding 10: a CSL-YAML library is read in slices of bounded work', () 
       const a = readCslYamlLibrary(text);
       const whole = new CslYamlReader(text, { whole: true });
       whole.read();
-      const broken = whole.problems.some((p) => p.message.startsWith('YAML: '));
+      const broken = whole.problems.some((p) => problemMessage(p).startsWith('YAML: '));
       if (!broken) {
         expect(a.items, text).toEqual(whole.items);
         expect(a.problems, text).toEqual(whole.problems);
       } else {
         // A YAML error is the whole document's problem; read in slices, its item's only.
         expect(a.problems.length, text).toBeGreaterThan(0);
-        expect(a.problems.every((p) => p.message.startsWith('YAML: ') || p.message.includes('CSL item')), text).toBe(true);
+        expect(a.problems.every((p) => problemMessage(p).startsWith('YAML: ') || problemMessage(p).includes('CSL item')), text).toBe(true);
       }
     }
   });
@@ -196,7 +198,7 @@ describe('finding 10: a CSL-YAML library is read in slices of bounded work', () 
     }
   });
   it('a text with a lone CR is refused where the scan finds it', () => {
-    expect(readCslYamlLibrary('references:\n- id: a\r- id: b\n').problems).toEqual([{ line: 2, column: 8, message: expect.stringMatching(/lone CR/), severity: 'error' }]);
+    expect(worded(readCslYamlLibrary('references:\n- id: a\r- id: b\n').problems)).toEqual([{ line: 2, column: 8, message: expect.stringMatching(/lone CR/), severity: 'error' }]);
   });
   it('progress: total once the list is scanned, done as items are read', () => {
     const r = new CslYamlReader(`references:\n${block(200)}`);
@@ -213,7 +215,7 @@ describe('finding 14: empty ids and a second YAML document', () => {
       const lib = loadLibrary(read(name), name.endsWith('.json') ? 'csl-json' : 'csl-yaml', REF);
       expect(lib.entries.map((e) => e.key)).toEqual(['a', 'b']);
       const lines = name.endsWith('.json') ? [3, 4] : [4, 6];
-      expect(lib.file.problems!).toEqual([
+      expect(worded(lib.file.problems!)).toEqual([
         { line: lines[0], column: 1, severity: 'error', message: 'this CSL item\'s "id" is empty; skipped' },
         { line: lines[1], column: 1, severity: 'error', message: 'this CSL item\'s "id" is blank (only white space); skipped' },
       ]);
@@ -222,11 +224,11 @@ describe('finding 14: empty ids and a second YAML document', () => {
   it('csl-yaml-two-documents.yaml: says the file holds two documents and names the line of the second "---"', () => {
     const text = read('csl-yaml-two-documents.yaml');
     const lib = readCslYamlLibrary(text);
-    expect(lib.problems).toEqual([{
+    expect(worded(lib.problems)).toEqual([{
       line: 4, column: 1, severity: 'error',
       message: 'YAML: this file holds more than one YAML document: a second one starts with the "---" on line 4',
     }]);
-    expect(parseYaml('a: 1\n...\nb: 2\n').problems.map((p) => p.message)).toEqual(['this file holds more than one YAML document: a second one starts on line 3']);
+    expect(parseYaml('a: 1\n...\nb: 2\n').problems.map((p) => problemMessage(p.text))).toEqual(['this file holds more than one YAML document: a second one starts on line 3']);
     expect(JSON.stringify(parseYaml(text).problems)).not.toMatch(/parseAllDocuments/);
   });
 });

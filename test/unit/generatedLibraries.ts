@@ -4,6 +4,7 @@
  */
 import { expect } from 'vitest';
 import { loadLibrary, type LoadedLibrary } from '../../src/core/library/loadLibrary.js';
+import { worded } from './problemWords.js';
 
 /** The library reference the generated libraries are loaded under. */
 export const GENERATED_REF = { uri: 'file:///lib/refs.bib', name: 'refs.bib' };
@@ -36,7 +37,7 @@ export function oneLongLine(n: number): string {
 export function expectOneLongLineRead(text: string): void {
   const lib = loadLibrary(text, 'bibtex', GENERATED_REF);
   expect(lib.entries.map((e) => [e.key, e.title, e.year, e.library!.line])).toEqual([['a', 'A', undefined, 1], ['b', 'b', 2020, 1], ['c', 'C', undefined, 1]]);
-  expect(lib.file.problems!).toEqual([{ line: 1, column: text.indexOf('title', text.indexOf('@misc{b')) + 1, severity: 'warning', message: 'field title of entry b is longer than 100,000 characters; the field is left out' }]);
+  expect(worded(lib.file.problems!)).toEqual([{ line: 1, column: text.indexOf('title', text.indexOf('@misc{b')) + 1, severity: 'warning', message: 'field title of entry b is longer than 100,000 characters; the field is left out' }]);
 }
 
 /** A BibTeX library's entries' `[start, end)` offsets, two numbers an entry (undefined for a CSL library). */

@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  CodeActionRequest, DidChangeConfigurationNotification, DocumentDiagnosticRequest, HoverRequest,
-  type CodeAction, type Diagnostic, type Hover, type MarkupContent,
+  CodeActionRequest, DidChangeConfigurationNotification, DocumentDiagnosticRequest, HoverRequest, PublishDiagnosticsNotification,
+  type CodeAction, type PublishDiagnosticsParams, type Diagnostic, type Hover, type MarkupContent,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
 import { refusalText } from '../../src/core/bibliography/refusal.js';
@@ -66,6 +66,25 @@ describe('language server in Chinese', () => {
     settings.showChineseLabels = true;
     await s.client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
     expect(await hover()).toContain('*LLM inference serving · LLM推理服务 › ');
+    s.dispose();
+  });
+
+  it('says a bibliography reader\'s problems in the bundle\'s language: in the file, at the citing document\'s \\bibliography, and in a library', async () => {
+    // A missing "," (BibTeX reads entry b up to there), and a library entry with an undefined macro.
+    const broken = '@article{b,\n  title = {T}\n  journal = {J},\n}\n@misc{ok,\n  title = {Fine},\n}\n';
+    const lib = '@misc{k,\n  title = nomacro,\n}\n';
+    const s = await start({ '/ws/refs.bib': broken, '/ws/lib.bib': lib }, { citationStyle: 'apa', libraries: ['lib.bib'] }, {}, { l10n: { bundle: zh } }, {}, '/ws', true, 'zh-cn');
+    const refs = URI.file('/ws/refs.bib').toString();
+    const said = 'title 的值之后应为“,”或“}”，却遇到字段 journal：两者之间缺少“,”（第 3 行）；条目 b 读取到该处为止，与 BibTeX 相同（其引用键有效）';
+    s.open(refs, 'bibtex', broken);
+    const own = await s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: refs } }) as { items: Diagnostic[] };
+    expect(own.items.map((d) => [d.range.start.line, d.message])).toEqual([[0, said]]);
+    s.open(MAIN, 'latex', '\\bibliography{refs}\n\\cite{ok}.\n');
+    const citing = await s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: MAIN } }) as { items: Diagnostic[] };
+    expect(citing.items.map((d) => d.message)).toEqual([`refs.bib 第 1 行：${said}。其余条目的键仍会检查。`]);
+    const libUri = URI.file('/ws/lib.bib').toString();
+    const published = await s.notified<PublishDiagnosticsParams>(PublishDiagnosticsNotification.method, (p) => p.uri === libUri && p.diagnostics.length > 0);
+    expect(published.diagnostics.map((d) => [d.range.start.line, d.message])).toEqual([[1, '未定义的宏 nomacro（没有 @string 定义它）；按空值读取']]);
     s.dispose();
   });
 

@@ -26,6 +26,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, it } from 'vitest';
 import { BibtexLibraryReader, readEntryAt, type RawBibEntry } from '../../src/core/bibliography/readBibtex.js';
 import { call, check, runFuzz, tallies, TEST_TIMEOUT_MS } from './fuzz/harness.js';
+import { problemMessage } from '../../src/core/text/problemText.js';
 
 const show = (v: unknown) => JSON.stringify(v);
 
@@ -237,7 +238,7 @@ function readProperty(c: Case): void {
   const gotProblems = reader.problems.map((p) => ({ line: p.line, column: p.column, severity: p.severity }));
   check(`one problem per broken entry, at its line and column${where}`, isDeepStrictEqual(gotProblems, wantProblems),
     () => `expected ${show(wantProblems)} (${show(why)})\nreported ${show(reader.problems)}`);
-  check('every problem has a message', reader.problems.every((p) => typeof p.message === 'string' && p.message.length > 0));
+  check('every problem has a message', reader.problems.every((p) => problemMessage(p).length > 0));
 
   // Offsets: each entry's text, from its `@` to its closing brace.
   reader.entries.forEach((e: RawBibEntry) => {

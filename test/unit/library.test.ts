@@ -21,6 +21,8 @@ import { texToText } from '../../src/core/bibliography/texToText.js';
 import { CURATION_FIELDS } from '../../src/core/corpus/schema.js';
 import { parseQuery } from '../../src/core/search/queryLanguage.js';
 import { bibFormatOf } from '../../src/core/workspace/bibFormat.js';
+import { problemMessage } from '../../src/core/text/problemText.js';
+import { worded } from './problemWords.js';
 
 const FIX = join(__dirname, 'fixtures/library');
 const read = (name: string) => readFileSync(join(FIX, name), 'utf8');
@@ -183,8 +185,8 @@ describe('BibtexLibraryReader', () => {
       ['g', 10, 'misc', { title: 'G' }],
     ]);
     expect(r.problems.map((p) => [p.line, p.column, p.severity])).toEqual([[2, 1, 'error'], [7, 1, 'error'], [9, 3, 'error']]);
-    expect(r.problems[0]!.message).toBe('expected "," after the key b, found "t"; entry b is left out (BibTeX keeps it with the fields before that)');
-    expect(r.problems[1]!.message).toBe('not closed: a "{" is still open where the next entry starts; entry d is left out (BibTeX keeps it with the fields before that)');
+    expect(problemMessage(r.problems[0]!)).toBe('expected "," after the key b, found "t"; entry b is left out (BibTeX keeps it with the fields before that)');
+    expect(problemMessage(r.problems[1]!)).toBe('not closed: a "{" is still open where the next entry starts; entry d is left out (BibTeX keeps it with the fields before that)');
     for (const e of r.entries) {
       expect(text[e.start]).toBe('@');
       expect(text[e.end - 1]).toBe('}');
@@ -279,7 +281,7 @@ describe('BibtexLibraryReader', () => {
   it('leaves out a field longer than 100,000 characters with a warning, and keeps the entry', () => {
     const r = readBib(`@misc{a,\n  title = {T},\n  abstract = {${'x'.repeat(100_001)}}}\n@misc{b, title = {B}}`);
     expect(r.entries.map((e) => [e.key, e.fields])).toEqual([['a', { title: 'T' }], ['b', { title: 'B' }]]);
-    expect(r.problems).toEqual([{ line: 3, column: 3, severity: 'warning', message: 'field abstract of entry a is longer than 100,000 characters; the field is left out' }]);
+    expect(worded(r.problems)).toEqual([{ line: 3, column: 3, severity: 'warning', message: 'field abstract of entry a is longer than 100,000 characters; the field is left out' }]);
   });
 
   it('reads in slices when a deadline says to stop, to the same result', () => {
@@ -320,7 +322,7 @@ describe('BibtexLibraryReader', () => {
       ['b', { title: 'B', note: '' }],
       ['c', { month: expect.any(String), title: 'C' }],
     ]);
-    expect(r.problems.map((p) => [p.line, p.column, p.severity, p.message])).toEqual([
+    expect(r.problems.map((p) => [p.line, p.column, p.severity, problemMessage(p)])).toEqual([
       [2, 28, 'warning', 'undefined macro nope (no @string defines it); it is read as empty'],
       [2, 42, 'warning', 'undefined macro toString (no @string defines it); it is read as empty'],
       [4, 10, 'warning', 'undefined macro Undef (no @string defines it); it is read as empty'],
@@ -465,12 +467,12 @@ describe('CSL libraries', () => {
   it('CSL-JSON: items with their lines, one problem for the item without an id', () => {
     const lib = readCslJsonLibrary(read('library.json'));
     expect(lib.items.map((i) => [i.item.id, i.line])).toEqual([['kwon2023efficient', 2], ['shoeybi2019megatron', 20], ['zhang2023dive', 32]]);
-    expect(lib.problems).toEqual([{ line: 16, column: 1, message: 'this CSL item has no "id"; skipped', severity: 'error' }]);
+    expect(worded(lib.problems)).toEqual([{ line: 16, column: 1, message: 'this CSL item has no "id"; skipped', severity: 'error' }]);
   });
   it('CSL-YAML: items with their lines, one problem for the entry that is not an item', () => {
     const lib = readCslYamlLibrary(read('library.yaml'));
     expect(lib.items.map((i) => [i.item.id, i.line])).toEqual([['kwon2023efficient', 3], ['yu2022orca', 19]]);
-    expect(lib.problems).toEqual([{ line: 17, column: 1, message: 'not a CSL item (expected a mapping with an "id"); skipped', severity: 'error' }]);
+    expect(worded(lib.problems)).toEqual([{ line: 17, column: 1, message: 'not a CSL item (expected a mapping with an "id"); skipped', severity: 'error' }]);
   });
   it('CSL-JSON: finds each element\'s line past strings with brackets and escaped quotes, in CRLF and after a BOM', () => {
     const text = '\uFEFF[{"id": "a", "note": "x]}{[\\"]"},\r\n {"id": 7},\r\n "str", null, [1, {"id": "x"}], true,\r\n {"id": "c"}]';
@@ -479,23 +481,24 @@ describe('CSL libraries', () => {
     expect(lib.problems.map((p) => p.line)).toEqual([3, 3, 3, 3]);
   });
   it('CSL-JSON: one problem with its place for text that is not a JSON array', () => {
-    expect(readCslJsonLibrary('[{"id": "a"},\n {"id": "b",}]').problems).toEqual([
+    expect(worded(readCslJsonLibrary('[{"id": "a"},\n {"id": "b",}]').problems)).toEqual([
       { line: 2, column: 13, message: expect.stringMatching(/^not JSON: /), severity: 'error' },
     ]);
-    expect(readCslJsonLibrary('{"id": "a"}').problems).toEqual([{ line: 1, column: 1, message: 'not a CSL-JSON library (expected a JSON array of CSL items)', severity: 'error' }]);
+    expect(worded(readCslJsonLibrary('{"id": "a"}').problems)).toEqual([{ line: 1, column: 1, message: 'not a CSL-JSON library (expected a JSON array of CSL items)', severity: 'error' }]);
     expect(readCslJsonLibrary('')).toEqual({ items: [], problems: [] });
     expect(readCslJsonLibrary('  \n')).toEqual({ items: [], problems: [] });
   });
   it('CSL-YAML: Pandoc\'s references:, a top-level list (one problem: pandoc reads none of it), and the problems of other YAML', () => {
-    expect(readCslYamlLibrary('- id: a\n  title: A\n- id: b\n')).toEqual({ items: [], problems: [{ line: 1, column: 1, message: expect.stringMatching(/^a list of CSL items with no "references:" field/), severity: 'error' }] });
+    const bare = readCslYamlLibrary('- id: a\n  title: A\n- id: b\n');
+    expect({ items: bare.items, problems: worded(bare.problems) }).toEqual({ items: [], problems: [{ line: 1, column: 1, message: expect.stringMatching(/^a list of CSL items with no "references:" field/), severity: 'error' }] });
     expect(readCslYamlLibrary('\uFEFFreferences:\r\n  - id: a\r\n  - id: b\r\n').items.map((i) => [i.item.id, i.line])).toEqual([['a', 2], ['b', 3]]);
-    expect(readCslYamlLibrary('title: x\n').problems).toEqual([{ line: 1, column: 1, message: 'not a CSL-YAML bibliography: it has no "references:" field', severity: 'error' }]);
+    expect(worded(readCslYamlLibrary('title: x\n').problems)).toEqual([{ line: 1, column: 1, message: 'not a CSL-YAML bibliography: it has no "references:" field', severity: 'error' }]);
     // A broken item is a problem at its place; the others load (the list is read item by item).
     const broken = readCslYamlLibrary('references:\n  - id: a\n    title: [unclosed\n  - id: b\n');
-    expect(broken.problems).toEqual([{ line: 4, column: 1, message: expect.stringMatching(/^YAML: /), severity: 'error' }]);
+    expect(worded(broken.problems)).toEqual([{ line: 4, column: 1, message: expect.stringMatching(/^YAML: /), severity: 'error' }]);
     expect(broken.items.map((i) => [i.item.id, i.line])).toEqual([['b', 4]]);
-    expect(readCslYamlLibrary('references:\r  - id: a\r').problems).toEqual([{ line: 1, column: 12, message: expect.stringMatching(/lone CR/), severity: 'error' }]);
-    expect(readCslYamlLibrary('references:\n  - title: no id\n  - 42\n').problems.map((p) => [p.line, p.message])).toEqual([
+    expect(worded(readCslYamlLibrary('references:\r  - id: a\r').problems)).toEqual([{ line: 1, column: 12, message: expect.stringMatching(/lone CR/), severity: 'error' }]);
+    expect(readCslYamlLibrary('references:\n  - title: no id\n  - 42\n').problems.map((p) => [p.line, problemMessage(p)])).toEqual([
       [2, 'this CSL item has no "id"; skipped'], [3, 'not a CSL item (expected a mapping with an "id"); skipped'],
     ]);
   });
@@ -903,7 +906,7 @@ describe('hostile libraries', () => {
   it('@string macros that double 26 times: a problem at the first over 100,000 characters, later entries still read', () => {
     const lib = loadLibrary(doubling(26), 'bibtex', REF);
     // a16 is "xx" doubled 16 times: 131,072 characters
-    expect(lib.file.problems!).toEqual([{ line: 17, column: 1, severity: 'error', message: '@string a16 expands to more than 100,000 characters; it is read as empty' }]);
+    expect(worded(lib.file.problems!)).toEqual([{ line: 17, column: 1, severity: 'error', message: '@string a16 expands to more than 100,000 characters; it is read as empty' }]);
     expect(lib.entries.map((e) => [e.key, e.library!.line, e.title])).toEqual([['k', 28, 'k'], ['after', 29, 'After']]);
     expect(lib.file.macros!.a26).toBe('');
     expect(lib.file.macros!.a15).toHaveLength(65_536);
@@ -915,7 +918,7 @@ describe('hostile libraries', () => {
     const fit = Math.floor(budget / 60_000);
     const r = readBib(text);
     expect(r.entries).toHaveLength(fit);
-    expect(r.problems).toEqual([{
+    expect(worded(r.problems)).toEqual([{
       line: fit + 2, column: 1, severity: 'error',
       message: `the fields of this file expand to more than ${budget.toLocaleString('en-US')} characters through @string macros; reading stopped here`,
     }]);
@@ -932,7 +935,7 @@ describe('hostile libraries', () => {
       let lib: LoadedLibrary | undefined;
       expect(() => { lib = loadLibrary(deep(d), 'bibtex', REF); }).not.toThrow();
       expect(lib!.entries.map((e) => e.key)).toEqual(['a', 'deep', 'b']);
-      expect(lib!.file.problems).toEqual(d > 50_000 ? [{ line: 2, column: 13, severity: 'warning', message: 'field title of entry deep is longer than 100,000 characters; the field is left out' }] : []);
+      expect(worded(lib!.file.problems)).toEqual(d > 50_000 ? [{ line: 2, column: 13, severity: 'warning', message: 'field title of entry deep is longer than 100,000 characters; the field is left out' }] : []);
     }
     // 400 deep is read; its title is the text inside
     const lib = loadLibrary(deep(400), 'bibtex', REF);
@@ -941,10 +944,10 @@ describe('hostile libraries', () => {
   it('10,000-deep nesting in CSL libraries: that item is a problem at its line, the others load', () => {
     const json = loadLibrary(`[{"id": "a", "x": ${'['.repeat(10_000)}${']'.repeat(10_000)}},\n{"id": "b"}]`, 'csl-json', REF);
     expect(json.entries.map((e) => [e.key, e.library!.line])).toEqual([['b', 2]]);
-    expect(json.file.problems).toEqual([{ line: 1, column: 1, severity: 'error', message: 'this CSL item is nested more than 100 levels deep; skipped' }]);
+    expect(worded(json.file.problems)).toEqual([{ line: 1, column: 1, severity: 'error', message: 'this CSL item is nested more than 100 levels deep; skipped' }]);
     let yaml: LoadedLibrary | undefined;
     expect(() => { yaml = loadLibrary(`references:\n- id: a\n  x: ${'['.repeat(10_000)}${']'.repeat(10_000)}\n- id: b\n`, 'csl-yaml', REF); }).not.toThrow();
-    expect(yaml!.file.problems).toEqual([expect.objectContaining({ line: 3, severity: 'error', message: expect.stringMatching(/nested more than \d+ levels deep/) })]);
+    expect(worded(yaml!.file.problems)).toEqual([expect.objectContaining({ line: 3, severity: 'error', message: expect.stringMatching(/nested more than \d+ levels deep/) })]);
     expect(yaml!.entries.map((e) => [e.key, e.library!.line])).toEqual([['b', 4]]);
   });
 });

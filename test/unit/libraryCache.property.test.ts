@@ -29,6 +29,7 @@ import { prepareEntry } from '../../src/core/library/verbatim.js';
 import { parseQuery } from '../../src/core/search/queryLanguage.js';
 import { openSealed, sealCache, sha256 } from '../../src/host/node/libraryCache.js';
 import { call, check, runFuzz, tallies, TEST_TIMEOUT_MS } from './fuzz/harness.js';
+import { problemMessage } from '../../src/core/text/problemText.js';
 
 const REF = { uri: 'file:///ws/refs', name: 'refs' };
 const FORMATS: LibraryFormat[] = ['bibtex', 'csl-json', 'csl-yaml'];
@@ -319,7 +320,7 @@ describe('library cache (property)', () => {
         const works = new SameWorkIndex<string>();
         works.add({ doi: '10.1/x', title: 'x' }, 'k');
         for (const e of got.entries) works.find(entryIdentity(e));
-        for (const p of got.file.problems!) void `${p.line}:${p.column}: ${p.message}`;
+        for (const p of got.file.problems!) void `${p.line}:${p.column}: ${problemMessage(p)}`;
         libraryToJson(got);
       });
     });

@@ -13,6 +13,7 @@ import { LatexProject } from '../../src/core/latex/project.js';
 import { makefileCommands, shellScriptCommands } from '../../src/core/markdown/buildScripts.js';
 import type { CitationService } from '../../src/core/service/service.js';
 import { MemoryWorkspace, serviceOver } from './memoryWorkspace.js';
+import { worded } from './problemWords.js';
 
 const doc = (path: string, languageId: string, text: string) => TextDocument.create(URI.file(path).toString(), languageId, 1, text);
 const bib = (...keys: string[]) => keys.map((k) => `@misc{${k},\n  title = {The paper ${k}},\n  author = {Doe, Jo},\n  year = {2001}\n}\n`).join('\n');
@@ -308,7 +309,7 @@ describe('cause 7: an entry missing a comma between two fields (issue 21\'s set)
     expect(r.entries.map((e) => [e.key, Object.keys(e.fields), e.partial ?? false])).toEqual([
       ['good1', ['author', 'title', 'year'], false], ['nocomma', ['author', 'title'], true], ['good2', ['author', 'year'], false],
     ]);
-    expect(r.error).toEqual({ line: 6, column: 1, message: 'expected "," or "}" after the value of title, found the field journal: the "," between them is missing (line 9); entry nocomma is read up to there, as BibTeX reads it (its key counts)' });
+    expect(worded(r.error)).toEqual({ line: 6, column: 1, message: 'expected "," or "}" after the value of title, found the field journal: the "," between them is missing (line 9); entry nocomma is read up to there, as BibTeX reads it (its key counts)' });
   });
 
   it('a citation of it is not flagged; the syntax error is reported on the entry, in the .bib and once in the document', async () => {

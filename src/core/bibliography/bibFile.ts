@@ -6,7 +6,7 @@
 import { CslJsonReader, type CslLibraryItem, type CslReader } from './readCslJson.js';
 import { CslYamlReader } from './readCslYaml.js';
 import { bibFormatOf, type BibFormat } from '../workspace/bibFormat.js';
-import { parseBib, type BibEntry, type BibProblem, type BibSyntaxError } from './bibtexFile.js';
+import { firstError, parseBib, type BibEntry, type BibProblem, type BibSyntaxError } from './bibtexFile.js';
 import { cslYear } from '../corpus/sameWork.js';
 
 /** A bibliography file as read: its entries' keys and identities, or why it could not be read. */
@@ -88,8 +88,7 @@ export const cslEntry = ({ item, line, start, keyStart }: CslLibraryItem): BibEn
 
 /** A CSL file's reading as a {@link BibFile}: its entries, the reader's problems, the first error. */
 function cslBibFile(path: string, format: BibFormat, text: string, entries: BibEntry[], problems: BibProblem[]): BibFile {
-  const first = problems.find((p) => p.severity === 'error');
-  return { path, format, text, entries, problems, ...(first ? { error: { line: first.line, column: first.column, message: first.message } } : {}) };
+  return { path, format, text, entries, problems, ...firstError(problems) };
 }
 
 /** A CSL variable as text (strings and numbers). */

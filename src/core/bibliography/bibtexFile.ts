@@ -6,6 +6,7 @@
  * planners use (the append plan is `planAdditions.ts`'s `planBibAppend`).
  */
 import { BibtexLibraryReader, readEntryAt, type LibraryProblem } from './readBibtex.js';
+import { textOf, type ProblemText } from '../text/problemText.js';
 
 export { MAX_BIB_EXPANSION, maxTotalBibExpansion } from './readBibtex.js';
 
@@ -36,11 +37,19 @@ export interface BibEntry {
   partial?: true;
 }
 
-/** Where a `.bib` file has an error (an entry that is skipped). `line` and `column` are 1-based. */
-export interface BibSyntaxError {
+/**
+ * Where a bibliography file has an error (an entry that is skipped), and what it is (a code with its
+ * values, worded by `core/text/problemText.ts`'s `problemMessage`). `line` and `column` are 1-based.
+ */
+export interface BibSyntaxError extends ProblemText {
   line: number;
   column: number;
-  message: string;
+}
+
+/** The first error-level problem of a reading as its {@link BibSyntaxError}, or `{}` when there is none (to spread into a reading). */
+export function firstError(problems: readonly LibraryProblem[]): { error?: BibSyntaxError } {
+  const first = problems.find((p) => p.severity === 'error');
+  return first ? { error: { line: first.line, column: first.column, ...textOf(first) } } : {};
 }
 
 /** A problem of a `.bib` file (an entry skipped, an undefined macro), at its 1-based line and column. */
@@ -77,8 +86,7 @@ export function parseBib(text: string): ParsedBib {
     entries.push(...r.partial.map((e) => ({ key: e.key, type: e.type, fields: e.fields, start: e.start, end: e.end, line: e.line, partial: true as const })));
     entries.sort((a, b) => a.start! - b.start!);
   }
-  const first = r.problems.find((p) => p.severity === 'error');
-  return { entries, problems: r.problems, ...(r.commented.length ? { commented: r.commented } : {}), ...(first ? { error: { line: first.line, column: first.column, message: first.message } } : {}) };
+  return { entries, problems: r.problems, ...(r.commented.length ? { commented: r.commented } : {}), ...firstError(r.problems) };
 }
 
 /**

@@ -15,6 +15,7 @@
  * Lines end with CRLF, LF or a lone CR (as in VS Code's text model and web2c's `input_line`).
  */
 import { defaultStrings } from '@citation-js/plugin-bibtex/lib/input/constants.js';
+import { problem, type ProblemArg, type ProblemText } from '../text/problemText.js';
 
 /** Characters one `@string` macro, field or `@preamble` may expand to through macros. */
 export const MAX_BIB_EXPANSION = 100_000;
@@ -28,11 +29,14 @@ export function maxTotalBibExpansion(textLength: number): number {
   return 10 * textLength + 1_000_000;
 }
 
-/** Something wrong at a place in a library file; `line` and `column` are 1-based. */
-export interface LibraryProblem {
+/**
+ * Something wrong at a place in a library file; `line` and `column` are 1-based. What is wrong is
+ * a code with its values (`core/text/problemText.ts`), made a sentence where it is shown
+ * (`problemMessage`), in the display language.
+ */
+export interface LibraryProblem extends ProblemText {
   line: number;
   column: number;
-  message: string;
   severity: 'error' | 'warning';
 }
 
@@ -64,7 +68,7 @@ export function isWhite(c: number): boolean {
  * where looking for the next `@` goes on.
  */
 export class BibError {
-  constructor(readonly at: number, readonly message: string, readonly resume = at) {}
+  constructor(readonly at: number, readonly text: ProblemText, readonly resume = at) {}
 }
 
 /** A line that starts with "@" (after spaces and tabs), for bounding a value that does not close (after its line break). */
@@ -169,26 +173,27 @@ export abstract class BibtexScanner {
     return text.slice(i, j);
   }
 
-  /** A readable name for the character at `i`, for messages. */
-  protected found(i: number): string {
-    if (i >= this.end) return 'the end of the file';
+  /** A readable name for the character at `i`, for messages: the end, a line break, or the character in quotes. */
+  protected found(i: number): ProblemArg {
+    if (i >= this.end) return problem('bib-found-end');
     const c = this.text[i]!;
-    return isWhite(c.charCodeAt(0)) ? 'a line break' : `"${c}"`;
+    return isWhite(c.charCodeAt(0)) ? problem('bib-found-line-break') : `"${c}"`;
   }
 
   /**
    * `name = value` at `i`, as in `@string` and in an entry's fields (bibtex.web § 262 and § 268):
    * an identifier, `=`, a value; white space between them skipped.
    *
-   * @param missingName - what the message says was expected when no identifier is at `i`
-   * @param what - how the message names the identifier before a missing `=` (`the macro name`, `the field name`)
+   * @param what - a macro's (`@string`) or a field's
+   * @param after - what the problem names when no identifier is at `i`: the `@string` and the
+   *   character after it, or the entry's closing delimiter
    * @throws BibError where it does not follow the grammar
    */
-  protected assignment(i: number, missingName: string, what: string): { name: string; value: BibtexValue; end: number } {
+  protected assignment(i: number, what: 'macro' | 'field', after: string): { name: string; value: BibtexValue; end: number } {
     const name = this.identifier(i);
-    if (!name) throw new BibError(i, `expected ${missingName}, found ${this.found(i)}`);
+    if (!name) throw new BibError(i, problem(what === 'macro' ? 'bib-expected-macro-name' : 'bib-expected-field-name', after, this.found(i)));
     i = this.skipBlanks(i + name.length);
-    if (this.text[i] !== '=') throw new BibError(i, `expected "=" after ${what} ${name}, found ${this.found(i)}`);
+    if (this.text[i] !== '=') throw new BibError(i, problem(what === 'macro' ? 'bib-expected-equals-after-macro' : 'bib-expected-equals-after-field', name, this.found(i)));
     const v = this.value(this.skipBlanks(i + 1));
     return { name, value: v.value, end: v.end };
   }
@@ -220,11 +225,11 @@ export abstract class BibtexScanner {
         i = j;
       } else {
         const name = this.identifier(i);
-        if (!name) throw new BibError(i, `expected a value ("{…}", '"…"', a number or a macro name), found ${this.found(i)}`);
+        if (!name) throw new BibError(i, problem('bib-expected-value', this.found(i)));
         const lower = name.toLowerCase();
         const expansion = this.macroTable.get(lower);
         if (expansion === undefined) {
-          this.pending.push({ ...this.where(i), severity: 'warning', message: `undefined macro ${name} (no @string defines it); it is read as empty` });
+          this.pending.push({ ...this.where(i), severity: 'warning', ...problem('bib-undefined-macro', name) });
         } else {
           macro = true;
           add(expansion);
@@ -255,7 +260,7 @@ export abstract class BibtexScanner {
       const c = text.charCodeAt(j);
       if (c === 123) depth++;
       else if (c === 125) {
-        if (depth === 0) throw new BibError(j, 'a "}" closes nothing in a quoted value');
+        if (depth === 0) throw new BibError(j, problem('bib-brace-closes-nothing'));
         if (--depth === 0 && !quoted) return j + 1;
       } else if (c === 34 && quoted && depth === 0) return j + 1;
       else if (c === 10 || (c === 13 && text.charCodeAt(j + 1) !== 10)) {
@@ -267,6 +272,6 @@ export abstract class BibtexScanner {
       }
     }
     const resume = firstEntryLine >= 0 ? firstEntryLine : end;
-    throw new BibError(i, `not closed: a ${quoted ? '\'"\'' : '"{"'} is still open where the next entry starts`, resume);
+    throw new BibError(i, problem(quoted ? 'bib-quote-not-closed' : 'bib-brace-not-closed'), resume);
   }
 }

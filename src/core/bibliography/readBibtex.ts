@@ -49,6 +49,7 @@ import {
   BibError, BibtexScanner, isWhite, MAX_BIB_EXPANSION, maxTotalBibExpansion,
   type BibReadRange, type LibraryProblem,
 } from './bibtexScanner.js';
+import { problem } from '../text/problemText.js';
 
 export { MAX_BIB_EXPANSION, maxTotalBibExpansion, type BibReadRange, type LibraryProblem } from './bibtexScanner.js';
 
@@ -254,7 +255,7 @@ export class BibtexLibraryReader extends BibtexScanner {
       this.pos = type ? i : at + 1;
       if (start.line === this.strayLine) return;
       this.strayLine = start.line;
-      this.problems.push({ ...start, severity: 'warning', message: `"@" not followed by an entry type; ignored up to the next "@" (BibTeX reads nothing outside entries)` });
+      this.problems.push({ ...start, severity: 'warning', ...problem('bib-stray-at') });
       return;
     }
     const kind = type.toLowerCase();
@@ -275,7 +276,7 @@ export class BibtexLibraryReader extends BibtexScanner {
       this.pos = white;
       if (start.line === this.strayLine) return;
       this.strayLine = start.line;
-      this.problems.push({ ...start, severity: 'warning', message: `"@${type}" is not followed by "{" or "(", so it starts no entry; ignored up to the next "@"` });
+      this.problems.push({ ...start, severity: 'warning', ...problem('bib-no-open', type) });
       return;
     }
     if (isEntry) this.done_++;
@@ -288,16 +289,16 @@ export class BibtexLibraryReader extends BibtexScanner {
       if (kind === 'preamble') {
         const v = this.value(i);
         i = v.end;
-        if (v.value.macro && v.value.length > MAX_BIB_EXPANSION) throw new BibError(at, `@preamble expands to more than ${MAX_BIB_EXPANSION.toLocaleString('en-US')} characters through @string macros`, v.end);
+        if (v.value.macro && v.value.length > MAX_BIB_EXPANSION) throw new BibError(at, problem('bib-preamble-too-long', MAX_BIB_EXPANSION.toLocaleString('en-US')), v.end);
       } else if (kind === 'string') {
-        const v = this.assignment(i, `a macro name after "@string${text[at + 1 + type.length] ?? ''}"`, 'the macro name');
+        const v = this.assignment(i, 'macro', `@string${text[at + 1 + type.length] ?? ''}`);
         const name = v.name;
         i = v.end;
-        if (text[i] !== close) throw new BibError(i, `expected "${close}" after the value of @string ${name}, found ${this.found(i)}`);
+        if (text[i] !== close) throw new BibError(i, problem('bib-expected-string-close', close, name, this.found(i)));
         const lower = name.toLowerCase();
         if (v.value.macro && v.value.length > MAX_BIB_EXPANSION) {
           this.macroTable.set(lower, '');
-          this.problems.push({ ...start, severity: 'error', message: `@string ${name} expands to more than ${MAX_BIB_EXPANSION.toLocaleString('en-US')} characters; it is read as empty` });
+          this.problems.push({ ...start, severity: 'error', ...problem('bib-string-too-long', name, MAX_BIB_EXPANSION.toLocaleString('en-US')) });
         } else this.macroTable.set(lower, v.value.text);
         this.strings.set(lower, { start: at, end: i + 1 });
       } else {
@@ -310,7 +311,7 @@ export class BibtexLibraryReader extends BibtexScanner {
         }
         key = text.slice(i, j);
         i = this.skipBlanks(j);
-        if (!key) throw new BibError(i, 'no citation key (expected "@type{key,")', i);
+        if (!key) throw new BibError(i, problem('bib-no-key'), i);
         if (text[i] === ',') {
           i = this.skipBlanks(i + 1);
           const read: Record<string, string> = fields = Object.create(null) as Record<string, string>;
@@ -318,15 +319,15 @@ export class BibtexLibraryReader extends BibtexScanner {
           let size = 0;
           while (text[i] !== close) {
             const fieldAt = i;
-            const v = this.assignment(i, `a field name or "${close}"`, 'the field name');
+            const v = this.assignment(i, 'field', close);
             const name = v.name;
             i = v.end;
             if (spans) spans.push(this.fieldSpan(name, fieldAt));
             const field = name.toLowerCase();
             if (v.value.length > MAX_BIB_EXPANSION) {
-              this.pending.push({ ...this.where(fieldAt), severity: 'warning', message: `field ${field} of entry ${key} is longer than ${MAX_BIB_EXPANSION.toLocaleString('en-US')} characters; the field is left out` });
+              this.pending.push({ ...this.where(fieldAt), severity: 'warning', ...problem('bib-field-too-long', field, key, MAX_BIB_EXPANSION.toLocaleString('en-US')) });
             } else if (Object.hasOwn(read, field)) {
-              this.pending.push({ ...this.where(fieldAt), severity: 'warning', message: `field ${field} of entry ${key} is repeated; the first one is read (as BibTeX does)` });
+              this.pending.push({ ...this.where(fieldAt), severity: 'warning', ...problem('bib-field-repeated', field, key) });
             } else {
               read[field] = v.value.text;
               size += v.value.length;
@@ -337,16 +338,16 @@ export class BibtexLibraryReader extends BibtexScanner {
               const next = this.identifier(i);
               const missingComma = !!next && text[this.skipBlanks(i + next.length)] === '=';
               throw new BibError(i, missingComma
-                ? `expected "," or "${close}" after the value of ${field}, found the field ${next.toLowerCase()}: the "," between them is missing`
-                : `expected "," or "${close}" after the value of ${field}, found ${this.found(i)}`);
+                ? problem('bib-missing-comma', close, field, next.toLowerCase())
+                : problem('bib-expected-comma-or-close', close, field, this.found(i)));
             }
           }
           this.finish(at, i, start, kind, key, read, size, spans);
         } else if (text[i] === close) {
           this.finish(at, i, start, kind, key, Object.create(null) as Record<string, string>, 0);
-        } else throw new BibError(i, `expected "," after the key ${key}, found ${this.found(i)}`);
+        } else throw new BibError(i, problem('bib-expected-comma-after-key', key, this.found(i)));
       }
-      if (kind !== 'string' && text[i] !== close) throw new BibError(i, `expected "${close}", found ${this.found(i)}`);
+      if (kind !== 'string' && text[i] !== close) throw new BibError(i, problem('bib-expected-close', close, this.found(i)));
       this.problems.push(...this.pending);
       this.pos = i + 1;
     } catch (e) {
@@ -356,15 +357,14 @@ export class BibtexLibraryReader extends BibtexScanner {
       this.line = lineAtStart.line;
       this.lineStart = lineAtStart.lineStart;
       const errorAt = this.where(e.at);
-      const what = key ? `entry ${key}` : isEntry ? `this @${type} entry` : `@${kind}`;
-      const line = errorAt.line !== start.line ? ` (line ${errorAt.line})` : '';
       // Run into the end: a brace opened inside it took the closing one (BibTeX: "unbalanced braces").
-      const message = e.at >= this.end && this.end === text.length ? `not closed: the file ends inside it (a "{" in it may lack its "}")` : `${e.message}${line}`;
+      const cause = e.at >= this.end && this.end === text.length ? problem('bib-file-ends-inside')
+        : errorAt.line !== start.line ? problem('bib-at-line', e.text, errorAt.line) : e.text;
       // After its key BibTeX has stored the entry: it keeps it with the fields read so far.
       if (key && isEntry) {
         if (this.keepPartial) this.partial.push({ key, type: kind, fields: { ...(fields ?? {}) }, start: at, end: Math.max(Math.min(e.at, this.end), at + 1), line: start.line });
-        this.problems.push({ ...start, severity: 'error', message: this.keepPartial ? `${message}; entry ${key} is read up to there, as BibTeX reads it (its key counts)` : `${message}; entry ${key} is left out (BibTeX keeps it with the fields before that)` });
-      } else this.problems.push({ ...start, severity: 'error', message: `${message}; ${what} is skipped` });
+        this.problems.push({ ...start, severity: 'error', ...problem(this.keepPartial ? 'bib-entry-read-partly' : 'bib-entry-left-out', cause, key) });
+      } else this.problems.push({ ...start, severity: 'error', ...(isEntry ? problem('bib-entry-skipped', cause, type) : problem('bib-command-skipped', cause, kind)) });
       this.pos = Math.max(e.resume, at + 1);
     }
   }
@@ -374,7 +374,7 @@ export class BibtexLibraryReader extends BibtexScanner {
     this.expanded += size;
     if (this.expanded > this.budget) {
       this.stopped = true;
-      this.pending = [{ ...start, severity: 'error', message: `the fields of this file expand to more than ${this.budget.toLocaleString('en-US')} characters through @string macros; reading stopped here` }];
+      this.pending = [{ ...start, severity: 'error', ...problem('bib-expansion-budget', this.budget.toLocaleString('en-US')) }];
       return;
     }
     this.entries.push({ key, type, fields: { ...fields }, start: at, end: closeAt + 1, line: start.line, ...(spans ? { fieldSpans: spans } : {}) });

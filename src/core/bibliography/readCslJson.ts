@@ -11,6 +11,7 @@
 import { lineColumnAt } from './bibtexFile.js';
 import { parseJson } from '../text/json.js';
 import { MAX_YAML_DEPTH } from '../text/yaml.js';
+import { problem, type ProblemText } from '../text/problemText.js';
 import type { LibraryProblem } from './readBibtex.js';
 
 /** A CSL item of a library, with the 1-based line where it starts. */
@@ -35,10 +36,10 @@ export interface CslLibrary {
  */
 export const MAX_CSL_DEPTH = MAX_YAML_DEPTH;
 
-const TOO_DEEP = `this CSL item is nested more than ${MAX_CSL_DEPTH} levels deep; skipped`;
+const TOO_DEEP = problem('csl-too-deep', MAX_CSL_DEPTH);
 
 /** An error at an offset of a text (its line and column counted as `lineColumnAt` does). */
-export const problemAt = (text: string, offset: number, message: string): LibraryProblem => ({ ...lineColumnAt(text, offset), message, severity: 'error' });
+export const problemAt = (text: string, offset: number, what: ProblemText): LibraryProblem => ({ ...lineColumnAt(text, offset), ...what, severity: 'error' });
 
 /**
  * Why an item's `id` cannot be its key (CSL 1.0.2: `id` is the item's identifier, a string or a
@@ -46,15 +47,18 @@ export const problemAt = (text: string, offset: number, message: string): Librar
  * white space, as `String.prototype.trim` takes it) or of another type. Each reader's problem for
  * the item, at its line: one per item, and the other items read.
  *
- * @returns the problem's message (English, as every reader problem), or undefined for a usable id
+ * @returns the problem (a code, worded where it is shown), or undefined for a usable id
  */
-function badId(item: Readonly<Record<string, unknown>>): string | undefined {
+function badId(item: Readonly<Record<string, unknown>>): ProblemText | undefined {
   const id = item.id;
-  if (id === undefined || id === null) return 'this CSL item has no "id"; skipped';
+  if (id === undefined || id === null) return problem('csl-no-id');
   if (typeof id === 'number') return undefined;
-  if (typeof id !== 'string') return `this CSL item's "id" is ${Array.isArray(id) ? 'a list' : typeof id === 'object' ? 'a mapping' : typeof id === 'boolean' ? 'a Boolean' : `a ${typeof id}`}, not a string or a number; skipped`;
-  if (!id) return 'this CSL item\'s "id" is empty; skipped';
-  if (!id.trim()) return 'this CSL item\'s "id" is blank (only white space); skipped';
+  if (typeof id !== 'string') {
+    return Array.isArray(id) ? problem('csl-id-list') : typeof id === 'object' ? problem('csl-id-mapping')
+      : typeof id === 'boolean' ? problem('csl-id-boolean') : problem('csl-id-other', typeof id);
+  }
+  if (!id) return problem('csl-id-empty');
+  if (!id.trim()) return problem('csl-id-blank');
   return undefined;
 }
 
@@ -65,13 +69,13 @@ function badId(item: Readonly<Record<string, unknown>>): string | undefined {
  */
 export function collect(v: unknown, line: number, out: CslLibrary, at: { start?: number; keyStart?: number } = {}): void {
   if (!v || typeof v !== 'object' || Array.isArray(v)) {
-    out.problems.push({ line, column: 1, message: 'not a CSL item (expected a mapping with an "id"); skipped', severity: 'error' });
+    out.problems.push({ line, column: 1, ...problem('csl-not-item'), severity: 'error' });
     return;
   }
   const item = v as Record<string, unknown>;
   const bad = badId(item);
   if (bad) {
-    out.problems.push({ line, column: 1, message: bad, severity: 'error' });
+    out.problems.push({ line, column: 1, ...bad, severity: 'error' });
     return;
   }
   out.items.push({ item, line, ...(at.start !== undefined ? { start: at.start } : {}), ...(at.keyStart !== undefined ? { keyStart: at.keyStart } : {}) });
@@ -84,9 +88,9 @@ export function collect(v: unknown, line: number, out: CslLibrary, at: { start?:
  * stack; a node shared by two aliases (not a cycle) is walked twice, as `JSON.stringify` would,
  * within the alias limit of `core/text/yaml.ts`.
  *
- * @returns the problem's message, or undefined for plain data
+ * @returns the problem, or undefined for plain data
  */
-export function notPlainData(root: unknown): string | undefined {
+export function notPlainData(root: unknown): ProblemText | undefined {
   if (!isContainer(root)) return undefined;
   const onPath = new Set<object>([root]);
   const frames: { node: object; children: unknown[]; next: number }[] = [{ node: root, children: childrenOf(root), next: 0 }];
@@ -99,7 +103,7 @@ export function notPlainData(root: unknown): string | undefined {
     }
     const child = top.children[top.next++];
     if (!isContainer(child)) continue;
-    if (onPath.has(child)) return 'this CSL item contains itself (a YAML alias inside its own anchor); skipped';
+    if (onPath.has(child)) return problem('csl-contains-itself');
     if (frames.length >= MAX_CSL_DEPTH) return TOO_DEEP;
     onPath.add(child);
     frames.push({ node: child, children: childrenOf(child), next: 0 });
@@ -195,7 +199,7 @@ export class CslJsonReader implements CslReader {
       while (this.next < values.length) {
         const i = this.next++;
         const line = lines[i] ?? 1;
-        if ((depths[i] ?? 0) > MAX_CSL_DEPTH) this.problems.push({ line, column: 1, message: TOO_DEEP, severity: 'error' });
+        if ((depths[i] ?? 0) > MAX_CSL_DEPTH) this.problems.push({ line, column: 1, ...TOO_DEEP, severity: 'error' });
         else collect(values[i], line, this, { start: this.starts[i], keyStart: this.keyStarts[i] });
         if (++since >= DEADLINE_EVERY && this.next < values.length) {
           since = 0;
@@ -325,11 +329,11 @@ export class CslJsonReader implements CslReader {
     this.phase = 'done';
     const parsed = parseJson(text);
     if (parsed.error) {
-      this.problems.push(problemAt(text, parsed.error.offset, `not JSON: ${parsed.error.message}`));
+      this.problems.push(problemAt(text, parsed.error.offset, problem('csl-not-json', parsed.error.text)));
       return true;
     }
     if (!Array.isArray(parsed.value)) {
-      this.problems.push({ line: 1, column: 1, message: 'not a CSL-JSON library (expected a JSON array of CSL items)', severity: 'error' });
+      this.problems.push({ line: 1, column: 1, ...problem('csl-not-array'), severity: 'error' });
       return true;
     }
     // Valid JSON the scan refused (it should take every array): the elements of a full scan.

@@ -7,6 +7,7 @@
 import { isMap, isScalar, isSeq, type Document, type Node as YamlNode } from 'yaml';
 import { nodeToJS, parseYaml, type YamlProblem } from '../text/yaml.js';
 import type { LibraryProblem } from './readBibtex.js';
+import { problem, type ProblemText } from '../text/problemText.js';
 import {
   collect, DEADLINE_EVERY, lineAt, lineStarts, notPlainData, problemAt, SCAN_EVERY, type CslLibrary, type CslLibraryItem, type CslReader,
 } from './readCslJson.js';
@@ -216,7 +217,7 @@ export class CslYamlReader implements CslReader {
     const errors = parsed.problems.filter((p) => p.severity === 'error');
     if (errors.length || !parsed.doc) {
       const cut = listEnd - from;
-      this.problems.push(...yamlProblemsAt(text, errors.length ? errors : [{ offset: 0, message: 'cannot be read', severity: 'error' }], (o) => (o < from ? o : o + cut)));
+      this.problems.push(...yamlProblemsAt(text, errors.length ? errors : [{ offset: 0, text: problem('yaml-cannot-be-read'), severity: 'error' }], (o) => (o < from ? o : o + cut)));
       this.phase = 'done';
       return;
     }
@@ -270,7 +271,7 @@ export class CslYamlReader implements CslReader {
     }
     // One item that does not read: its first error, at its place in the file.
     const at = error ? this.lineIn(b, from + error.offset) : { line: this.lines[b]!, column: 1 };
-    this.problems.push({ ...at, message: error ? `YAML: ${error.message}` : 'YAML: this list item cannot be read on its own; skipped', severity: 'error' });
+    this.problems.push({ ...at, ...(error ? problem('yaml', error.text) : problem('csl-yaml-item-alone')), severity: 'error' });
   }
 
   /** Line and column of an offset within item `i` (counting from its first line: bounded by the item). */
@@ -288,7 +289,7 @@ export class CslYamlReader implements CslReader {
   /** Checks an item's value (plain data, then a CSL item) and adds it. */
   private take(value: unknown, line: number, at: { start?: number; keyStart?: number }): void {
     const bad = notPlainData(value);
-    if (bad) this.problems.push({ line, column: 1, message: bad, severity: 'error' });
+    if (bad) this.problems.push({ line, column: 1, ...bad, severity: 'error' });
     else collect(value, line, this, at);
   }
 
@@ -308,13 +309,13 @@ export class CslYamlReader implements CslReader {
     const parsed = parseYaml(bom ? text.slice(1) : text, { uniqueKeys: false, toJS: false });
     const errors = parsed.problems.filter((p) => p.severity === 'error');
     if (errors.length || !parsed.doc) {
-      this.problems.push(...yamlProblemsAt(text, errors.length ? errors : [{ offset: 0, message: 'cannot be read', severity: 'error' }], (o) => o + bom));
+      this.problems.push(...yamlProblemsAt(text, errors.length ? errors : [{ offset: 0, text: problem('yaml-cannot-be-read'), severity: 'error' }], (o) => o + bom));
       return;
     }
     this.bom = bom;
     const refs = cslYamlReferences(parsed.doc);
     if (refs.error) {
-      this.problems.push(refs.at === undefined ? { line: 1, column: 1, message: refs.error, severity: 'error' } : problemAt(text, refs.at + bom, refs.error));
+      this.problems.push(refs.at === undefined ? { line: 1, column: 1, ...refs.error, severity: 'error' } : problemAt(text, refs.at + bom, refs.error));
       return;
     }
     if (!refs.list || !isSeq(refs.list)) return;
@@ -333,7 +334,7 @@ export class CslYamlReader implements CslReader {
       const node = nodes[this.next++] as YamlNode | null;
       const line = lineAt(this.lineStarts, (node?.range?.[0] ?? 0) + this.bom);
       const r = node ? nodeToJS(doc!, node) : { value: null };
-      if (r.error !== undefined) this.problems.push({ line, column: 1, message: `this CSL item cannot be read: ${r.error}; skipped`, severity: 'error' });
+      if (r.error !== undefined) this.problems.push({ line, column: 1, ...problem('csl-item-unreadable', r.error), severity: 'error' });
       else this.take(r.value, line, placeOf(this.text, node, this.bom));
       if (++since >= DEADLINE_EVERY && this.next < nodes.length) {
         since = 0;
@@ -365,7 +366,7 @@ function placeOf(text: string, node: YamlNode | null | undefined, base: number):
   return { start, keyStart: quoted ? at + 1 : at };
 }
 
-const LONE_CR = 'a line ends with a lone CR (classic Mac OS line endings), which we cannot read as YAML; save the file with LF or CRLF line endings';
+const LONE_CR = problem('csl-lone-cr');
 
 /** Characters that cannot follow the `&` of an anchor (YAML 1.2 §6.9.2: white space and flow indicators). */
 const ANCHOR_NOT_AFTER = new Set([32, 9, 13, 10, 44, 91, 93, 123, 125]);
@@ -419,7 +420,7 @@ function yamlProblemsAt(text: string, found: readonly YamlProblem[], map: (offse
       const c = text.charCodeAt(i);
       if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) { line++; start = i + 1; }
     }
-    out[k] = { line, column: offset - start + 1, message: `YAML: ${found[k]!.message}`, severity: 'error' };
+    out[k] = { line, column: offset - start + 1, ...problem('yaml', found[k]!.text), severity: 'error' };
   }
   return out;
 }
@@ -440,7 +441,7 @@ export function readCslYamlLibrary(text: string): CslLibrary {
  * no reference from it ("citation alpha not found", checked with pandoc 2.17 and
  * `test/unit/hostilePass3.test.ts`): its keys are not defined, and nothing is appended to it.
  */
-export const BARE_CSL_YAML_LIST = 'a list of CSL items with no "references:" field: pandoc reads no references from it (put the list under "references:")';
+export const BARE_CSL_YAML_LIST = problem('csl-bare-list');
 
 /**
  * Where the CSL items of a CSL-YAML bibliography are: Pandoc's `references:` list (Pandoc's User's
@@ -451,15 +452,15 @@ export const BARE_CSL_YAML_LIST = 'a list of CSL items with no "references:" fie
  * @returns the list and its key; or `error`, with `at` the offset the problem is placed at (the
  *   list's start for a top-level list, else absent: the file's start)
  */
-export function cslYamlReferences(doc: Document.Parsed): { list?: YamlNode; pairKey?: YamlNode; error?: string; at?: number } {
+export function cslYamlReferences(doc: Document.Parsed): { list?: YamlNode; pairKey?: YamlNode; error?: ProblemText; at?: number } {
   const root = doc.contents;
   if (root === null || (isScalar(root) && root.value === null)) return {};
   if (isSeq(root)) return { error: BARE_CSL_YAML_LIST, at: root.range?.[0] ?? 0 };
-  if (!isMap(root)) return { error: 'not a CSL-YAML bibliography (expected "references:" with a list of CSL items)' };
+  if (!isMap(root)) return { error: problem('csl-not-yaml-bibliography') };
   const pair = root.items.find((p) => isScalar(p.key) && p.key.value === 'references');
-  if (!pair) return { error: 'not a CSL-YAML bibliography: it has no "references:" field' };
+  if (!pair) return { error: problem('csl-no-references') };
   const value = pair.value as YamlNode | null;
   if (value === null || (isScalar(value) && value.value === null)) return { pairKey: pair.key as YamlNode };
-  if (!isSeq(value)) return { error: '"references:" must be a list of CSL items' };
+  if (!isSeq(value)) return { error: problem('csl-references-not-list') };
   return { list: value, pairKey: pair.key as YamlNode };
 }

@@ -6,6 +6,7 @@
  * the CLI and other editors' clients in English (no bundle configured).
  */
 import * as l10n from '@vscode/l10n';
+import { problemMessage, type ProblemText } from '../text/problemText.js';
 
 /**
  * The reasons a planned write to a bibliography file is refused; nothing is written for any of them.
@@ -34,8 +35,8 @@ export interface Refusal {
   /** 1-based line and column of the syntax error (`unreadable`). */
   line?: number;
   column?: number;
-  /** The reader's own message for the syntax error (`unreadable`), as the reader wrote it. */
-  detail?: string;
+  /** What the syntax error is (`unreadable`): the reader's problem, a code with its values, worded with the refusal. */
+  detail?: ProblemText;
 }
 
 /**
@@ -49,8 +50,8 @@ export function refusalText(r: Refusal): string {
   switch (r.reason) {
     case 'unreadable':
       return keys
-        ? l10n.t('has an error at line {0}, column {1} ({2}); it was not changed; add {3} once it is fixed', r.line ?? 0, r.column ?? 0, r.detail ?? '', keys)
-        : l10n.t('has an error at line {0}, column {1} ({2}); it was not changed', r.line ?? 0, r.column ?? 0, r.detail ?? '');
+        ? l10n.t('has an error at line {0}, column {1} ({2}); it was not changed; add {3} once it is fixed', r.line ?? 0, r.column ?? 0, r.detail ? problemMessage(r.detail) : '', keys)
+        : l10n.t('has an error at line {0}, column {1} ({2}); it was not changed', r.line ?? 0, r.column ?? 0, r.detail ? problemMessage(r.detail) : '');
     case 'not-regular': return byHand(l10n.t('not a regular file'));
     case 'not-a-file': return byHand(l10n.t('exists but cannot be read as a file'));
     case 'not-utf8': return byHand(l10n.t('is not UTF-8 text, and rewriting it would change its other characters'));

@@ -15,6 +15,7 @@ import { fileKind, isMarkdown } from '../workspace/fileKind.js';
 import type { Entry } from '../corpus/schema.js';
 import { quartoCustomKeys } from '../markdown/crossref.js';
 import { parseYaml } from '../text/yaml.js';
+import { textOf } from '../text/problemText.js';
 import { LATEX_FILE_FACTS, latexFileFacts, type LatexFileFacts } from '../latex/fileFacts.js';
 import { LatexProject } from '../latex/project.js';
 import { readThebibliography, type ThebibliographySource } from './thebibliography.js';
@@ -360,7 +361,7 @@ export async function planBibliographyUpdate(ws: WorkspaceFiles, bib: DocumentBi
   const broken = writable.find((s) => s.error);
   if (target?.error || (!target && broken)) {
     const b = (target ?? broken)!;
-    return { kind: 'refuse', uri: b.uri, reason: 'unreadable', keys, line: b.error!.line, column: b.error!.column, detail: b.error!.message, entries };
+    return { kind: 'refuse', uri: b.uri, reason: 'unreadable', keys, line: b.error!.line, column: b.error!.column, detail: textOf(b.error!), entries };
   }
   const uri = target?.uri ?? bib.missing[0];
   // A thebibliography is LaTeX the user (or BibTeX, long ago) wrote: nothing is appended to it; declaring a .bib

@@ -13,6 +13,7 @@ import { entryIdentity, SameWorkIndex, type WorkIdentity } from './sameWork.js';
 import { buildCorpus, mergeCorpusData, type Corpus, type CorpusData, type Topic } from './model.js';
 import { EntrySchema, TopicsFileSchema, type CorpusEntry, type TopicInput } from './schema.js';
 import { parseYaml } from '../text/yaml.js';
+import { problem, problemMessage } from '../text/problemText.js';
 
 export { buildCorpus, mergeCorpusData, type Corpus, type CorpusData, type Topic };
 
@@ -28,7 +29,7 @@ function parseLocated(text: string, file: string, problems: Problem[]): Located 
   const parsed = parseYaml(text);
   for (const p of parsed.problems) {
     const pos = parsed.lines.linePos(p.offset);
-    problems.push({ file, line: pos.line, column: pos.col, field: '', message: `YAML: ${p.message}`, severity: p.severity });
+    problems.push({ file, line: pos.line, column: pos.col, field: '', message: problemMessage(problem('yaml', p.text)), severity: p.severity });
   }
   return parsed.doc ? { doc: parsed.doc, lines: parsed.lines, value: parsed.value } : undefined;
 }

@@ -8,6 +8,7 @@
 import { ENTRY_TYPES, KINDS, type LibraryEntry } from '../corpus/schema.js';
 import { fromDeltaBase64, toDeltaBase64 } from '../text/base64.js';
 import type { LibraryProblem } from '../bibliography/readBibtex.js';
+import { isProblemText } from '../text/problemText.js';
 import { NONE, typeAndKind, type LibraryRef } from './entries.js';
 import { libraryFile, type LibraryFormat, type LoadedLibrary } from './loadLibrary.js';
 import { bibEntryAt, type BibEntry } from '../bibliography/bibtexFile.js';
@@ -24,8 +25,9 @@ import { LibraryIndex, type LibraryIndexJson } from '../search/library/libraryIn
  * 7: an entry is an array (see {@link compactEntry}): the cache of a 68 MB `.bib` was 87 MB, a third of it field names.
  * 8: spans and the index's number lists are base64 of their differences as varints (`toDeltaBase64`):
  *    the cache of a 6.9 MB `.bib` of 10,000 entries was 7.6 MB, its index's postings 2 MB of it.
+ * 9: a problem is a code with its values (`core/text/problemText.ts`), not an English sentence, so a cache holds no language.
  */
-export const LIBRARY_CACHE_VERSION = 8;
+export const LIBRARY_CACHE_VERSION = 9;
 
 /**
  * The text a cache was saved for: a hash of it (the host's: SHA-256 in hex on Node; FNV-1a
@@ -327,8 +329,8 @@ export class LibraryRestorer {
     const count = h.count as number;
     if (!Array.isArray(h.problems)) return miss('damaged (problems)');
     for (const p of h.problems) {
-      if (!isObject(p) || !isLine(p.line) || !isLine(p.column) || typeof p.message !== 'string' || (p.severity !== 'error' && p.severity !== 'warning')
-        || Object.keys(p).length !== 4) miss('damaged (a problem)');
+      if (!isObject(p) || !isLine(p.line) || !isLine(p.column) || !isProblemText(p) || (p.severity !== 'error' && p.severity !== 'warning')
+        || Object.keys(p).length !== (p.args === undefined ? 4 : 5)) miss('damaged (a problem)');
     }
     if (format === 'bibtex') {
       if (typeof h.spans !== 'string') return miss('damaged (spans)');

@@ -6,7 +6,7 @@
  * for the cache and restored without parsing again in `libraryCacheFormat.ts`.
  */
 import type { LibraryEntry } from '../corpus/schema.js';
-import { bibEntryAt, type BibEntry, type BibtexSource } from '../bibliography/bibtexFile.js';
+import { bibEntryAt, firstError, type BibEntry, type BibtexSource } from '../bibliography/bibtexFile.js';
 import { cslEntry, type BibFile } from '../bibliography/bibFile.js';
 import { BibtexLibraryReader, type LibraryProblem } from '../bibliography/readBibtex.js';
 import { CslJsonReader, type CslReader } from '../bibliography/readCslJson.js';
@@ -176,10 +176,9 @@ export function libraryFile(
   ref: LibraryRef, format: LibraryFormat, text: string, entries: BibEntry[], problems: LibraryProblem[],
   bibtex?: { macros: Readonly<Record<string, string>>; strings: Iterable<[string, { start: number; end: number }]>; commented?: string[] },
 ): LoadedLibrary['file'] {
-  const first = problems.find((p) => p.severity === 'error');
   return {
     path: ref.uri, format, text, entries, problems,
-    ...(first ? { error: { line: first.line, column: first.column, message: first.message } } : {}),
+    ...firstError(problems),
     ...(bibtex ? { macros: bibtex.macros, strings: [...bibtex.strings], ...(bibtex.commented?.length ? { commented: [...bibtex.commented] } : {}) } : {}),
   };
 }

@@ -19,6 +19,7 @@ import { namedSystemHints } from './namedSystemHints.js';
 import { citationRecordDiagnostics, fileRecordDiagnostics, maybeCslBibliography } from './recordChecks.js';
 import { bibDocument, rangeOf, type ServiceContext } from './serviceContext.js';
 import { DIAGNOSTIC_SOURCE, DiagnosticCodes, NOT_CANCELLED, type Cancellation } from './types.js';
+import { problemMessage } from '../text/problemText.js';
 
 /**
  * A document's diagnostics: {@link citationDiagnostics} for a citing language,
@@ -73,7 +74,7 @@ export async function bibDiagnostics(ctx: ServiceContext, doc: TextDocument): Pr
   // The reader's problems (a skipped entry, a field left out), unless the file is a library
   // whose store publishes them already. Not an undefined macro: BibTeX reads a document's
   // databases as one (`\bibliography{abbrev,refs}`), so another file may define it.
-  out.push(...readerProblems(ctx, uri, read.problems?.filter((p) => !p.message.startsWith('undefined macro '))));
+  out.push(...readerProblems(ctx, uri, read.problems?.filter((p) => p.code !== 'bib-undefined-macro')));
   // Preprints with a version of record, and fields that disagree with the verified record.
   out.push(...await fileRecordDiagnostics(ctx, doc, shared?.text === text ? shared : { path: uri.path, format: 'bibtex', text, ...read }));
   return out;
@@ -90,7 +91,7 @@ function readerProblems(ctx: ServiceContext, uri: URI, problems: readonly BibPro
   if (!problems?.length || ctx.opts.corpus().isLibraryReady(uri.toString())) return [];
   return problems.map((p) => {
     const at = Position.create(p.line - 1, p.column - 1);
-    return { range: Range.create(at, Position.create(at.line, at.character + 1)), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, message: p.message };
+    return { range: Range.create(at, Position.create(at.line, at.character + 1)), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, message: problemMessage(p) };
   });
 }
 
@@ -187,9 +188,9 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
       out.push({
         range: declarationRange(doc, s.uri), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE,
         message: readable.includes(s)
-          ? l10n.t('{0}, line {1}: {2}. The keys of its other entries are checked.', displayPath(s.uri), s.error.line, s.error.message)
+          ? l10n.t('{0}, line {1}: {2}. The keys of its other entries are checked.', displayPath(s.uri), s.error.line, problemMessage(s.error))
           // Nothing of it reads (a CSL file that is not CSL, a CSL-YAML list without references:): no key of it counts.
-          : l10n.t('{0}, line {1}: {2}. None of its keys are defined.', displayPath(s.uri), s.error.line, s.error.message),
+          : l10n.t('{0}, line {1}: {2}. None of its keys are defined.', displayPath(s.uri), s.error.line, problemMessage(s.error)),
       });
     }
   }

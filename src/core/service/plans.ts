@@ -22,6 +22,7 @@ import { writesOutsideAllowed } from '../config/settings.js';
 import { planDocumentBibliography } from './bibliographyPlan.js';
 import type { ServiceContext } from './serviceContext.js';
 import { textHash, type BibChange, type CitePlan } from './types.js';
+import { textOf } from '../text/problemText.js';
 
 /** The refusal for a bibliography file that is one of the user's libraries, which we never write. */
 async function refuseLibrary(ctx: ServiceContext, uri: URI, keys: readonly string[]): Promise<BibChange | undefined> {
@@ -164,7 +165,7 @@ export async function planInsertion(ctx: ServiceContext, file: URI, keys: readon
     return 'splices' in ins ? { kind: 'create', uri, text: applySplices('', ins.splices), keys: entries.map((e) => e.key) } : { kind: 'refuse', uri, reason: 'cannot-create', keys: [] };
   }
   if (source.error) {
-    return { kind: 'refuse', uri, reason: 'unreadable', keys: [], line: source.error.line, column: source.error.column, detail: source.error.message };
+    return { kind: 'refuse', uri, reason: 'unreadable', keys: [], line: source.error.line, column: source.error.column, detail: textOf(source.error) };
   }
   const { add } = planBibSync(entries, [source]);
   if (!add.length) return { kind: 'none' };

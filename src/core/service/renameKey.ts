@@ -24,7 +24,8 @@ import * as l10n from '@vscode/l10n';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { AnnotatedTextEdit, TextDocumentEdit, TextEdit, type Position, type Range, type WorkspaceEdit } from 'vscode-languageserver-types';
 import { URI } from 'vscode-uri';
-import { editorText } from '../bibliography/bibtexFile.js';
+import { editorText, type BibSyntaxError } from '../bibliography/bibtexFile.js';
+import { problemMessage } from '../text/problemText.js';
 import { planKeyRename } from '../bibliography/entryEdits.js';
 import type { EditRefusal, Splice } from '../bibliography/fileEdit.js';
 import { keyRefusal, type KeyPlace, type KeyRefusal } from '../cite/keyRules.js';
@@ -204,11 +205,11 @@ async function takenBy(ctx: ServiceContext, occ: KeyOccurrences, key: string, na
 }
 
 /** The sentence for a bibliography file whose entry cannot be renamed. */
-function entryRefusal(ctx: ServiceContext, uri: URI, key: string, why: EditRefusal, error: { line: number; message: string } | undefined): string {
+function entryRefusal(ctx: ServiceContext, uri: URI, key: string, why: EditRefusal, error: BibSyntaxError | undefined): string {
   const file = ctx.displayPath(uri);
   if (why === 'broken') {
     return error
-      ? l10n.t('{0} has an error at line {1} ({2}); nothing was renamed; fix it first.', file, error.line, error.message)
+      ? l10n.t('{0} has an error at line {1} ({2}); nothing was renamed; fix it first.', file, error.line, problemMessage(error))
       : l10n.t('{0} cannot be read as a bibliography; nothing was renamed.', file);
   }
   return l10n.t('The entry "{0}" in {1} cannot be renamed without changing more than its key; nothing was renamed.', key, file);

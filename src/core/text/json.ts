@@ -11,11 +11,15 @@
  */
 // The ESM build: the package's `main` is a UMD bundle whose `require` calls esbuild cannot follow.
 import { createScanner } from 'jsonc-parser/lib/esm/main.js';
+import { problem, type ProblemCode, type ProblemText } from './problemText.js';
 
-/** A JSON syntax error at a UTF-16 offset of the text. */
+/**
+ * A JSON syntax error at a UTF-16 offset of the text: what is wrong as a code (`problemMessage`
+ * words it), or the engine's own message as a plain string.
+ */
 export interface JsonSyntaxError {
   offset: number;
-  message: string;
+  text: ProblemText | string;
 }
 
 // jsonc-parser's `SyntaxKind` and `ScanError` (declared `const enum`, which isolated modules cannot read).
@@ -36,13 +40,13 @@ const LINE_BREAK = 14;
 const TRIVIA = 15;
 const EOF = 17;
 
-const SCAN_ERRORS: Record<number, string> = {
-  1: 'a comment is not closed',
-  2: 'a string is not closed on its line',
-  3: 'a number ends too early',
-  4: 'a \\u escape needs four hexadecimal digits',
-  5: 'an unknown escape in a string',
-  6: 'a control character in a string (it must be escaped)',
+const SCAN_ERRORS: Record<number, ProblemCode> = {
+  1: 'json-comment-not-closed',
+  2: 'json-string-not-closed',
+  3: 'json-number-short',
+  4: 'json-unicode-escape',
+  5: 'json-unknown-escape',
+  6: 'json-control-character',
 };
 
 /** What the grammar waits for next. */
@@ -53,10 +57,10 @@ const enum Want { Value, ValueOrClose, Key, KeyOrClose, Colon, CommaOrClose, End
  * tab, LF and CR between tokens), in one linear pass with no recursion.
  *
  * @param text - the text; a leading byte-order mark is skipped (offsets stay the text's own)
- * @returns the error's offset and a message, or undefined for a text that is one JSON value
+ * @returns the error's offset and what is wrong (a problem code), or undefined for a text that is one JSON value
  *   (an empty text is an error: "the text ends where a value is expected")
  * @example
- * jsonSyntaxError('[1,]') // { offset: 3, message: 'a value is expected here' }
+ * jsonSyntaxError('[1,]') // { offset: 3, text: { code: 'json-value-expected' } }
  */
 export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
   const scanner = createScanner(text, false);
@@ -64,35 +68,35 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
   /** Open containers: true for an object. */
   const open: boolean[] = [];
   let want = Want.Value;
-  const at = (message: string): JsonSyntaxError => ({ offset: scanner.getTokenOffset(), message });
+  const at = (code: ProblemCode): JsonSyntaxError => ({ offset: scanner.getTokenOffset(), text: problem(code) });
   for (;;) {
     const token = scanner.scan();
     if (token === TRIVIA || token === LINE_BREAK) continue;
-    if (token === LINE_COMMENT || token === BLOCK_COMMENT) return at('comments are not allowed in JSON');
+    if (token === LINE_COMMENT || token === BLOCK_COMMENT) return at('json-comment');
     const scanError = scanner.getTokenError();
-    if (scanError) return at(SCAN_ERRORS[scanError] ?? 'not a JSON token');
+    if (scanError) return at(SCAN_ERRORS[scanError] ?? 'json-not-token');
     if (token === EOF) {
       if (want === Want.End) return undefined;
-      return at(want === Want.Value && !open.length ? 'the text ends where a value is expected' : 'the text ends before the JSON value does');
+      return at(want === Want.Value && !open.length ? 'json-ends-before-value' : 'json-ends-inside-value');
     }
     switch (want) {
       case Want.End:
-        return at('text after the end of the JSON value');
+        return at('json-text-after');
       case Want.Colon:
-        if (token !== COLON) return at('a colon is expected after the property name');
+        if (token !== COLON) return at('json-colon-expected');
         want = Want.Value;
         continue;
       case Want.Key:
       case Want.KeyOrClose:
         if (token === CLOSE_BRACE && want === Want.KeyOrClose) break;
-        if (token !== STRING) return at(want === Want.KeyOrClose ? 'a property name in double quotes or "}" is expected' : 'a property name in double quotes is expected');
+        if (token !== STRING) return at(want === Want.KeyOrClose ? 'json-name-or-close-expected' : 'json-name-expected');
         want = Want.Colon;
         continue;
       case Want.CommaOrClose: {
         const inObject = open[open.length - 1]!;
         if (token === COMMA) { want = inObject ? Want.Key : Want.Value; continue; }
         if (token === (inObject ? CLOSE_BRACE : CLOSE_BRACKET)) break;
-        return at(inObject ? 'a comma or "}" is expected' : 'a comma or "]" is expected');
+        return at(inObject ? 'json-comma-or-brace-expected' : 'json-comma-or-bracket-expected');
       }
       case Want.Value:
       case Want.ValueOrClose:
@@ -100,7 +104,7 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
         if (token === OPEN_BRACE) { open.push(true); want = Want.KeyOrClose; continue; }
         if (token === OPEN_BRACKET) { open.push(false); want = Want.ValueOrClose; continue; }
         if (token !== STRING && token !== NUMBER && token !== TRUE && token !== FALSE && token !== NULL) {
-          return at(token === CLOSE_BRACKET || token === CLOSE_BRACE || token === COMMA || token === COLON ? 'a value is expected here' : 'not a JSON value');
+          return at(token === CLOSE_BRACKET || token === CLOSE_BRACE || token === COMMA || token === COLON ? 'json-value-expected' : 'json-not-value');
         }
         want = open.length ? Want.CommaOrClose : Want.End;
         continue;
@@ -123,6 +127,6 @@ export function parseJson(text: string): { value: unknown; error?: undefined } |
   try {
     return { value: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) };
   } catch (e) {
-    return { error: jsonSyntaxError(text) ?? { offset: 0, message: (e instanceof Error ? e.message : String(e)).split('\n')[0]! } };
+    return { error: jsonSyntaxError(text) ?? { offset: 0, text: (e instanceof Error ? e.message : String(e)).split('\n')[0]! } };
   }
 }

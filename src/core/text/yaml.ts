@@ -18,11 +18,15 @@
  *   only counted.
  */
 import { Composer, isScalar, LineCounter, Parser, visit, type Document, type ErrorCode, type Node as YamlNode, type Range } from 'yaml';
+import { problem, type ProblemArg } from './problemText.js';
 
-/** A YAML problem at a UTF-16 offset of the text. */
+/**
+ * A YAML problem at a UTF-16 offset of the text: ours as a code with its values, the `yaml`
+ * library's own message as a plain string (it cannot be translated); `problemMessage` words either.
+ */
 export interface YamlProblem {
   offset: number;
-  message: string;
+  text: ProblemArg;
   severity: 'error' | 'warning';
 }
 
@@ -135,14 +139,14 @@ export function parseYaml(text: string, opts: { uniqueKeys?: boolean; toJS?: boo
   const lines = lineCounterOf(text);
   const deep = tooDeepAt(text);
   if (deep >= 0) {
-    return { lines, problems: [{ offset: deep, message: `nested more than ${MAX_YAML_DEPTH} levels deep; not read`, severity: 'error' }] };
+    return { lines, problems: [{ offset: deep, text: problem('yaml-too-deep', MAX_YAML_DEPTH), severity: 'error' }] };
   }
   const problems = new ProblemList();
   let doc: Document.Parsed;
   try {
     doc = composeDocument(text, problems, lines);
   } catch (e) {
-    return { lines, problems: [{ offset: 0, message: `cannot be parsed: ${firstLine(e)}`, severity: 'error' }] };
+    return { lines, problems: [{ offset: 0, text: problem('yaml-cannot-parse', firstLine(e)), severity: 'error' }] };
   }
   if (opts.uniqueKeys ?? true) {
     visit(doc, {
@@ -152,7 +156,7 @@ export function parseYaml(text: string, opts: { uniqueKeys?: boolean; toJS?: boo
           const k = isScalar(pair.key) ? pair.key.value : pair.key;
           if (!seen.has(k)) { seen.add(k); continue; }
           const at = (pair.key as { range?: [number, number, number] } | null)?.range?.[0] ?? map.range?.[0] ?? 0;
-          problems.add(at, 'Map keys must be unique', 'error');
+          problems.add(at, problem('yaml-duplicate-key'), 'error');
         }
       },
     });
@@ -162,7 +166,7 @@ export function parseYaml(text: string, opts: { uniqueKeys?: boolean; toJS?: boo
   let dangling: YamlProblem | undefined;
   visit(doc, {
     Alias(_key, node) {
-      if (!node.resolve(doc)) { dangling = { offset: node.range?.[0] ?? 0, message: `alias *${node.source} refers to no anchor`, severity: 'error' }; return visit.BREAK; }
+      if (!node.resolve(doc)) { dangling = { offset: node.range?.[0] ?? 0, text: problem('yaml-dangling-alias', node.source), severity: 'error' }; return visit.BREAK; }
       return undefined;
     },
   });
@@ -171,7 +175,7 @@ export function parseYaml(text: string, opts: { uniqueKeys?: boolean; toJS?: boo
   try {
     return { doc, value: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }), lines, problems: problems.list() };
   } catch (e) {
-    return { lines, problems: [...problems.list(), { offset: 0, message: `cannot be read: ${firstLine(e)}`, severity: 'error' }] };
+    return { lines, problems: [...problems.list(), { offset: 0, text: problem('yaml-cannot-convert', firstLine(e)), severity: 'error' }] };
   }
 }
 
@@ -208,10 +212,10 @@ class ProblemList {
   private moreErrors = false;
   hasError = false;
 
-  add(offset: number, message: string | (() => string), severity: YamlProblem['severity']): void {
+  add(offset: number, text: ProblemArg | (() => ProblemArg), severity: YamlProblem['severity']): void {
     if (severity === 'error') this.hasError = true;
     if (this.kept.length < MAX_YAML_PROBLEMS) {
-      this.kept.push({ offset, message: typeof message === 'string' ? message : message(), severity });
+      this.kept.push({ offset, text: typeof text === 'function' ? text() : text, severity });
       return;
     }
     if (!this.more++) this.moreAt = offset;
@@ -220,8 +224,8 @@ class ProblemList {
 
   list(): YamlProblem[] {
     if (!this.more) return [...this.kept];
-    const message = `… and ${this.more.toLocaleString('en-US')} more YAML problem${this.more === 1 ? '' : 's'} (only the first ${MAX_YAML_PROBLEMS} are reported)`;
-    return [...this.kept, { offset: this.moreAt, message, severity: this.moreErrors ? 'error' : 'warning' }];
+    const text = problem(this.more === 1 ? 'yaml-more-problem' : 'yaml-more-problems', this.more.toLocaleString('en-US'), MAX_YAML_PROBLEMS);
+    return [...this.kept, { offset: this.moreAt, text, severity: this.moreErrors ? 'error' : 'warning' }];
   }
 }
 
@@ -262,8 +266,7 @@ function composeDocument(text: string, problems: ProblemList, lines: LineCounter
     if (++docs === 1) { doc = d; return true; }
     // The second document starts at its `---` (or, after a `...`, at its first token).
     const at = d.range[0];
-    const marker = text.startsWith('---', at) ? 'with the "---" ' : '';
-    problems.add(at, `this file holds more than one YAML document: a second one starts ${marker}on line ${lines.linePos(at).line}`, 'error');
+    problems.add(at, problem(text.startsWith('---', at) ? 'yaml-second-document-marker' : 'yaml-second-document', lines.linePos(at).line), 'error');
     return false;
   };
   tokens: for (const token of new Parser().parse(text)) {

@@ -20,6 +20,7 @@ import { decodeForReading, decodeUtf8 } from '../../core/text/utf8.js';
 import { NodeBibWorkspace, writeText } from './nodeBibWorkspace.js';
 import { readProblem, readRegularFile } from './regularFiles.js';
 import { fsReason } from './safeWrite.js';
+import { problemMessage } from '../../core/text/problemText.js';
 
 /** One finding as `--json` prints it: one object per preprint, and one per field that disagrees. */
 export interface CheckJson {
@@ -84,7 +85,7 @@ export async function checkBibliographies(files: readonly string[], entries: rea
     const utf8 = decodeUtf8(r.bytes);
     const text = utf8 ?? decodeForReading(r.bytes).text;
     const source = readBibFile(path, text)!;
-    for (const p of source.problems ?? []) if (p.severity === 'error') err.push(`${file}:${p.line}:${p.column}: ${p.message}`);
+    for (const p of source.problems ?? []) if (p.severity === 'error') err.push(`${file}:${p.line}:${p.column}: ${problemMessage(p)}`);
     const findings = checkBibFile(source, matcher);
     found += findings.length;
     if (!opts.fix) {

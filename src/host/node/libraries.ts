@@ -13,6 +13,7 @@ import { decodeForReading } from '../../core/text/utf8.js';
 import { DEFAULT_MAX_FILE_MB, maxFileBytes } from '../../core/config/fileLimits.js';
 import { readProblem, readRegularFileSync } from './regularFiles.js';
 import { defaultCacheDir, nodeLibraryCache, sha256 } from './libraryCache.js';
+import { problemMessage } from '../../core/text/problemText.js';
 
 /** A library file as the CLI loaded it. */
 export interface CliLibrary {
@@ -74,7 +75,7 @@ export async function loadLibraryFiles(paths: readonly string[], opts: { cacheDi
       // In pieces: the JSON of a large library is never one string in memory.
       if (cache) await saveSliced(host, log, path, cache, key, textId, loaded, () => true);
     }
-    for (const p of lib.file.problems ?? []) problems.push(`${path}:${p.line}:${p.column}: ${p.message}`);
+    for (const p of lib.file.problems ?? []) problems.push(`${path}:${p.line}:${p.column}: ${problemMessage(p)}`);
     libraries.push({ path, uri: ref.uri, text, lib, cached });
   }
   return { libraries, problems };
