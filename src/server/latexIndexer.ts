@@ -5,7 +5,6 @@
  * changed, deleted: only that file is read again) and workspace folder changes (listed again).
  * Imports no `node:`: the host lists and reads.
  */
-import { FileChangeType, type FileEvent } from 'vscode-languageserver';
 import { URI } from 'vscode-uri';
 import type { LatexFileFacts } from '../core/latex/fileFacts.js';
 import { indexLatexFiles, LATEX_FILE_LIMIT } from '../core/latex/indexing.js';
@@ -14,7 +13,7 @@ import type { Logger } from '../core/config/logger.js';
 import { fileKind } from '../core/workspace/fileKind.js';
 import { LATEX_FILE_FACTS } from '../core/latex/fileFacts.js';
 import type { Clock } from './host.js';
-import type { WorkspaceChange, WorkspaceChangeListener } from './workspaceChanges.js';
+import type { FileChange, WorkspaceChange, WorkspaceChangeListener } from './workspaceChanges.js';
 
 /** How long one slice of indexing may run before the server answers other requests, in ms. */
 const SLICE_MS = 12;
@@ -42,6 +41,8 @@ export interface LatexProjectHost {
   /** The project's answers may have changed (a root, an include or a declaration): refresh what depends on them. */
   changed(): void;
   log: Logger;
+  /** Logs a failure of work nobody awaits (`ServerContext.fail`). */
+  fail(e: unknown): void;
 }
 
 /** Whether a URI names a file the project indexes (a LaTeX file by its name). */
@@ -123,18 +124,16 @@ export class LatexProjectIndexer implements WorkspaceChangeListener {
    */
   workspaceChanged(change: WorkspaceChange): void {
     if (change.folders) void this.index();
-    const disk: FileEvent[] = [];
+    const disk: FileChange[] = [];
     for (const f of change.files) {
       if (f.kind !== 'latex') continue;
       const doc = f.document;
-      if (f.how === 'closed') void this.documentClosed(f.uri).catch(this.fail);
+      if (f.how === 'closed') void this.documentClosed(f.uri).catch(this.host.fail);
       else if (doc) this.documentChanged(f.uri, () => doc.fact(LATEX_FILE_FACTS).value);
-      else disk.push({ uri: f.uri, type: f.how === 'created' ? FileChangeType.Created : f.how === 'deleted' ? FileChangeType.Deleted : FileChangeType.Changed });
+      else disk.push(f);
     }
-    if (disk.length) void this.filesChanged(disk).catch(this.fail);
+    if (disk.length) void this.filesChanged(disk).catch(this.host.fail);
   }
-
-  private readonly fail = (e: unknown): void => { this.host.log.error(e instanceof Error ? e : String(e)); };
 
   /** An open document's text or the function giving its facts (on open and on every change): scanned when the project is next asked, and its new links looked at after a pause. */
   documentChanged(uri: string, text: string | (() => LatexFileFacts)): void {
@@ -157,15 +156,15 @@ export class LatexProjectIndexer implements WorkspaceChangeListener {
     this.checkChanged();
   }
 
-  /** Watched-file events: each `.tex` file created or changed is read again, each deleted one forgotten. */
-  async filesChanged(changes: readonly FileEvent[]): Promise<void> {
+  /** Watched-file events (as `workspaceChanges.ts` gives them): each `.tex` file created or changed is read again, each deleted one forgotten; other files are passed over. */
+  async filesChanged(changes: readonly FileChange[]): Promise<void> {
     let any = false;
     for (const c of changes) {
-      if (!isLatexFile(c.uri) || this.open.has(c.uri)) continue;
+      if (c.kind !== 'latex' || c.document || this.open.has(c.uri)) continue;
       const u = URI.parse(c.uri);
       any = true;
       this.give(c.uri);
-      if (c.type === FileChangeType.Deleted) { this.project.delete(u); continue; }
+      if (c.how === 'deleted') { this.project.delete(u); continue; }
       const text = await this.readUnlessGiven(u);
       if (text === STALE) continue;
       if (text === undefined) this.project.delete(u);

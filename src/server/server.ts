@@ -82,6 +82,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     },
     changed: () => { if (!ctx.closed) { diagnostics.refresh(); sources.reloadLibrariesSoon(); } },
     log,
+    fail: ctx.fail,
   });
 
   const scope = new ServerScopeHost(ctx, workspace, latex);
