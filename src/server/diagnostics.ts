@@ -162,7 +162,7 @@ export class Diagnostics implements WorkspaceChangeListener {
 
   /**
    * Whether an open document's diagnostics depend on one of `files`: a citing document's do on the
-   * bibliography files its last computation read (`CitationService.bibliographyFiles`); one not
+   * bibliography files its last computation read (`CitationService.check`); one not
    * computed yet, or that declares none (it is checked against a bibliography beside it), and any
    * other document (a bibliography: its unused entries follow its readers, across their files) on
    * every file.
@@ -198,13 +198,10 @@ export class Diagnostics implements WorkspaceChangeListener {
     return `${doc.version}.${Math.max(this.allAt, this.touchedAt.get(doc.uri) ?? 0)}`;
   }
 
-  /** Computes a document's diagnostics, and remembers the bibliography files it read ({@link dependsOn}). */
-  private async compute(doc: TextDocument, token?: Parameters<CitationService['diagnostics']>[1]): Promise<Diagnostic[]> {
-    const diagnostics = await this.service.diagnostics(doc, token);
-    if (isCiting(fileKind(URI.parse(doc.uri), doc.languageId))) {
-      const files = await this.service.bibliographyFiles(doc).catch((e: unknown) => { this.ctx.log.warn(`bibliography of ${doc.uri}: ${String(e)}`); return []; });
-      if (this.documents.get(doc.uri)) this.bibliographies.set(doc.uri, new Set(files.map((u) => u.toString())));
-    }
+  /** Computes a document's diagnostics, and remembers the bibliography files it read ({@link dependsOn}): one resolution of its bibliography for both. */
+  private async compute(doc: TextDocument, token?: Parameters<CitationService['check']>[1]): Promise<Diagnostic[]> {
+    const { diagnostics, files } = await this.service.check(doc, token);
+    if (isCiting(fileKind(URI.parse(doc.uri), doc.languageId)) && this.documents.get(doc.uri)) this.bibliographies.set(doc.uri, new Set(files.map((u) => u.toString())));
     return diagnostics;
   }
 

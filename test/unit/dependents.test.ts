@@ -23,9 +23,16 @@ vi.mock('../../src/core/service/service.js', async (actual) => {
     ...m,
     createCitationService: (opts: Parameters<typeof m.createCitationService>[0]) => {
       const service = m.createCitationService(opts);
-      return { ...service, diagnostics: (doc: Parameters<typeof service.diagnostics>[0], token?: Parameters<typeof service.diagnostics>[1]) => { computed.push(doc.uri); return service.diagnostics(doc, token); } };
+      return { ...service, check: (doc: Parameters<typeof service.check>[0], token?: Parameters<typeof service.check>[1]) => { computed.push(doc.uri); return service.check(doc, token); } };
     },
   };
+});
+
+/** How many times a document's bibliography was resolved (`resolveBibliography`). */
+const resolved = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../src/core/bibliography/resolve.js', async (actual) => {
+  const m = await actual<typeof import('../../src/core/bibliography/resolve.js')>();
+  return { ...m, resolveBibliography: (...args: Parameters<typeof m.resolveBibliography>) => { resolved.count++; return m.resolveBibliography(...args); } };
 });
 
 const uri = (p: string) => URI.file(p).toString();
@@ -145,5 +152,26 @@ describe('a bibliography created on disk', () => {
     await s.client.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uri('/ws/c.bib'), type: FileChangeType.Created }] });
     for (let i = 0; i < 50 && published() === before; i++) await wait(100);
     expect(last()).toEqual([]);
+  });
+});
+
+describe('one computation of a document\'s diagnostics', () => {
+  it('resolves its bibliography once, and remembers the files it read from that resolution', async () => {
+    const s = await session(true);
+    s.open(A, 'latex', FILES['/ws/a.tex']);
+    s.open(B, 'latex', FILES['/ws/b.tex']);
+    await s.wait(2_000);
+    await s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: B } });
+    const pull = () => s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: A } }) as Promise<DocumentDiagnosticReport>;
+    await pull();
+    computed.length = 0;
+    resolved.count = 0;
+    const { resultId } = await pull();
+    expect({ computations: s.count(A), resolutions: resolved.count }).toEqual({ computations: 1, resolutions: 1 });
+    // What it read is remembered: after a change of b.bib, a.tex's pull is answered unchanged.
+    await changeB(s);
+    await s.wait(2_000);
+    const again = await s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: A }, previousResultId: resultId }) as DocumentDiagnosticReport;
+    expect(again.kind).toBe('unchanged');
   });
 });

@@ -12,6 +12,7 @@ import { readBibFile } from '../bibliography/bibFile.js';
 import { latexBibliographySpans } from '../latex/bibDeclarations.js';
 import { frontMatterBibliographySpan, markdownBibliographies } from '../markdown/frontMatter.js';
 import type { UndeclaredWhere } from '../bibliography/undeclared.js';
+import type { DocumentBibliography } from '../bibliography/resolve.js';
 import { documentCitationsIn, type CitedKey } from '../cite/citations.js';
 import { fileKind, isCiting } from '../workspace/fileKind.js';
 import { definedKeys } from '../bibliography/thebibliography.js';
@@ -20,24 +21,31 @@ import { citationRecordDiagnostics, fileRecordDiagnostics, maybeCslBibliography 
 import { bibDocument, rangeOf, type ServiceContext } from './serviceContext.js';
 import { DIAGNOSTIC_SOURCE, DiagnosticCodes, NOT_CANCELLED, type Cancellation } from './types.js';
 
+/** A document's diagnostics, and for a citing document the bibliography they were checked against (resolved once for both). */
+export interface CheckedDocument {
+  diagnostics: Diagnostic[];
+  /** A citing document's bibliography as its check resolved it; undefined for other documents, or when it declares none. */
+  bib?: DocumentBibliography;
+}
+
 /**
  * A document's diagnostics: {@link citationDiagnostics} for a citing language,
  * {@link bibDiagnostics} for a BibTeX file; for a CSL-JSON or CSL-YAML bibliography (one that
  * reads at least one item: another JSON array raises nothing) its reader's problems and the record
  * checks; none for anything else.
  */
-export async function diagnostics(ctx: ServiceContext, doc: TextDocument, token: Cancellation = NOT_CANCELLED): Promise<Diagnostic[]> {
+export async function diagnostics(ctx: ServiceContext, doc: TextDocument, token: Cancellation = NOT_CANCELLED): Promise<CheckedDocument> {
   const uri = URI.parse(doc.uri);
   const kind = fileKind(uri, doc.languageId);
   if (isCiting(kind)) return citationDiagnostics(ctx, doc, token);
   if (kind === 'csl-json' || kind === 'csl-yaml') {
-    if (!maybeCslBibliography(uri.path, doc.getText())) return [];
+    if (!maybeCslBibliography(uri.path, doc.getText())) return { diagnostics: [] };
     const file = await ctx.cache.get(ctx.ws, uri, 'bib', (t) => readBibFile(uri.path, t));
     const read = file?.text === doc.getText() ? file : readBibFile(uri.path, doc.getText());
-    if (!read || token.isCancellationRequested) return [];
-    return [...readerProblems(ctx, uri, read.entries.length ? read.problems : undefined), ...await fileRecordDiagnostics(ctx, doc, read)];
+    if (!read || token.isCancellationRequested) return { diagnostics: [] };
+    return { diagnostics: [...readerProblems(ctx, uri, read.entries.length ? read.problems : undefined), ...await fileRecordDiagnostics(ctx, doc, read)] };
   }
-  return bibDiagnostics(ctx, doc);
+  return { diagnostics: await bibDiagnostics(ctx, doc) };
 }
 
 /**
@@ -149,13 +157,13 @@ export function undeclaredNote(where: UndeclaredWhere, names: string): string {
  * cited (`namedSystemHints.ts`). Cross-references
  * written as citations (Quarto's `@fig-plot`) are not checked.
  *
- * @returns warnings; none when cancelled
+ * @returns warnings (none when cancelled), and the bibliography resolved for them
  */
-export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument, token: Cancellation = NOT_CANCELLED): Promise<Diagnostic[]> {
+export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument, token: Cancellation = NOT_CANCELLED): Promise<CheckedDocument> {
   const { displayPath } = ctx;
   const { cited } = documentCitationsIn(bibDocument(doc), await ctx.crossrefsOf(doc));
   const bib = await ctx.bibliographyOf(doc);
-  if (token.isCancellationRequested) return [];
+  if (token.isCancellationRequested) return { diagnostics: [], bib };
   const defined = definedKeys(bib);
   // A file with a broken entry or item is read as BibTeX reads a .bib: the other entries count.
   // A CSL file that reads nothing (not JSON, not YAML) is unreadable.
@@ -194,7 +202,7 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
     }
   }
   // A declared resource we do not read (a URL, BibLaTeXML) may define any key: none is flagged.
-  if (bib?.unread?.length) return out;
+  if (bib?.unread?.length) return { diagnostics: out, bib };
   // Files nobody declared, found beside the document (or at the workspace root): said in every message.
   const undeclared = bib?.undeclared ? undeclaredNote(bib.undeclared, bibName) : undefined;
   for (const c of cited) {
@@ -235,5 +243,5 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
   }
   out.push(...await citationRecordDiagnostics(ctx, doc, cited, bib));
   out.push(...await namedSystemHints(ctx, doc, cited, bib, defined));
-  return out;
+  return { diagnostics: out, bib };
 }
