@@ -3,8 +3,7 @@
  * diagnostics). Two sources: the citation service's, for open documents (citing documents and
  * bibliographies), and the problems the library and corpus stores found in their files
  * ({@link Diagnostics.fileProblems}). A file holds one list: an open document's is the service's
- * and its file's problems together (a problem both read, the reader's problem of a library's text
- * before its load ended, once: the store's), pulled or pushed; a file not open gets its file's
+ * and its file's problems together (a library file's reader problems are its store's alone), pulled or pushed; a file not open gets its file's
  * problems pushed. A pulling client's list of an open document is its pull, so nothing is pushed
  * for it while it is open.
  *
@@ -127,7 +126,7 @@ export class Diagnostics implements WorkspaceChangeListener {
       // Read before the computation: a change during it gives the document a new result id, so the client's next pull computes again.
       const resultId = this.resultId(doc);
       if (p.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId } satisfies DocumentDiagnosticReport;
-      const items = withFileProblems(await this.compute(doc, token), this.fileProblems(doc.uri));
+      const items = [...await this.compute(doc, token), ...this.fileProblems(doc.uri)];
       return { kind: DocumentDiagnosticReportKind.Full, resultId, items } satisfies DocumentDiagnosticReport;
     }));
   }
@@ -234,7 +233,11 @@ export class Diagnostics implements WorkspaceChangeListener {
     this.ctx.tell(() => this.ctx.connection.sendDiagnostics({ uri, diagnostics: [] }));
   }
 
-  /** The problems the stores found in a file, the library store's first. */
+  /**
+   * The problems the stores found in a file, the library store's first. None is one the service
+   * reports too: a library file's reader problems are its store's alone (`citationDiagnostics.ts`,
+   * `readerProblems`), so a document's list is the service's and these, each once.
+   */
   private fileProblems(uri: string): Diagnostic[] {
     const mine = this.problems.get(uri);
     return mine ? [...(mine.get('library') ?? []), ...(mine.get('corpus') ?? [])] : [];
@@ -251,7 +254,7 @@ export class Diagnostics implements WorkspaceChangeListener {
   /** Pushes an open document's diagnostics with its file's problems. */
   private send(uri: string, version: number, diagnostics: Diagnostic[]): void {
     this.sent.set(uri, { version, diagnostics });
-    this.ctx.tell(() => this.ctx.connection.sendDiagnostics({ uri, version, diagnostics: withFileProblems(diagnostics, this.fileProblems(uri)) }));
+    this.ctx.tell(() => this.ctx.connection.sendDiagnostics({ uri, version, diagnostics: [...diagnostics, ...this.fileProblems(uri)] }));
   }
 
   /** A citing document changed. */
@@ -317,19 +320,4 @@ export class Diagnostics implements WorkspaceChangeListener {
       this.schedule();
     });
   }
-}
-
-/**
- * A document's diagnostics with its file's problems, each problem once. Both the service (before
- * the library's load ends, `citationDiagnostics.ts`'s `readerProblems`) and the library store read
- * a library's text and report its reader's problems, worded apart ("read up to there", "left out")
- * at the same position, without a code: there the store's is kept. Every other diagnostic of the
- * service has a code (duplicate key, unused entry, record checks) or is not at a store problem's
- * start, and stays.
- */
-function withFileProblems(service: readonly Diagnostic[], problems: readonly Diagnostic[]): Diagnostic[] {
-  if (!problems.length) return [...service];
-  const at = (d: Diagnostic) => `${d.range.start.line}:${d.range.start.character}`;
-  const read = new Set(problems.filter((d) => d.code === undefined).map(at));
-  return [...service.filter((d) => d.code !== undefined || !read.has(at(d))), ...problems];
 }

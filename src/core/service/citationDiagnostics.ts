@@ -50,8 +50,8 @@ export async function diagnostics(ctx: ServiceContext, doc: TextDocument, token:
 
 /**
  * A BibTeX file's diagnostics (language `bibtex` or a `.bib` name): duplicate keys (BibTeX keeps
- * the first, ignoring case), and the reader's problems unless the file is a library whose store
- * publishes them; none for other files.
+ * the first, ignoring case), and the reader's problems unless the file is a library (its store
+ * reports them); none for other files.
  */
 export async function bibDiagnostics(ctx: ServiceContext, doc: TextDocument): Promise<Diagnostic[]> {
   const { ws, cache } = ctx;
@@ -89,13 +89,14 @@ export async function bibDiagnostics(ctx: ServiceContext, doc: TextDocument): Pr
 
 /**
  * A bibliography file's reader problems (a skipped entry or item, a field left out) as its own
- * diagnostics, at their line and column, unless the file is a library whose store publishes them
- * already (one owner of a file's problems).
+ * diagnostics, at their line and column, unless the file is one the library store reads, loaded
+ * or not: the store is the one source of a library file's reader problems (its `BibFile` is the
+ * one this file's reading is), and reports them once loaded.
  *
  * @param problems - the reader's problems to show (none: undefined)
  */
 function readerProblems(ctx: ServiceContext, uri: URI, problems: readonly BibProblem[] | undefined): Diagnostic[] {
-  if (!problems?.length || ctx.opts.corpus().isLibraryReady(uri.toString())) return [];
+  if (!problems?.length || ctx.opts.corpus().isLibraryFile(uri.toString())) return [];
   return problems.map((p) => {
     const at = Position.create(p.line - 1, p.column - 1);
     return { range: Range.create(at, Position.create(at.line, at.character + 1)), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, message: p.message };
