@@ -10,7 +10,7 @@
  * The service's diagnostics of citing documents: pulled (`textDocument/diagnostic`) by clients that can, pushed
  * (`textDocument/publishDiagnostics`) to the others. When something every document's answers
  * depend on changes (a library loaded, changed or dropped, an open document's bibliography joined,
- * the corpus, the settings, the LaTeX project), every open document's diagnostics are computed
+ * the corpus, the settings, the LaTeX project indexed again), every open document's diagnostics are computed
  * again, once per burst of changes ({@link REFRESH_DELAY_MS} on the server's clock): a pulling
  * client gets one `workspace/diagnostic/refresh` (LSP 3.17), a pushing one a new push of every
  * open document. So the last diagnostics a client holds do not depend on the order in which
@@ -62,8 +62,12 @@ export class Diagnostics implements WorkspaceChangeListener {
   private readonly sent = new Map<string, { version: number; diagnostics: Diagnostic[] }>();
   /** Files whose problems were pushed while not open, and not emptied since. */
   private readonly pushedProblems = new Set<string>();
-  /** The bibliography files (URIs) each open citing document's last computation read: what its diagnostics depend on beside everyone's. */
-  private readonly bibliographies = new Map<string, Set<string>>();
+  /**
+   * The files (URIs) each open citing document's last computation read (`CitationService.check`):
+   * its bibliography files and, for LaTeX, its roots' project files; what its diagnostics depend
+   * on beside everyone's.
+   */
+  private readonly reads = new Map<string, Set<string>>();
   /** Counts changes; {@link allAt}: the last that every document depends on, {@link touchedAt}: per document, the last it depends on. */
   private tick = 0;
   private allAt = 0;
@@ -135,7 +139,7 @@ export class Diagnostics implements WorkspaceChangeListener {
    * Something documents' diagnostics depend on changed: `changed` files (URIs), so only the open
    * documents that depend on one of them ({@link dependsOn}), unless one is a file no open document
    * read (it may be one a document declares but could not read); or, without `changed`, what every
-   * document depends on (the settings, the corpus, a library's entries, the LaTeX project). Those
+   * document depends on (the settings, the corpus, a library's entries; the LaTeX project indexed again). Those
    * documents' result ids change at once (a pull of one computes again); after
    * {@link REFRESH_DELAY_MS} (calls within it are one) a pushing client gets each of them pushed
    * again, a pulling one one `workspace/diagnostic/refresh` (its pulls of the others are answered
@@ -146,11 +150,32 @@ export class Diagnostics implements WorkspaceChangeListener {
     this.tick++;
     const files = changed && new Set(changed.map((u) => URI.parse(u).toString()));
     // A file no open document read may be one a document declares but could not read (over the size cap, not UTF-8): everyone's.
-    const read = [...this.bibliographies.values()];
+    const read = [...this.reads.values()];
     const all = !files || [...files].some((f) => !read.some((r) => r.has(f)));
     let any = all;
     if (all) this.allAt = this.tick;
     else for (const d of this.documents.all()) if (this.dependsOn(d, files)) { this.touchedAt.set(d.uri, this.tick); any = true; }
+    if (any) this.schedule();
+  }
+
+  /**
+   * The LaTeX project changed (`latexIndexer.ts`): `files`, the LaTeX files whose answers may have
+   * changed, so only the open documents that depend on one of them ({@link dependsOn}: a LaTeX
+   * document whose last computation read one, before the change; or one of them itself, after it)
+   * and the documents that are not LaTeX documents and depend on every file (a bibliography: its
+   * unused entries follow its readers); a Markdown document does not depend on the project. Without
+   * `files`, every document.
+   */
+  projectChanged(files?: readonly string[]): void {
+    if (!files) { this.refresh(); return; }
+    this.tick++;
+    const changed = new Set(files.map((u) => URI.parse(u).toString()));
+    let any = false;
+    for (const d of this.documents.all()) {
+      const kind = fileKind(URI.parse(d.uri), d.languageId);
+      if (isCiting(kind) && kind !== 'latex') continue;
+      if (this.dependsOn(d, changed)) { this.touchedAt.set(d.uri, this.tick); any = true; }
+    }
     if (any) this.schedule();
   }
 
@@ -161,14 +186,14 @@ export class Diagnostics implements WorkspaceChangeListener {
 
   /**
    * Whether an open document's diagnostics depend on one of `files`: a citing document's do on the
-   * bibliography files its last computation read (`CitationService.check`); one not
-   * computed yet, or that declares none (it is checked against a bibliography beside it), and any
+   * files its last computation read (`CitationService.check`: bibliography files, a LaTeX
+   * document's project files); one not computed yet, or that read none, and any
    * other document (a bibliography: its unused entries follow its readers, across their files) on
    * every file.
    */
   private dependsOn(doc: TextDocument, files: ReadonlySet<string>): boolean {
     if (files.has(doc.uri)) return true;
-    const read = isCiting(fileKind(URI.parse(doc.uri), doc.languageId)) ? this.bibliographies.get(doc.uri) : undefined;
+    const read = isCiting(fileKind(URI.parse(doc.uri), doc.languageId)) ? this.reads.get(doc.uri) : undefined;
     if (!read?.size) return true;
     for (const f of files) if (read.has(f)) return true;
     return false;
@@ -200,7 +225,7 @@ export class Diagnostics implements WorkspaceChangeListener {
   /** Computes a document's diagnostics, and remembers the bibliography files it read ({@link dependsOn}): one resolution of its bibliography for both. */
   private async compute(doc: TextDocument, token?: Parameters<CitationService['check']>[1]): Promise<Diagnostic[]> {
     const { diagnostics, files } = await this.service.check(doc, token);
-    if (isCiting(fileKind(URI.parse(doc.uri), doc.languageId)) && this.documents.get(doc.uri)) this.bibliographies.set(doc.uri, new Set(files.map((u) => u.toString())));
+    if (isCiting(fileKind(URI.parse(doc.uri), doc.languageId)) && this.documents.get(doc.uri)) this.reads.set(doc.uri, new Set(files.map((u) => u.toString())));
     return diagnostics;
   }
 
@@ -270,7 +295,7 @@ export class Diagnostics implements WorkspaceChangeListener {
    */
   private documentClosed(uri: string): void {
     this.pulledVersion.delete(uri);
-    this.bibliographies.delete(uri);
+    this.reads.delete(uri);
     this.touchedAt.delete(uri);
     this.pushedId.delete(uri);
     this.pushPause.cancel(uri);

@@ -38,8 +38,16 @@ export interface LatexProjectHost {
   clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>;
   /** Starts a progress report, when the client shows them. */
   progress?(title: string): Promise<ProgressReporter | undefined>;
-  /** The project's answers may have changed (a root, an include or a declaration): refresh what depends on them. */
-  changed(): void;
+  /**
+   * The project's answers may have changed (a root, an include or a declaration): refresh what
+   * depends on them.
+   *
+   * @param files - the LaTeX files (URIs) whose answers may have changed: each file whose text
+   *   was given, its roots now and every file those roots reach now (a file whose roots were
+   *   others before is among the files those others reached); undefined when any may have (the
+   *   workspace was indexed again, or the project changed on a read nobody gave)
+   */
+  changed(files?: readonly string[]): void;
   log: Logger;
   /** Logs a failure of work nobody awaits (`ServerContext.fail`). */
   fail(e: unknown): void;
@@ -61,6 +69,8 @@ export class LatexProjectIndexer implements WorkspaceChangeListener {
    * count moved is stale and is dropped, so an open document's text always wins (issue 28, cause 3).
    */
   private readonly given = new Map<string, number>();
+  /** The files whose text was given since the server was last told ({@link checkChanged}). */
+  private readonly touched = new Set<string>();
   private generation = 0;
   private editTimer: unknown;
   private seenRevision = 0;
@@ -113,6 +123,7 @@ export class LatexProjectIndexer implements WorkspaceChangeListener {
     for (const id of this.open) if (!listed.has(id)) this.host.log.info(`LaTeX project: ${id} is open but not in the workspace listing`);
     this.host.log.info(`LaTeX project: ${uris.length} .tex file(s) read in ${Math.round(this.host.now() - started)} ms`);
     this.seenRevision = this.project.revision;
+    this.touched.clear();
     // Nothing to tell when there was and is no file (a workspace without LaTeX).
     if (uris.length || hadFiles) this.host.changed();
   }
@@ -176,6 +187,7 @@ export class LatexProjectIndexer implements WorkspaceChangeListener {
   /** A file's text was given (or its file changed): reads of it under way are stale. */
   private give(uri: string): void {
     this.given.set(uri, (this.given.get(uri) ?? 0) + 1);
+    this.touched.add(uri);
   }
 
   /**
@@ -191,12 +203,29 @@ export class LatexProjectIndexer implements WorkspaceChangeListener {
     return this.open.has(id) || (this.given.get(id) ?? 0) !== before ? STALE : text;
   }
 
-  /** Tells the server when the project's answers may have changed since it was last told. */
+  /**
+   * Tells the server when the project's answers may have changed since it was last told, and for
+   * which files: those given since, their roots and the files those roots reach (`host.changed`).
+   */
   private checkChanged(): void {
     this.project.flush();
+    const touched = [...this.touched];
+    this.touched.clear();
     if (this.project.revision === this.seenRevision) return;
     this.seenRevision = this.project.revision;
-    this.host.changed();
+    // A change nobody gave (a root's chain read on demand while answering) may touch anyone.
+    if (!touched.length) { this.host.changed(); return; }
+    const files = new Set<string>();
+    for (const id of touched) {
+      const u = URI.parse(id);
+      files.add(id);
+      // A root reaches its files; a file's roots reach it and their other files (their declarations are its).
+      for (const root of [u, ...this.project.rootsOf(u)]) {
+        files.add(root.toString());
+        for (const f of this.project.filesOf(root)) files.add(f.toString());
+      }
+    }
+    this.host.changed([...files]);
   }
 
   /** Stops the timers (the connection closed). */

@@ -80,7 +80,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
       p?.begin(title, 0, undefined, false);
       return p;
     },
-    changed: () => { if (!ctx.closed) { diagnostics.refresh(); sources.reloadLibrariesSoon(); } },
+    changed: (files) => { if (!ctx.closed) { diagnostics.projectChanged(files); sources.reloadLibrariesSoon(); } },
     log,
     fail: ctx.fail,
   });

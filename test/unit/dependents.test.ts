@@ -9,7 +9,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   DidChangeWatchedFilesNotification, DocumentDiagnosticRequest, FileChangeType, HoverRequest, PublishDiagnosticsNotification,
-  type DocumentDiagnosticReport, type PublishDiagnosticsParams,
+  type DocumentDiagnosticReport, type FullDocumentDiagnosticReport, type PublishDiagnosticsParams,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
 import { Methods } from '../../src/server/protocol.js';
@@ -173,5 +173,36 @@ describe('one computation of a document\'s diagnostics', () => {
     await s.wait(2_000);
     const again = await s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: A }, previousResultId: resultId }) as DocumentDiagnosticReport;
     expect(again.kind).toBe('unchanged');
+  });
+});
+
+describe('after a change of the LaTeX project, only the documents whose roots it touched are computed again', () => {
+  it('a file a.tex inputs declares another bibliography on disk: a.tex is computed again, once; b.tex is answered unchanged', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const withInput = '\\documentclass{article}\n\\begin{document}\n\\cite{ka,kc}\n\\input{abib}\n\\end{document}\n';
+    const files = { ...FILES, '/ws/a.tex': withInput, '/ws/abib.tex': '\\bibliography{a}\n', '/ws/other/c.bib': entry('kc', 'From c.bib') };
+    // The host lists the workspace's .tex files: the project indexes them.
+    const listFiles = async () => Object.keys(files).filter((p) => p.endsWith('.tex')).map((p) => URI.file(p));
+    const s = await start(files, { citationStyle: 'apa', includeDocumentBibliography: false }, { fileSystem: { listFiles } }, undefined, { diagnostics: { refreshSupport: true } }, '/ws', true);
+    const roundTrip = () => s.client.sendRequest(HoverRequest.type, { textDocument: { uri: A }, position: { line: 0, character: 0 } });
+    const wait = async (ms: number) => { await roundTrip(); await vi.advanceTimersByTimeAsync(ms); await roundTrip(); };
+    const pull = (doc: string, previousResultId?: string) => s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: doc }, ...(previousResultId ? { previousResultId } : {}) }) as Promise<DocumentDiagnosticReport>;
+    const count = (doc: string) => computed.filter((u) => u === doc).length;
+    s.open(A, 'latex', withInput);
+    s.open(B, 'latex', FILES['/ws/b.tex']);
+    await wait(2_000);
+    const first = { a: await pull(A), b: await pull(B) };
+    expect((first.a as FullDocumentDiagnosticReport).items.map((d) => d.message)).toEqual([expect.stringMatching(/"kc": not in a\.bib/)]);
+    computed.length = 0;
+    const refreshes = s.refreshes();
+    s.write('/ws/abib.tex', '\\bibliography{a,other/c}\n');
+    await s.client.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uri('/ws/abib.tex'), type: FileChangeType.Changed }] });
+    for (let i = 0; i < 20 && s.refreshes() === refreshes; i++) await wait(100);
+    await wait(2_000);
+    expect(s.refreshes()).toBe(refreshes + 1);
+    const again = { a: await pull(A, first.a.resultId), b: await pull(B, first.b.resultId) };
+    expect(again.b.kind).toBe('unchanged');
+    expect((again.a as FullDocumentDiagnosticReport).items).toEqual([]);
+    expect({ a: count(A), b: count(B) }).toEqual({ a: 1, b: 0 });
   });
 });

@@ -40,7 +40,12 @@ export type { CitationServiceOptions } from './serviceContext.js';
 /** A document's diagnostics and the files they read ({@link CitationService.check}). */
 export interface DocumentCheck {
   diagnostics: Diagnostic[];
-  /** The bibliography files a citing document declares that exist, readable or not; [] for other documents. */
+  /**
+   * The files a citing document's diagnostics were read from: the bibliography files it declares
+   * that exist, readable or not (what {@link CitationService.bibliographyFiles} gives), and for a
+   * LaTeX document the document, its roots and the files the project finds they reach (whose
+   * declarations are its); [] for other documents.
+   */
   files: URI[];
 }
 
@@ -128,9 +133,18 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
   const ctx = createServiceContext(opts);
   const scope = opts.scope && createProjectScope(ctx, opts.scope);
   const isBib = (doc: TextDocument) => isBibliography(fileKind(URI.parse(doc.uri), doc.languageId));
+  /** A LaTeX document's project files its bibliography was read from: itself, its roots and what they reach. */
+  const latexFiles = (doc: TextDocument, bib: DocumentBibliography | undefined): URI[] => {
+    if (!bib || fileKind(URI.parse(doc.uri), doc.languageId) !== 'latex') return [];
+    const roots = bib.roots ?? [bib.root];
+    return [URI.parse(doc.uri), ...roots, ...roots.flatMap((r) => opts.project?.filesOf?.(r) ?? [])];
+  };
   const check = async (doc: TextDocument, token?: Cancellation): Promise<DocumentCheck> => {
     const { diagnostics: found, bib } = await diagnostics(ctx, doc, token);
-    return { diagnostics: scope && isBib(doc) ? [...found, ...(await unusedEntryDiagnostics(ctx, scope, doc, token))] : found, files: declaredFiles(bib) };
+    return {
+      diagnostics: scope && isBib(doc) ? [...found, ...(await unusedEntryDiagnostics(ctx, scope, doc, token))] : found,
+      files: [...declaredFiles(bib), ...latexFiles(doc, bib)],
+    };
   };
   return {
     complete: (doc, position, token) => complete(ctx, doc, position, token),
