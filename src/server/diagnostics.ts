@@ -78,8 +78,11 @@ export class Diagnostics implements WorkspaceChangeListener {
   /**
    * @param storeFile - whether a file's changes on disk reach the answers through its store (a
    *   corpus file, a library: the store reads it again, and its change refreshes once read)
+   * @param storeEdit - whether an edit of a file's open document reaches the answers through its
+   *   store (a library loaded or loading: the store reads the edit after a pause, and its change
+   *   refreshes every document once read)
    */
-  constructor(private readonly ctx: ServerContext, private readonly documents: TextDocuments<TextDocument>, private readonly service: CitationService, private readonly storeFile: (uri: string) => boolean = () => false) {
+  constructor(private readonly ctx: ServerContext, private readonly documents: TextDocuments<TextDocument>, private readonly service: CitationService, private readonly storeFile: (uri: string) => boolean = () => false, private readonly storeEdit: (uri: string) => boolean = () => false) {
     this.pushPause = ctx.timerPerUri();
     this.pullWatch = ctx.timerPerUri();
     this.scheduleAll = ctx.debounce(REFRESH_DELAY_MS, () => this.all());
@@ -97,8 +100,9 @@ export class Diagnostics implements WorkspaceChangeListener {
       if (f.how === 'closed') this.documentClosed(f.uri);
       else if (f.document) {
         if (f.how === 'opened') this.documentOpened(f.uri);
-        // An edited bibliography changes the answers for the documents that cite from it.
-        if (isBibliography(f.kind)) bibliographies.push(f.uri);
+        // An edited bibliography changes the answers for the documents that cite from it; an edited
+        // library's store reads the edit and refreshes once read: one round, none before the reload.
+        if (isBibliography(f.kind)) { if (f.how !== 'edited' || !this.storeEdit(f.uri)) bibliographies.push(f.uri); }
         else {
           this.documentChanged(f.document);
           // An open bibliography's unused entries follow its readers' citations (a pulling client re-pulls it: interFileDependencies).

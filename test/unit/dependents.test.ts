@@ -8,7 +8,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  DidChangeWatchedFilesNotification, DocumentDiagnosticRequest, FileChangeType, HoverRequest, PublishDiagnosticsNotification,
+  DidChangeTextDocumentNotification, DidChangeWatchedFilesNotification, DocumentDiagnosticRequest, FileChangeType, HoverRequest, PublishDiagnosticsNotification,
   type DocumentDiagnosticReport, type FullDocumentDiagnosticReport, type PublishDiagnosticsParams,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
@@ -204,5 +204,35 @@ describe('after a change of the LaTeX project, only the documents whose roots it
     expect(again.b.kind).toBe('unchanged');
     expect((again.a as FullDocumentDiagnosticReport).items).toEqual([]);
     expect({ a: count(A), b: count(B) }).toEqual({ a: 1, b: 0 });
+  });
+});
+
+describe('an edit of an open library', () => {
+  it('gives one diagnostics round, after the store has read the edit: one refresh, its reader computed once', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const s = await start(FILES, { citationStyle: 'apa', libraries: ['b.bib'] }, {}, undefined, { diagnostics: { refreshSupport: true } }, '/ws', true);
+    const roundTrip = () => s.client.sendRequest(HoverRequest.type, { textDocument: { uri: B }, position: { line: 0, character: 0 } });
+    const wait = async (ms: number) => { await roundTrip(); await vi.advanceTimersByTimeAsync(ms); await roundTrip(); };
+    const pull = (doc: string, previousResultId?: string) => s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: doc }, ...(previousResultId ? { previousResultId } : {}) }) as Promise<DocumentDiagnosticReport>;
+    const LIB = uri('/ws/b.bib');
+    s.open(B, 'latex', FILES['/ws/b.tex']);
+    s.open(LIB, 'bibtex', FILES['/ws/b.bib']);
+    await wait(2_000);
+    await s.notified(Methods.librariesChanged);
+    await wait(2_000);
+    const first = await pull(B);
+    expect((first as FullDocumentDiagnosticReport).items).toEqual([]);
+    await pull(LIB);
+    computed.length = 0;
+    const refreshes = s.refreshes();
+    const changes = s.notifications.filter((n) => n.method === Methods.librariesChanged).length;
+    // The key kb becomes kb2 in the open library.
+    await s.client.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri: LIB, version: 2 }, contentChanges: [{ text: entry('kb2', 'From b.bib, renamed') }] });
+    for (let i = 0; i < 20 && s.notifications.filter((n) => n.method === Methods.librariesChanged).length === changes; i++) await wait(100);
+    await wait(2_000);
+    expect(s.refreshes()).toBe(refreshes + 1);
+    const again = await pull(B, first.resultId);
+    expect((again as FullDocumentDiagnosticReport).items.map((d) => d.message)).toEqual([expect.stringMatching(/"kb"/)]);
+    expect(computed.filter((u) => u === B)).toHaveLength(1);
   });
 });
