@@ -3,15 +3,14 @@
  * diagnostics). Two sources: the citation service's, for open documents (citing documents and
  * bibliographies), and the problems the library and corpus stores found in their files
  * ({@link Diagnostics.fileProblems}). A file holds one list: an open document's is the service's
- * and its file's problems together (a problem both read, the reader's problem of a library's text
- * before its load ended, once: the store's), pulled or pushed; a file not open gets its file's
+ * and its file's problems together (a library file's reader problems are its store's alone), pulled or pushed; a file not open gets its file's
  * problems pushed. A pulling client's list of an open document is its pull, so nothing is pushed
  * for it while it is open.
  *
  * The service's diagnostics of citing documents: pulled (`textDocument/diagnostic`) by clients that can, pushed
  * (`textDocument/publishDiagnostics`) to the others. When something every document's answers
  * depend on changes (a library loaded, changed or dropped, an open document's bibliography joined,
- * the corpus, the settings, the LaTeX project), every open document's diagnostics are computed
+ * the corpus, the settings, the LaTeX project indexed again), every open document's diagnostics are computed
  * again, once per burst of changes ({@link REFRESH_DELAY_MS} on the server's clock): a pulling
  * client gets one `workspace/diagnostic/refresh` (LSP 3.17), a pushing one a new push of every
  * open document. So the last diagnostics a client holds do not depend on the order in which
@@ -63,8 +62,12 @@ export class Diagnostics implements WorkspaceChangeListener {
   private readonly sent = new Map<string, { version: number; diagnostics: Diagnostic[] }>();
   /** Files whose problems were pushed while not open, and not emptied since. */
   private readonly pushedProblems = new Set<string>();
-  /** The bibliography files (URIs) each open citing document's last computation read: what its diagnostics depend on beside everyone's. */
-  private readonly bibliographies = new Map<string, Set<string>>();
+  /**
+   * The files (URIs) each open citing document's last computation read (`CitationService.check`):
+   * its bibliography files and, for LaTeX, its roots' project files; what its diagnostics depend
+   * on beside everyone's.
+   */
+  private readonly reads = new Map<string, Set<string>>();
   /** Counts changes; {@link allAt}: the last that every document depends on, {@link touchedAt}: per document, the last it depends on. */
   private tick = 0;
   private allAt = 0;
@@ -75,8 +78,11 @@ export class Diagnostics implements WorkspaceChangeListener {
   /**
    * @param storeFile - whether a file's changes on disk reach the answers through its store (a
    *   corpus file, a library: the store reads it again, and its change refreshes once read)
+   * @param storeEdit - whether an edit of a file's open document reaches the answers through its
+   *   store (a library loaded or loading: the store reads the edit after a pause, and its change
+   *   refreshes every document once read)
    */
-  constructor(private readonly ctx: ServerContext, private readonly documents: TextDocuments<TextDocument>, private readonly service: CitationService, private readonly storeFile: (uri: string) => boolean = () => false) {
+  constructor(private readonly ctx: ServerContext, private readonly documents: TextDocuments<TextDocument>, private readonly service: CitationService, private readonly storeFile: (uri: string) => boolean = () => false, private readonly storeEdit: (uri: string) => boolean = () => false) {
     this.pushPause = ctx.timerPerUri();
     this.pullWatch = ctx.timerPerUri();
     this.scheduleAll = ctx.debounce(REFRESH_DELAY_MS, () => this.all());
@@ -94,8 +100,9 @@ export class Diagnostics implements WorkspaceChangeListener {
       if (f.how === 'closed') this.documentClosed(f.uri);
       else if (f.document) {
         if (f.how === 'opened') this.documentOpened(f.uri);
-        // An edited bibliography changes the answers for the documents that cite from it.
-        if (isBibliography(f.kind)) bibliographies.push(f.uri);
+        // An edited bibliography changes the answers for the documents that cite from it; an edited
+        // library's store reads the edit and refreshes once read: one round, none before the reload.
+        if (isBibliography(f.kind)) { if (f.how !== 'edited' || !this.storeEdit(f.uri)) bibliographies.push(f.uri); }
         else {
           this.documentChanged(f.document);
           // An open bibliography's unused entries follow its readers' citations (a pulling client re-pulls it: interFileDependencies).
@@ -127,7 +134,7 @@ export class Diagnostics implements WorkspaceChangeListener {
       // Read before the computation: a change during it gives the document a new result id, so the client's next pull computes again.
       const resultId = this.resultId(doc);
       if (p.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId } satisfies DocumentDiagnosticReport;
-      const items = withFileProblems(await this.compute(doc, token), this.fileProblems(doc.uri));
+      const items = [...await this.compute(doc, token), ...this.fileProblems(doc.uri)];
       return { kind: DocumentDiagnosticReportKind.Full, resultId, items } satisfies DocumentDiagnosticReport;
     }));
   }
@@ -136,7 +143,7 @@ export class Diagnostics implements WorkspaceChangeListener {
    * Something documents' diagnostics depend on changed: `changed` files (URIs), so only the open
    * documents that depend on one of them ({@link dependsOn}), unless one is a file no open document
    * read (it may be one a document declares but could not read); or, without `changed`, what every
-   * document depends on (the settings, the corpus, a library's entries, the LaTeX project). Those
+   * document depends on (the settings, the corpus, a library's entries; the LaTeX project indexed again). Those
    * documents' result ids change at once (a pull of one computes again); after
    * {@link REFRESH_DELAY_MS} (calls within it are one) a pushing client gets each of them pushed
    * again, a pulling one one `workspace/diagnostic/refresh` (its pulls of the others are answered
@@ -147,11 +154,32 @@ export class Diagnostics implements WorkspaceChangeListener {
     this.tick++;
     const files = changed && new Set(changed.map((u) => URI.parse(u).toString()));
     // A file no open document read may be one a document declares but could not read (over the size cap, not UTF-8): everyone's.
-    const read = [...this.bibliographies.values()];
+    const read = [...this.reads.values()];
     const all = !files || [...files].some((f) => !read.some((r) => r.has(f)));
     let any = all;
     if (all) this.allAt = this.tick;
     else for (const d of this.documents.all()) if (this.dependsOn(d, files)) { this.touchedAt.set(d.uri, this.tick); any = true; }
+    if (any) this.schedule();
+  }
+
+  /**
+   * The LaTeX project changed (`latexIndexer.ts`): `files`, the LaTeX files whose answers may have
+   * changed, so only the open documents that depend on one of them ({@link dependsOn}: a LaTeX
+   * document whose last computation read one, before the change; or one of them itself, after it)
+   * and the documents that are not LaTeX documents and depend on every file (a bibliography: its
+   * unused entries follow its readers); a Markdown document does not depend on the project. Without
+   * `files`, every document.
+   */
+  projectChanged(files?: readonly string[]): void {
+    if (!files) { this.refresh(); return; }
+    this.tick++;
+    const changed = new Set(files.map((u) => URI.parse(u).toString()));
+    let any = false;
+    for (const d of this.documents.all()) {
+      const kind = fileKind(URI.parse(d.uri), d.languageId);
+      if (isCiting(kind) && kind !== 'latex') continue;
+      if (this.dependsOn(d, changed)) { this.touchedAt.set(d.uri, this.tick); any = true; }
+    }
     if (any) this.schedule();
   }
 
@@ -162,14 +190,14 @@ export class Diagnostics implements WorkspaceChangeListener {
 
   /**
    * Whether an open document's diagnostics depend on one of `files`: a citing document's do on the
-   * bibliography files its last computation read (`CitationService.bibliographyFiles`); one not
-   * computed yet, or that declares none (it is checked against a bibliography beside it), and any
+   * files its last computation read (`CitationService.check`: bibliography files, a LaTeX
+   * document's project files); one not computed yet, or that read none, and any
    * other document (a bibliography: its unused entries follow its readers, across their files) on
    * every file.
    */
   private dependsOn(doc: TextDocument, files: ReadonlySet<string>): boolean {
     if (files.has(doc.uri)) return true;
-    const read = isCiting(fileKind(URI.parse(doc.uri), doc.languageId)) ? this.bibliographies.get(doc.uri) : undefined;
+    const read = isCiting(fileKind(URI.parse(doc.uri), doc.languageId)) ? this.reads.get(doc.uri) : undefined;
     if (!read?.size) return true;
     for (const f of files) if (read.has(f)) return true;
     return false;
@@ -198,13 +226,10 @@ export class Diagnostics implements WorkspaceChangeListener {
     return `${doc.version}.${Math.max(this.allAt, this.touchedAt.get(doc.uri) ?? 0)}`;
   }
 
-  /** Computes a document's diagnostics, and remembers the bibliography files it read ({@link dependsOn}). */
-  private async compute(doc: TextDocument, token?: Parameters<CitationService['diagnostics']>[1]): Promise<Diagnostic[]> {
-    const diagnostics = await this.service.diagnostics(doc, token);
-    if (isCiting(fileKind(URI.parse(doc.uri), doc.languageId))) {
-      const files = await this.service.bibliographyFiles(doc).catch((e: unknown) => { this.ctx.log.warn(`bibliography of ${doc.uri}: ${String(e)}`); return []; });
-      if (this.documents.get(doc.uri)) this.bibliographies.set(doc.uri, new Set(files.map((u) => u.toString())));
-    }
+  /** Computes a document's diagnostics, and remembers the bibliography files it read ({@link dependsOn}): one resolution of its bibliography for both. */
+  private async compute(doc: TextDocument, token?: Parameters<CitationService['check']>[1]): Promise<Diagnostic[]> {
+    const { diagnostics, files } = await this.service.check(doc, token);
+    if (isCiting(fileKind(URI.parse(doc.uri), doc.languageId)) && this.documents.get(doc.uri)) this.reads.set(doc.uri, new Set(files.map((u) => u.toString())));
     return diagnostics;
   }
 
@@ -237,7 +262,11 @@ export class Diagnostics implements WorkspaceChangeListener {
     this.ctx.tell(() => this.ctx.connection.sendDiagnostics({ uri, diagnostics: [] }));
   }
 
-  /** The problems the stores found in a file, the library store's first. */
+  /**
+   * The problems the stores found in a file, the library store's first. None is one the service
+   * reports too: a library file's reader problems are its store's alone (`citationDiagnostics.ts`,
+   * `readerProblems`), so a document's list is the service's and these, each once.
+   */
   private fileProblems(uri: string): Diagnostic[] {
     const mine = this.problems.get(uri);
     return mine ? [...(mine.get('library') ?? []), ...(mine.get('corpus') ?? [])] : [];
@@ -254,7 +283,7 @@ export class Diagnostics implements WorkspaceChangeListener {
   /** Pushes an open document's diagnostics with its file's problems. */
   private send(uri: string, version: number, diagnostics: Diagnostic[]): void {
     this.sent.set(uri, { version, diagnostics });
-    this.ctx.tell(() => this.ctx.connection.sendDiagnostics({ uri, version, diagnostics: withFileProblems(diagnostics, this.fileProblems(uri)) }));
+    this.ctx.tell(() => this.ctx.connection.sendDiagnostics({ uri, version, diagnostics: [...diagnostics, ...this.fileProblems(uri)] }));
   }
 
   /** A citing document changed. */
@@ -270,7 +299,7 @@ export class Diagnostics implements WorkspaceChangeListener {
    */
   private documentClosed(uri: string): void {
     this.pulledVersion.delete(uri);
-    this.bibliographies.delete(uri);
+    this.reads.delete(uri);
     this.touchedAt.delete(uri);
     this.pushedId.delete(uri);
     this.pushPause.cancel(uri);
@@ -320,19 +349,4 @@ export class Diagnostics implements WorkspaceChangeListener {
       this.schedule();
     });
   }
-}
-
-/**
- * A document's diagnostics with its file's problems, each problem once. Both the service (before
- * the library's load ends, `citationDiagnostics.ts`'s `readerProblems`) and the library store read
- * a library's text and report its reader's problems, worded apart ("read up to there", "left out")
- * at the same position, without a code: there the store's is kept. Every other diagnostic of the
- * service has a code (duplicate key, unused entry, record checks) or is not at a store problem's
- * start, and stays.
- */
-function withFileProblems(service: readonly Diagnostic[], problems: readonly Diagnostic[]): Diagnostic[] {
-  if (!problems.length) return [...service];
-  const at = (d: Diagnostic) => `${d.range.start.line}:${d.range.start.character}`;
-  const read = new Set(problems.filter((d) => d.code === undefined).map(at));
-  return [...service.filter((d) => d.code !== undefined || !read.has(at(d))), ...problems];
 }

@@ -5,7 +5,6 @@
  * changed, deleted: only that file is read again) and workspace folder changes (listed again).
  * Imports no `node:`: the host lists and reads.
  */
-import { FileChangeType, type FileEvent } from 'vscode-languageserver';
 import { URI } from 'vscode-uri';
 import type { LatexFileFacts } from '../core/latex/fileFacts.js';
 import { indexLatexFiles, LATEX_FILE_LIMIT } from '../core/latex/indexing.js';
@@ -14,7 +13,7 @@ import type { Logger } from '../core/config/logger.js';
 import { fileKind } from '../core/workspace/fileKind.js';
 import { LATEX_FILE_FACTS } from '../core/latex/fileFacts.js';
 import type { Clock } from './host.js';
-import type { WorkspaceChange, WorkspaceChangeListener } from './workspaceChanges.js';
+import type { FileChange, WorkspaceChange, WorkspaceChangeListener } from './workspaceChanges.js';
 
 /** How long one slice of indexing may run before the server answers other requests, in ms. */
 const SLICE_MS = 12;
@@ -39,9 +38,19 @@ export interface LatexProjectHost {
   clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>;
   /** Starts a progress report, when the client shows them. */
   progress?(title: string): Promise<ProgressReporter | undefined>;
-  /** The project's answers may have changed (a root, an include or a declaration): refresh what depends on them. */
-  changed(): void;
+  /**
+   * The project's answers may have changed (a root, an include or a declaration): refresh what
+   * depends on them.
+   *
+   * @param files - the LaTeX files (URIs) whose answers may have changed: each file whose text
+   *   was given, its roots now and every file those roots reach now (a file whose roots were
+   *   others before is among the files those others reached); undefined when any may have (the
+   *   workspace was indexed again, or the project changed on a read nobody gave)
+   */
+  changed(files?: readonly string[]): void;
   log: Logger;
+  /** Logs a failure of work nobody awaits (`ServerContext.fail`). */
+  fail(e: unknown): void;
 }
 
 /** Whether a URI names a file the project indexes (a LaTeX file by its name). */
@@ -60,6 +69,8 @@ export class LatexProjectIndexer implements WorkspaceChangeListener {
    * count moved is stale and is dropped, so an open document's text always wins (issue 28, cause 3).
    */
   private readonly given = new Map<string, number>();
+  /** The files whose text was given since the server was last told ({@link checkChanged}). */
+  private readonly touched = new Set<string>();
   private generation = 0;
   private editTimer: unknown;
   private seenRevision = 0;
@@ -112,6 +123,7 @@ export class LatexProjectIndexer implements WorkspaceChangeListener {
     for (const id of this.open) if (!listed.has(id)) this.host.log.info(`LaTeX project: ${id} is open but not in the workspace listing`);
     this.host.log.info(`LaTeX project: ${uris.length} .tex file(s) read in ${Math.round(this.host.now() - started)} ms`);
     this.seenRevision = this.project.revision;
+    this.touched.clear();
     // Nothing to tell when there was and is no file (a workspace without LaTeX).
     if (uris.length || hadFiles) this.host.changed();
   }
@@ -123,18 +135,16 @@ export class LatexProjectIndexer implements WorkspaceChangeListener {
    */
   workspaceChanged(change: WorkspaceChange): void {
     if (change.folders) void this.index();
-    const disk: FileEvent[] = [];
+    const disk: FileChange[] = [];
     for (const f of change.files) {
       if (f.kind !== 'latex') continue;
       const doc = f.document;
-      if (f.how === 'closed') void this.documentClosed(f.uri).catch(this.fail);
+      if (f.how === 'closed') void this.documentClosed(f.uri).catch(this.host.fail);
       else if (doc) this.documentChanged(f.uri, () => doc.fact(LATEX_FILE_FACTS).value);
-      else disk.push({ uri: f.uri, type: f.how === 'created' ? FileChangeType.Created : f.how === 'deleted' ? FileChangeType.Deleted : FileChangeType.Changed });
+      else disk.push(f);
     }
-    if (disk.length) void this.filesChanged(disk).catch(this.fail);
+    if (disk.length) void this.filesChanged(disk).catch(this.host.fail);
   }
-
-  private readonly fail = (e: unknown): void => { this.host.log.error(e instanceof Error ? e : String(e)); };
 
   /** An open document's text or the function giving its facts (on open and on every change): scanned when the project is next asked, and its new links looked at after a pause. */
   documentChanged(uri: string, text: string | (() => LatexFileFacts)): void {
@@ -157,15 +167,15 @@ export class LatexProjectIndexer implements WorkspaceChangeListener {
     this.checkChanged();
   }
 
-  /** Watched-file events: each `.tex` file created or changed is read again, each deleted one forgotten. */
-  async filesChanged(changes: readonly FileEvent[]): Promise<void> {
+  /** Watched-file events (as `workspaceChanges.ts` gives them): each `.tex` file created or changed is read again, each deleted one forgotten; other files are passed over. */
+  async filesChanged(changes: readonly FileChange[]): Promise<void> {
     let any = false;
     for (const c of changes) {
-      if (!isLatexFile(c.uri) || this.open.has(c.uri)) continue;
+      if (c.kind !== 'latex' || c.document || this.open.has(c.uri)) continue;
       const u = URI.parse(c.uri);
       any = true;
       this.give(c.uri);
-      if (c.type === FileChangeType.Deleted) { this.project.delete(u); continue; }
+      if (c.how === 'deleted') { this.project.delete(u); continue; }
       const text = await this.readUnlessGiven(u);
       if (text === STALE) continue;
       if (text === undefined) this.project.delete(u);
@@ -177,6 +187,7 @@ export class LatexProjectIndexer implements WorkspaceChangeListener {
   /** A file's text was given (or its file changed): reads of it under way are stale. */
   private give(uri: string): void {
     this.given.set(uri, (this.given.get(uri) ?? 0) + 1);
+    this.touched.add(uri);
   }
 
   /**
@@ -192,12 +203,29 @@ export class LatexProjectIndexer implements WorkspaceChangeListener {
     return this.open.has(id) || (this.given.get(id) ?? 0) !== before ? STALE : text;
   }
 
-  /** Tells the server when the project's answers may have changed since it was last told. */
+  /**
+   * Tells the server when the project's answers may have changed since it was last told, and for
+   * which files: those given since, their roots and the files those roots reach (`host.changed`).
+   */
   private checkChanged(): void {
     this.project.flush();
+    const touched = [...this.touched];
+    this.touched.clear();
     if (this.project.revision === this.seenRevision) return;
     this.seenRevision = this.project.revision;
-    this.host.changed();
+    // A change nobody gave (a root's chain read on demand while answering) may touch anyone.
+    if (!touched.length) { this.host.changed(); return; }
+    const files = new Set<string>();
+    for (const id of touched) {
+      const u = URI.parse(id);
+      files.add(id);
+      // A root reaches its files; a file's roots reach it and their other files (their declarations are its).
+      for (const root of [u, ...this.project.rootsOf(u)]) {
+        files.add(root.toString());
+        for (const f of this.project.filesOf(root)) files.add(f.toString());
+      }
+    }
+    this.host.changed([...files]);
   }
 
   /** Stops the timers (the connection closed). */

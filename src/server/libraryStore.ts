@@ -128,6 +128,16 @@ export class LibraryStore implements BibReadings {
   }
 
   /**
+   * Whether an edit of this file's open document is read by the store ({@link documentChanged}),
+   * and the change told once read (a loaded library; one loading tells when its load ends); not a
+   * library whose load failed, which an edit does not read again.
+   */
+  followsEdits(uri: string): boolean {
+    const state = this.files.get(uri)?.state;
+    return state === 'ready' || state === 'loading';
+  }
+
+  /**
    * A library's reading of `text`, asked by the bibliography cache before it parses a
    * bibliography file ({@link BibReadings}), so that a file that is both a library and a document's
    * bibliography is parsed once, and an edit of a `.bib` is read again only where it changed: the

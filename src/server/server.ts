@@ -80,8 +80,9 @@ export function startServer(connection: Connection, host: ServerHost): void {
       p?.begin(title, 0, undefined, false);
       return p;
     },
-    changed: () => { if (!ctx.closed) { diagnostics.refresh(); sources.reloadLibrariesSoon(); } },
+    changed: (files) => { if (!ctx.closed) { diagnostics.projectChanged(files); sources.reloadLibrariesSoon(); } },
     log,
+    fail: ctx.fail,
   });
 
   const scope = new ServerScopeHost(ctx, workspace, latex);
@@ -99,7 +100,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
     clientUi: () => !!ctx.init.clientCommands,
   });
   // A file a store holds (a corpus file, a library) is read again by it, and its change refreshes once read.
-  const diagnostics = new Diagnostics(ctx, documents, service, (uri) => sources.corpus.isUserFile(uri) || sources.libraries.has(uri));
+  // An edit of an open library is read by the library store, whose change refreshes once read.
+  const diagnostics = new Diagnostics(ctx, documents, service, (uri) => sources.corpus.isUserFile(uri) || sources.libraries.has(uri), (uri) => sources.libraries.followsEdits(uri));
 
   connection.onInitialize(gate.answer('initialize', Params.initialize, async (params: InitializeParams): Promise<InitializeResult> => {
     gate.state = 'initializing';

@@ -108,6 +108,7 @@ export class Sources implements WorkspaceChangeListener {
       prepare: (entries) => catalog.prepare(entries),
       isLibrary: (uri) => this.isLibraryFile(URI.parse(uri)),
       isLibraryReady: (uri) => this.libraries.isReady(uri),
+      isLibraryFile: (uri) => this.libraries.has(uri),
       sameWorkInLibrary: (key) => catalog.sameWorkInLibrary(key),
     };
   }

@@ -5,15 +5,15 @@
  * it turns each into one typed {@link WorkspaceChange}: which files (URI, file kind, how: opened,
  * edited, closed, or created, changed, deleted on disk), the folders, the settings. The modules
  * that follow the workspace (settings, the LaTeX indexer, the sources, the scope host, diagnostics)
- * subscribe ({@link WorkspaceChangeListener}) and are told in the order they subscribed; none is
- * called by `server.ts`. The folders themselves are kept here, in the server's context, before
+ * subscribe ({@link WorkspaceChangeListener}) and are told in the order they subscribed, each
+ * whatever the others do (one that throws is logged); none is called by `server.ts`. The folders themselves are kept here, in the server's context, before
  * anyone is told.
  */
 import { FileChangeType, type Connection, type DidChangeConfigurationParams, type DidChangeWatchedFilesParams, type TextDocuments, type WorkspaceFoldersChangeEvent } from 'vscode-languageserver';
 import { URI } from 'vscode-uri';
 import { fileKind, type FileKind } from '../core/workspace/fileKind.js';
 import type { OpenDocument } from './openDocument.js';
-import { Params } from './requests.js';
+import { messageOf, Params } from './requests.js';
 import type { ServerContext } from './serverContext.js';
 
 /** How a file changed: an open document's `opened`, `edited`, `closed`; on disk (a watched file's event) `created`, `changed`, `deleted`. */
@@ -65,9 +65,19 @@ export class WorkspaceChanges {
     this.listeners.push(...listeners);
   }
 
-  /** Tells every listener. */
+  /**
+   * Tells every listener, each whatever the others do: one that throws is logged in one line
+   * (its name and the first line of its message, no stack: `ServerContext.fail`), and the
+   * listeners after it are still told.
+   */
   private emit(change: WorkspaceChange): void {
-    for (const l of this.listeners) l.workspaceChanged(change);
+    for (const l of this.listeners) {
+      try {
+        l.workspaceChanged(change);
+      } catch (e) {
+        this.ctx.fail(`workspace change: ${l.constructor.name === 'Object' ? 'a listener' : l.constructor.name} failed: ${messageOf(e)}`);
+      }
+    }
   }
 
   private document(document: OpenDocument, how: 'opened' | 'edited' | 'closed'): void {

@@ -8,8 +8,8 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  DidChangeWatchedFilesNotification, DocumentDiagnosticRequest, FileChangeType, HoverRequest, PublishDiagnosticsNotification,
-  type DocumentDiagnosticReport, type PublishDiagnosticsParams,
+  DidChangeTextDocumentNotification, DidChangeWatchedFilesNotification, DocumentDiagnosticRequest, FileChangeType, HoverRequest, PublishDiagnosticsNotification,
+  type DocumentDiagnosticReport, type FullDocumentDiagnosticReport, type PublishDiagnosticsParams,
 } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
 import { Methods } from '../../src/server/protocol.js';
@@ -23,9 +23,16 @@ vi.mock('../../src/core/service/service.js', async (actual) => {
     ...m,
     createCitationService: (opts: Parameters<typeof m.createCitationService>[0]) => {
       const service = m.createCitationService(opts);
-      return { ...service, diagnostics: (doc: Parameters<typeof service.diagnostics>[0], token?: Parameters<typeof service.diagnostics>[1]) => { computed.push(doc.uri); return service.diagnostics(doc, token); } };
+      return { ...service, check: (doc: Parameters<typeof service.check>[0], token?: Parameters<typeof service.check>[1]) => { computed.push(doc.uri); return service.check(doc, token); } };
     },
   };
+});
+
+/** How many times a document's bibliography was resolved (`resolveBibliography`). */
+const resolved = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../src/core/bibliography/resolve.js', async (actual) => {
+  const m = await actual<typeof import('../../src/core/bibliography/resolve.js')>();
+  return { ...m, resolveBibliography: (...args: Parameters<typeof m.resolveBibliography>) => { resolved.count++; return m.resolveBibliography(...args); } };
 });
 
 const uri = (p: string) => URI.file(p).toString();
@@ -145,5 +152,87 @@ describe('a bibliography created on disk', () => {
     await s.client.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uri('/ws/c.bib'), type: FileChangeType.Created }] });
     for (let i = 0; i < 50 && published() === before; i++) await wait(100);
     expect(last()).toEqual([]);
+  });
+});
+
+describe('one computation of a document\'s diagnostics', () => {
+  it('resolves its bibliography once, and remembers the files it read from that resolution', async () => {
+    const s = await session(true);
+    s.open(A, 'latex', FILES['/ws/a.tex']);
+    s.open(B, 'latex', FILES['/ws/b.tex']);
+    await s.wait(2_000);
+    await s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: B } });
+    const pull = () => s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: A } }) as Promise<DocumentDiagnosticReport>;
+    await pull();
+    computed.length = 0;
+    resolved.count = 0;
+    const { resultId } = await pull();
+    expect({ computations: s.count(A), resolutions: resolved.count }).toEqual({ computations: 1, resolutions: 1 });
+    // What it read is remembered: after a change of b.bib, a.tex's pull is answered unchanged.
+    await changeB(s);
+    await s.wait(2_000);
+    const again = await s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: A }, previousResultId: resultId }) as DocumentDiagnosticReport;
+    expect(again.kind).toBe('unchanged');
+  });
+});
+
+describe('after a change of the LaTeX project, only the documents whose roots it touched are computed again', () => {
+  it('a file a.tex inputs declares another bibliography on disk: a.tex is computed again, once; b.tex is answered unchanged', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const withInput = '\\documentclass{article}\n\\begin{document}\n\\cite{ka,kc}\n\\input{abib}\n\\end{document}\n';
+    const files = { ...FILES, '/ws/a.tex': withInput, '/ws/abib.tex': '\\bibliography{a}\n', '/ws/other/c.bib': entry('kc', 'From c.bib') };
+    // The host lists the workspace's .tex files: the project indexes them.
+    const listFiles = async () => Object.keys(files).filter((p) => p.endsWith('.tex')).map((p) => URI.file(p));
+    const s = await start(files, { citationStyle: 'apa', includeDocumentBibliography: false }, { fileSystem: { listFiles } }, undefined, { diagnostics: { refreshSupport: true } }, '/ws', true);
+    const roundTrip = () => s.client.sendRequest(HoverRequest.type, { textDocument: { uri: A }, position: { line: 0, character: 0 } });
+    const wait = async (ms: number) => { await roundTrip(); await vi.advanceTimersByTimeAsync(ms); await roundTrip(); };
+    const pull = (doc: string, previousResultId?: string) => s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: doc }, ...(previousResultId ? { previousResultId } : {}) }) as Promise<DocumentDiagnosticReport>;
+    const count = (doc: string) => computed.filter((u) => u === doc).length;
+    s.open(A, 'latex', withInput);
+    s.open(B, 'latex', FILES['/ws/b.tex']);
+    await wait(2_000);
+    const first = { a: await pull(A), b: await pull(B) };
+    expect((first.a as FullDocumentDiagnosticReport).items.map((d) => d.message)).toEqual([expect.stringMatching(/"kc": not in a\.bib/)]);
+    computed.length = 0;
+    const refreshes = s.refreshes();
+    s.write('/ws/abib.tex', '\\bibliography{a,other/c}\n');
+    await s.client.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uri('/ws/abib.tex'), type: FileChangeType.Changed }] });
+    for (let i = 0; i < 20 && s.refreshes() === refreshes; i++) await wait(100);
+    await wait(2_000);
+    expect(s.refreshes()).toBe(refreshes + 1);
+    const again = { a: await pull(A, first.a.resultId), b: await pull(B, first.b.resultId) };
+    expect(again.b.kind).toBe('unchanged');
+    expect((again.a as FullDocumentDiagnosticReport).items).toEqual([]);
+    expect({ a: count(A), b: count(B) }).toEqual({ a: 1, b: 0 });
+  });
+});
+
+describe('an edit of an open library', () => {
+  it('gives one diagnostics round, after the store has read the edit: one refresh, its reader computed once', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const s = await start(FILES, { citationStyle: 'apa', libraries: ['b.bib'] }, {}, undefined, { diagnostics: { refreshSupport: true } }, '/ws', true);
+    const roundTrip = () => s.client.sendRequest(HoverRequest.type, { textDocument: { uri: B }, position: { line: 0, character: 0 } });
+    const wait = async (ms: number) => { await roundTrip(); await vi.advanceTimersByTimeAsync(ms); await roundTrip(); };
+    const pull = (doc: string, previousResultId?: string) => s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: doc }, ...(previousResultId ? { previousResultId } : {}) }) as Promise<DocumentDiagnosticReport>;
+    const LIB = uri('/ws/b.bib');
+    s.open(B, 'latex', FILES['/ws/b.tex']);
+    s.open(LIB, 'bibtex', FILES['/ws/b.bib']);
+    await wait(2_000);
+    await s.notified(Methods.librariesChanged);
+    await wait(2_000);
+    const first = await pull(B);
+    expect((first as FullDocumentDiagnosticReport).items).toEqual([]);
+    await pull(LIB);
+    computed.length = 0;
+    const refreshes = s.refreshes();
+    const changes = s.notifications.filter((n) => n.method === Methods.librariesChanged).length;
+    // The key kb becomes kb2 in the open library.
+    await s.client.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri: LIB, version: 2 }, contentChanges: [{ text: entry('kb2', 'From b.bib, renamed') }] });
+    for (let i = 0; i < 20 && s.notifications.filter((n) => n.method === Methods.librariesChanged).length === changes; i++) await wait(100);
+    await wait(2_000);
+    expect(s.refreshes()).toBe(refreshes + 1);
+    const again = await pull(B, first.resultId);
+    expect((again as FullDocumentDiagnosticReport).items.map((d) => d.message)).toEqual([expect.stringMatching(/"kb"/)]);
+    expect(computed.filter((u) => u === B)).toHaveLength(1);
   });
 });

@@ -103,6 +103,7 @@ describe('the LaTeX project over LSP', () => {
       progress: async () => ({ report: (pct, msg) => reports.push(`${pct}% ${msg}`), done: () => reports.push('done') }),
       changed: () => { changed++; },
       log: { info() {}, warn() {}, error() {} },
+      fail() {},
     });
     await indexer.index();
     expect(yields).toBe(3);
@@ -129,6 +130,7 @@ describe('LatexProjectIndexer', () => {
       clock: REAL_CLOCK,
       changed: () => { changed++; },
       log: { info() {}, warn() {}, error() {} },
+      fail() {},
     });
     await indexer.index();
     const intro = URI.file('/ws/intro.tex');

@@ -59,7 +59,7 @@ describe('a % !TeX root without \\documentclass, its bibliography in a file it \
     const reads = lateReads(FILES);
     const indexer = new LatexProjectIndexer({
       list: async () => Object.keys(FILES).filter((p) => p.endsWith('.tex')).map(u),
-      read: reads.read, yield: async () => {}, now: () => 0, clock: fakeClock(), changed: () => {}, log: silent,
+      read: reads.read, yield: async () => {}, now: () => 0, clock: fakeClock(), changed: () => {}, log: silent, fail: () => {},
     });
     const service = serviceOver(FILES, { project: indexer.project });
     const doc = TextDocument.create(u('/ws/chapters/one.tex').toString(), 'latex', 1, CHAPTER);
@@ -106,7 +106,7 @@ describe('the indexer\'s late read and a document opened meanwhile (issue 28, ca
     const clock = fakeClock();
     const indexer = new LatexProjectIndexer({
       list: async () => [u('/ws/main.tex')],
-      read: reads.read, yield: async () => {}, now: () => 0, clock, changed: () => {}, log: silent,
+      read: reads.read, yield: async () => {}, now: () => 0, clock, changed: () => {}, log: silent, fail: () => {},
     });
     const indexed = indexer.index();
     await settle();
@@ -124,11 +124,11 @@ describe('the indexer\'s late read and a document opened meanwhile (issue 28, ca
     const disk: Record<string, string> = { '/ws/main.tex': '\\documentclass{article}\n' };
     const reads = lateReads(disk);
     const indexer = new LatexProjectIndexer({
-      list: async () => [], read: reads.read, yield: async () => {}, now: () => 0, clock: fakeClock(), changed: () => {}, log: silent,
+      list: async () => [], read: reads.read, yield: async () => {}, now: () => 0, clock: fakeClock(), changed: () => {}, log: silent, fail: () => {},
     });
     const main = u('/ws/main.tex').toString();
     // A watched-file event reads the old text; meanwhile the file is opened, saved with a \bibliography and closed.
-    const changed = indexer.filesChanged([{ uri: main, type: 2 }]);
+    const changed = indexer.filesChanged([{ uri: main, kind: 'latex', how: 'changed' }]);
     await settle();
     indexer.documentChanged(main, '\\documentclass{article}\n\\bibliography{refs}\n');
     disk['/ws/main.tex'] = '\\documentclass{article}\n\\bibliography{refs}\n';

@@ -12,6 +12,7 @@ import { readBibFile } from '../bibliography/bibFile.js';
 import { latexBibliographySpans } from '../latex/bibDeclarations.js';
 import { frontMatterBibliographySpan, markdownBibliographies } from '../markdown/frontMatter.js';
 import type { UndeclaredWhere } from '../bibliography/undeclared.js';
+import type { DocumentBibliography } from '../bibliography/resolve.js';
 import { documentCitationsIn, type CitedKey } from '../cite/citations.js';
 import { fileKind, isCiting } from '../workspace/fileKind.js';
 import { definedKeys } from '../bibliography/thebibliography.js';
@@ -21,30 +22,37 @@ import { bibDocument, rangeOf, type ServiceContext } from './serviceContext.js';
 import { DIAGNOSTIC_SOURCE, DiagnosticCodes, NOT_CANCELLED, type Cancellation } from './types.js';
 import { problemMessage } from '../text/problemText.js';
 
+/** A document's diagnostics, and for a citing document the bibliography they were checked against (resolved once for both). */
+export interface CheckedDocument {
+  diagnostics: Diagnostic[];
+  /** A citing document's bibliography as its check resolved it; undefined for other documents, or when it declares none. */
+  bib?: DocumentBibliography;
+}
+
 /**
  * A document's diagnostics: {@link citationDiagnostics} for a citing language,
  * {@link bibDiagnostics} for a BibTeX file; for a CSL-JSON or CSL-YAML bibliography (one that
  * reads at least one item: another JSON array raises nothing) its reader's problems and the record
  * checks; none for anything else.
  */
-export async function diagnostics(ctx: ServiceContext, doc: TextDocument, token: Cancellation = NOT_CANCELLED): Promise<Diagnostic[]> {
+export async function diagnostics(ctx: ServiceContext, doc: TextDocument, token: Cancellation = NOT_CANCELLED): Promise<CheckedDocument> {
   const uri = URI.parse(doc.uri);
   const kind = fileKind(uri, doc.languageId);
   if (isCiting(kind)) return citationDiagnostics(ctx, doc, token);
   if (kind === 'csl-json' || kind === 'csl-yaml') {
-    if (!maybeCslBibliography(uri.path, doc.getText())) return [];
+    if (!maybeCslBibliography(uri.path, doc.getText())) return { diagnostics: [] };
     const file = await ctx.cache.get(ctx.ws, uri, 'bib', (t) => readBibFile(uri.path, t));
     const read = file?.text === doc.getText() ? file : readBibFile(uri.path, doc.getText());
-    if (!read || token.isCancellationRequested) return [];
-    return [...readerProblems(ctx, uri, read.entries.length ? read.problems : undefined), ...await fileRecordDiagnostics(ctx, doc, read)];
+    if (!read || token.isCancellationRequested) return { diagnostics: [] };
+    return { diagnostics: [...readerProblems(ctx, uri, read.entries.length ? read.problems : undefined), ...await fileRecordDiagnostics(ctx, doc, read)] };
   }
-  return bibDiagnostics(ctx, doc);
+  return { diagnostics: await bibDiagnostics(ctx, doc) };
 }
 
 /**
  * A BibTeX file's diagnostics (language `bibtex` or a `.bib` name): duplicate keys (BibTeX keeps
- * the first, ignoring case), and the reader's problems unless the file is a library whose store
- * publishes them; none for other files.
+ * the first, ignoring case), and the reader's problems unless the file is a library (its store
+ * reports them); none for other files.
  */
 export async function bibDiagnostics(ctx: ServiceContext, doc: TextDocument): Promise<Diagnostic[]> {
   const { ws, cache } = ctx;
@@ -82,13 +90,14 @@ export async function bibDiagnostics(ctx: ServiceContext, doc: TextDocument): Pr
 
 /**
  * A bibliography file's reader problems (a skipped entry or item, a field left out) as its own
- * diagnostics, at their line and column, unless the file is a library whose store publishes them
- * already (one owner of a file's problems).
+ * diagnostics, at their line and column, unless the file is one the library store reads, loaded
+ * or not: the store is the one source of a library file's reader problems (its `BibFile` is the
+ * one this file's reading is), and reports them once loaded.
  *
  * @param problems - the reader's problems to show (none: undefined)
  */
 function readerProblems(ctx: ServiceContext, uri: URI, problems: readonly BibProblem[] | undefined): Diagnostic[] {
-  if (!problems?.length || ctx.opts.corpus().isLibraryReady(uri.toString())) return [];
+  if (!problems?.length || ctx.opts.corpus().isLibraryFile(uri.toString())) return [];
   return problems.map((p) => {
     const at = Position.create(p.line - 1, p.column - 1);
     return { range: Range.create(at, Position.create(at.line, at.character + 1)), severity: DiagnosticSeverity.Warning, source: DIAGNOSTIC_SOURCE, message: problemMessage(p) };
@@ -150,13 +159,13 @@ export function undeclaredNote(where: UndeclaredWhere, names: string): string {
  * cited (`namedSystemHints.ts`). Cross-references
  * written as citations (Quarto's `@fig-plot`) are not checked.
  *
- * @returns warnings; none when cancelled
+ * @returns warnings (none when cancelled), and the bibliography resolved for them
  */
-export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument, token: Cancellation = NOT_CANCELLED): Promise<Diagnostic[]> {
+export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument, token: Cancellation = NOT_CANCELLED): Promise<CheckedDocument> {
   const { displayPath } = ctx;
   const { cited } = documentCitationsIn(bibDocument(doc), await ctx.crossrefsOf(doc));
   const bib = await ctx.bibliographyOf(doc);
-  if (token.isCancellationRequested) return [];
+  if (token.isCancellationRequested) return { diagnostics: [], bib };
   const defined = definedKeys(bib);
   // A file with a broken entry or item is read as BibTeX reads a .bib: the other entries count.
   // A CSL file that reads nothing (not JSON, not YAML) is unreadable.
@@ -195,7 +204,7 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
     }
   }
   // A declared resource we do not read (a URL, BibLaTeXML) may define any key: none is flagged.
-  if (bib?.unread?.length) return out;
+  if (bib?.unread?.length) return { diagnostics: out, bib };
   // Files nobody declared, found beside the document (or at the workspace root): said in every message.
   const undeclared = bib?.undeclared ? undeclaredNote(bib.undeclared, bibName) : undefined;
   for (const c of cited) {
@@ -236,5 +245,5 @@ export async function citationDiagnostics(ctx: ServiceContext, doc: TextDocument
   }
   out.push(...await citationRecordDiagnostics(ctx, doc, cited, bib));
   out.push(...await namedSystemHints(ctx, doc, cited, bib, defined));
-  return out;
+  return { diagnostics: out, bib };
 }

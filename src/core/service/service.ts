@@ -25,6 +25,7 @@ import { planBibliographyAddition, planCitationAt, planDeclaration, planInsertio
 import { previewCitations, type PreviewCitations } from './previewCitations.js';
 import { bibDocument, createServiceContext, type CitationServiceOptions } from './serviceContext.js';
 import type { BibChange, Cancellation, CitePlan } from './types.js';
+import type { DocumentBibliography } from '../bibliography/resolve.js';
 import { entryHover, entryLenses } from './entryLens.js';
 import { references } from './keyReferences.js';
 import { createProjectScope } from './projectScope.js';
@@ -35,6 +36,24 @@ export { COMPLETION_LIMIT } from './completion.js';
 export type { EditAbilities, RenameAnswer } from './renameKey.js';
 export type { PreviewCitations } from './previewCitations.js';
 export type { CitationServiceOptions } from './serviceContext.js';
+
+/** A document's diagnostics and the files they read ({@link CitationService.check}). */
+export interface DocumentCheck {
+  diagnostics: Diagnostic[];
+  /**
+   * The files a citing document's diagnostics were read from: the bibliography files it declares
+   * that exist, readable or not (what {@link CitationService.bibliographyFiles} gives), and for a
+   * LaTeX document the document, its roots and the files the project finds they reach (whose
+   * declarations are its); [] for other documents.
+   */
+  files: URI[];
+}
+
+/**
+ * The files of a resolved bibliography, the document's own front matter references aside (no
+ * file); one that does not parse as a whole too (the library reader reads its good entries).
+ */
+const declaredFiles = (bib: DocumentBibliography | undefined): URI[] => bib?.files.filter((f) => !f.inline).map((f) => f.uri) ?? [];
 
 /** The citation language service; see {@link createCitationService}. */
 export interface CitationService {
@@ -48,6 +67,12 @@ export interface CitationService {
   definition(doc: TextDocument, position: Position, token?: Cancellation): Promise<Location | undefined>;
   /** Unknown keys and keys missing from the bibliography (LaTeX, Markdown); duplicate keys (`.bib`); unused entries (bibliography files). */
   diagnostics(doc: TextDocument, token?: Cancellation): Promise<Diagnostic[]>;
+  /**
+   * {@link diagnostics}, with the bibliography files they were checked against (what
+   * {@link bibliographyFiles} gives), from one resolution of the document's bibliography: what the
+   * server's diagnostics remember a document depends on.
+   */
+  check(doc: TextDocument, token?: Cancellation): Promise<DocumentCheck>;
   /**
    * Quick fixes for the service's diagnostics, and "Open Note" on a cited key (in an editor with our UI);
    * in a bibliography file, those of its unused-entry hints (remove one, remove all), which read the file's readers.
@@ -108,15 +133,26 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
   const ctx = createServiceContext(opts);
   const scope = opts.scope && createProjectScope(ctx, opts.scope);
   const isBib = (doc: TextDocument) => isBibliography(fileKind(URI.parse(doc.uri), doc.languageId));
+  /** A LaTeX document's project files its bibliography was read from: itself, its roots and what they reach. */
+  const latexFiles = (doc: TextDocument, bib: DocumentBibliography | undefined): URI[] => {
+    if (!bib || fileKind(URI.parse(doc.uri), doc.languageId) !== 'latex') return [];
+    const roots = bib.roots ?? [bib.root];
+    return [URI.parse(doc.uri), ...roots, ...roots.flatMap((r) => opts.project?.filesOf?.(r) ?? [])];
+  };
+  const check = async (doc: TextDocument, token?: Cancellation): Promise<DocumentCheck> => {
+    const { diagnostics: found, bib } = await diagnostics(ctx, doc, token);
+    return {
+      diagnostics: scope && isBib(doc) ? [...found, ...(await unusedEntryDiagnostics(ctx, scope, doc, token))] : found,
+      files: [...declaredFiles(bib), ...latexFiles(doc, bib)],
+    };
+  };
   return {
     complete: (doc, position, token) => complete(ctx, doc, position, token),
     resolveCompletion: (item) => resolveCompletion(ctx, item),
     hover: (doc, position, token) => (isBib(doc) ? (scope ? entryHover(ctx, scope, doc, position, token) : Promise.resolve(undefined)) : hover(ctx, doc, position, token)),
     definition: (doc, position, token) => definition(ctx, doc, position, token),
-    async diagnostics(doc, token) {
-      const found = await diagnostics(ctx, doc, token);
-      return scope && isBib(doc) ? [...found, ...(await unusedEntryDiagnostics(ctx, scope, doc, token))] : found;
-    },
+    check,
+    diagnostics: async (doc, token) => (await check(doc, token)).diagnostics,
     async codeActions(doc, range, diags) {
       const fixes = await codeActions(ctx, doc, range, diags);
       return scope && isBib(doc) ? [...fixes, ...(await unusedEntryActions(ctx, scope, doc, diags))] : fixes;
@@ -142,10 +178,7 @@ export function createCitationService(opts: CitationServiceOptions): CitationSer
 
     async bibliographyFiles(doc) {
       if (!isCiting(fileKind(URI.parse(doc.uri), doc.languageId))) return [];
-      const bib = await ctx.bibliographyOf(doc);
-      // One that does not parse as a whole joins too: the library reader reads its good entries.
-      // The document's own front matter references are no library file.
-      return bib?.files.filter((f) => !f.inline).map((f) => f.uri) ?? [];
+      return declaredFiles(await ctx.bibliographyOf(doc));
     },
   };
 }

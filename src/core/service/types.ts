@@ -29,6 +29,12 @@ export interface CorpusView {
   isLibrary(uri: string): boolean | Promise<boolean>;
   /** Whether a URI is a library file that has loaded (its entries are in the index). */
   isLibraryReady(uri: string): boolean;
+  /**
+   * Whether a URI is a file the library store reads (a library, loaded or not): the store is the
+   * one source of its reader's problems (a skipped entry, a field left out), so the service
+   * reports none of them.
+   */
+  isLibraryFile(uri: string): boolean;
   /** The library entry that is the same work as a corpus entry (`corpus/sameWork.ts`), whatever the preference. */
   sameWorkInLibrary(corpusKey: string): Entry | undefined;
 }
@@ -47,6 +53,7 @@ export function corpusView(corpus: Corpus, index: SearchIndex): CorpusView {
     prepare: (entries) => [...entries],
     isLibrary: () => false,
     isLibraryReady: () => false,
+    isLibraryFile: () => false,
     sameWorkInLibrary: () => undefined,
   };
 }
