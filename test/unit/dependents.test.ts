@@ -46,12 +46,36 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/**
+ * Moves the server's fake clock by `ms`, with a round trip before and after, so that the server has
+ * handled what was sent and what the timers started: a hover on `doc` at 0:0, where no citation is.
+ */
+function stepper(s: Session, doc: string): (ms: number) => Promise<void> {
+  const roundTrip = () => s.client.sendRequest(HoverRequest.type, { textDocument: { uri: doc }, position: { line: 0, character: 0 } });
+  return async (ms) => { await roundTrip(); await vi.advanceTimersByTimeAsync(ms); await roundTrip(); };
+}
+
+/** A pull of `doc`'s diagnostics, with the result id the client holds. */
+const puller = (s: Session) => (doc: string, previousResultId?: string) =>
+  s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: doc }, ...(previousResultId ? { previousResultId } : {}) }) as Promise<DocumentDiagnosticReport>;
+
+/** How many times the server said the libraries changed (a load or a reload ended). */
+const librariesChanged = (s: Session): number => s.notifications.filter((n) => n.method === Methods.librariesChanged).length;
+
+/** Computations of `doc`'s diagnostics since `computed` was last emptied. */
+const count = (doc: string) => computed.filter((u) => u === doc).length;
+
 async function session(pull: boolean): Promise<Session & { wait(ms: number): Promise<void>; count(doc: string): number }> {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
   const s = await start(FILES, { citationStyle: 'apa', includeDocumentBibliography: false }, {}, undefined, pull ? { diagnostics: { refreshSupport: true } } : {}, '/ws', pull);
-  const roundTrip = () => s.client.sendRequest(HoverRequest.type, { textDocument: { uri: A }, position: { line: 0, character: 0 } });
-  const wait = async (ms: number) => { await roundTrip(); await vi.advanceTimersByTimeAsync(ms); await roundTrip(); };
-  return Object.assign(s, { wait, count: (doc: string) => computed.filter((u) => u === doc).length });
+  return Object.assign(s, { wait: stepper(s, A), count });
+}
+
+/** a.tex and b.tex open, and every timer their opening started run out. */
+async function openBoth(s: Session & { wait(ms: number): Promise<void> }): Promise<void> {
+  s.open(A, 'latex', FILES['/ws/a.tex']);
+  s.open(B, 'latex', FILES['/ws/b.tex']);
+  await s.wait(2_000);
 }
 
 /** b.bib's key changes on disk, and the client is told. */
@@ -63,9 +87,7 @@ async function changeB(s: Session): Promise<void> {
 describe('after a change of b.bib, only the documents citing from it are computed again', () => {
   it('pushing client: b.tex is pushed once, a.tex not at all', async () => {
     const s = await session(false);
-    s.open(A, 'latex', FILES['/ws/a.tex']);
-    s.open(B, 'latex', FILES['/ws/b.tex']);
-    await s.wait(2_000);
+    await openBoth(s);
     // Each document's first push is in (a push is sent once its computation ends, which no timer waits for).
     for (const doc of [A, B]) await s.notified<PublishDiagnosticsParams>(PublishDiagnosticsNotification.method, (p) => p.uri === doc);
     await s.wait(2_000);
@@ -85,10 +107,8 @@ describe('after a change of b.bib, only the documents citing from it are compute
 
   it('pulling client: one refresh; a.tex is answered unchanged without a computation, b.tex in full, once', async () => {
     const s = await session(true);
-    s.open(A, 'latex', FILES['/ws/a.tex']);
-    s.open(B, 'latex', FILES['/ws/b.tex']);
-    const pull = (doc: string, previousResultId?: string) => s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: doc }, ...(previousResultId ? { previousResultId } : {}) }) as Promise<DocumentDiagnosticReport>;
-    await s.wait(2_000);
+    await openBoth(s);
+    const pull = puller(s);
     const first = { a: await pull(A), b: await pull(B) };
     expect(first.a.resultId).toBeDefined();
     // Nothing changed: both unchanged.
@@ -113,20 +133,19 @@ describe('no refresh before the reload it depends on', () => {
     let opening = () => {};
     const cache = { get: async () => { await gate; return undefined; }, set: async () => {} };
     const s = await start(FILES, { citationStyle: 'apa', libraries: ['b.bib'] }, { libraryCache: () => cache }, undefined, { diagnostics: { refreshSupport: true } }, '/ws', true);
-    const roundTrip = () => s.client.sendRequest(HoverRequest.type, { textDocument: { uri: B }, position: { line: 0, character: 0 } });
-    const wait = async (ms: number) => { await roundTrip(); await vi.advanceTimersByTimeAsync(ms); await roundTrip(); };
+    const wait = stepper(s, B);
     s.open(B, 'latex', FILES['/ws/b.tex']);
     await wait(2_000);
     await s.notified(Methods.librariesChanged);
     await wait(2_000);
     gate = new Promise<void>((resolve) => { opening = resolve; });
     const refreshes = s.refreshes();
-    const loaded = s.notifications.filter((n) => n.method === Methods.librariesChanged).length;
+    const loaded = librariesChanged(s);
     await changeB(s);
     await wait(2_000);
     expect(s.refreshes()).toBe(refreshes);
     opening();
-    for (let i = 0; i < 20 && s.notifications.filter((n) => n.method === Methods.librariesChanged).length === loaded; i++) await wait(100);
+    for (let i = 0; i < 20 && librariesChanged(s) === loaded; i++) await wait(100);
     await wait(2_000);
     expect(s.refreshes()).toBe(refreshes + 1);
   });
@@ -137,8 +156,7 @@ describe('a bibliography created on disk', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const both = '\\documentclass{article}\n\\begin{document}\n\\cite{ka,kc}\n\\bibliography{a,c}\n\\end{document}\n';
     const s = await start({ ...FILES, '/ws/both.tex': both }, { citationStyle: 'apa', includeDocumentBibliography: false }, {}, undefined, {}, '/ws', false);
-    const roundTrip = () => s.client.sendRequest(HoverRequest.type, { textDocument: { uri: A }, position: { line: 0, character: 0 } });
-    const wait = async (ms: number) => { await roundTrip(); await vi.advanceTimersByTimeAsync(ms); await roundTrip(); };
+    const wait = stepper(s, A);
     const BOTH = uri('/ws/both.tex');
     const published = () => s.notifications.filter((n) => n.method === PublishDiagnosticsNotification.method && (n.params as PublishDiagnosticsParams).uri === BOTH).length;
     const last = () => (s.notifications.filter((n) => n.method === PublishDiagnosticsNotification.method && (n.params as PublishDiagnosticsParams).uri === BOTH).at(-1)?.params as PublishDiagnosticsParams | undefined)?.diagnostics.map((d) => d.message) ?? [];
@@ -158,11 +176,9 @@ describe('a bibliography created on disk', () => {
 describe('one computation of a document\'s diagnostics', () => {
   it('resolves its bibliography once, and remembers the files it read from that resolution', async () => {
     const s = await session(true);
-    s.open(A, 'latex', FILES['/ws/a.tex']);
-    s.open(B, 'latex', FILES['/ws/b.tex']);
-    await s.wait(2_000);
+    await openBoth(s);
     await s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: B } });
-    const pull = () => s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: A } }) as Promise<DocumentDiagnosticReport>;
+    const pull = () => puller(s)(A);
     await pull();
     computed.length = 0;
     resolved.count = 0;
@@ -184,10 +200,8 @@ describe('after a change of the LaTeX project, only the documents whose roots it
     // The host lists the workspace's .tex files: the project indexes them.
     const listFiles = async () => Object.keys(files).filter((p) => p.endsWith('.tex')).map((p) => URI.file(p));
     const s = await start(files, { citationStyle: 'apa', includeDocumentBibliography: false }, { fileSystem: { listFiles } }, undefined, { diagnostics: { refreshSupport: true } }, '/ws', true);
-    const roundTrip = () => s.client.sendRequest(HoverRequest.type, { textDocument: { uri: A }, position: { line: 0, character: 0 } });
-    const wait = async (ms: number) => { await roundTrip(); await vi.advanceTimersByTimeAsync(ms); await roundTrip(); };
-    const pull = (doc: string, previousResultId?: string) => s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: doc }, ...(previousResultId ? { previousResultId } : {}) }) as Promise<DocumentDiagnosticReport>;
-    const count = (doc: string) => computed.filter((u) => u === doc).length;
+    const wait = stepper(s, A);
+    const pull = puller(s);
     s.open(A, 'latex', withInput);
     s.open(B, 'latex', FILES['/ws/b.tex']);
     await wait(2_000);
@@ -211,9 +225,8 @@ describe('an edit of an open library', () => {
   it('gives one diagnostics round, after the store has read the edit: one refresh, its reader computed once', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const s = await start(FILES, { citationStyle: 'apa', libraries: ['b.bib'] }, {}, undefined, { diagnostics: { refreshSupport: true } }, '/ws', true);
-    const roundTrip = () => s.client.sendRequest(HoverRequest.type, { textDocument: { uri: B }, position: { line: 0, character: 0 } });
-    const wait = async (ms: number) => { await roundTrip(); await vi.advanceTimersByTimeAsync(ms); await roundTrip(); };
-    const pull = (doc: string, previousResultId?: string) => s.client.sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri: doc }, ...(previousResultId ? { previousResultId } : {}) }) as Promise<DocumentDiagnosticReport>;
+    const wait = stepper(s, B);
+    const pull = puller(s);
     const LIB = uri('/ws/b.bib');
     s.open(B, 'latex', FILES['/ws/b.tex']);
     s.open(LIB, 'bibtex', FILES['/ws/b.bib']);
@@ -225,14 +238,14 @@ describe('an edit of an open library', () => {
     await pull(LIB);
     computed.length = 0;
     const refreshes = s.refreshes();
-    const changes = s.notifications.filter((n) => n.method === Methods.librariesChanged).length;
+    const changes = librariesChanged(s);
     // The key kb becomes kb2 in the open library.
     await s.client.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri: LIB, version: 2 }, contentChanges: [{ text: entry('kb2', 'From b.bib, renamed') }] });
-    for (let i = 0; i < 20 && s.notifications.filter((n) => n.method === Methods.librariesChanged).length === changes; i++) await wait(100);
+    for (let i = 0; i < 20 && librariesChanged(s) === changes; i++) await wait(100);
     await wait(2_000);
     expect(s.refreshes()).toBe(refreshes + 1);
     const again = await pull(B, first.resultId);
     expect((again as FullDocumentDiagnosticReport).items.map((d) => d.message)).toEqual([expect.stringMatching(/"kb"/)]);
-    expect(computed.filter((u) => u === B)).toHaveLength(1);
+    expect(count(B)).toBe(1);
   });
 });
